@@ -1,0 +1,50 @@
+package io.quiver.api;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.osgi.service.component.annotations.ComponentPropertyType;
+
+/**
+ * Tool metadata as service properties (prefix {@code mcp.tool.}). Put it on a DS component that
+ * provides {@link Tool}; the catalog reads these properties without calling the tool.
+ */
+@ComponentPropertyType
+@Retention(RetentionPolicy.CLASS)
+@Target(ElementType.TYPE)
+public @interface McpTool {
+
+    /** The property prefix. */
+    String PREFIX_ = "mcp.tool.";
+
+    /** Unique tool name clients call it by ({@code [A-Za-z0-9_.-]{1,128}}). */
+    String name();
+
+    /** Human-readable title. */
+    String title() default "";
+
+    /** What the tool does, for the model. */
+    String description() default "";
+
+    /** JSON Schema (2020-12) of the arguments object, as JSON text. */
+    String inputSchema() default "{\"type\":\"object\"}";
+
+    /** JSON Schema of {@code structuredContent}, as JSON text; empty for none. */
+    String outputSchema() default "";
+
+    /** Hint: the tool does not modify its environment. */
+    boolean readOnlyHint() default false;
+
+    /** Hint: the tool may perform destructive updates. */
+    boolean destructiveHint() default true;
+
+    /** Hint: calling it twice with the same arguments has no further effect. */
+    boolean idempotentHint() default false;
+
+    /** Hint: the tool reaches an open world of external entities. */
+    boolean openWorldHint() default true;
+
+    /** Per-attempt timeout in milliseconds; 0 takes the server's default. */
+    long timeoutMs() default 0;
+}

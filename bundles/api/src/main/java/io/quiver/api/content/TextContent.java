@@ -1,0 +1,18 @@
+package io.quiver.api.content;
+
+/** Plain text. */
+public record TextContent(String text, Annotations annotations) implements Content {
+
+    public TextContent(String text) {
+        this(text, null);
+    }
+
+    public TextContent {
+        java.util.Objects.requireNonNull(text, "text");
+    }
+
+    @Override
+    public String type() {
+        return "text";
+    }
+}

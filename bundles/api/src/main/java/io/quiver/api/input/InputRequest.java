@@ -1,0 +1,42 @@
+package io.quiver.api.input;
+
+import io.quiver.api.content.Content;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Something a tool needs before it can finish. Each request has a key, unique within the call;
+ * the answer comes back under the same key.
+ */
+public sealed interface InputRequest {
+
+    /** The key the answer will be filed under. */
+    String key();
+
+    /**
+     * Ask the user to fill in a form.
+     *
+     * @param requestedSchema a flat JSON Schema object of primitive properties, as JSON values
+     */
+    record Elicitation(String key, String message, Map<String, Object> requestedSchema) implements InputRequest {
+        public Elicitation {
+            requestedSchema = Map.copyOf(requestedSchema);
+        }
+    }
+
+    /** Ask the client's model for a completion. */
+    record Sampling(String key, List<SamplingMessage> messages, int maxTokens, String systemPrompt)
+            implements InputRequest {
+        public Sampling {
+            messages = List.copyOf(messages);
+        }
+    }
+
+    /** Ask the client for its filesystem roots. */
+    record Roots(String key) implements InputRequest {
+    }
+
+    /** One message of a sampling conversation ({@code role} is {@code user} or {@code assistant}). */
+    record SamplingMessage(String role, Content content) {
+    }
+}

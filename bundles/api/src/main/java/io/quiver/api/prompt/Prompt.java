@@ -1,0 +1,17 @@
+package io.quiver.api.prompt;
+
+import java.util.List;
+import org.osgi.annotation.versioning.ConsumerType;
+
+/** A prompt template. Register it as a service carrying the {@link McpPrompt} properties. */
+@ConsumerType
+public interface Prompt {
+
+    /** The arguments the prompt takes. */
+    default List<PromptArgument> arguments() {
+        return List.of();
+    }
+
+    /** Renders the prompt; required arguments are present (the engine checks). */
+    PromptResult get(PromptRequest request) throws Exception;
+}

@@ -1,0 +1,23 @@
+package io.quiver.api.transport;
+
+import org.osgi.annotation.versioning.ProviderType;
+
+/** One client request being served. */
+@ProviderType
+public interface Exchange {
+
+    /**
+     * Starts serving the request. Interim messages (progress, log messages, server-to-client
+     * requests) and then the response reach the sink, on other threads.
+     */
+    void start(MessageSink sink);
+
+    /** The JSON-RPC method of the request. */
+    String method();
+
+    /** The protocol revision the request is served under. */
+    String protocolVersion();
+
+    /** The transport lost the client; the engine stops the work where the revision says so. */
+    void abandon();
+}

@@ -1,0 +1,41 @@
+package io.quiver.api.transport;
+
+/** What the engine made of one inbound message. */
+public sealed interface Receipt {
+
+    /** A notification or a response: nothing will be sent back for it. */
+    record Accepted() implements Receipt {
+    }
+
+    /**
+     * The message was refused before any handler saw it.
+     *
+     * @param reason why, for the transport to map to its own status codes
+     * @param body the JSON-RPC error response to send
+     */
+    record Rejected(Reason reason, byte[] body) implements Receipt {
+    }
+
+    /**
+     * A request the engine will answer through the exchange.
+     *
+     * @param session the session the request belongs to (new for {@code initialize}), or {@code null}
+     * @param exchange start it with a sink to receive the messages of this request
+     */
+    record Pending(McpSession session, Exchange exchange) implements Receipt {
+    }
+
+    /** Why a message was refused. */
+    enum Reason {
+        /** The body is not JSON. */
+        PARSE_ERROR,
+        /** The body is JSON but not a JSON-RPC message this server takes (a batch, say). */
+        INVALID_REQUEST,
+        /** The request needs a session and named none. */
+        SESSION_REQUIRED,
+        /** The session named is unknown or has ended. */
+        SESSION_NOT_FOUND,
+        /** The protocol revision named out of band is not supported. */
+        UNSUPPORTED_VERSION
+    }
+}

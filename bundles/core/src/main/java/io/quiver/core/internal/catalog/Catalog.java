@@ -1,0 +1,191 @@
+package io.quiver.core.internal.catalog;
+
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import io.quiver.api.Tool;
+import io.quiver.api.completion.Completer;
+import io.quiver.api.prompt.Prompt;
+import io.quiver.api.resource.Resource;
+import io.quiver.api.resource.ResourceTemplate;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The whiteboard of tools, resources, resource templates, prompts and completers. Every service
+ * that comes or goes yields a new immutable snapshot; listeners hear which kind of list changed.
+ */
+@Component(service = Catalog.class)
+public final class Catalog {
+
+    /** Which list changed. */
+    public enum Kind { TOOLS, RESOURCES, PROMPTS }
+
+    private static final Logger LOG = LoggerFactory.getLogger(Catalog.class);
+
+    private final SchemaRegistry schemas = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    private final RankedRegistry<ToolEntry> tools = new RankedRegistry<>();
+    private final RankedRegistry<ResourceEntry> resources = new RankedRegistry<>();
+    private final RankedRegistry<TemplateEntry> templates = new RankedRegistry<>();
+    private final RankedRegistry<PromptEntry> prompts = new RankedRegistry<>();
+    private final RankedRegistry<Completer> completers = new RankedRegistry<>();
+    private final List<Consumer<Kind>> listeners = new CopyOnWriteArrayList<>();
+
+    public RankedRegistry.Snapshot<ToolEntry> tools() {
+        return tools.snapshot();
+    }
+
+    public RankedRegistry.Snapshot<ResourceEntry> resources() {
+        return resources.snapshot();
+    }
+
+    public RankedRegistry.Snapshot<TemplateEntry> templates() {
+        return templates.snapshot();
+    }
+
+    public RankedRegistry.Snapshot<PromptEntry> prompts() {
+        return prompts.snapshot();
+    }
+
+    public RankedRegistry.Snapshot<Completer> completers() {
+        return completers.snapshot();
+    }
+
+    /** The schema registry tool schemas compile in (JSON Schema 2020-12 by default). */
+    public SchemaRegistry schemas() {
+        return schemas;
+    }
+
+    /** Registers a listener for list changes. */
+    public void addListener(Consumer<Kind> listener) {
+        listeners.add(listener);
+    }
+
+    public void removeListener(Consumer<Kind> listener) {
+        listeners.remove(listener);
+    }
+
+    // --- tools ---------------------------------------------------------------------------------
+
+    @Reference(name = "tool", service = Tool.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY,
+            unbind = "unbindTool", updated = "bindTool")
+    public void bindTool(Tool tool, Map<String, Object> props) {
+        add(tools, Kind.TOOLS, props, p -> ToolEntry.from(tool, p, schemas, bundleOf(p)), e -> e.name());
+    }
+
+    public void unbindTool(Tool tool, Map<String, Object> props) {
+        remove(tools, Kind.TOOLS, props);
+    }
+
+    // --- resources -----------------------------------------------------------------------------
+
+    @Reference(name = "resource", service = Resource.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY,
+            unbind = "unbindResource", updated = "bindResource")
+    public void bindResource(Resource resource, Map<String, Object> props) {
+        add(resources, Kind.RESOURCES, props, p -> ResourceEntry.from(resource, p), ResourceEntry::uri);
+    }
+
+    public void unbindResource(Resource resource, Map<String, Object> props) {
+        remove(resources, Kind.RESOURCES, props);
+    }
+
+    @Reference(name = "template", service = ResourceTemplate.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY,
+            unbind = "unbindTemplate", updated = "bindTemplate")
+    public void bindTemplate(ResourceTemplate template, Map<String, Object> props) {
+        add(templates, Kind.RESOURCES, props, p -> TemplateEntry.from(template, p), TemplateEntry::uriTemplate);
+    }
+
+    public void unbindTemplate(ResourceTemplate template, Map<String, Object> props) {
+        remove(templates, Kind.RESOURCES, props);
+    }
+
+    // --- prompts and completions ---------------------------------------------------------------
+
+    @Reference(name = "prompt", service = Prompt.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY,
+            unbind = "unbindPrompt", updated = "bindPrompt")
+    public void bindPrompt(Prompt prompt, Map<String, Object> props) {
+        add(prompts, Kind.PROMPTS, props, p -> PromptEntry.from(prompt, p), PromptEntry::name);
+    }
+
+    public void unbindPrompt(Prompt prompt, Map<String, Object> props) {
+        remove(prompts, Kind.PROMPTS, props);
+    }
+
+    @Reference(name = "completer", service = Completer.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY,
+            unbind = "unbindCompleter", updated = "bindCompleter")
+    public void bindCompleter(Completer completer, Map<String, Object> props) {
+        add(completers, null, props, p -> {
+            String type = Props.string(p, "mcp.completion.refType");
+            String ref = Props.string(p, "mcp.completion.ref");
+            if (type == null || ref == null) {
+                throw new IllegalArgumentException("a completer needs mcp.completion.refType and mcp.completion.ref");
+            }
+            return completer;
+        }, c -> completerKey(Props.string(props, "mcp.completion.refType"), Props.string(props, "mcp.completion.ref")));
+    }
+
+    public void unbindCompleter(Completer completer, Map<String, Object> props) {
+        remove(completers, null, props);
+    }
+
+    /** The key completers are filed under. */
+    public static String completerKey(String refType, String ref) {
+        return refType + " " + ref;
+    }
+
+    // -------------------------------------------------------------------------------------------
+
+    private <T> void add(RankedRegistry<T> registry, Kind kind, Map<String, Object> props,
+            Function<Map<String, Object>, T> reader, Function<T, String> key) {
+        long serviceId = Props.serviceId(props);
+        T value;
+        try {
+            value = reader.apply(props);
+        } catch (IllegalArgumentException e) {
+            LOG.error("Ignoring service {} of bundle {}: {}", serviceId, bundleOf(props), e.getMessage());
+            if (registry.remove(serviceId) && kind != null) {
+                fire(kind);
+            }
+            return;
+        }
+        if (registry.put(new RankedRegistry.Entry<>(key.apply(value), serviceId, Props.ranking(props), value))
+                && kind != null) {
+            fire(kind);
+        }
+    }
+
+    private <T> void remove(RankedRegistry<T> registry, Kind kind, Map<String, Object> props) {
+        if (registry.remove(Props.serviceId(props)) && kind != null) {
+            fire(kind);
+        }
+    }
+
+    private void fire(Kind kind) {
+        for (Consumer<Kind> listener : listeners) {
+            try {
+                listener.accept(kind);
+            } catch (RuntimeException e) {
+                LOG.warn("A catalog listener failed", e);
+            }
+        }
+    }
+
+    private static String bundleOf(Map<String, Object> props) {
+        Object id = props.get("service.bundleid");
+        return id == null ? "?" : id.toString();
+    }
+}

@@ -1,0 +1,56 @@
+package io.quiver.core.internal.catalog;
+
+import java.util.Map;
+
+/** Reading typed values from service properties. */
+final class Props {
+
+    private Props() {
+    }
+
+    static String string(Map<String, Object> props, String key) {
+        Object value = props.get(key);
+        if (value instanceof String s && !s.isBlank()) {
+            return s;
+        }
+        if (value instanceof String[] array && array.length > 0 && !array[0].isBlank()) {
+            return array[0];
+        }
+        return null;
+    }
+
+    static boolean bool(Map<String, Object> props, String key, boolean otherwise) {
+        Object value = props.get(key);
+        if (value instanceof Boolean b) {
+            return b;
+        }
+        if (value instanceof String s) {
+            return Boolean.parseBoolean(s);
+        }
+        return otherwise;
+    }
+
+    static long number(Map<String, Object> props, String key, long otherwise) {
+        Object value = props.get(key);
+        if (value instanceof Number n) {
+            return n.longValue();
+        }
+        if (value instanceof String s) {
+            try {
+                return Long.parseLong(s.trim());
+            } catch (NumberFormatException e) {
+                return otherwise;
+            }
+        }
+        return otherwise;
+    }
+
+    static long serviceId(Map<String, Object> props) {
+        return number(props, "service.id", 0);
+    }
+
+    static int ranking(Map<String, Object> props) {
+        Object value = props.get("service.ranking");
+        return value instanceof Integer i ? i : 0;
+    }
+}

@@ -1,0 +1,91 @@
+package io.quiver.core.internal.catalog;
+
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import io.quiver.api.Tool;
+import io.quiver.core.internal.json.Json;
+import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A tool as the catalog knows it: its listing descriptor, compiled input schema and limits, read
+ * once from its service properties.
+ */
+public record ToolEntry(String name, ObjectNode descriptor, Schema inputSchema, JsonNode outputSchema,
+        long timeoutMs, Tool tool, String bundle) {
+
+    static final String P = "mcp.tool.";
+
+    /** Reads a tool's properties; throws {@link IllegalArgumentException} naming what is wrong. */
+    static ToolEntry from(Tool tool, Map<String, Object> props, SchemaRegistry schemas, String bundle) {
+        String name = Props.string(props, P + "name");
+        if (name == null) {
+            throw new IllegalArgumentException("the service has no " + P + "name property");
+        }
+        ObjectNode descriptor = Json.MAPPER.createObjectNode();
+        descriptor.put("name", name);
+        putIfPresent(descriptor, "title", Props.string(props, P + "title"));
+        descriptor.put("description", orEmpty(Props.string(props, P + "description")));
+        JsonNode input = parseSchema(props, "inputSchema", name);
+        if (input == null) {
+            input = Json.MAPPER.createObjectNode().put("type", "object");
+        }
+        if (!input.isObject() || !"object".equals(input.path("type").asString(""))) {
+            throw new IllegalArgumentException("tool " + name + ": inputSchema must be a JSON object schema of type object");
+        }
+        descriptor.set("inputSchema", input);
+        JsonNode output = parseSchema(props, "outputSchema", name);
+        if (output != null) {
+            descriptor.set("outputSchema", output);
+        }
+        ObjectNode annotations = descriptor.putObject("annotations");
+        putIfPresent(annotations, "title", Props.string(props, P + "title"));
+        annotations.put("readOnlyHint", Props.bool(props, P + "readOnlyHint", false));
+        annotations.put("destructiveHint", Props.bool(props, P + "destructiveHint", true));
+        annotations.put("idempotentHint", Props.bool(props, P + "idempotentHint", false));
+        annotations.put("openWorldHint", Props.bool(props, P + "openWorldHint", true));
+        Schema compiled;
+        try {
+            compiled = schemas.getSchema(input);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("tool " + name + ": inputSchema does not compile: " + e.getMessage());
+        }
+        long timeout = Props.number(props, P + "timeoutMs", 0);
+        return new ToolEntry(name, descriptor, compiled, output, timeout, tool, bundle);
+    }
+
+    private static JsonNode parseSchema(Map<String, Object> props, String key, String name) {
+        String text = Props.string(props, P + key);
+        if (text == null) {
+            return null;
+        }
+        try {
+            return Json.MAPPER.readTree(text);
+        } catch (JacksonException e) {
+            throw new IllegalArgumentException("tool " + name + ": " + key + " is not valid JSON");
+        }
+    }
+
+    static void putIfPresent(ObjectNode node, String field, String value) {
+        if (value != null) {
+            node.put(field, value);
+        }
+    }
+
+    static String orEmpty(String value) {
+        return value == null ? "" : value;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof ToolEntry t && t.tool == tool && t.descriptor.equals(descriptor)
+                && t.timeoutMs == timeoutMs;
+    }
+
+    @Override
+    public int hashCode() {
+        return descriptor.hashCode();
+    }
+}

@@ -1,0 +1,225 @@
+package io.quiver.core.internal.engine;
+
+import io.quiver.api.transport.Exchange;
+import io.quiver.api.transport.Inbound;
+import io.quiver.api.transport.McpSession;
+import io.quiver.api.transport.MessageSink;
+import io.quiver.api.transport.Receipt;
+import io.quiver.api.transport.Receipt.Reason;
+import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.handlers.Handlers;
+import io.quiver.core.internal.pipeline.ToolPipeline;
+import io.quiver.core.internal.rpc.ErrorCodes;
+import io.quiver.core.internal.rpc.JsonRpc;
+import io.quiver.core.internal.rpc.McpException;
+import io.quiver.core.internal.rpc.Message;
+import io.quiver.core.internal.rpc.RpcError;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The transport-neutral protocol engine: classifies each message, keeps sessions, dispatches
+ * requests to one handler per method on its own threads, and fans catalog changes out.
+ */
+public final class Engine implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
+
+    private final Catalog catalog;
+    private final EngineSettings settings;
+    private final SessionRegistry sessions = new SessionRegistry();
+    private final ExecutorService requestPool;
+    private final ExecutorService toolPool;
+    private final ScheduledExecutorService timer;
+    private final Map<String, MethodHandler> handlers;
+    private final ListChangeNotifier listChanges;
+    private final Consumer<Catalog.Kind> catalogListener;
+
+    public Engine(Catalog catalog, EngineSettings settings) {
+        this.catalog = catalog;
+        this.settings = settings;
+        this.requestPool = Pools.bounded("quiver-request", settings.maxConcurrentRequests(), settings.maxQueued());
+        this.toolPool = Pools.bounded("quiver-tool", settings.maxConcurrentCalls(), settings.maxQueued());
+        this.timer = Pools.timer("quiver-timer");
+        ToolPipeline pipeline = new ToolPipeline(catalog, toolPool, settings);
+        this.handlers = Handlers.create(catalog, pipeline, settings);
+        this.listChanges = new ListChangeNotifier(sessions, timer, settings.listChangedDebounceMs());
+        this.catalogListener = listChanges::changed;
+        catalog.addListener(catalogListener);
+        long sweep = Math.max(1_000, Math.min(60_000, settings.sessionIdleTimeoutMs() / 4));
+        timer.scheduleWithFixedDelay(() -> sessions.expireIdle(settings.sessionIdleTimeoutMs()),
+                sweep, sweep, TimeUnit.MILLISECONDS);
+    }
+
+    public EngineSettings settings() {
+        return settings;
+    }
+
+    public SessionRegistry sessions() {
+        return sessions;
+    }
+
+    public List<String> supportedVersions() {
+        return ProtocolVersions.SESSION_ERA;
+    }
+
+    public Optional<McpSession> session(String id) {
+        return Optional.ofNullable(sessions.get(id));
+    }
+
+    /** Classifies one inbound message; see {@link io.quiver.api.transport.McpEngine#receive}. */
+    public Receipt receive(byte[] body, Inbound inbound) {
+        JsonRpc.Parsed parsed = JsonRpc.parse(body);
+        if (parsed instanceof JsonRpc.Parsed.Bad bad) {
+            Reason reason = bad.code() == ErrorCodes.PARSE_ERROR ? Reason.PARSE_ERROR : Reason.INVALID_REQUEST;
+            return reject(reason, bad.id(), bad.code(), bad.reason());
+        }
+        Message message = ((JsonRpc.Parsed.Ok) parsed).message();
+        JsonNode id = message instanceof Message.Request r ? r.id() : null;
+        if (inbound.protocolVersion() != null && !ProtocolVersions.isSupported(inbound.protocolVersion())) {
+            return reject(Reason.UNSUPPORTED_VERSION, id, ErrorCodes.INVALID_REQUEST,
+                    "Bad Request: unsupported protocol version " + inbound.protocolVersion()
+                            + " (supported: " + String.join(", ", ProtocolVersions.SESSION_ERA) + ")");
+        }
+        if (message instanceof Message.Request request && "initialize".equals(request.method())) {
+            if (inbound.sessionId() != null) {
+                return reject(Reason.INVALID_REQUEST, id, ErrorCodes.INVALID_REQUEST,
+                        "Invalid Request: initialize must not carry a session id");
+            }
+            Session session = sessions.create(inbound.caller());
+            return new Receipt.Pending(session, new RequestExchange(session, request));
+        }
+        if (inbound.sessionId() == null) {
+            return reject(Reason.SESSION_REQUIRED, id, ErrorCodes.INVALID_REQUEST,
+                    "Bad Request: a session id is required (send initialize first)");
+        }
+        Session session = sessions.get(inbound.sessionId());
+        if (session == null) {
+            return reject(Reason.SESSION_NOT_FOUND, id, -32001, "Session not found");
+        }
+        session.touch();
+        if (message instanceof Message.Notification notification) {
+            onNotification(session, notification);
+            return new Receipt.Accepted();
+        }
+        if (message instanceof Message.Response response) {
+            if (!session.completeClientRequest(response.id().asString(), response.result(), response.error())) {
+                LOG.debug("Session {}: dropped a response to unknown request {}", session.id(), response.id());
+            }
+            return new Receipt.Accepted();
+        }
+        return new Receipt.Pending(session, new RequestExchange(session, (Message.Request) message));
+    }
+
+    private static Receipt reject(Reason reason, JsonNode id, int code, String text) {
+        return new Receipt.Rejected(reason, JsonRpc.error(id, new RpcError(code, text, null)));
+    }
+
+    private void onNotification(Session session, Message.Notification notification) {
+        switch (notification.method()) {
+            case "notifications/initialized" -> session.markInitialized();
+            case "notifications/cancelled" -> {
+                JsonNode requestId = notification.params().get("requestId");
+                if (requestId != null && !session.cancel(requestId.asString())) {
+                    LOG.debug("Session {}: cancellation of unknown request {}", session.id(), requestId);
+                }
+            }
+            default -> LOG.debug("Session {}: notification {}", session.id(), notification.method());
+        }
+    }
+
+    /** Tells subscribed sessions that a resource changed. */
+    public void resourceUpdated(String uri) {
+        for (Session session : sessions.all()) {
+            if (session.subscriptions().contains(uri)) {
+                session.notify("notifications/resources/updated", Map.of("uri", uri));
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        catalog.removeListener(catalogListener);
+        sessions.closeAll();
+        timer.shutdownNow();
+        requestPool.shutdownNow();
+        toolPool.shutdownNow();
+    }
+
+    /** One request on its way through a handler. */
+    private final class RequestExchange implements Exchange {
+        private final Session session;
+        private final Message.Request request;
+
+        RequestExchange(Session session, Message.Request request) {
+            this.session = session;
+            this.request = request;
+        }
+
+        @Override
+        public String method() {
+            return request.method();
+        }
+
+        @Override
+        public String protocolVersion() {
+            return session.protocolVersion();
+        }
+
+        @Override
+        public void abandon() {
+            // Session-based revisions: a lost connection is not a cancellation; the response is
+            // kept for resumption by the transport.
+        }
+
+        @Override
+        public void start(MessageSink sink) {
+            RequestScope scope = new RequestScope(session, request.id(), request.method(), request.params(), sink);
+            String key = request.id().asString();
+            session.register(key, scope);
+            try {
+                requestPool.execute(() -> run(scope, sink, key));
+            } catch (RejectedExecutionException e) {
+                session.unregister(key, scope);
+                sink.complete(JsonRpc.error(request.id(),
+                        new RpcError(ErrorCodes.INTERNAL_ERROR, "Server busy: too many requests in progress", null)));
+            }
+        }
+
+        private void run(RequestScope scope, MessageSink sink, String key) {
+            byte[] response;
+            try {
+                MethodHandler handler = handlers.get(request.method());
+                if (handler == null) {
+                    throw new McpException(ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + request.method());
+                }
+                Object result = handler.handle(scope, request.params());
+                response = scope.isCancelled() ? null : JsonRpc.result(request.id(), result);
+            } catch (McpException e) {
+                response = JsonRpc.error(request.id(), e.toError());
+            } catch (CancellationException e) {
+                response = null;
+            } catch (RuntimeException | Error e) {
+                LOG.error("Request {} ({}) failed in session {}", request.method(), scope.invocationId(),
+                        session.id(), e);
+                response = JsonRpc.error(request.id(), new RpcError(ErrorCodes.INTERNAL_ERROR, "Internal error", null));
+            } finally {
+                session.unregister(key, scope);
+            }
+            if (scope.isCancelled() && !"initialize".equals(request.method())) {
+                response = null;
+            }
+            sink.complete(response);
+        }
+    }
+}

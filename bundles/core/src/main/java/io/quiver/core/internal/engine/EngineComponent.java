@@ -1,0 +1,104 @@
+package io.quiver.core.internal.engine;
+
+import io.quiver.api.resource.ResourceEvents;
+import io.quiver.api.transport.Inbound;
+import io.quiver.api.transport.McpEngine;
+import io.quiver.api.transport.McpSession;
+import io.quiver.api.transport.Receipt;
+import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.rpc.JsonRpc;
+import io.quiver.core.internal.rpc.RpcError;
+import java.util.List;
+import java.util.Optional;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.Designate;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/** The engine as an OSGi service: configuration in, {@link McpEngine} and {@link ResourceEvents} out. */
+@Component(service = {McpEngine.class, ResourceEvents.class}, configurationPid = "io.quiver.core")
+@Designate(ocd = EngineComponent.Config.class)
+public final class EngineComponent implements McpEngine, ResourceEvents {
+
+    /** Settings of the protocol engine (PID {@code io.quiver.core}). */
+    @ObjectClassDefinition(name = "Quiver engine", description = "Protocol engine limits and identity")
+    public @interface Config {
+        @AttributeDefinition(description = "Server name reported to clients")
+        String serverName() default "quiver";
+
+        @AttributeDefinition(description = "Instructions for the model, sent on initialize")
+        String instructions() default "";
+
+        @AttributeDefinition(description = "Default per-attempt tool timeout (ms)")
+        long toolTimeoutMs() default 60_000;
+
+        @AttributeDefinition(description = "Tool attempts running at once")
+        int maxConcurrentCalls() default 64;
+
+        @AttributeDefinition(description = "Requests served at once")
+        int maxConcurrentRequests() default 256;
+
+        @AttributeDefinition(description = "Requests that may wait for a thread before the server answers busy")
+        int maxQueued() default 1024;
+
+        @AttributeDefinition(description = "How long to wait for the client to answer elicitation or sampling (ms)")
+        long clientRequestTimeoutMs() default 300_000;
+
+        @AttributeDefinition(description = "Idle sessions are closed after this long (ms)")
+        long sessionIdleTimeoutMs() default 3_600_000;
+
+        @AttributeDefinition(description = "Items per page of tools/list, resources/list, prompts/list")
+        int pageSize() default 100;
+
+        @AttributeDefinition(description = "List changes within this window give one notification (ms)")
+        long listChangedDebounceMs() default 50;
+
+        @AttributeDefinition(description = "How often one tool call may ask for input")
+        int maxInputRounds() default 10;
+    }
+
+    private final Engine engine;
+
+    @Activate
+    public EngineComponent(@Reference Catalog catalog, Config config) {
+        String version = EngineComponent.class.getPackage().getImplementationVersion();
+        this.engine = new Engine(catalog, new EngineSettings(config.serverName(),
+                version == null ? "0.1.0" : version, config.instructions(), config.toolTimeoutMs(),
+                config.maxConcurrentCalls(), config.maxConcurrentRequests(), config.maxQueued(),
+                config.clientRequestTimeoutMs(), config.sessionIdleTimeoutMs(), config.pageSize(),
+                config.listChangedDebounceMs(), config.maxInputRounds()));
+    }
+
+    @Deactivate
+    void deactivate() {
+        engine.close();
+    }
+
+    @Override
+    public Receipt receive(byte[] message, Inbound inbound) {
+        return engine.receive(message, inbound);
+    }
+
+    @Override
+    public Optional<McpSession> session(String id) {
+        return engine.session(id);
+    }
+
+    @Override
+    public byte[] errorResponse(int code, String message) {
+        return JsonRpc.error(null, new RpcError(code, message, null));
+    }
+
+    @Override
+    public List<String> supportedVersions() {
+        return engine.supportedVersions();
+    }
+
+    @Override
+    public void updated(String uri) {
+        engine.resourceUpdated(uri);
+    }
+}

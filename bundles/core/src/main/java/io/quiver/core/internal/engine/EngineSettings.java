@@ -1,0 +1,27 @@
+package io.quiver.core.internal.engine;
+
+/**
+ * The engine's settings, as plain values (from the component configuration, or written by tests).
+ *
+ * @param serverName the name in {@code serverInfo}
+ * @param serverVersion the version in {@code serverInfo}
+ * @param instructions instructions for the model, or empty
+ * @param toolTimeoutMs the default per-attempt tool timeout
+ * @param maxConcurrentCalls tool attempts running at once; more are queued
+ * @param maxConcurrentRequests requests served at once; more are queued
+ * @param maxQueued requests or calls that may wait for a thread before the server answers "busy"
+ * @param clientRequestTimeoutMs how long to wait for the client to answer elicitation, sampling or roots
+ * @param sessionIdleTimeoutMs sessions without traffic, stream or requests for this long are closed
+ * @param pageSize items per page of a list
+ * @param listChangedDebounceMs list changes within this window yield one notification
+ * @param maxInputRounds how many times one call may ask for input
+ */
+public record EngineSettings(String serverName, String serverVersion, String instructions, long toolTimeoutMs,
+        int maxConcurrentCalls, int maxConcurrentRequests, int maxQueued, long clientRequestTimeoutMs,
+        long sessionIdleTimeoutMs, int pageSize, long listChangedDebounceMs, int maxInputRounds) {
+
+    /** The defaults. */
+    public static EngineSettings defaults() {
+        return new EngineSettings("quiver", "0.1.0", "", 60_000, 64, 256, 1024, 300_000, 3_600_000, 100, 50, 10);
+    }
+}

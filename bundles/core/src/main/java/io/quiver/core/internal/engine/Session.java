@@ -1,0 +1,215 @@
+package io.quiver.core.internal.engine;
+
+import io.quiver.api.CallerIdentity;
+import io.quiver.api.ClientInfo;
+import io.quiver.api.LogLevel;
+import io.quiver.api.transport.McpSession;
+import io.quiver.api.transport.MessageSink;
+import io.quiver.core.internal.rpc.JsonRpc;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import tools.jackson.databind.JsonNode;
+
+/** The state of one session: negotiated revision, client, log level, subscriptions, requests in flight. */
+public final class Session implements McpSession {
+
+    private final String id;
+    private final CallerIdentity caller;
+    private final Consumer<Session> onEnd;
+    private final AtomicReference<MessageSink> stream = new AtomicReference<>();
+    private final Map<String, RequestScope> inflight = new ConcurrentHashMap<>();
+    private final Map<String, CompletableFuture<JsonNode>> clientRequests = new ConcurrentHashMap<>();
+    private final AtomicLong clientRequestIds = new AtomicLong();
+    private final Set<String> subscriptions = ConcurrentHashMap.newKeySet();
+    private final List<Runnable> closeActions = new CopyOnWriteArrayList<>();
+
+    private volatile String protocolVersion = ProtocolVersions.LATEST_SESSION;
+    private volatile ClientInfo client = new ClientInfo("unknown", "", Map.of());
+    private volatile LogLevel logLevel;
+    private volatile boolean initialized;
+    private volatile boolean open = true;
+    private volatile long lastActivity = System.nanoTime();
+
+    Session(String id, CallerIdentity caller, Consumer<Session> onEnd) {
+        this.id = id;
+        this.caller = caller;
+        this.onEnd = onEnd;
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public String protocolVersion() {
+        return protocolVersion;
+    }
+
+    @Override
+    public CallerIdentity caller() {
+        return caller;
+    }
+
+    public ClientInfo client() {
+        return client;
+    }
+
+    /** Records what {@code initialize} negotiated. */
+    public void initialize(String version, ClientInfo clientInfo) {
+        this.protocolVersion = version;
+        this.client = clientInfo;
+    }
+
+    /** The client sent {@code notifications/initialized}. */
+    public void markInitialized() {
+        initialized = true;
+    }
+
+    public boolean initialized() {
+        return initialized;
+    }
+
+    /** The minimum level of log messages the client wants, or {@code null} for all. */
+    public LogLevel logLevel() {
+        return logLevel;
+    }
+
+    public void logLevel(LogLevel level) {
+        this.logLevel = level;
+    }
+
+    public Set<String> subscriptions() {
+        return subscriptions;
+    }
+
+    void touch() {
+        lastActivity = System.nanoTime();
+    }
+
+    /** Whether the session saw no traffic for {@code idleNanos} and has nothing in flight or attached. */
+    boolean idleFor(long idleNanos) {
+        return inflight.isEmpty() && stream.get() == null && System.nanoTime() - lastActivity > idleNanos;
+    }
+
+    // --- requests in flight --------------------------------------------------------------------
+
+    void register(String requestKey, RequestScope scope) {
+        inflight.put(requestKey, scope);
+    }
+
+    void unregister(String requestKey, RequestScope scope) {
+        inflight.remove(requestKey, scope);
+    }
+
+    /** Cancels a request in flight; false when there is none with that id. */
+    boolean cancel(String requestKey) {
+        RequestScope scope = inflight.get(requestKey);
+        if (scope == null) {
+            return false;
+        }
+        scope.cancel();
+        return true;
+    }
+
+    // --- server-to-client requests -------------------------------------------------------------
+
+    /** Allocates an id and a future for a request to the client. */
+    String newClientRequest(CompletableFuture<JsonNode> future) {
+        String requestId = "quiver-" + clientRequestIds.incrementAndGet();
+        clientRequests.put(requestId, future);
+        return requestId;
+    }
+
+    void forgetClientRequest(String requestId) {
+        clientRequests.remove(requestId);
+    }
+
+    /** A response from the client; false when nothing waits for it. */
+    boolean completeClientRequest(String requestId, JsonNode result, JsonNode error) {
+        CompletableFuture<JsonNode> future = clientRequests.remove(requestId);
+        if (future == null) {
+            return false;
+        }
+        if (error != null) {
+            future.completeExceptionally(new ClientError(error));
+        } else {
+            future.complete(result);
+        }
+        return true;
+    }
+
+    // --- the session stream --------------------------------------------------------------------
+
+    @Override
+    public AutoCloseable attach(MessageSink sink) {
+        if (!open || !stream.compareAndSet(null, sink)) {
+            return null;
+        }
+        touch();
+        return () -> {
+            stream.compareAndSet(sink, null);
+            touch();
+        };
+    }
+
+    @Override
+    public boolean hasStream() {
+        return stream.get() != null;
+    }
+
+    /** Sends a notification on the session stream; dropped when no stream is attached. */
+    public void notify(String method, Object params) {
+        MessageSink sink = stream.get();
+        if (sink != null && open) {
+            sink.send(JsonRpc.notification(method, params));
+        }
+    }
+
+    // --- lifecycle -----------------------------------------------------------------------------
+
+    @Override
+    public void close() {
+        if (!open) {
+            return;
+        }
+        open = false;
+        inflight.values().forEach(RequestScope::cancel);
+        clientRequests.values().forEach(f -> f.cancel(true));
+        clientRequests.clear();
+        stream.set(null);
+        onEnd.accept(this);
+        closeActions.forEach(Runnable::run);
+    }
+
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
+
+    @Override
+    public void onClose(Runnable action) {
+        closeActions.add(action);
+        if (!open && closeActions.remove(action)) {
+            action.run();
+        }
+    }
+
+    /** A JSON-RPC error the client answered a server request with. */
+    static final class ClientError extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final transient JsonNode error;
+
+        ClientError(JsonNode error) {
+            super(error.path("message").asString("client error"), null, false, false);
+            this.error = error;
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package io.quiver.core.internal.handlers;
+
+import io.quiver.api.RequestContext;
+import io.quiver.api.completion.Completer;
+import io.quiver.api.completion.Completion;
+import io.quiver.api.completion.CompletionRequest;
+import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.engine.MethodHandler;
+import io.quiver.core.internal.engine.RequestScope;
+import io.quiver.core.internal.rpc.ErrorCodes;
+import io.quiver.core.internal.rpc.McpException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code completion/complete}: asks the completer registered for the prompt or template, if any. */
+final class CompletionHandler implements MethodHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CompletionHandler.class);
+    private static final int MAX_VALUES = 100;
+
+    private final Catalog catalog;
+
+    CompletionHandler(Catalog catalog) {
+        this.catalog = catalog;
+    }
+
+    @Override
+    public Object handle(RequestScope scope, ObjectNode params) {
+        ObjectNode ref = Params.optionalObject(params, "ref");
+        ObjectNode argument = Params.optionalObject(params, "argument");
+        if (ref == null || argument == null) {
+            throw McpException.invalidParams("Invalid params: 'ref' and 'argument' are required");
+        }
+        String type = Params.requireString(ref, "type");
+        String target = switch (type) {
+            case "ref/prompt" -> {
+                String name = Params.requireString(ref, "name");
+                if (catalog.prompts().get(name) == null) {
+                    throw McpException.invalidParams("Unknown prompt: " + name);
+                }
+                yield name;
+            }
+            case "ref/resource" -> {
+                String uri = Params.requireString(ref, "uri");
+                if (catalog.templates().get(uri) == null && catalog.resources().get(uri) == null) {
+                    throw McpException.invalidParams("Unknown resource template: " + uri);
+                }
+                yield uri;
+            }
+            default -> throw McpException.invalidParams("Invalid params: unknown ref type '" + type + "'");
+        };
+        String argumentName = Params.requireString(argument, "name");
+        String value = argument.path("value").asString("");
+        Map<String, String> resolved = new LinkedHashMap<>();
+        ObjectNode context = Params.optionalObject(params, "context");
+        if (context != null && context.path("arguments").isObject()) {
+            for (Map.Entry<String, JsonNode> e : context.path("arguments").properties()) {
+                resolved.put(e.getKey(), e.getValue().asString(""));
+            }
+        }
+        Completer completer = catalog.completers().get(Catalog.completerKey(type, target));
+        Completion completion = Completion.none();
+        if (completer != null) {
+            try {
+                Completion answer = completer.complete(new Request(argumentName, value, Map.copyOf(resolved), scope));
+                if (answer != null) {
+                    completion = answer;
+                }
+            } catch (Exception e) {
+                LOG.error("Completion for {} {} failed ({})", type, target, scope.invocationId(), e);
+                throw new McpException(ErrorCodes.INTERNAL_ERROR, "Completion failed");
+            }
+        }
+        List<String> values = completion.values();
+        boolean cut = values.size() > MAX_VALUES;
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("values", cut ? values.subList(0, MAX_VALUES) : values);
+        body.put("total", completion.total() != null ? completion.total() : values.size());
+        body.put("hasMore", completion.hasMore() || cut);
+        return Map.of("completion", body);
+    }
+
+    private record Request(String argument, String value, Map<String, String> resolvedArguments,
+            RequestContext context) implements CompletionRequest {
+    }
+}

@@ -1,0 +1,31 @@
+package io.quiver.core.internal.handlers;
+
+import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.engine.EngineSettings;
+import io.quiver.core.internal.engine.MethodHandler;
+import io.quiver.core.internal.pipeline.ToolPipeline;
+import java.util.Map;
+
+/** The method table: one handler per MCP method. */
+public final class Handlers {
+
+    private Handlers() {
+    }
+
+    public static Map<String, MethodHandler> create(Catalog catalog, ToolPipeline pipeline, EngineSettings settings) {
+        return Map.ofEntries(
+                Map.entry("initialize", new InitializeHandler(settings)),
+                Map.entry("ping", new PingHandler()),
+                Map.entry("logging/setLevel", new SetLevelHandler()),
+                Map.entry("tools/list", new ToolsListHandler(catalog, settings.pageSize())),
+                Map.entry("tools/call", new ToolsCallHandler(pipeline)),
+                Map.entry("resources/list", new ResourcesListHandler(catalog, settings.pageSize())),
+                Map.entry("resources/templates/list", new ResourceTemplatesListHandler(catalog, settings.pageSize())),
+                Map.entry("resources/read", new ResourcesReadHandler(catalog)),
+                Map.entry("resources/subscribe", new ResourcesSubscribeHandler(catalog)),
+                Map.entry("resources/unsubscribe", new ResourcesUnsubscribeHandler()),
+                Map.entry("prompts/list", new PromptsListHandler(catalog, settings.pageSize())),
+                Map.entry("prompts/get", new PromptsGetHandler(catalog)),
+                Map.entry("completion/complete", new CompletionHandler(catalog)));
+    }
+}

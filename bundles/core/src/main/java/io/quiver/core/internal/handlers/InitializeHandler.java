@@ -1,0 +1,53 @@
+package io.quiver.core.internal.handlers;
+
+import io.quiver.api.ClientInfo;
+import io.quiver.core.internal.engine.EngineSettings;
+import io.quiver.core.internal.engine.MethodHandler;
+import io.quiver.core.internal.engine.ProtocolVersions;
+import io.quiver.core.internal.engine.RequestScope;
+import io.quiver.core.internal.json.Json;
+import java.util.Map;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code initialize}: negotiates the revision and records the client's capabilities in the session. */
+final class InitializeHandler implements MethodHandler {
+
+    private final EngineSettings settings;
+
+    InitializeHandler(EngineSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public Object handle(RequestScope scope, ObjectNode params) {
+        String requested = Params.requireString(params, "protocolVersion");
+        ObjectNode capabilities = Params.optionalObject(params, "capabilities");
+        ObjectNode clientInfo = Params.optionalObject(params, "clientInfo");
+        String version = ProtocolVersions.negotiate(requested);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> caps = capabilities == null ? Map.of() : Json.MAPPER.convertValue(capabilities, Map.class);
+        ClientInfo client = new ClientInfo(
+                clientInfo == null ? "unknown" : clientInfo.path("name").asString("unknown"),
+                clientInfo == null ? "" : clientInfo.path("version").asString(""), caps);
+        scope.session().initialize(version, client);
+
+        ObjectNode result = Json.MAPPER.createObjectNode();
+        result.put("protocolVersion", version);
+        ObjectNode server = result.putObject("capabilities");
+        server.putObject("tools").put("listChanged", true);
+        server.putObject("resources").put("subscribe", true).put("listChanged", true);
+        server.putObject("prompts").put("listChanged", true);
+        server.putObject("logging");
+        server.putObject("completions");
+        ObjectNode info = result.putObject("serverInfo");
+        info.put("name", settings.serverName());
+        info.put("version", settings.serverVersion());
+        if (ProtocolVersions.atLeast(version, "2025-06-18")) {
+            info.put("title", "Quiver MCP server");
+        }
+        if (!settings.instructions().isBlank()) {
+            result.put("instructions", settings.instructions());
+        }
+        return result;
+    }
+}

@@ -1,0 +1,68 @@
+package io.quiver.core.internal.handlers;
+
+import io.quiver.api.RequestContext;
+import io.quiver.api.prompt.PromptArgument;
+import io.quiver.api.prompt.PromptRequest;
+import io.quiver.api.prompt.PromptResult;
+import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.catalog.PromptEntry;
+import io.quiver.core.internal.engine.MethodHandler;
+import io.quiver.core.internal.engine.RequestScope;
+import io.quiver.core.internal.rpc.ErrorCodes;
+import io.quiver.core.internal.rpc.McpException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code prompts/get}: renders a prompt after checking its required arguments. */
+final class PromptsGetHandler implements MethodHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PromptsGetHandler.class);
+
+    private final Catalog catalog;
+
+    PromptsGetHandler(Catalog catalog) {
+        this.catalog = catalog;
+    }
+
+    @Override
+    public Object handle(RequestScope scope, ObjectNode params) {
+        String name = Params.requireString(params, "name");
+        PromptEntry entry = catalog.prompts().get(name);
+        if (entry == null) {
+            throw McpException.invalidParams("Unknown prompt: " + name);
+        }
+        Map<String, String> arguments = new LinkedHashMap<>();
+        ObjectNode given = Params.optionalObject(params, "arguments");
+        if (given != null) {
+            for (Map.Entry<String, JsonNode> e : given.properties()) {
+                if (!e.getValue().isString()) {
+                    throw McpException.invalidParams("Invalid params: argument '" + e.getKey() + "' must be a string");
+                }
+                arguments.put(e.getKey(), e.getValue().stringValue());
+            }
+        }
+        for (PromptArgument argument : entry.arguments()) {
+            if (argument.required() && !arguments.containsKey(argument.name())) {
+                throw McpException.invalidParams("Missing required argument: " + argument.name());
+            }
+        }
+        PromptResult result;
+        try {
+            result = entry.prompt().get(new Request(name, Map.copyOf(arguments), scope));
+        } catch (McpException e) {
+            throw e;
+        } catch (Exception e) {
+            LOG.error("Prompt {} failed ({})", name, scope.invocationId(), e);
+            throw new McpException(ErrorCodes.INTERNAL_ERROR, "Rendering the prompt failed");
+        }
+        return result;
+    }
+
+    private record Request(String name, Map<String, String> arguments, RequestContext context)
+            implements PromptRequest {
+    }
+}

@@ -1,0 +1,28 @@
+package io.quiver.core.internal.handlers;
+
+import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.catalog.Cursor;
+import io.quiver.core.internal.catalog.PromptEntry;
+import io.quiver.core.internal.engine.MethodHandler;
+import io.quiver.core.internal.engine.RequestScope;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code prompts/list}: prompts in name order. */
+final class PromptsListHandler implements MethodHandler {
+
+    private final Catalog catalog;
+    private final int pageSize;
+
+    PromptsListHandler(Catalog catalog, int pageSize) {
+        this.catalog = catalog;
+        this.pageSize = pageSize;
+    }
+
+    @Override
+    public Object handle(RequestScope scope, ObjectNode params) {
+        Cursor.Page<PromptEntry> page = Cursor.page(catalog.prompts().values(), PromptEntry::name,
+                Params.cursor(params), pageSize);
+        return ListResults.of("prompts", page.items().stream().map(PromptEntry::descriptor).toList(),
+                page.nextCursor());
+    }
+}

@@ -1,0 +1,28 @@
+package io.quiver.core.internal.handlers;
+
+import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.catalog.Cursor;
+import io.quiver.core.internal.catalog.TemplateEntry;
+import io.quiver.core.internal.engine.MethodHandler;
+import io.quiver.core.internal.engine.RequestScope;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code resources/templates/list}: resource templates in template order. */
+final class ResourceTemplatesListHandler implements MethodHandler {
+
+    private final Catalog catalog;
+    private final int pageSize;
+
+    ResourceTemplatesListHandler(Catalog catalog, int pageSize) {
+        this.catalog = catalog;
+        this.pageSize = pageSize;
+    }
+
+    @Override
+    public Object handle(RequestScope scope, ObjectNode params) {
+        Cursor.Page<TemplateEntry> page = Cursor.page(catalog.templates().values(), TemplateEntry::uriTemplate,
+                Params.cursor(params), pageSize);
+        return ListResults.of("resourceTemplates", page.items().stream().map(TemplateEntry::descriptor).toList(),
+                page.nextCursor());
+    }
+}

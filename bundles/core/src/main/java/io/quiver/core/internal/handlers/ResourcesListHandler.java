@@ -1,0 +1,28 @@
+package io.quiver.core.internal.handlers;
+
+import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.catalog.Cursor;
+import io.quiver.core.internal.catalog.ResourceEntry;
+import io.quiver.core.internal.engine.MethodHandler;
+import io.quiver.core.internal.engine.RequestScope;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code resources/list}: fixed resources in URI order. */
+final class ResourcesListHandler implements MethodHandler {
+
+    private final Catalog catalog;
+    private final int pageSize;
+
+    ResourcesListHandler(Catalog catalog, int pageSize) {
+        this.catalog = catalog;
+        this.pageSize = pageSize;
+    }
+
+    @Override
+    public Object handle(RequestScope scope, ObjectNode params) {
+        Cursor.Page<ResourceEntry> page = Cursor.page(catalog.resources().values(), ResourceEntry::uri,
+                Params.cursor(params), pageSize);
+        return ListResults.of("resources", page.items().stream().map(ResourceEntry::descriptor).toList(),
+                page.nextCursor());
+    }
+}

@@ -1,0 +1,67 @@
+package io.quiver.core.internal.handlers;
+
+import io.quiver.api.RequestContext;
+import io.quiver.api.content.ResourceContents;
+import io.quiver.api.resource.ResourceRequest;
+import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.catalog.ResourceEntry;
+import io.quiver.core.internal.catalog.TemplateEntry;
+import io.quiver.core.internal.engine.MethodHandler;
+import io.quiver.core.internal.engine.RequestScope;
+import io.quiver.core.internal.rpc.ErrorCodes;
+import io.quiver.core.internal.rpc.McpException;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code resources/read}: a fixed resource by URI, else the first template that matches. */
+final class ResourcesReadHandler implements MethodHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ResourcesReadHandler.class);
+
+    private final Catalog catalog;
+
+    ResourcesReadHandler(Catalog catalog) {
+        this.catalog = catalog;
+    }
+
+    @Override
+    public Object handle(RequestScope scope, ObjectNode params) {
+        String uri = Params.requireString(params, "uri");
+        List<ResourceContents> contents = read(scope, uri);
+        if (contents == null || contents.isEmpty()) {
+            throw new McpException(ErrorCodes.RESOURCE_NOT_FOUND, "Resource not found", Map.of("uri", uri));
+        }
+        return Map.of("contents", contents);
+    }
+
+    private List<ResourceContents> read(RequestScope scope, String uri) {
+        try {
+            ResourceEntry fixed = catalog.resources().get(uri);
+            if (fixed != null) {
+                return fixed.resource().read(new Request(uri, Map.of(), scope));
+            }
+            for (TemplateEntry template : catalog.templates().values()) {
+                Map<String, String> variables = template.matcher().match(uri);
+                if (variables != null) {
+                    List<ResourceContents> contents = template.template().read(new Request(uri, variables, scope));
+                    if (contents != null && !contents.isEmpty()) {
+                        return contents;
+                    }
+                }
+            }
+            return null;
+        } catch (McpException e) {
+            throw e;
+        } catch (Exception e) {
+            LOG.error("Reading resource {} failed ({})", uri, scope.invocationId(), e);
+            throw new McpException(ErrorCodes.INTERNAL_ERROR, "Reading the resource failed");
+        }
+    }
+
+    private record Request(String uri, Map<String, String> variables, RequestContext context)
+            implements ResourceRequest {
+    }
+}

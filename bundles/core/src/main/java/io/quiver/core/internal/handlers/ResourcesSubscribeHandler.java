@@ -1,0 +1,24 @@
+package io.quiver.core.internal.handlers;
+
+import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.engine.MethodHandler;
+import io.quiver.core.internal.engine.RequestScope;
+import java.util.Map;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code resources/subscribe}: the session hears {@code notifications/resources/updated} for the URI. */
+final class ResourcesSubscribeHandler implements MethodHandler {
+
+    private final Catalog catalog;
+
+    ResourcesSubscribeHandler(Catalog catalog) {
+        this.catalog = catalog;
+    }
+
+    @Override
+    public Object handle(RequestScope scope, ObjectNode params) {
+        String uri = Params.requireString(params, "uri");
+        scope.session().subscriptions().add(uri);
+        return Map.of();
+    }
+}

@@ -1,0 +1,23 @@
+package io.quiver.core.internal.handlers;
+
+import io.quiver.core.internal.engine.MethodHandler;
+import io.quiver.core.internal.engine.RequestScope;
+import io.quiver.core.internal.pipeline.ToolPipeline;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code tools/call}: hands the call to the execution pipeline. */
+final class ToolsCallHandler implements MethodHandler {
+
+    private final ToolPipeline pipeline;
+
+    ToolsCallHandler(ToolPipeline pipeline) {
+        this.pipeline = pipeline;
+    }
+
+    @Override
+    public Object handle(RequestScope scope, ObjectNode params) {
+        String name = Params.requireString(params, "name");
+        ObjectNode arguments = Params.optionalObject(params, "arguments");
+        return pipeline.call(scope, name, arguments);
+    }
+}

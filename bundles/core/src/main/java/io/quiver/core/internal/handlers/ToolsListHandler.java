@@ -1,0 +1,27 @@
+package io.quiver.core.internal.handlers;
+
+import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.catalog.Cursor;
+import io.quiver.core.internal.catalog.ToolEntry;
+import io.quiver.core.internal.engine.MethodHandler;
+import io.quiver.core.internal.engine.RequestScope;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code tools/list}: the visible tools in name order, one page at a time. */
+final class ToolsListHandler implements MethodHandler {
+
+    private final Catalog catalog;
+    private final int pageSize;
+
+    ToolsListHandler(Catalog catalog, int pageSize) {
+        this.catalog = catalog;
+        this.pageSize = pageSize;
+    }
+
+    @Override
+    public Object handle(RequestScope scope, ObjectNode params) {
+        Cursor.Page<ToolEntry> page = Cursor.page(catalog.tools().values(), ToolEntry::name,
+                Params.cursor(params), pageSize);
+        return ListResults.of("tools", page.items().stream().map(ToolEntry::descriptor).toList(), page.nextCursor());
+    }
+}

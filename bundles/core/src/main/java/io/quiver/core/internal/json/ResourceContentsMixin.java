@@ -1,0 +1,14 @@
+package io.quiver.core.internal.json;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.quiver.api.content.ResourceContents;
+
+/** Text or blob resource contents, told apart by their fields as MCP does. */
+@JsonTypeInfo(use = JsonTypeInfo.Id.DEDUCTION)
+@JsonSubTypes({
+    @JsonSubTypes.Type(ResourceContents.Text.class),
+    @JsonSubTypes.Type(ResourceContents.Blob.class)
+})
+interface ResourceContentsMixin {
+}

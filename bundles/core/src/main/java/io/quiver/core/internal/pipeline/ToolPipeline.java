@@ -1,0 +1,123 @@
+package io.quiver.core.internal.pipeline;
+
+import com.networknt.schema.Error;
+import io.quiver.api.Outcome;
+import io.quiver.api.ToolResult;
+import io.quiver.api.input.InputRequest;
+import io.quiver.api.input.InputResponse;
+import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.catalog.ToolEntry;
+import io.quiver.core.internal.engine.EngineSettings;
+import io.quiver.core.internal.engine.RequestScope;
+import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.rpc.McpException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The {@code tools/call} pipeline: resolve, validate, execute (timeout, cancellation, progress),
+ * obtain input and re-execute, respond. Later stages (authorize, admission, output bounds, host
+ * review) slot in between these steps.
+ */
+public final class ToolPipeline {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ToolPipeline.class);
+
+    private final Catalog catalog;
+    private final ExecutorService toolPool;
+    private final EngineSettings settings;
+    private final InputBroker inputs;
+
+    public ToolPipeline(Catalog catalog, ExecutorService toolPool, EngineSettings settings) {
+        this.catalog = catalog;
+        this.toolPool = toolPool;
+        this.settings = settings;
+        this.inputs = new InputBroker(settings.clientRequestTimeoutMs());
+    }
+
+    /** Runs one call to completion; unknown tools are a protocol error, everything else a result. */
+    public CallToolResult call(RequestScope scope, String name, ObjectNode given) {
+        ToolEntry tool = catalog.tools().get(name);
+        if (tool == null) {
+            throw McpException.invalidParams("Unknown tool: " + name);
+        }
+        ObjectNode arguments = given == null ? Json.MAPPER.createObjectNode() : given;
+        List<Error> problems = tool.inputSchema().validate(arguments);
+        if (!problems.isEmpty()) {
+            return CallToolResult.error("Invalid arguments for tool " + name + ": "
+                    + problems.stream().map(Error::toString).collect(Collectors.joining("; ")));
+        }
+        Map<String, InputResponse> answers = new LinkedHashMap<>();
+        for (int round = 0; round <= settings.maxInputRounds(); round++) {
+            Outcome outcome = attempt(scope, tool, arguments, answers);
+            if (outcome == null) {
+                return CallToolResult.error("The tool " + name + " failed (invocation " + scope.invocationId()
+                        + "). The server log has the details.");
+            }
+            if (outcome instanceof Outcome.Done done) {
+                return CallToolResult.of(done.result());
+            }
+            for (InputRequest request : ((Outcome.NeedsInput) outcome).requests()) {
+                if (answers.containsKey(request.key())) {
+                    continue;
+                }
+                try {
+                    answers.put(request.key(), inputs.obtain(scope, request));
+                } catch (InputBroker.Unanswerable e) {
+                    return CallToolResult.error(e.getMessage());
+                }
+            }
+        }
+        return CallToolResult.error("The tool " + name + " asked for input more than "
+                + settings.maxInputRounds() + " times and was stopped.");
+    }
+
+    /** One attempt on a tool thread; {@code null} when the tool threw. */
+    private Outcome attempt(RequestScope scope, ToolEntry tool, ObjectNode arguments,
+            Map<String, InputResponse> answers) {
+        AttemptCall call = new AttemptCall(tool.name(), arguments, answers, scope);
+        Future<Outcome> future;
+        try {
+            future = toolPool.submit(() -> tool.tool().call(call));
+        } catch (RejectedExecutionException e) {
+            return new Outcome.Done(ToolResult.error("The server is busy: too many tool calls in progress. Try again shortly."));
+        }
+        long timeout = tool.timeoutMs() > 0 ? tool.timeoutMs() : settings.toolTimeoutMs();
+        try (AutoCloseable hook = scope.onCancel(() -> future.cancel(true))) {
+            Outcome outcome = future.get(timeout, TimeUnit.MILLISECONDS);
+            if (outcome == null) {
+                LOG.error("Tool {} returned no outcome ({})", tool.name(), scope.invocationId());
+                return null;
+            }
+            return outcome;
+        } catch (TimeoutException e) {
+            future.cancel(true);
+            LOG.warn("Tool {} timed out after {} ms ({})", tool.name(), timeout, scope.invocationId());
+            return new Outcome.Done(ToolResult.error("The tool " + tool.name() + " timed out after " + timeout + " ms."));
+        } catch (CancellationException e) {
+            throw e;
+        } catch (ExecutionException e) {
+            LOG.error("Tool {} failed ({})", tool.name(), scope.invocationId(), e.getCause());
+            return null;
+        } catch (InterruptedException e) {
+            future.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted");
+        } catch (Exception e) {
+            LOG.error("Tool {} failed ({})", tool.name(), scope.invocationId(), e);
+            return null;
+        }
+    }
+}

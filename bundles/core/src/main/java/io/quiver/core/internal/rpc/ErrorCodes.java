@@ -1,0 +1,15 @@
+package io.quiver.core.internal.rpc;
+
+/** JSON-RPC 2.0 and MCP error codes. */
+public final class ErrorCodes {
+    public static final int PARSE_ERROR = -32700;
+    public static final int INVALID_REQUEST = -32600;
+    public static final int METHOD_NOT_FOUND = -32601;
+    public static final int INVALID_PARAMS = -32602;
+    public static final int INTERNAL_ERROR = -32603;
+    /** MCP (2025 revisions): a resource that does not exist. */
+    public static final int RESOURCE_NOT_FOUND = -32002;
+
+    private ErrorCodes() {
+    }
+}

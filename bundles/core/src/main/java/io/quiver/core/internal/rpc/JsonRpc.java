@@ -1,0 +1,123 @@
+package io.quiver.core.internal.rpc;
+
+import io.quiver.core.internal.json.Json;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The JSON-RPC 2.0 codec: bytes to {@link Message}, results and errors to bytes. */
+public final class JsonRpc {
+
+    private JsonRpc() {
+    }
+
+    /** What parsing one body gave: a message, or the error response to send instead. */
+    public sealed interface Parsed {
+        /** A well-formed message. */
+        record Ok(Message message) implements Parsed {
+        }
+
+        /** Not a message; {@code id} is the request id when one could be read, else null. */
+        record Bad(int code, String reason, JsonNode id) implements Parsed {
+        }
+    }
+
+    /** Parses one JSON-RPC message (batches are not accepted: MCP removed them in 2025-06-18). */
+    public static Parsed parse(byte[] body) {
+        JsonNode node;
+        try {
+            node = Json.MAPPER.readTree(body);
+        } catch (JacksonException e) {
+            return new Parsed.Bad(ErrorCodes.PARSE_ERROR, "Parse error: the body is not valid JSON", null);
+        }
+        if (node == null || node.isMissingNode()) {
+            return new Parsed.Bad(ErrorCodes.PARSE_ERROR, "Parse error: the body is empty", null);
+        }
+        if (node.isArray()) {
+            return new Parsed.Bad(ErrorCodes.INVALID_REQUEST, "Invalid Request: batches are not supported", null);
+        }
+        if (!node.isObject()) {
+            return new Parsed.Bad(ErrorCodes.INVALID_REQUEST, "Invalid Request: expected a JSON object", null);
+        }
+        JsonNode id = node.get("id");
+        JsonNode validId = id != null && (id.isString() || id.isIntegralNumber()) ? id : null;
+        if (!"2.0".equals(stringOrNull(node.get("jsonrpc")))) {
+            return new Parsed.Bad(ErrorCodes.INVALID_REQUEST, "Invalid Request: jsonrpc must be \"2.0\"", validId);
+        }
+        JsonNode method = node.get("method");
+        if (method == null) {
+            if (validId == null || (node.has("result") == node.has("error"))) {
+                return new Parsed.Bad(ErrorCodes.INVALID_REQUEST,
+                        "Invalid Request: neither a request, a notification nor a response", validId);
+            }
+            return new Parsed.Ok(new Message.Response(validId, node.get("result"), node.get("error")));
+        }
+        if (!method.isString() || method.stringValue().isEmpty()) {
+            return new Parsed.Bad(ErrorCodes.INVALID_REQUEST, "Invalid Request: method must be a string", validId);
+        }
+        JsonNode params = node.get("params");
+        ObjectNode paramsObject;
+        if (params == null || params.isNull()) {
+            paramsObject = Json.MAPPER.createObjectNode();
+        } else if (params.isObject()) {
+            paramsObject = (ObjectNode) params;
+        } else {
+            return new Parsed.Bad(ErrorCodes.INVALID_REQUEST, "Invalid Request: params must be an object", validId);
+        }
+        if (id == null) {
+            return new Parsed.Ok(new Message.Notification(method.stringValue(), paramsObject));
+        }
+        if (validId == null) {
+            return new Parsed.Bad(ErrorCodes.INVALID_REQUEST,
+                    "Invalid Request: id must be a string or an integer", null);
+        }
+        return new Parsed.Ok(new Message.Request(validId, method.stringValue(), paramsObject));
+    }
+
+    /** A success response. */
+    public static byte[] result(JsonNode id, Object result) {
+        Map<String, Object> message = new LinkedHashMap<>();
+        message.put("jsonrpc", "2.0");
+        message.put("id", id);
+        message.put("result", result);
+        return Json.MAPPER.writeValueAsBytes(message);
+    }
+
+    /** An error response; {@code id} may be null when the request's id could not be read. */
+    public static byte[] error(JsonNode id, RpcError error) {
+        ObjectNode message = Json.MAPPER.createObjectNode();
+        message.put("jsonrpc", "2.0");
+        message.set("id", id == null ? Json.MAPPER.nullNode() : id);
+        message.set("error", Json.MAPPER.valueToTree(error));
+        return Json.MAPPER.writeValueAsBytes(message);
+    }
+
+    /** A notification. */
+    public static byte[] notification(String method, Object params) {
+        Map<String, Object> message = new LinkedHashMap<>();
+        message.put("jsonrpc", "2.0");
+        message.put("method", method);
+        if (params != null) {
+            message.put("params", params);
+        }
+        return Json.MAPPER.writeValueAsBytes(message);
+    }
+
+    /** A request this side sends. */
+    public static byte[] request(String id, String method, Object params) {
+        Map<String, Object> message = new LinkedHashMap<>();
+        message.put("jsonrpc", "2.0");
+        message.put("id", id);
+        message.put("method", method);
+        if (params != null) {
+            message.put("params", params);
+        }
+        return Json.MAPPER.writeValueAsBytes(message);
+    }
+
+    private static String stringOrNull(JsonNode node) {
+        return node != null && node.isString() ? node.stringValue() : null;
+    }
+}

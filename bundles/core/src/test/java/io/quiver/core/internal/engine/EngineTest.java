@@ -1,0 +1,316 @@
+package io.quiver.core.internal.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quiver.api.CallerIdentity;
+import io.quiver.api.Outcome;
+import io.quiver.api.Tool;
+import io.quiver.api.input.InputRequest;
+import io.quiver.api.input.InputResponse;
+import io.quiver.api.transport.Inbound;
+import io.quiver.api.transport.MessageSink;
+import io.quiver.api.transport.Receipt;
+import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.json.Json;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** The engine driven directly, as a transport would, with tools registered in a real catalog. */
+class EngineTest {
+
+    private static final AtomicLong SERVICE_IDS = new AtomicLong(100);
+
+    private Catalog catalog;
+    private Engine engine;
+    private String sessionId;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        catalog = new Catalog();
+        EngineSettings d = EngineSettings.defaults();
+        engine = new Engine(catalog, new EngineSettings(d.serverName(), d.serverVersion(), d.instructions(), 500,
+                d.maxConcurrentCalls(), d.maxConcurrentRequests(), d.maxQueued(), 2_000, d.sessionIdleTimeoutMs(),
+                2, 20, d.maxInputRounds()));
+        Recorder init = request(null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+                + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"elicitation\":{}},"
+                + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
+        assertEquals("2025-11-25", init.response().path("result").path("protocolVersion").asString());
+        assertFalse(engine.receive(bytes("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
+                inbound(sessionId)) instanceof Receipt.Rejected);
+    }
+
+    @AfterEach
+    void tearDown() {
+        engine.close();
+    }
+
+    @Test
+    void unknownMethodIsMethodNotFound() throws Exception {
+        JsonNode response = call("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"no/such\"}").response();
+        assertEquals(-32601, response.path("error").path("code").asInt());
+    }
+
+    @Test
+    void requestsWithoutOrWithUnknownSessionAreRejected() {
+        Receipt missing = engine.receive(bytes("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}"), inbound(null));
+        assertEquals(Receipt.Reason.SESSION_REQUIRED, assertInstanceOf(Receipt.Rejected.class, missing).reason());
+        Receipt unknown = engine.receive(bytes("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}"), inbound("nope"));
+        assertEquals(Receipt.Reason.SESSION_NOT_FOUND, assertInstanceOf(Receipt.Rejected.class, unknown).reason());
+    }
+
+    @Test
+    void toolsAreListedInNameOrderAcrossPages() throws Exception {
+        for (String name : List.of("gamma", "alpha", "beta")) {
+            register(name, 0, call -> Outcome.text(name));
+        }
+        JsonNode first = call("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}").response().path("result");
+        assertEquals("alpha", first.path("tools").get(0).path("name").asString());
+        assertEquals("beta", first.path("tools").get(1).path("name").asString());
+        String cursor = first.path("nextCursor").asString();
+        JsonNode second = call("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\",\"params\":{\"cursor\":\""
+                + cursor + "\"}}").response().path("result");
+        assertEquals("gamma", second.path("tools").get(0).path("name").asString());
+        assertFalse(second.has("nextCursor"));
+    }
+
+    @Test
+    void higherRankedToolShadowsAndLowerIsPromotedOnRemoval() throws Exception {
+        Map<String, Object> low = register("echo", 0, call -> Outcome.text("low"));
+        Map<String, Object> high = register("echo", 10, call -> Outcome.text("high"));
+        assertEquals("high", text(call(callTool(2, "echo", "{}"))));
+        catalog.unbindTool(null, high);
+        assertEquals("low", text(call(callTool(3, "echo", "{}"))));
+        catalog.unbindTool(null, low);
+        assertEquals(-32602, call(callTool(4, "echo", "{}")).response().path("error").path("code").asInt());
+    }
+
+    @Test
+    void argumentsAreValidatedBeforeTheToolRuns() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        register("typed", 0, call -> {
+            runs.incrementAndGet();
+            return Outcome.text("ran");
+        }, "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"}},\"required\":[\"n\"]}");
+        JsonNode result = call(callTool(2, "typed", "{\"n\":\"x\"}")).response().path("result");
+        assertTrue(result.path("isError").asBoolean());
+        assertTrue(result.path("content").get(0).path("text").asString().contains("n"));
+        assertEquals(0, runs.get(), "the tool must not run with invalid arguments");
+        assertEquals("ran", text(call(callTool(3, "typed", "{\"n\":4}"))));
+        assertEquals(1, runs.get());
+    }
+
+    @Test
+    void aThrowingToolYieldsAGenericErrorWithoutItsMessage() throws Exception {
+        register("boom", 0, call -> {
+            throw new IllegalStateException("secret database password is hunter2");
+        });
+        JsonNode result = call(callTool(2, "boom", "{}")).response().path("result");
+        assertTrue(result.path("isError").asBoolean());
+        assertFalse(result.toString().contains("hunter2"));
+    }
+
+    @Test
+    void aToolPastItsTimeoutIsStoppedAndOthersStillAnswer() throws Exception {
+        CountDownLatch interrupted = new CountDownLatch(1);
+        register("sleepy", 0, call -> {
+            try {
+                Thread.sleep(60_000);
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+            }
+            return Outcome.text("late");
+        });
+        register("quick", 0, call -> Outcome.text("quick"));
+        JsonNode result = call(callTool(2, "sleepy", "{}")).response().path("result");
+        assertTrue(result.path("isError").asBoolean());
+        assertTrue(result.path("content").get(0).path("text").asString().contains("timed out"));
+        assertTrue(interrupted.await(5, TimeUnit.SECONDS), "the timed-out tool thread is interrupted");
+        assertEquals("quick", text(call(callTool(3, "quick", "{}"))));
+    }
+
+    @Test
+    void needsInputAsksTheClientAndRunsTheToolAgainWithTheAnswer() throws Exception {
+        register("ask", 0, call -> {
+            InputResponse answer = call.answers().get("who");
+            if (answer instanceof InputResponse.Elicited e) {
+                return Outcome.text("hello " + e.content().get("name"));
+            }
+            return Outcome.needsInput(new InputRequest.Elicitation("who", "Your name?",
+                    Map.of("type", "object", "properties", Map.of("name", Map.of("type", "string")))));
+        });
+        Recorder recorder = request(sessionId, callTool(2, "ask", "{}"));
+        JsonNode elicitation = recorder.awaitInterim();
+        assertEquals("elicitation/create", elicitation.path("method").asString());
+        assertEquals("Your name?", elicitation.path("params").path("message").asString());
+        String answer = "{\"jsonrpc\":\"2.0\",\"id\":\"" + elicitation.path("id").asString()
+                + "\",\"result\":{\"action\":\"accept\",\"content\":{\"name\":\"Ada\"}}}";
+        assertInstanceOf(Receipt.Accepted.class, engine.receive(bytes(answer), inbound(sessionId)));
+        assertEquals("hello Ada", recorder.response().path("result").path("content").get(0).path("text").asString());
+    }
+
+    @Test
+    void progressGoesToTheRequestBeforeItsResponse() throws Exception {
+        register("steps", 0, call -> {
+            for (int i = 1; i <= 3; i++) {
+                call.context().progress(i, 3.0, "step " + i);
+            }
+            return Outcome.text("done");
+        });
+        Recorder recorder = request(sessionId, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":"
+                + "{\"name\":\"steps\",\"_meta\":{\"progressToken\":\"tok\"}}}");
+        recorder.response();
+        assertEquals(3, recorder.interim.size());
+        JsonNode last = Json.MAPPER.readTree(recorder.interim.get(2));
+        assertEquals("tok", last.path("params").path("progressToken").asString());
+        assertEquals(3.0, last.path("params").path("progress").asDouble());
+    }
+
+    @Test
+    void cancelledCallsStopAndOweNoResponse() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch stopped = new CountDownLatch(1);
+        register("long", 0, call -> {
+            started.countDown();
+            try {
+                Thread.sleep(60_000);
+            } catch (InterruptedException e) {
+                stopped.countDown();
+            }
+            return Outcome.text("never");
+        });
+        Recorder recorder = request(sessionId, callTool(7, "long", "{}"));
+        assertTrue(started.await(5, TimeUnit.SECONDS));
+        engine.receive(bytes("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":7}}"),
+                inbound(sessionId));
+        assertTrue(stopped.await(5, TimeUnit.SECONDS));
+        assertNull(recorder.done.get(5, TimeUnit.SECONDS).orElse(null));
+    }
+
+    @Test
+    void listChangesAreDebouncedIntoOneNotification() throws Exception {
+        List<String> received = new CopyOnWriteArrayList<>();
+        engine.session(sessionId).orElseThrow().attach(new MessageSink() {
+            @Override
+            public void send(byte[] message) {
+                received.add(new String(message, StandardCharsets.UTF_8));
+            }
+
+            @Override
+            public void complete(byte[] response) {
+            }
+        });
+        for (int i = 0; i < 5; i++) {
+            register("burst" + i, 0, call -> Outcome.text("x"));
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (received.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        Thread.sleep(200);
+        assertEquals(1, received.size(), received.toString());
+        assertTrue(received.get(0).contains("notifications/tools/list_changed"));
+    }
+
+    @Test
+    void deletedSessionsAreGone() {
+        engine.session(sessionId).orElseThrow().close();
+        Receipt after = engine.receive(bytes("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}"), inbound(sessionId));
+        assertEquals(Receipt.Reason.SESSION_NOT_FOUND, assertInstanceOf(Receipt.Rejected.class, after).reason());
+    }
+
+    // -------------------------------------------------------------------------------------------
+
+    private Map<String, Object> register(String name, int ranking, Tool tool) {
+        return register(name, ranking, tool, null);
+    }
+
+    private Map<String, Object> register(String name, int ranking, Tool tool, String schema) {
+        Map<String, Object> props = new HashMap<>();
+        props.put("mcp.tool.name", name);
+        props.put("mcp.tool.description", "test tool " + name);
+        if (schema != null) {
+            props.put("mcp.tool.inputSchema", schema);
+        }
+        props.put("service.id", SERVICE_IDS.incrementAndGet());
+        props.put("service.ranking", ranking);
+        catalog.bindTool(tool, props);
+        return props;
+    }
+
+    private static String callTool(int id, String name, String args) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + name
+                + "\",\"arguments\":" + args + "}}";
+    }
+
+    private static String text(Recorder recorder) throws Exception {
+        return recorder.response().path("result").path("content").get(0).path("text").asString();
+    }
+
+    private Recorder call(String message) {
+        return request(sessionId, message);
+    }
+
+    private Recorder request(String session, String message) {
+        Receipt receipt = engine.receive(bytes(message), inbound(session));
+        Receipt.Pending pending = assertInstanceOf(Receipt.Pending.class, receipt);
+        if (session == null) {
+            sessionId = pending.session().id();
+        }
+        Recorder recorder = new Recorder();
+        pending.exchange().start(recorder);
+        return recorder;
+    }
+
+    private static Inbound inbound(String session) {
+        return new Inbound(session, null, CallerIdentity.ANONYMOUS);
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Collects what the engine sends for one request. */
+    private static final class Recorder implements MessageSink {
+        final List<byte[]> interim = new CopyOnWriteArrayList<>();
+        final CompletableFuture<java.util.Optional<byte[]>> done = new CompletableFuture<>();
+        final CompletableFuture<JsonNode> firstInterim = new CompletableFuture<>();
+
+        @Override
+        public void send(byte[] message) {
+            interim.add(message);
+            firstInterim.complete(Json.MAPPER.readTree(message));
+        }
+
+        @Override
+        public void complete(byte[] response) {
+            done.complete(java.util.Optional.ofNullable(response));
+        }
+
+        JsonNode response() throws Exception {
+            byte[] body = done.get(10, TimeUnit.SECONDS).orElseThrow();
+            assertNotNull(body);
+            return Json.MAPPER.readTree(body);
+        }
+
+        JsonNode awaitInterim() throws Exception {
+            return firstInterim.get(10, TimeUnit.SECONDS);
+        }
+    }
+}

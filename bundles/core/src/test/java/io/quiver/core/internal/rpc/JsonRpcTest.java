@@ -1,0 +1,81 @@
+package io.quiver.core.internal.rpc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.quiver.core.internal.json.Json;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+class JsonRpcTest {
+
+    private static JsonRpc.Parsed parse(String text) {
+        return JsonRpc.parse(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static JsonRpc.Parsed.Bad bad(String text) {
+        return assertInstanceOf(JsonRpc.Parsed.Bad.class, parse(text));
+    }
+
+    private static Message ok(String text) {
+        return assertInstanceOf(JsonRpc.Parsed.Ok.class, parse(text)).message();
+    }
+
+    @Test
+    void malformedJsonIsAParseError() {
+        JsonRpc.Parsed.Bad bad = bad("{\"jsonrpc\":\"2.0\",");
+        assertEquals(ErrorCodes.PARSE_ERROR, bad.code());
+        assertNull(bad.id());
+        assertEquals(ErrorCodes.PARSE_ERROR, bad("").code());
+    }
+
+    @Test
+    void batchesAndScalarsAreInvalidRequests() {
+        assertEquals(ErrorCodes.INVALID_REQUEST, bad("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]").code());
+        assertEquals(ErrorCodes.INVALID_REQUEST, bad("42").code());
+    }
+
+    @Test
+    void wrongVersionKeepsTheIdForTheErrorResponse() {
+        JsonRpc.Parsed.Bad bad = bad("{\"jsonrpc\":\"1.0\",\"id\":7,\"method\":\"ping\"}");
+        assertEquals(ErrorCodes.INVALID_REQUEST, bad.code());
+        assertEquals(7, bad.id().asInt());
+    }
+
+    @Test
+    void nullOrFractionalIdsAndNonObjectParamsAreInvalid() {
+        assertEquals(ErrorCodes.INVALID_REQUEST, bad("{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}").code());
+        assertEquals(ErrorCodes.INVALID_REQUEST, bad("{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}").code());
+        assertEquals(ErrorCodes.INVALID_REQUEST, bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"params\":[1]}").code());
+        assertEquals(ErrorCodes.INVALID_REQUEST, bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":5}").code());
+    }
+
+    @Test
+    void classifiesRequestsNotificationsAndResponses() {
+        Message.Request request = assertInstanceOf(Message.Request.class,
+                ok("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"tools/list\"}"));
+        assertEquals("tools/list", request.method());
+        assertEquals("a", request.id().asString());
+        assertEquals(0, request.params().size());
+        assertInstanceOf(Message.Notification.class,
+                ok("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"));
+        Message.Response response = assertInstanceOf(Message.Response.class,
+                ok("{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"action\":\"accept\"}}"));
+        assertEquals("accept", response.result().path("action").asString());
+        assertEquals(ErrorCodes.INVALID_REQUEST, bad("{\"jsonrpc\":\"2.0\",\"id\":3}").code());
+    }
+
+    @Test
+    void errorResponsesCarryIdCodeAndMessageOnly() {
+        JsonNode node = Json.MAPPER.readTree(JsonRpc.error(Json.MAPPER.getNodeFactory().numberNode(9),
+                new RpcError(ErrorCodes.METHOD_NOT_FOUND, "Method not found: x", null)));
+        assertEquals(9, node.path("id").asInt());
+        assertEquals(-32601, node.path("error").path("code").asInt());
+        assertEquals("Method not found: x", node.path("error").path("message").asString());
+        assertEquals(false, node.path("error").has("data"));
+        JsonNode anonymous = Json.MAPPER.readTree(JsonRpc.error(null, new RpcError(-32700, "Parse error", null)));
+        assertEquals(true, anonymous.get("id").isNull());
+    }
+}

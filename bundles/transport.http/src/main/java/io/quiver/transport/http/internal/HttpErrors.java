@@ -1,0 +1,28 @@
+package io.quiver.transport.http.internal;
+
+import io.quiver.api.transport.Receipt;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/** HTTP error responses with a JSON-RPC error body. */
+final class HttpErrors {
+
+    private HttpErrors() {
+    }
+
+    static int status(Receipt.Reason reason) {
+        return switch (reason) {
+            case SESSION_NOT_FOUND -> HttpServletResponse.SC_NOT_FOUND;
+            case PARSE_ERROR, INVALID_REQUEST, SESSION_REQUIRED, UNSUPPORTED_VERSION -> HttpServletResponse.SC_BAD_REQUEST;
+        };
+    }
+
+    static void send(HttpServletResponse resp, int status, byte[] body) throws IOException {
+        resp.setStatus(status);
+        resp.setContentType(MediaTypes.JSON);
+        resp.setCharacterEncoding(StandardCharsets.UTF_8.name());
+        resp.setContentLength(body.length);
+        resp.getOutputStream().write(body);
+    }
+}

@@ -1,0 +1,99 @@
+package io.quiver.transport.http.internal;
+
+import io.quiver.api.transport.MessageSink;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The answer to one POSTed request. It starts undecided: if the response comes before anything
+ * else it is sent as plain JSON; the first interim message (progress, a log message, a request to
+ * the client) turns it into an SSE stream that ends with the response. Methods that usually
+ * stream are SSE from the start.
+ */
+final class PostResponse implements MessageSink {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PostResponse.class);
+
+    private final AsyncContext async;
+    private final SessionStreams streams;
+    private final int retryMs;
+    private final boolean prime;
+    private SseStream stream;
+    private boolean done;
+
+    PostResponse(AsyncContext async, SessionStreams streams, int retryMs, boolean prime) {
+        this.async = async;
+        this.streams = streams;
+        this.retryMs = retryMs;
+        this.prime = prime;
+    }
+
+    /** Switches to SSE now. */
+    synchronized void streamNow() {
+        if (stream == null && !done) {
+            openStream();
+        }
+    }
+
+    @Override
+    public synchronized void send(byte[] message) {
+        if (done) {
+            return;
+        }
+        if (stream == null) {
+            openStream();
+        }
+        stream.send(message);
+    }
+
+    @Override
+    public synchronized void complete(byte[] response) {
+        if (done) {
+            return;
+        }
+        done = true;
+        if (stream != null) {
+            stream.finish(response);
+            return;
+        }
+        HttpServletResponse http = (HttpServletResponse) async.getResponse();
+        try {
+            if (response == null) {
+                http.setStatus(HttpServletResponse.SC_NO_CONTENT);
+            } else {
+                http.setStatus(HttpServletResponse.SC_OK);
+                http.setContentType(MediaTypes.JSON);
+                http.setContentLength(response.length);
+                http.getOutputStream().write(response);
+            }
+        } catch (IOException | IllegalStateException e) {
+            LOG.debug("The client left before its response was written", e);
+        } finally {
+            try {
+                async.complete();
+            } catch (IllegalStateException e) {
+                // the container already completed it
+            }
+        }
+    }
+
+    private void openStream() {
+        HttpServletResponse http = (HttpServletResponse) async.getResponse();
+        http.setStatus(HttpServletResponse.SC_OK);
+        http.setContentType(MediaTypes.SSE);
+        http.setCharacterEncoding("UTF-8");
+        http.setHeader("Cache-Control", "no-cache, no-transform");
+        http.setHeader("X-Accel-Buffering", "no");
+        stream = streams.create('p');
+        try {
+            Connection connection = new Connection(async);
+            async.addListener(new StreamListener(stream, connection));
+            stream.open(connection, retryMs, prime);
+        } catch (IOException e) {
+            LOG.debug("The client left before its stream opened", e);
+        }
+    }
+}

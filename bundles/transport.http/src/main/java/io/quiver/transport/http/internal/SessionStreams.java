@@ -1,0 +1,57 @@
+package io.quiver.transport.http.internal;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The SSE streams of one session: one per POST that answered with SSE, plus the standalone GET
+ * stream. Finished streams are kept (up to a bound) so a client can still resume them.
+ */
+final class SessionStreams {
+
+    private final int retainedStreams;
+    private final int bufferEvents;
+    private final Map<String, SseStream> streams = new LinkedHashMap<>();
+    private long counter;
+
+    SessionStreams(int retainedStreams, int bufferEvents) {
+        this.retainedStreams = Math.max(1, retainedStreams);
+        this.bufferEvents = bufferEvents;
+    }
+
+    /** A new stream; {@code kind} is {@code p} (POST) or {@code g} (GET). */
+    synchronized SseStream create(char kind) {
+        SseStream stream = new SseStream(kind + Long.toString(++counter, 36), bufferEvents);
+        streams.put(stream.id(), stream);
+        evict();
+        return stream;
+    }
+
+    synchronized SseStream get(String streamId) {
+        return streams.get(streamId);
+    }
+
+    synchronized List<SseStream> all() {
+        return new ArrayList<>(streams.values());
+    }
+
+    synchronized void closeAll() {
+        streams.values().forEach(SseStream::close);
+        streams.clear();
+    }
+
+    private void evict() {
+        Iterator<SseStream> it = streams.values().iterator();
+        int excess = streams.size() - retainedStreams;
+        while (excess > 0 && it.hasNext()) {
+            SseStream stream = it.next();
+            if (stream.finished()) {
+                it.remove();
+                excess--;
+            }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package io.quiver.transport.http.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/**
+ * One SSE stream: the events sent on it, a bounded buffer of them for resumption with
+ * {@code Last-Event-ID}, and the connection currently carrying it (if any). Event ids are
+ * {@code <stream id>-<sequence>}, so a resuming client names the stream and position at once.
+ */
+final class SseStream {
+
+    private final String id;
+    private final int capacity;
+    private final Deque<Event> buffer = new ArrayDeque<>();
+    private long sequence;
+    private Connection live;
+    private boolean finished;
+
+    private record Event(long sequence, byte[] frame) {
+    }
+
+    SseStream(String id, int capacity) {
+        this.id = id;
+        this.capacity = Math.max(1, capacity);
+    }
+
+    String id() {
+        return id;
+    }
+
+    /** Attaches a fresh connection and sends the priming event (an id and empty data). */
+    synchronized void open(Connection connection, int retryMs, boolean prime) {
+        replace(connection);
+        if (prime) {
+            String frame = "id: " + id + "-" + sequence + "\nretry: " + retryMs + "\ndata: \n\n";
+            live.write(frame.getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    /** Sends (or, without a connection, only buffers) one JSON-RPC message. */
+    synchronized void send(byte[] json) {
+        if (finished) {
+            return;
+        }
+        sequence++;
+        byte[] head = ("id: " + id + "-" + sequence + "\nevent: message\ndata: ").getBytes(StandardCharsets.UTF_8);
+        byte[] frame = new byte[head.length + json.length + 2];
+        System.arraycopy(head, 0, frame, 0, head.length);
+        System.arraycopy(json, 0, frame, head.length, json.length);
+        frame[frame.length - 2] = '\n';
+        frame[frame.length - 1] = '\n';
+        buffer.addLast(new Event(sequence, frame));
+        while (buffer.size() > capacity) {
+            buffer.removeFirst();
+        }
+        if (live != null && !live.write(frame)) {
+            live = null;
+        }
+    }
+
+    /** Sends the last message (if any) and ends the stream; a resuming client gets the rest, then the end. */
+    synchronized void finish(byte[] json) {
+        if (json != null) {
+            send(json);
+        }
+        finished = true;
+        if (live != null) {
+            live.close();
+            live = null;
+        }
+    }
+
+    synchronized boolean finished() {
+        return finished;
+    }
+
+    /** Whether a connection currently carries the stream. */
+    synchronized boolean connected() {
+        return live != null && live.isOpen();
+    }
+
+    /**
+     * Replays the events after {@code afterSequence} on a new connection, then keeps it attached
+     * (or closes it when the stream has finished).
+     */
+    synchronized void resume(Connection connection, long afterSequence) {
+        replace(connection);
+        for (Event event : buffer) {
+            if (event.sequence() > afterSequence && !live.write(event.frame())) {
+                live = null;
+                return;
+            }
+        }
+        if (finished) {
+            live.close();
+            live = null;
+        }
+    }
+
+    /** A comment line that keeps proxies from closing an idle stream and finds dead connections. */
+    synchronized void keepAlive() {
+        if (live != null && !live.write(": keep-alive\n\n".getBytes(StandardCharsets.UTF_8))) {
+            live = null;
+        }
+    }
+
+    /** The connection went away (the container told us). */
+    synchronized void lost(Connection connection) {
+        if (live == connection) {
+            connection.lost();
+            live = null;
+        }
+    }
+
+    /** Closes the connection and drops the buffer. */
+    synchronized void close() {
+        finished = true;
+        buffer.clear();
+        if (live != null) {
+            live.close();
+            live = null;
+        }
+    }
+
+    private void replace(Connection connection) {
+        if (live != null && live != connection) {
+            live.close();
+        }
+        live = connection;
+    }
+}
