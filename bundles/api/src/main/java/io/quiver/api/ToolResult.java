@@ -36,12 +36,12 @@ public record ToolResult(List<Content> content, Object structuredContent, boolea
     }
 
     /**
-     * A successful result carrying structured content and, for older clients, its JSON text.
+     * A successful result carrying structured content only. The engine adds the value's JSON text
+     * as a text block for clients that do not read {@code structuredContent}.
      *
-     * @param value the structured value (a record or map)
-     * @param json the same value as JSON text
+     * @param value the structured value (a record or map) matching the tool's output schema
      */
-    public static ToolResult structured(Object value, String json) {
-        return new ToolResult(List.of(new TextContent(json)), value, false, Map.of());
+    public static ToolResult structured(Object value) {
+        return new ToolResult(List.of(), value, false, Map.of());
     }
 }

@@ -1,6 +1,8 @@
 package io.quiver.api.input;
 
 import io.quiver.api.content.Content;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -20,7 +22,7 @@ public sealed interface InputRequest {
      */
     record Elicitation(String key, String message, Map<String, Object> requestedSchema) implements InputRequest {
         public Elicitation {
-            requestedSchema = Map.copyOf(requestedSchema);
+            requestedSchema = Collections.unmodifiableMap(new LinkedHashMap<>(requestedSchema));
         }
     }
 

@@ -1,6 +1,8 @@
 package io.quiver.api.input;
 
 import io.quiver.api.content.Content;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -15,7 +17,7 @@ public sealed interface InputResponse {
      */
     record Elicited(String action, Map<String, Object> content) implements InputResponse {
         public Elicited {
-            content = content == null ? Map.of() : Map.copyOf(content);
+            content = content == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(content));
         }
 
         /** Whether the user accepted and submitted the form. */

@@ -83,7 +83,7 @@ public final class Catalog {
         add(tools, Kind.TOOLS, props, p -> ToolEntry.from(tool, p, schemas, bundleOf(p)), e -> e.name());
     }
 
-    public void unbindTool(Tool tool, Map<String, Object> props) {
+    public void unbindTool(Map<String, Object> props) {
         remove(tools, Kind.TOOLS, props);
     }
 
@@ -96,7 +96,7 @@ public final class Catalog {
         add(resources, Kind.RESOURCES, props, p -> ResourceEntry.from(resource, p), ResourceEntry::uri);
     }
 
-    public void unbindResource(Resource resource, Map<String, Object> props) {
+    public void unbindResource(Map<String, Object> props) {
         remove(resources, Kind.RESOURCES, props);
     }
 
@@ -107,7 +107,7 @@ public final class Catalog {
         add(templates, Kind.RESOURCES, props, p -> TemplateEntry.from(template, p), TemplateEntry::uriTemplate);
     }
 
-    public void unbindTemplate(ResourceTemplate template, Map<String, Object> props) {
+    public void unbindTemplate(Map<String, Object> props) {
         remove(templates, Kind.RESOURCES, props);
     }
 
@@ -120,7 +120,7 @@ public final class Catalog {
         add(prompts, Kind.PROMPTS, props, p -> PromptEntry.from(prompt, p), PromptEntry::name);
     }
 
-    public void unbindPrompt(Prompt prompt, Map<String, Object> props) {
+    public void unbindPrompt(Map<String, Object> props) {
         remove(prompts, Kind.PROMPTS, props);
     }
 
@@ -138,7 +138,7 @@ public final class Catalog {
         }, c -> completerKey(Props.string(props, "mcp.completion.refType"), Props.string(props, "mcp.completion.ref")));
     }
 
-    public void unbindCompleter(Completer completer, Map<String, Object> props) {
+    public void unbindCompleter(Map<String, Object> props) {
         remove(completers, null, props);
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.quiver.api.ToolResult;
 import io.quiver.api.content.Content;
 import io.quiver.api.content.TextContent;
+import io.quiver.core.internal.json.Json;
 import java.util.List;
 import java.util.Map;
 
@@ -11,8 +12,13 @@ import java.util.Map;
 public record CallToolResult(List<Content> content, Object structuredContent, boolean isError,
         @JsonProperty("_meta") Map<String, Object> meta) {
 
+    /** The wire form of a tool's result; structured-only results get their JSON as a text block too. */
     static CallToolResult of(ToolResult result) {
-        return new CallToolResult(result.content(), result.structuredContent(), result.isError(),
+        List<Content> content = result.content();
+        if (content.isEmpty() && result.structuredContent() != null) {
+            content = List.of(new TextContent(Json.MAPPER.writeValueAsString(result.structuredContent())));
+        }
+        return new CallToolResult(content, result.structuredContent(), result.isError(),
                 result.meta().isEmpty() ? null : result.meta());
     }
 

@@ -95,9 +95,9 @@ class EngineTest {
         Map<String, Object> low = register("echo", 0, call -> Outcome.text("low"));
         Map<String, Object> high = register("echo", 10, call -> Outcome.text("high"));
         assertEquals("high", text(call(callTool(2, "echo", "{}"))));
-        catalog.unbindTool(null, high);
+        catalog.unbindTool(high);
         assertEquals("low", text(call(callTool(3, "echo", "{}"))));
-        catalog.unbindTool(null, low);
+        catalog.unbindTool(low);
         assertEquals(-32602, call(callTool(4, "echo", "{}")).response().path("error").path("code").asInt());
     }
 

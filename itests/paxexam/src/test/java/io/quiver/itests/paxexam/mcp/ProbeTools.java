@@ -1,0 +1,26 @@
+package io.quiver.itests.paxexam.mcp;
+
+import io.quiver.api.Outcome;
+import io.quiver.api.Tool;
+import java.util.Hashtable;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceRegistration;
+
+/**
+ * Tools the probe registers itself. Kept out of the test classes: JUnit reflects on a test class's
+ * methods outside the framework too, where the Quiver API is (deliberately) not on the class path.
+ */
+public final class ProbeTools {
+
+    private ProbeTools() {
+    }
+
+    /** Registers a tool that answers {@code echo: <text>} with the {@code mcp.tool.*} properties. */
+    public static ServiceRegistration<?> registerEcho(BundleContext context, String name, String description) {
+        Hashtable<String, Object> props = new Hashtable<>();
+        props.put("mcp.tool.name", name);
+        props.put("mcp.tool.description", description);
+        Tool echo = call -> Outcome.text("echo: " + call.arguments().get("text"));
+        return context.registerService(Tool.class, echo, props);
+    }
+}
