@@ -56,6 +56,10 @@ public final class HttpTransport {
 
         @AttributeDefinition(description = "Methods answered with an SSE stream from the start")
         String[] sseMethods() default {"tools/call"};
+
+        @AttributeDefinition(description = "Close request streams still waiting after this long (ms) so the"
+                + " client polls with Last-Event-ID; 0 keeps them open")
+        long ssePollingMs() default 0;
     }
 
     /** The service property the launcher reads to find the endpoint. */
@@ -70,13 +74,13 @@ public final class HttpTransport {
         HttpTransportSettings settings = new HttpTransportSettings(normalize(config.path()),
                 List.of(config.allowedHosts()), List.of(config.allowedOrigins()), config.maxBodyBytes(),
                 config.sseRetryMs(), config.sseBufferEvents(), config.sseRetainedStreams(), config.sseKeepAliveMs(),
-                Set.of(config.sseMethods()));
-        this.servlet = new McpServlet(engine, settings);
+                Set.of(config.sseMethods()), config.ssePollingMs());
         this.keepAlive = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "quiver-sse-keepalive");
+            Thread t = new Thread(r, "quiver-sse-timer");
             t.setDaemon(true);
             return t;
         });
+        this.servlet = new McpServlet(engine, settings, keepAlive);
         long interval = Math.max(1000, settings.keepAliveMs());
         keepAlive.scheduleWithFixedDelay(servlet::keepAlive, interval, interval, TimeUnit.MILLISECONDS);
         Hashtable<String, Object> props = new Hashtable<>();

@@ -15,13 +15,15 @@ import java.util.Set;
  * @param retainedStreams finished streams kept per session for resumption
  * @param keepAliveMs interval of SSE keep-alive comments
  * @param sseMethods methods answered with an SSE stream from the start
+ * @param ssePollingMs when above 0, a request stream still waiting for its response this long is
+ *     closed and the client resumes it with {@code Last-Event-ID} (SSE polling, 2025-11-25 clients)
  */
 public record HttpTransportSettings(String path, List<String> allowedHosts, List<String> allowedOrigins,
         long maxBodyBytes, int retryMs, int bufferEvents, int retainedStreams, long keepAliveMs,
-        Set<String> sseMethods) {
+        Set<String> sseMethods, long ssePollingMs) {
 
     public static HttpTransportSettings defaults() {
         return new HttpTransportSettings("/mcp", List.of(), List.of(), 4L << 20, 3000, 256, 32, 20_000,
-                Set.of("tools/call"));
+                Set.of("tools/call"), 0);
     }
 }

@@ -14,6 +14,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The MCP endpoint: POST carries messages in, GET opens or resumes a session's SSE stream,
@@ -31,9 +33,12 @@ final class McpServlet extends HttpServlet {
     private final transient Map<String, SessionStreams> streams = new ConcurrentHashMap<>();
     private final transient Map<String, StandaloneStream> standalone = new ConcurrentHashMap<>();
 
-    McpServlet(McpEngine engine, HttpTransportSettings settings) {
+    private final transient ScheduledExecutorService timer;
+
+    McpServlet(McpEngine engine, HttpTransportSettings settings, ScheduledExecutorService timer) {
         this.engine = engine;
         this.settings = settings;
+        this.timer = timer;
         this.guard = new RequestGuard(settings.allowedHosts(), settings.allowedOrigins());
     }
 
@@ -100,6 +105,9 @@ final class McpServlet extends HttpServlet {
         PostResponse response = new PostResponse(async, sessionStreams, settings.retryMs(), prime);
         if (settings.sseMethods().contains(pending.exchange().method())) {
             response.streamNow();
+            if (prime && settings.ssePollingMs() > 0) {
+                timer.schedule(response::hangUp, settings.ssePollingMs(), TimeUnit.MILLISECONDS);
+            }
         }
         pending.exchange().start(response);
     }

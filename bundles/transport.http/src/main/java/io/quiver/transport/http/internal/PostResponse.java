@@ -38,6 +38,16 @@ final class PostResponse implements MessageSink {
         }
     }
 
+    /**
+     * Closes the connection of a stream still waiting for its response; the client reconnects
+     * with {@code Last-Event-ID} and receives the rest (SSE polling).
+     */
+    synchronized void hangUp() {
+        if (!done && stream != null) {
+            stream.disconnect();
+        }
+    }
+
     @Override
     public synchronized void send(byte[] message) {
         if (done) {

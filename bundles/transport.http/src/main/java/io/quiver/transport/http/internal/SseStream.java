@@ -106,6 +106,14 @@ final class SseStream {
         }
     }
 
+    /** Ends the current connection but keeps the stream, for the client to resume. */
+    synchronized void disconnect() {
+        if (live != null && !finished) {
+            live.close();
+            live = null;
+        }
+    }
+
     /** The connection went away (the container told us). */
     synchronized void lost(Connection connection) {
         if (live == connection) {
