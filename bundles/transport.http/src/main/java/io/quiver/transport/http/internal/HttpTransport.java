@@ -2,6 +2,7 @@ package io.quiver.transport.http.internal;
 
 import io.quiver.api.transport.McpEngine;
 import jakarta.servlet.Servlet;
+import java.util.Arrays;
 import java.util.Hashtable;
 import java.util.List;
 import java.util.Set;
@@ -72,9 +73,9 @@ public final class HttpTransport {
     @Activate
     public HttpTransport(@Reference McpEngine engine, Config config, BundleContext context) {
         HttpTransportSettings settings = new HttpTransportSettings(normalize(config.path()),
-                List.of(config.allowedHosts()), List.of(config.allowedOrigins()), config.maxBodyBytes(),
+                list(config.allowedHosts()), list(config.allowedOrigins()), config.maxBodyBytes(),
                 config.sseRetryMs(), config.sseBufferEvents(), config.sseRetainedStreams(), config.sseKeepAliveMs(),
-                Set.of(config.sseMethods()), config.ssePollingMs());
+                Set.copyOf(list(config.sseMethods())), config.ssePollingMs());
         this.keepAlive = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "quiver-sse-timer");
             t.setDaemon(true);
@@ -100,6 +101,12 @@ public final class HttpTransport {
         }
         keepAlive.shutdownNow();
         servlet.closeAll();
+    }
+
+    /** List settings, each element split on commas (a .cfg file gives one string: "a, b"). */
+    static List<String> list(String[] values) {
+        return Arrays.stream(values).flatMap(v -> Arrays.stream(v.split(","))).map(String::trim)
+                .filter(v -> !v.isEmpty()).toList();
     }
 
     private static String normalize(String path) {

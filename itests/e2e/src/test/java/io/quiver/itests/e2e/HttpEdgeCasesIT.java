@@ -1,0 +1,185 @@
+package io.quiver.itests.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Bad input over real HTTP: each case gets the right status and JSON-RPC code, and the server stays up. */
+class HttpEdgeCasesIT {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String VERSION = "2025-11-25";
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static QuiverServer server;
+    private static String session;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = QuiverServer.start("edge-cases", "core,http,tools-default");
+        session = initialize();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        server.close();
+    }
+
+    @Test
+    void malformedJsonIsAParseError() throws Exception {
+        HttpResponse<String> r = post("{\"jsonrpc\":", session);
+        assertEquals(400, r.statusCode());
+        assertEquals(-32700, code(r));
+    }
+
+    @Test
+    void anArrayBodyIsAnInvalidRequest() throws Exception {
+        HttpResponse<String> r = post("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]", session);
+        assertEquals(400, r.statusCode());
+        assertEquals(-32600, code(r));
+    }
+
+    @Test
+    void anUnknownMethodIsMethodNotFound() throws Exception {
+        HttpResponse<String> r = post("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/destroy\"}", session);
+        assertEquals(200, r.statusCode());
+        assertEquals(-32601, code(r));
+        assertEquals(5, JSON.readTree(r.body()).path("id").asInt());
+    }
+
+    @Test
+    void aMissingSessionIdIsABadRequest() throws Exception {
+        HttpResponse<String> r = post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}", null);
+        assertEquals(400, r.statusCode());
+        assertEquals(-32600, code(r));
+    }
+
+    @Test
+    void anUnknownOrDeletedSessionIsNotFound() throws Exception {
+        assertEquals(404, post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", "0123456789abcdef").statusCode());
+        String doomed = initialize();
+        HttpResponse<String> deleted = HTTP.send(base("DELETE", HttpRequest.BodyPublishers.noBody())
+                .header("Mcp-Session-Id", doomed).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, deleted.statusCode());
+        HttpResponse<String> after = post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", doomed);
+        assertEquals(404, after.statusCode());
+        assertEquals(-32001, code(after));
+    }
+
+    @Test
+    void anUnsupportedProtocolVersionHeaderIsABadRequest() throws Exception {
+        HttpRequest request = base("POST", body("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"))
+                .header("Mcp-Session-Id", session)
+                .setHeader("MCP-Protocol-Version", "1999-01-01").build();
+        HttpResponse<String> r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, r.statusCode());
+        assertEquals(-32600, code(r));
+    }
+
+    @Test
+    void aForeignOriginIsForbidden() throws Exception {
+        HttpRequest request = base("POST", body(initializeBody())).header("Origin", "https://evil.example.com").build();
+        HttpResponse<String> r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        assertEquals(403, r.statusCode());
+        assertEquals(null, r.headers().firstValue("Mcp-Session-Id").orElse(null), "no session for a forbidden caller");
+    }
+
+    @Test
+    void aForeignHostIsForbidden() throws Exception {
+        HttpRequest request = base("POST", body(initializeBody())).header("Host", "evil.example.com").build();
+        HttpResponse<String> r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        assertEquals(403, r.statusCode());
+    }
+
+    @Test
+    void anOversizedBodyIsRefused() throws Exception {
+        String big = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"pad\":\"" + "x".repeat(5 << 20) + "\"}}";
+        HttpResponse<String> r = post(big, session);
+        assertEquals(413, r.statusCode());
+        assertEquals(200, post("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}", session).statusCode(),
+                "the server keeps answering");
+    }
+
+    @Test
+    void wrongContentTypeAndAcceptAreRefused() throws Exception {
+        HttpRequest text = HttpRequest.newBuilder(URI.create(server.url())).timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "text/plain").header("Accept", "application/json, text/event-stream")
+                .POST(body(initializeBody())).build();
+        assertEquals(415, HTTP.send(text, HttpResponse.BodyHandlers.ofString()).statusCode());
+        HttpRequest jsonOnly = HttpRequest.newBuilder(URI.create(server.url())).timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json").header("Accept", "application/json")
+                .POST(body(initializeBody())).build();
+        assertEquals(406, HTTP.send(jsonOnly, HttpResponse.BodyHandlers.ofString()).statusCode());
+    }
+
+    @Test
+    void notificationsAreAcceptedWithoutABody() throws Exception {
+        HttpResponse<String> r = post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", session);
+        assertEquals(202, r.statusCode());
+        assertEquals("", r.body());
+    }
+
+    @Test
+    void unsupportedHttpMethodsAreNotAllowed() throws Exception {
+        HttpResponse<String> r = HTTP.send(base("PUT", body("{}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(405, r.statusCode());
+    }
+
+    @Test
+    void sessionIdsAreRandomVisibleAscii() throws Exception {
+        String a = initialize();
+        String b = initialize();
+        assertTrue(a.matches("[\\x21-\\x7E]{32,}"), a);
+        assertTrue(!a.equals(b));
+    }
+
+    // -------------------------------------------------------------------------------------------
+
+    private static String initializeBody() {
+        return "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"" + VERSION
+                + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"edge\",\"version\":\"1\"}}}";
+    }
+
+    private static String initialize() throws Exception {
+        HttpResponse<String> r = HTTP.send(base("POST", body(initializeBody())).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        String id = r.headers().firstValue("Mcp-Session-Id").orElse(null);
+        assertNotNull(id);
+        return id;
+    }
+
+    private static HttpResponse<String> post(String json, String sessionId) throws Exception {
+        HttpRequest.Builder b = base("POST", body(json)).header("MCP-Protocol-Version", VERSION);
+        if (sessionId != null) {
+            b.header("Mcp-Session-Id", sessionId);
+        }
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpRequest.Builder base(String method, HttpRequest.BodyPublisher publisher) {
+        return HttpRequest.newBuilder(URI.create(server.url())).timeout(Duration.ofSeconds(20))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .method(method, publisher);
+    }
+
+    private static HttpRequest.BodyPublisher body(String json) {
+        return HttpRequest.BodyPublishers.ofString(json);
+    }
+
+    private static int code(HttpResponse<String> r) throws Exception {
+        JsonNode node = JSON.readTree(r.body());
+        return node.path("error").path("code").asInt();
+    }
+}

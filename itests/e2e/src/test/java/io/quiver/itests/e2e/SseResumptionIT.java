@@ -1,0 +1,141 @@
+package io.quiver.itests.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A client that loses its POST stream mid-call reconnects with {@code Last-Event-ID} and receives
+ * what it missed, then the response; and the server shuts down cleanly on SIGTERM.
+ */
+class SseResumptionIT {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static QuiverServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = QuiverServer.start("resumption", "core,http,conformance");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        server.close();
+    }
+
+    @Test
+    void resumesAnInterruptedCallStream() throws Exception {
+        String session = initialize();
+        String call = "{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"tools/call\",\"params\":{\"name\":"
+                + "\"test_tool_with_progress\",\"arguments\":{},\"_meta\":{\"progressToken\":\"p1\"}}}";
+        HttpResponse<InputStream> post = HTTP.send(request("POST", session).POST(HttpRequest.BodyPublishers.ofString(call))
+                .build(), HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(200, post.statusCode());
+        assertEquals("text/event-stream", post.headers().firstValue("Content-Type").orElse("").split(";")[0]);
+        String lastId;
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(post.body(), StandardCharsets.UTF_8))) {
+            Event priming = next(reader);
+            assertNotNull(priming.id, "the stream opens with a priming event carrying an id");
+            assertEquals("", priming.data.trim());
+            Event first = next(reader);
+            assertEquals("notifications/progress", JSON.readTree(first.data).path("method").asString());
+            lastId = first.id;
+        }
+        // The connection is gone; the call goes on. Reconnect where we left off.
+        HttpResponse<InputStream> get = HTTP.send(request("GET", session).header("Last-Event-ID", lastId).GET().build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(200, get.statusCode());
+        List<JsonNode> rest = new ArrayList<>();
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(get.body(), StandardCharsets.UTF_8))) {
+            Event event;
+            while ((event = next(reader)) != null) {
+                if (!event.data.isBlank()) {
+                    rest.add(JSON.readTree(event.data));
+                }
+            }
+        }
+        JsonNode response = rest.get(rest.size() - 1);
+        assertEquals(42, response.path("id").asInt(), rest.toString());
+        assertTrue(response.path("result").path("content").isArray());
+        long progress = rest.stream().filter(n -> "notifications/progress".equals(n.path("method").asString())).count();
+        assertEquals(2, progress, "exactly the two progress events sent after the last one seen: " + rest);
+    }
+
+    @Test
+    void shutsDownCleanlyOnSigterm() throws Exception {
+        QuiverServer other = QuiverServer.start("sigterm", "core,http");
+        assertEquals(0, other.stop());
+        assertTrue(!other.log().contains("Exception"), other.log());
+    }
+
+    private record Event(String id, String data) {
+    }
+
+    /** Reads one SSE event (skipping comments); null at the end of the stream. */
+    private static Event next(BufferedReader reader) throws Exception {
+        String id = null;
+        StringBuilder data = null;
+        String line;
+        while ((line = reader.readLine()) != null) {
+            if (line.isEmpty()) {
+                if (data != null || id != null) {
+                    return new Event(id, data == null ? "" : data.toString());
+                }
+                continue;
+            }
+            if (line.startsWith(":")) {
+                continue;
+            }
+            if (line.startsWith("id:")) {
+                id = line.substring(3).trim();
+            } else if (line.startsWith("data:")) {
+                String value = line.substring(5);
+                value = value.startsWith(" ") ? value.substring(1) : value;
+                data = data == null ? new StringBuilder(value) : data.append('\n').append(value);
+            }
+        }
+        return null;
+    }
+
+    private static HttpRequest.Builder request(String method, String session) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.url())).timeout(Duration.ofSeconds(20))
+                .header("Accept", "GET".equals(method) ? "text/event-stream" : "application/json, text/event-stream")
+                .header("MCP-Protocol-Version", "2025-11-25")
+                .header("Mcp-Session-Id", session);
+        if (!"GET".equals(method)) {
+            b.header("Content-Type", "application/json");
+        }
+        return b;
+    }
+
+    private static String initialize() throws Exception {
+        String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+                + "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"resume\",\"version\":\"1\"}}}";
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(server.url()))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        String session = r.headers().firstValue("Mcp-Session-Id").orElseThrow();
+        HTTP.send(request("POST", session).POST(HttpRequest.BodyPublishers.ofString(
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}")).build(),
+                HttpResponse.BodyHandlers.discarding());
+        return session;
+    }
+}

@@ -1,0 +1,101 @@
+package io.quiver.launcher;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Installs the bundles of a {@link LaunchPlan} into an initialised (not yet started) framework.
+ * With a persistent storage, a bundle installed by an earlier run is kept when its content is
+ * unchanged, updated when it changed, and uninstalled when no feature names it any more; the
+ * fingerprints live in {@code quiver-bundles.properties} in the storage folder. Bundles installed
+ * by anybody else (FileInstall's {@code deploy/}) are left alone.
+ */
+final class BundleInstaller {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BundleInstaller.class);
+    private static final String PREFIX = "quiver:";
+    static final String FINGERPRINTS = "quiver-bundles.properties";
+
+    private final BundleRepository repository;
+
+    BundleInstaller(BundleRepository repository) {
+        this.repository = repository;
+    }
+
+    /** @return the installed bundles in plan order */
+    List<Bundle> install(BundleContext context, LaunchPlan plan, Path storage) throws IOException, BundleException {
+        Map<String, Bundle> previous = new HashMap<>();
+        for (Bundle b : context.getBundles()) {
+            if (b.getLocation().startsWith(PREFIX)) {
+                previous.put(b.getLocation(), b);
+            }
+        }
+        Path fingerprintFile = storage.resolve(FINGERPRINTS);
+        Properties before = load(fingerprintFile);
+        Properties after = new Properties();
+
+        List<String> missing = new ArrayList<>();
+        List<BundleRepository.Source> sources = new ArrayList<>();
+        for (LaunchPlan.Step step : plan.bundles()) {
+            repository.find(step.id()).ifPresentOrElse(sources::add,
+                    () -> missing.add(step.id() + " (feature " + step.feature() + "): looked for " + repository.describe(step.id())));
+        }
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException("bundles not found:\n  " + String.join("\n  ", missing));
+        }
+
+        List<Bundle> installed = new ArrayList<>();
+        for (BundleRepository.Source source : sources) {
+            String fingerprint = source.fingerprint();
+            after.setProperty(source.location(), fingerprint);
+            Bundle existing = previous.remove(source.location());
+            if (existing == null) {
+                try (InputStream in = source.open()) {
+                    installed.add(context.installBundle(source.location(), in));
+                }
+            } else if (fingerprint.equals(before.getProperty(source.location()))) {
+                installed.add(existing);
+            } else {
+                LOG.info("Updating {}: its content changed since the last run", source.location());
+                try (InputStream in = source.open()) {
+                    existing.update(in);
+                }
+                installed.add(existing);
+            }
+        }
+        for (Bundle stale : previous.values()) {
+            LOG.info("Uninstalling {}: no feature names it any more", stale.getLocation());
+            stale.uninstall();
+        }
+        if (!after.equals(before)) {
+            try (OutputStream out = Files.newOutputStream(fingerprintFile)) {
+                after.store(out, "Quiver: fingerprints of the installed feature bundles");
+            }
+        }
+        return installed;
+    }
+
+    private static Properties load(Path file) throws IOException {
+        Properties p = new Properties();
+        if (Files.isRegularFile(file)) {
+            try (InputStream in = Files.newInputStream(file)) {
+                p.load(in);
+            }
+        }
+        return p;
+    }
+}

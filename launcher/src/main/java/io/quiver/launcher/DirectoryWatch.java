@@ -1,0 +1,121 @@
+package io.quiver.launcher;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The two folders Apache Felix FileInstall watches (poll every second, first scan at once):
+ * <ul>
+ * <li>{@code deploy/}: bundles ({@code *.jar}) copied in are installed and started, removed ones are
+ * uninstalled. This is FileInstall's initial watcher, set up by framework properties.</li>
+ * <li>{@code etc/}: configurations ({@code *.cfg} as Java properties, {@code *.config} in the Felix
+ * format); the file name is the PID ({@code pid.cfg}, or {@code factoryPid-name.cfg}). This is a
+ * factory configuration of FileInstall's {@code org.apache.felix.fileinstall} PID, created through
+ * Configuration Admin. The files are the source of truth: changes made through Configuration Admin
+ * are not written back.</li>
+ * </ul>
+ */
+final class DirectoryWatch {
+
+    static final String FACTORY_PID = "org.apache.felix.fileinstall";
+    static final String ETC_PID = FACTORY_PID + "~quiver-etc";
+    /** The property FileInstall puts on every configuration it made from a file. */
+    static final String FILENAME = "felix.fileinstall.filename";
+    static final String ETC_FILTER = ".*\\.(cfg|config)";
+    static final String DEPLOY_FILTER = ".*\\.jar";
+    static final String POLL_MS = "1000";
+
+    private final Path etc;
+    private final Path deploy;
+
+    DirectoryWatch(Path etc, Path deploy) {
+        this.etc = etc.toAbsolutePath().normalize();
+        this.deploy = deploy.toAbsolutePath().normalize();
+    }
+
+    /** Creates both folders if they are missing. */
+    void createFolders() throws IOException {
+        Files.createDirectories(etc);
+        Files.createDirectories(deploy);
+    }
+
+    /** Framework properties for FileInstall's initial watcher: {@code deploy/}. */
+    Map<String, String> frameworkProperties() {
+        Map<String, String> p = common();
+        p.put("felix.fileinstall.dir", deploy.toString());
+        p.put("felix.fileinstall.filter", DEPLOY_FILTER);
+        p.put("felix.fileinstall.bundles.new.start", "true");
+        return p;
+    }
+
+    /** The FileInstall factory configuration that watches {@code etc/}. */
+    Map<String, Object> etcConfiguration() {
+        Map<String, Object> p = new LinkedHashMap<>(common());
+        p.put("felix.fileinstall.dir", etc.toString());
+        p.put("felix.fileinstall.filter", ETC_FILTER);
+        return p;
+    }
+
+    private static Map<String, String> common() {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("felix.fileinstall.poll", POLL_MS);
+        p.put("felix.fileinstall.noInitialDelay", "true");
+        p.put("felix.fileinstall.enableConfigSave", "false");
+        // java.util.logging (stderr), not FileInstall's default of stdout; warnings and errors only
+        p.put("felix.fileinstall.log.default", "jul");
+        p.put("felix.fileinstall.log.level", "2");
+        return p;
+    }
+
+    /** The configuration files in {@code etc/} now, by file name. */
+    List<String> etcFiles() throws IOException {
+        if (!Files.isDirectory(etc)) {
+            return List.of();
+        }
+        Pattern filter = Pattern.compile(ETC_FILTER);
+        try (Stream<Path> files = Files.list(etc)) {
+            return files.filter(Files::isRegularFile)
+                    .map(f -> f.getFileName().toString())
+                    .filter(n -> filter.matcher(n).matches())
+                    .sorted()
+                    .toList();
+        }
+    }
+
+    /**
+     * Waits until FileInstall has turned every file of {@code etc/} into a configuration, so that
+     * components see their configuration when they first activate.
+     *
+     * @return the files still not applied when the time ran out (empty when all were)
+     */
+    List<String> awaitEtcApplied(ConfigAdminBridge configAdmin, long timeoutMs) throws IOException, InterruptedException {
+        List<String> expected = etcFiles();
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        while (true) {
+            List<String> missing = new ArrayList<>(expected);
+            for (Map<String, Object> c : configAdmin.select("(" + FILENAME + "=*)")) {
+                String file = String.valueOf(c.get(FILENAME));
+                missing.removeIf(name -> file.endsWith("/" + name));
+            }
+            if (missing.isEmpty() || System.nanoTime() > deadline) {
+                return missing;
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    Path etc() {
+        return etc;
+    }
+
+    Path deploy() {
+        return deploy;
+    }
+}

@@ -1,0 +1,167 @@
+package io.quiver.launcher;
+
+import java.io.IOException;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.InvalidSyntaxException;
+import org.osgi.framework.ServiceReference;
+import org.osgi.util.tracker.ServiceTracker;
+
+/**
+ * Decides when the MCP endpoint is ready, without sleeping for a guessed time:
+ * <ol>
+ * <li>a service with the property {@value #PATH_PROPERTY} (the transport's servlet, for example
+ * {@code /mcp}) is registered;</li>
+ * <li>the HTTP runtime ({@value #RUNTIME}) publishes its {@code osgi.http.endpoint}, which carries
+ * the real port (also when 0 asked the OS for one);</li>
+ * <li>a plain GET to the endpoint answers anything but 404 (Jetty answers 404 until the whiteboard
+ * has registered the servlet).</li>
+ * </ol>
+ */
+final class EndpointWaiter {
+
+    /** The service property a transport's servlet carries: its path below the HTTP runtime's root. */
+    static final String PATH_PROPERTY = "quiver.endpoint.path";
+    static final String RUNTIME = "org.osgi.service.servlet.runtime.HttpServiceRuntime";
+    static final String ENDPOINT_PROPERTY = "osgi.http.endpoint";
+
+    private final BundleContext context;
+    private final String bind;
+
+    EndpointWaiter(BundleContext context, String bind) {
+        this.context = context;
+        this.bind = bind;
+    }
+
+    URI await(long timeoutMs) throws TimeoutException, InterruptedException {
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        ServiceReference<?> servlet = awaitService("(" + PATH_PROPERTY + "=*)", deadline,
+                "no service with the property " + PATH_PROPERTY + " (the MCP transport's servlet) was registered");
+        String path = String.valueOf(servlet.getProperty(PATH_PROPERTY));
+        ServiceReference<?> runtime = awaitService("(&(objectClass=" + RUNTIME + ")(" + ENDPOINT_PROPERTY + "=*))", deadline,
+                "the HTTP runtime (" + RUNTIME + ") did not publish " + ENDPOINT_PROPERTY);
+        URI url = join(chooseEndpoint(endpoints(runtime.getProperty(ENDPOINT_PROPERTY)), bind), path);
+        awaitAnswer(url, deadline);
+        return url;
+    }
+
+    private ServiceReference<?> awaitService(String filter, long deadline, String failure)
+            throws TimeoutException, InterruptedException {
+        ServiceTracker<Object, Object> tracker;
+        try {
+            tracker = new ServiceTracker<>(context, context.createFilter(filter), null);
+        } catch (InvalidSyntaxException e) {
+            throw new IllegalArgumentException(e);
+        }
+        tracker.open(true);
+        try {
+            long left = remainingMs(deadline);
+            if (left <= 0 || tracker.waitForService(left) == null) {
+                throw new TimeoutException(failure + " within the start timeout");
+            }
+            return tracker.getServiceReference();
+        } finally {
+            tracker.close();
+        }
+    }
+
+    private static void awaitAnswer(URI url, long deadline) throws TimeoutException, InterruptedException {
+        String last = "no answer";
+        while (remainingMs(deadline) > 0) {
+            try {
+                int status = status(url);
+                if (status != 404) {
+                    return;
+                }
+                last = "HTTP 404";
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            Thread.sleep(20);
+        }
+        throw new TimeoutException(url + " did not answer within the start timeout (last: " + last
+                + "); the transport's servlet is registered but the HTTP whiteboard does not serve it");
+    }
+
+    /** The status of a GET that asks for JSON, so that a Streamable HTTP endpoint opens no event stream. */
+    private static int status(URI url) throws IOException {
+        HttpURLConnection c = (HttpURLConnection) url.toURL().openConnection();
+        try {
+            c.setConnectTimeout(1000);
+            c.setReadTimeout(2000);
+            c.setUseCaches(false);
+            c.setInstanceFollowRedirects(false);
+            c.setRequestProperty("Accept", "application/json");
+            return c.getResponseCode();
+        } finally {
+            c.disconnect();
+        }
+    }
+
+    static List<String> endpoints(Object value) {
+        if (value instanceof String s) {
+            return List.of(s);
+        }
+        if (value instanceof String[] a) {
+            return Arrays.asList(a);
+        }
+        if (value instanceof Collection<?> c) {
+            return c.stream().map(String::valueOf).toList();
+        }
+        return List.of();
+    }
+
+    /**
+     * The base URL to print and poll: the host is the bind address (the loopback address when the
+     * server listens on every address; brackets around an IPv6 literal), the scheme, port and
+     * context path are the runtime's. The runtime's own host is not used: Felix HTTP lists every
+     * interface for a wildcard bind and writes IPv6 literals without brackets.
+     */
+    static URI chooseEndpoint(List<String> endpoints, String bind) throws TimeoutException {
+        for (String endpoint : endpoints) {
+            int schemeEnd = endpoint.indexOf("://");
+            if (schemeEnd < 0) {
+                continue;
+            }
+            int pathStart = endpoint.indexOf('/', schemeEnd + 3);
+            String authority = pathStart < 0 ? endpoint.substring(schemeEnd + 3) : endpoint.substring(schemeEnd + 3, pathStart);
+            String path = pathStart < 0 ? "/" : endpoint.substring(pathStart);
+            int colon = authority.lastIndexOf(':');
+            if (colon < 0 || colon == authority.length() - 1 || !authority.substring(colon + 1).chars().allMatch(Character::isDigit)) {
+                continue;
+            }
+            return URI.create(endpoint.substring(0, schemeEnd) + "://" + host(bind) + ":" + authority.substring(colon + 1) + path);
+        }
+        throw new TimeoutException("the HTTP runtime publishes no endpoint with a port: " + endpoints);
+    }
+
+    private static String host(String bind) {
+        String b = bind.trim();
+        if (b.startsWith("[") && b.endsWith("]")) {
+            b = b.substring(1, b.length() - 1);
+        }
+        if (b.equals("0.0.0.0") || b.equals("::") || b.equals("0:0:0:0:0:0:0:0")) {
+            return "127.0.0.1";
+        }
+        return b.indexOf(':') >= 0 ? "[" + b + "]" : b;
+    }
+
+    /** Appends the servlet path to the runtime's endpoint, with exactly one slash between them. */
+    static URI join(URI base, String path) {
+        String root = base.toString();
+        if (root.endsWith("/")) {
+            root = root.substring(0, root.length() - 1);
+        }
+        return URI.create(root + (path.startsWith("/") ? path : "/" + path));
+    }
+
+    private static long remainingMs(long deadline) {
+        return (deadline - System.nanoTime()) / 1_000_000L;
+    }
+}

@@ -1,0 +1,76 @@
+package io.quiver.launcher;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * The framework properties of a Quiver start. Bundles read their settings from here:
+ * Felix HTTP the port and address, FileInstall the {@code deploy/} folder, anyone the
+ * {@code quiver.*} values.
+ */
+final class FrameworkProperties {
+
+    /** The slf4j packages the launcher's class path exports to the bundles (the logging backend lives there too). */
+    static final String[] SLF4J_PACKAGES = {"org.slf4j", "org.slf4j.spi", "org.slf4j.event", "org.slf4j.helpers"};
+
+    private FrameworkProperties() {
+    }
+
+    static Map<String, Object> of(LaunchSettings settings, Storage storage, DirectoryWatch watch) {
+        Map<String, Object> p = new HashMap<>();
+        p.put("org.osgi.framework.storage", storage.folder().toString());
+        // a temporary storage starts empty anyway; a chosen one keeps its bundles between runs
+        p.put("org.osgi.framework.storage.clean", storage.temporary() ? "onFirstInit" : "none");
+        // nobody else can use a fresh temporary folder: no lock file needed
+        p.put("felix.cache.locking", storage.temporary() ? "false" : "true");
+        p.put("org.osgi.framework.system.packages.extra", slf4jExports(version("slf4j.version")));
+        p.put("felix.log.logger", new FelixLogger());
+
+        p.put("org.osgi.service.http.port", Integer.toString(settings.port()));
+        p.put("org.apache.felix.http.host", settings.bind());
+        p.putAll(watch.frameworkProperties());
+
+        p.put("quiver.version", version("quiver.version"));
+        p.put("quiver.port", Integer.toString(settings.port()));
+        p.put("quiver.bind", settings.bind());
+        p.put("quiver.etc", watch.etc().toString());
+        p.put("quiver.deploy", watch.deploy().toString());
+        p.put("quiver.features", String.join(",", settings.features()));
+
+        p.putAll(settings.frameworkProperties());
+        return p;
+    }
+
+    static String slf4jExports(String version) {
+        StringBuilder b = new StringBuilder();
+        for (String pkg : SLF4J_PACKAGES) {
+            if (b.length() > 0) {
+                b.append(',');
+            }
+            b.append(pkg).append(";version=\"").append(version).append('"');
+        }
+        return b.toString();
+    }
+
+    /** A version the build wrote into launcher.properties. */
+    static String version(String key) {
+        Properties p = new Properties();
+        try (InputStream in = FrameworkProperties.class.getResourceAsStream("launcher.properties")) {
+            if (in == null) {
+                throw new IllegalStateException("launcher.properties is missing from the launcher");
+            }
+            p.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        String v = p.getProperty(key);
+        if (v == null || v.contains("${")) {
+            throw new IllegalStateException("launcher.properties has no " + key);
+        }
+        return v;
+    }
+}

@@ -1,0 +1,97 @@
+package io.quiver.launcher;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * {@code java -jar quiver.jar run [options]}: starts Quiver, prints exactly one line to stdout
+ * ({@code Quiver MCP endpoint: <url>}) once the endpoint answers, and runs until SIGINT/SIGTERM.
+ * Everything else goes to stderr. Exit status: 0 after a normal stop, 1 when the start failed,
+ * 2 for a wrong command line.
+ */
+public final class Main {
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        long launcherStart = System.nanoTime();
+        PrintStream stdout = System.out;
+        CommandLine.Command command;
+        try {
+            command = CommandLine.parse(args);
+        } catch (CommandLine.UsageException e) {
+            System.err.println("quiver: " + e.getMessage());
+            System.err.println("Try 'quiver help'.");
+            System.exit(2);
+            return;
+        }
+        if (command instanceof CommandLine.Help) {
+            stdout.print(CommandLine.USAGE);
+            stdout.flush();
+            return;
+        }
+        // stdout carries the endpoint line only; a bundle that prints goes to stderr
+        System.setOut(System.err);
+        configureLogging();
+        System.exit(run(((CommandLine.Run) command).settings(), stdout, launcherStart));
+    }
+
+    private static int run(LaunchSettings settings, PrintStream stdout, long launcherStart) {
+        Quiver quiver = Quiver.builder().settings(settings).build();
+        Runtime.getRuntime().addShutdownHook(new Thread(quiver::stop, "quiver-shutdown"));
+        Signals.install(quiver::stop);
+        try {
+            quiver.start();
+        } catch (QuiverException e) {
+            System.err.println("quiver: cannot start: " + e.getMessage());
+            return 1;
+        }
+        if (quiver.settings().awaitEndpoint() && hasEndpoint(quiver)) {
+            stdout.println("Quiver MCP endpoint: " + quiver.url());
+            stdout.flush();
+        }
+        System.err.println("Quiver started in " + sinceJvmStart(launcherStart) + " ms"
+                + (quiver.problems().isEmpty() ? "" : " with " + quiver.problems().size() + " bundle problem(s)"));
+        try {
+            quiver.awaitStop();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        quiver.stop();
+        return 0;
+    }
+
+    private static boolean hasEndpoint(Quiver quiver) {
+        try {
+            quiver.url();
+            return true;
+        } catch (IllegalStateException e) {
+            return false;
+        }
+    }
+
+    /** Milliseconds since the JVM process started (since {@code main} where the OS does not say). */
+    private static long sinceJvmStart(long launcherStart) {
+        return ProcessHandle.current().info().startInstant()
+                .map(start -> Duration.between(start, Instant.now()).toMillis())
+                .orElse((System.nanoTime() - launcherStart) / 1_000_000L);
+    }
+
+    /** slf4j-simple defaults for the command line; -D on the java command line wins. */
+    private static void configureLogging() {
+        setDefault("org.slf4j.simpleLogger.logFile", "System.err");
+        setDefault("org.slf4j.simpleLogger.defaultLogLevel", "info");
+        setDefault("org.slf4j.simpleLogger.showDateTime", "true");
+        setDefault("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
+        setDefault("org.slf4j.simpleLogger.showShortLogName", "true");
+        setDefault("org.slf4j.simpleLogger.log.org.eclipse.jetty", "warn");
+    }
+
+    private static void setDefault(String key, String value) {
+        if (System.getProperty(key) == null) {
+            System.setProperty(key, value);
+        }
+    }
+}

@@ -1,0 +1,353 @@
+package io.quiver.launcher;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.felix.framework.Felix;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.FrameworkEvent;
+import org.osgi.framework.launch.Framework;
+import org.osgi.framework.wiring.BundleCapability;
+import org.osgi.framework.wiring.BundleRevision;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Quiver server in this JVM: an Apache Felix framework running the bundles of some features.
+ *
+ * <pre>{@code
+ * try (Quiver quiver = Quiver.builder().port(0).etc(dir.resolve("etc")).deploy(dir.resolve("deploy")).start()) {
+ *     URI mcp = quiver.url();                  // http://127.0.0.1:<port>/mcp, answering
+ *     BundleContext ctx = quiver.framework().getBundleContext();
+ * }
+ * }</pre>
+ *
+ * {@link #start()} returns once the MCP endpoint answers HTTP (when the features include an HTTP
+ * runtime). Logging goes through slf4j; the launcher never writes to stdout.
+ */
+public final class Quiver implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Quiver.class);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+    private static final long ETC_TIMEOUT_MS = 3000;
+
+    private final LaunchSettings settings;
+    private final FeatureCatalog catalog;
+    private final BundleRepository repository;
+    private volatile Framework framework;
+    private volatile Storage storage;
+    private volatile URI url;
+    private volatile List<String> problems = List.of();
+    private boolean started;
+    private boolean released;
+
+    public Quiver(LaunchSettings settings) {
+        this(settings, FeatureCatalog.embedded(), BundleRepository.standard());
+    }
+
+    Quiver(LaunchSettings settings, FeatureCatalog catalog, BundleRepository repository) {
+        this.settings = settings;
+        this.catalog = catalog;
+        this.repository = repository;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Starts the framework and the features' bundles, then waits for the MCP endpoint.
+     *
+     * @throws QuiverException when a feature or bundle is missing, the framework does not start, or
+     *                         the endpoint does not answer within the start timeout; the framework
+     *                         is stopped again
+     */
+    public Quiver start() throws QuiverException {
+        synchronized (this) {
+            if (started) {
+                throw new IllegalStateException("already started");
+            }
+            started = true;
+        }
+        try {
+            launch(System.nanoTime() + settings.startTimeout().toNanos());
+            return this;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stop();
+            throw new QuiverException("interrupted while starting", e);
+        } catch (TimeoutException e) {
+            stop();
+            throw new QuiverException("the MCP endpoint is not ready after " + settings.startTimeout().toSeconds()
+                    + " s: " + e.getMessage(), e);
+        } catch (Exception e) {
+            stop();
+            throw new QuiverException(e.getMessage() == null ? e.toString() : e.getMessage(), e);
+        }
+    }
+
+    private void launch(long deadline) throws Exception {
+        long t0 = System.nanoTime();
+        LaunchPlan plan = LaunchPlan.of(catalog.load(settings.features()));
+        DirectoryWatch watch = new DirectoryWatch(settings.etc(), settings.deploy());
+        watch.createFolders();
+        storage = Storage.of(settings.data());
+
+        Framework fw = new Felix(FrameworkProperties.of(settings, storage, watch));
+        framework = fw;
+        fw.init();
+        long t1 = System.nanoTime();
+        BundleContext context = fw.getBundleContext();
+        List<Bundle> bundles = new BundleInstaller(repository).install(context, plan, storage.folder());
+        boolean http = providesHttpRuntime(bundles);
+        if (http) {
+            requireFreePort(settings.bind(), settings.port());
+        }
+        fw.start();
+        long t2 = System.nanoTime();
+
+        StartupConfigurer configurer = new StartupConfigurer(context, plan.configurations(), watch,
+                Math.min(ETC_TIMEOUT_MS, remainingMs(deadline)));
+        BundleStarter starter = new BundleStarter();
+        starter.startAll(bundles, configurer);
+        configurer.finish();
+        problems = starter.problems();
+        long t3 = System.nanoTime();
+        LOG.debug("Features and framework {} ms, {} bundles installed {} ms, started {} ms",
+                ms(t1 - t0), bundles.size(), ms(t2 - t1), ms(t3 - t2));
+
+        if (!settings.awaitEndpoint()) {
+            return;
+        }
+        if (!http) {
+            LOG.info("The features {} have no HTTP runtime: no MCP endpoint to wait for", settings.features());
+            return;
+        }
+        url = new EndpointWaiter(context, settings.bind()).await(remainingMs(deadline));
+        LOG.debug("Endpoint {} answered after {} ms more", url, ms(System.nanoTime() - t3));
+    }
+
+    private static long ms(long nanos) {
+        return nanos / 1_000_000L;
+    }
+
+    /**
+     * Fails fast, with a message that names the cause, where Jetty would fail to listen and the start
+     * would only time out.
+     */
+    private static void requireFreePort(String bind, int port) {
+        InetAddress address;
+        try {
+            address = InetAddress.getByName(bind);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("unknown bind address '" + bind + "'");
+        }
+        try (ServerSocket probe = new ServerSocket()) {
+            probe.setReuseAddress(true); // as Jetty does: sockets in TIME_WAIT do not count
+            probe.bind(new InetSocketAddress(address, port));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot listen on " + bind + ":" + port + " (" + e.getMessage() + ")"
+                    + (port == 0 ? "" : "; is another server using the port? --port 0 lets the OS choose"));
+        }
+    }
+
+    private static boolean providesHttpRuntime(List<Bundle> bundles) {
+        for (Bundle b : bundles) {
+            BundleRevision revision = b.adapt(BundleRevision.class);
+            if (revision == null) {
+                continue;
+            }
+            for (BundleCapability c : revision.getDeclaredCapabilities("osgi.implementation")) {
+                if ("osgi.http".equals(c.getAttributes().get("osgi.implementation"))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The MCP endpoint, for example {@code http://127.0.0.1:7711/mcp}. */
+    public URI url() {
+        URI u = url;
+        if (u == null) {
+            throw new IllegalStateException("no MCP endpoint: not started, or no HTTP transport in the features");
+        }
+        return u;
+    }
+
+    /** The HTTP port the endpoint listens on (the real one when 0 was asked for). */
+    public int port() {
+        return url().getPort();
+    }
+
+    /** The OSGi framework, for services and bundles; null before {@link #start()}. */
+    public Framework framework() {
+        return framework;
+    }
+
+    public LaunchSettings settings() {
+        return settings;
+    }
+
+    /** One line per feature bundle that did not resolve or start (empty when all did). */
+    public List<String> problems() {
+        return problems;
+    }
+
+    /** Blocks until the framework has stopped (by {@link #stop()}, or by anybody stopping the system bundle). */
+    public void awaitStop() throws InterruptedException {
+        Framework fw = framework;
+        if (fw != null) {
+            fw.waitForStop(0);
+        }
+    }
+
+    /**
+     * Stops the framework (waiting up to 10 s) and deletes a temporary storage. Idempotent; a
+     * concurrent caller returns once the first one is done.
+     */
+    public synchronized void stop() {
+        if (released) {
+            return;
+        }
+        Framework fw = framework;
+        if (fw != null) {
+            try {
+                fw.stop();
+                FrameworkEvent event = fw.waitForStop(STOP_TIMEOUT.toMillis());
+                if (event.getType() == FrameworkEvent.WAIT_TIMEDOUT) {
+                    LOG.warn("The framework did not stop within {} s", STOP_TIMEOUT.toSeconds());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                LOG.warn("Stopping the framework failed: {}", e.toString(), e);
+            }
+        }
+        if (storage != null) {
+            released = true;
+            storage.release();
+        }
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private static long remainingMs(long deadline) {
+        return Math.max(0, (deadline - System.nanoTime()) / 1_000_000L);
+    }
+
+    /** Builds a {@link Quiver}; the defaults are those of {@code ./quiver run}. */
+    public static final class Builder {
+        private List<String> features = LaunchSettings.DEFAULT_FEATURES;
+        private int port = LaunchSettings.DEFAULT_PORT;
+        private String bind = LaunchSettings.DEFAULT_BIND;
+        private Path etc = Path.of("etc");
+        private Path deploy = Path.of("deploy");
+        private Path data;
+        private final Map<String, String> properties = new LinkedHashMap<>();
+        private Duration startTimeout = LaunchSettings.DEFAULT_START_TIMEOUT;
+        private boolean awaitEndpoint = true;
+
+        private Builder() {
+        }
+
+        /** Starts from existing settings (the command line's); later calls change them. */
+        public Builder settings(LaunchSettings s) {
+            features = s.features();
+            port = s.port();
+            bind = s.bind();
+            etc = s.etc();
+            deploy = s.deploy();
+            data = s.data();
+            properties.clear();
+            properties.putAll(s.frameworkProperties());
+            startTimeout = s.startTimeout();
+            awaitEndpoint = s.awaitEndpoint();
+            return this;
+        }
+
+        /** The features to start ({@code core} is always included): names or {@code .json} files. */
+        public Builder features(List<String> names) {
+            features = List.copyOf(names);
+            return this;
+        }
+
+        public Builder features(String... names) {
+            return features(Arrays.asList(names));
+        }
+
+        /** The HTTP port; 0 lets the OS choose ({@link Quiver#port()} tells which). */
+        public Builder port(int value) {
+            port = value;
+            return this;
+        }
+
+        /** The address the HTTP server listens on (default 127.0.0.1). */
+        public Builder bind(String address) {
+            bind = address;
+            return this;
+        }
+
+        /** The configuration folder FileInstall watches (default {@code ./etc}, created if missing). */
+        public Builder etc(Path folder) {
+            etc = folder;
+            return this;
+        }
+
+        /** The bundle folder FileInstall watches (default {@code ./deploy}, created if missing). */
+        public Builder deploy(Path folder) {
+            deploy = folder;
+            return this;
+        }
+
+        /** A framework storage kept between runs (default: a temporary one, deleted on stop). */
+        public Builder data(Path folder) {
+            data = folder;
+            return this;
+        }
+
+        /** An extra framework property; it wins over the launcher's own. */
+        public Builder frameworkProperty(String key, String value) {
+            properties.put(key, value);
+            return this;
+        }
+
+        /** How long {@link Quiver#start()} may take before it fails (default 15 s). */
+        public Builder startTimeout(Duration timeout) {
+            startTimeout = timeout;
+            return this;
+        }
+
+        /** Whether {@link Quiver#start()} waits for the MCP endpoint (default true). */
+        public Builder awaitEndpoint(boolean await) {
+            awaitEndpoint = await;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException when a setting is invalid */
+        public Quiver build() {
+            return new Quiver(new LaunchSettings(features, port, bind, etc, deploy, data, properties,
+                    startTimeout, awaitEndpoint));
+        }
+
+        /** {@code build().start()}. */
+        public Quiver start() throws QuiverException {
+            return build().start();
+        }
+    }
+}

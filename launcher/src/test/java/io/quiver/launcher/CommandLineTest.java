@@ -1,0 +1,92 @@
+package io.quiver.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class CommandLineTest {
+
+    private static LaunchSettings run(String... args) throws Exception {
+        return assertInstanceOf(CommandLine.Run.class, CommandLine.parse(args)).settings();
+    }
+
+    @Test
+    void noArgumentsAndPlainRunGiveTheDefaults() throws Exception {
+        for (LaunchSettings s : List.of(run(), run("run"))) {
+            assertEquals(List.of("core", "http", "tools-default"), s.features());
+            assertEquals(7711, s.port());
+            assertEquals("127.0.0.1", s.bind());
+            assertEquals(Path.of("etc"), s.etc());
+            assertEquals(Path.of("deploy"), s.deploy());
+            assertNull(s.data());
+            assertTrue(s.awaitEndpoint());
+            assertTrue(s.frameworkProperties().isEmpty());
+        }
+    }
+
+    @Test
+    void everyOptionWithSeparateValues() throws Exception {
+        LaunchSettings s = run("run", "--port", "0", "--bind", "0.0.0.0", "--features", "http,conformance",
+                "--etc", "/x/etc", "--deploy", "d", "--data", "/var/q");
+        assertEquals(0, s.port());
+        assertEquals("0.0.0.0", s.bind());
+        assertEquals(List.of("core", "http", "conformance"), s.features());
+        assertEquals(Path.of("/x/etc"), s.etc());
+        assertEquals(Path.of("d"), s.deploy());
+        assertEquals(Path.of("/var/q"), s.data());
+    }
+
+    @Test
+    void optionsWithEqualsAndWithoutTheRunCommand() throws Exception {
+        LaunchSettings s = run("--port=8080", "--features=core, http ,,tools-default", "--bind=::1");
+        assertEquals(8080, s.port());
+        assertEquals("::1", s.bind());
+        assertEquals(List.of("core", "http", "tools-default"), s.features());
+    }
+
+    @Test
+    void coreIsAlwaysFirstAndFeaturesAreNotRepeated() throws Exception {
+        assertEquals(List.of("core", "http"), run("--features", "http,core,http").features());
+        assertEquals(List.of("core"), run("--features", "").features());
+        assertEquals(List.of("core", "/tmp/extra.json"), run("--features", "/tmp/extra.json").features());
+    }
+
+    @Test
+    void theLastOfARepeatedOptionWins() throws Exception {
+        assertEquals(2, run("--port", "1", "--port", "2").port());
+    }
+
+    @Test
+    void help() throws Exception {
+        assertInstanceOf(CommandLine.Help.class, CommandLine.parse("help"));
+        assertInstanceOf(CommandLine.Help.class, CommandLine.parse("--help"));
+        assertInstanceOf(CommandLine.Help.class, CommandLine.parse("run", "--port", "1", "-h"));
+        assertTrue(CommandLine.USAGE.contains("--features"));
+    }
+
+    @Test
+    void wrongCommandLines() {
+        assertUsage("unknown option '--prot'", "run", "--prot", "1");
+        assertUsage("unknown option '--verbose'", "--verbose");
+        assertUsage("unknown command 'start'", "start");
+        assertUsage("unexpected argument 'extra'", "run", "extra");
+        assertUsage("option --port needs a value", "run", "--port");
+        assertUsage("'abc' is not a port number", "--port", "abc");
+        assertUsage("'70000' is not a port number", "--port", "70000");
+        assertUsage("'-1' is not a port number", "--port=-1");
+        assertUsage("--bind needs a non-empty value", "--bind", " ");
+        assertUsage("--etc needs a non-empty value", "--etc=");
+    }
+
+    private static void assertUsage(String expected, String... args) {
+        CommandLine.UsageException e = assertThrows(CommandLine.UsageException.class, () -> CommandLine.parse(args));
+        assertTrue(e.getMessage().contains(expected), () -> "'" + e.getMessage() + "' should contain '" + expected + "'");
+    }
+}
