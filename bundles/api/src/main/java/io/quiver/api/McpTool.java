@@ -27,11 +27,20 @@ public @interface McpTool {
     /** What the tool does, for the model. */
     String description() default "";
 
-    /** JSON Schema (2020-12) of the arguments object, as JSON text. */
+    /** JSON Schema (2020-12) of the arguments object, as JSON text. Ignored when {@link #arguments()} is set. */
     String inputSchema() default "{\"type\":\"object\"}";
 
-    /** JSON Schema of {@code structuredContent}, as JSON text; empty for none. */
+    /**
+     * A record type the arguments take; the input schema is generated from it (see
+     * {@link io.quiver.api.schema.RecordSchemas}) and {@link ToolCall#arguments(Class)} converts to it.
+     */
+    Class<?> arguments() default Void.class;
+
+    /** JSON Schema of {@code structuredContent}, as JSON text; empty for none. Ignored when {@link #output()} is set. */
     String outputSchema() default "";
+
+    /** A record type of the structured output; the output schema is generated from it. */
+    Class<?> output() default Void.class;
 
     /** Hint: the tool does not modify its environment. */
     boolean readOnlyHint() default false;

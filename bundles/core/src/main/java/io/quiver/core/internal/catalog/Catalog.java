@@ -7,8 +7,11 @@ import io.quiver.api.completion.Completer;
 import io.quiver.api.prompt.Prompt;
 import io.quiver.api.resource.Resource;
 import io.quiver.api.resource.ResourceTemplate;
+import io.quiver.api.operator.CatalogProblem;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -39,6 +42,7 @@ public final class Catalog {
     private final RankedRegistry<PromptEntry> prompts = new RankedRegistry<>();
     private final RankedRegistry<Completer> completers = new RankedRegistry<>();
     private final List<Consumer<Kind>> listeners = new CopyOnWriteArrayList<>();
+    private final Map<Long, CatalogProblem> problems = new ConcurrentHashMap<>();
 
     public RankedRegistry.Snapshot<ToolEntry> tools() {
         return tools.snapshot();
@@ -65,6 +69,11 @@ public final class Catalog {
         return schemas;
     }
 
+    /** Services refused because of their properties, by service id. */
+    public List<CatalogProblem> problems() {
+        return problems.values().stream().sorted(Comparator.comparingLong(CatalogProblem::serviceId)).toList();
+    }
+
     /** Registers a listener for list changes. */
     public void addListener(Consumer<Kind> listener) {
         listeners.add(listener);
@@ -80,7 +89,7 @@ public final class Catalog {
             policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY,
             unbind = "unbindTool", updated = "bindTool")
     public void bindTool(Tool tool, Map<String, Object> props) {
-        add(tools, Kind.TOOLS, props, p -> ToolEntry.from(tool, p, schemas, bundleOf(p)), e -> e.name());
+        add(tools, Kind.TOOLS, props, p -> ToolEntry.from(tool, p, schemas), e -> e.name());
     }
 
     public void unbindTool(Map<String, Object> props) {
@@ -157,11 +166,14 @@ public final class Catalog {
             value = reader.apply(props);
         } catch (IllegalArgumentException e) {
             LOG.error("Ignoring service {} of bundle {}: {}", serviceId, bundleOf(props), e.getMessage());
+            problems.put(serviceId, new CatalogProblem(serviceId, Props.number(props, "service.bundleid", -1),
+                    e.getMessage()));
             if (registry.remove(serviceId) && kind != null) {
                 fire(kind);
             }
             return;
         }
+        problems.remove(serviceId);
         if (registry.put(new RankedRegistry.Entry<>(key.apply(value), serviceId, Props.ranking(props), value))
                 && kind != null) {
             fire(kind);
@@ -169,6 +181,7 @@ public final class Catalog {
     }
 
     private <T> void remove(RankedRegistry<T> registry, Kind kind, Map<String, Object> props) {
+        problems.remove(Props.serviceId(props));
         if (registry.remove(Props.serviceId(props)) && kind != null) {
             fire(kind);
         }

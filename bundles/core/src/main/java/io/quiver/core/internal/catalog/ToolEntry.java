@@ -3,6 +3,7 @@ package io.quiver.core.internal.catalog;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import io.quiver.api.Tool;
+import io.quiver.api.schema.RecordSchemas;
 import io.quiver.core.internal.json.Json;
 import java.util.Map;
 import tools.jackson.core.JacksonException;
@@ -14,12 +15,12 @@ import tools.jackson.databind.node.ObjectNode;
  * once from its service properties.
  */
 public record ToolEntry(String name, ObjectNode descriptor, Schema inputSchema, JsonNode outputSchema,
-        long timeoutMs, Tool tool, String bundle) {
+        long timeoutMs, Tool tool, long bundleId) {
 
     static final String P = "mcp.tool.";
 
     /** Reads a tool's properties; throws {@link IllegalArgumentException} naming what is wrong. */
-    static ToolEntry from(Tool tool, Map<String, Object> props, SchemaRegistry schemas, String bundle) {
+    static ToolEntry from(Tool tool, Map<String, Object> props, SchemaRegistry schemas) {
         String name = Props.string(props, P + "name");
         if (name == null) {
             throw new IllegalArgumentException("the service has no " + P + "name property");
@@ -28,7 +29,10 @@ public record ToolEntry(String name, ObjectNode descriptor, Schema inputSchema, 
         descriptor.put("name", name);
         putIfPresent(descriptor, "title", Props.string(props, P + "title"));
         descriptor.put("description", orEmpty(Props.string(props, P + "description")));
-        JsonNode input = parseSchema(props, "inputSchema", name);
+        JsonNode input = generated(tool, props, "arguments", name);
+        if (input == null) {
+            input = parseSchema(props, "inputSchema", name);
+        }
         if (input == null) {
             input = Json.MAPPER.createObjectNode().put("type", "object");
         }
@@ -36,7 +40,10 @@ public record ToolEntry(String name, ObjectNode descriptor, Schema inputSchema, 
             throw new IllegalArgumentException("tool " + name + ": inputSchema must be a JSON object schema of type object");
         }
         descriptor.set("inputSchema", input);
-        JsonNode output = parseSchema(props, "outputSchema", name);
+        JsonNode output = generated(tool, props, "output", name);
+        if (output == null) {
+            output = parseSchema(props, "outputSchema", name);
+        }
         if (output != null) {
             descriptor.set("outputSchema", output);
         }
@@ -53,7 +60,31 @@ public record ToolEntry(String name, ObjectNode descriptor, Schema inputSchema, 
             throw new IllegalArgumentException("tool " + name + ": inputSchema does not compile: " + e.getMessage());
         }
         long timeout = Props.number(props, P + "timeoutMs", 0);
-        return new ToolEntry(name, descriptor, compiled, output, timeout, tool, bundle);
+        return new ToolEntry(name, descriptor, compiled, output, timeout, tool,
+                Props.number(props, "service.bundleid", -1));
+    }
+
+    /**
+     * The schema generated from a record type named by a class property ({@code arguments},
+     * {@code output}), loaded through the tool's own class loader; null when none is named.
+     */
+    private static JsonNode generated(Tool tool, Map<String, Object> props, String key, String name) {
+        String type = Props.string(props, P + key);
+        if (type == null || type.equals("java.lang.Void") || type.equals("void")) {
+            return null;
+        }
+        Class<?> record;
+        try {
+            ClassLoader loader = tool.getClass().getClassLoader();
+            record = Class.forName(type, false, loader == null ? ToolEntry.class.getClassLoader() : loader);
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new IllegalArgumentException("tool " + name + ": " + key + " type " + type + " cannot be loaded");
+        }
+        try {
+            return Json.MAPPER.valueToTree(RecordSchemas.of(record));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("tool " + name + ": " + key + " type " + type + ": " + e.getMessage());
+        }
     }
 
     private static JsonNode parseSchema(Map<String, Object> props, String key, String name) {

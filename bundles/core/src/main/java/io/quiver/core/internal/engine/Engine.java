@@ -8,6 +8,7 @@ import io.quiver.api.transport.Receipt;
 import io.quiver.api.transport.Receipt.Reason;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.handlers.Handlers;
+import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
 import io.quiver.core.internal.pipeline.ToolPipeline;
 import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.JsonRpc;
@@ -46,12 +47,16 @@ public final class Engine implements AutoCloseable {
     private final Consumer<Catalog.Kind> catalogListener;
 
     public Engine(Catalog catalog, EngineSettings settings) {
+        this(catalog, settings, new ToolLimitsRegistry());
+    }
+
+    public Engine(Catalog catalog, EngineSettings settings, ToolLimitsRegistry limits) {
         this.catalog = catalog;
         this.settings = settings;
         this.requestPool = Pools.bounded("quiver-request", settings.maxConcurrentRequests(), settings.maxQueued());
         this.toolPool = Pools.bounded("quiver-tool", settings.maxConcurrentCalls(), settings.maxQueued());
         this.timer = Pools.timer("quiver-timer");
-        ToolPipeline pipeline = new ToolPipeline(catalog, toolPool, settings);
+        ToolPipeline pipeline = new ToolPipeline(catalog, toolPool, settings, limits);
         this.handlers = Handlers.create(catalog, pipeline, settings);
         this.listChanges = new ListChangeNotifier(sessions, timer, settings.listChangedDebounceMs());
         this.catalogListener = listChanges::changed;

@@ -5,7 +5,15 @@ import io.quiver.api.transport.Inbound;
 import io.quiver.api.transport.McpEngine;
 import io.quiver.api.transport.McpSession;
 import io.quiver.api.transport.Receipt;
+import io.quiver.api.operator.CatalogEntry;
+import io.quiver.api.operator.CatalogProblem;
+import io.quiver.api.operator.McpOperator;
+import io.quiver.api.operator.SessionInfo;
 import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.catalog.RankedRegistry;
+import io.quiver.core.internal.catalog.ToolEntry;
+import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
+import java.util.Comparator;
 import io.quiver.core.internal.rpc.JsonRpc;
 import io.quiver.core.internal.rpc.RpcError;
 import java.util.List;
@@ -14,14 +22,16 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.Designate;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
 /** The engine as an OSGi service: configuration in, {@link McpEngine} and {@link ResourceEvents} out. */
-@Component(service = {McpEngine.class, ResourceEvents.class}, configurationPid = "io.quiver.core")
+@Component(service = {McpEngine.class, ResourceEvents.class, McpOperator.class}, configurationPid = "io.quiver.core")
 @Designate(ocd = EngineComponent.Config.class)
-public final class EngineComponent implements McpEngine, ResourceEvents {
+public final class EngineComponent implements McpEngine, ResourceEvents, McpOperator {
 
     /** Settings of the protocol engine (PID {@code io.quiver.core}). */
     @ObjectClassDefinition(name = "Quiver engine", description = "Protocol engine limits and identity")
@@ -58,18 +68,34 @@ public final class EngineComponent implements McpEngine, ResourceEvents {
 
         @AttributeDefinition(description = "How often one tool call may ask for input")
         int maxInputRounds() default 10;
+
+        @AttributeDefinition(description = "Most bytes one tool call may return; text beyond it is cut with a marker")
+        long maxOutputBytes() default 1L << 20;
     }
 
     private final Engine engine;
+    private final Catalog catalog;
+    private final ToolLimitsRegistry limits = new ToolLimitsRegistry();
 
     @Activate
     public EngineComponent(@Reference Catalog catalog, Config config) {
+        this.catalog = catalog;
         String version = EngineComponent.class.getPackage().getImplementationVersion();
         this.engine = new Engine(catalog, new EngineSettings(config.serverName(),
                 version == null ? "0.1.0" : version, config.instructions(), config.toolTimeoutMs(),
                 config.maxConcurrentCalls(), config.maxConcurrentRequests(), config.maxQueued(),
                 config.clientRequestTimeoutMs(), config.sessionIdleTimeoutMs(), config.pageSize(),
-                config.listChangedDebounceMs(), config.maxInputRounds()));
+                config.listChangedDebounceMs(), config.maxInputRounds(), config.maxOutputBytes()), limits);
+    }
+
+    @Reference(service = ToolLimitsComponent.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, unbind = "unbindLimits", updated = "bindLimits")
+    void bindLimits(ToolLimitsComponent component) {
+        limits.put(component.limits());
+    }
+
+    void unbindLimits(ToolLimitsComponent component) {
+        limits.remove(component.limits().tool());
     }
 
     @Deactivate
@@ -100,5 +126,35 @@ public final class EngineComponent implements McpEngine, ResourceEvents {
     @Override
     public void updated(String uri) {
         engine.resourceUpdated(uri);
+    }
+
+    @Override
+    public List<CatalogEntry> tools() {
+        return catalog.tools().winners().values().stream().map(EngineComponent::entry).toList();
+    }
+
+    @Override
+    public List<CatalogEntry> shadowed() {
+        return catalog.tools().shadowed().stream().map(EngineComponent::entry).toList();
+    }
+
+    @Override
+    public List<CatalogProblem> problems() {
+        return catalog.problems();
+    }
+
+    @Override
+    public List<SessionInfo> sessions() {
+        return engine.sessions().all().stream()
+                .sorted(Comparator.comparing(Session::id))
+                .map(s -> new SessionInfo(s.id(), s.protocolVersion(),
+                        (s.client().name() + " " + s.client().version()).trim(), s.caller().subject(),
+                        s.hasStream(), s.inflight(), s.idleMillis()))
+                .toList();
+    }
+
+    private static CatalogEntry entry(RankedRegistry.Entry<ToolEntry> e) {
+        return new CatalogEntry(e.key(), e.value().descriptor().path("description").asString(""), e.serviceId(),
+                e.ranking(), e.value().bundleId());
     }
 }

@@ -15,13 +15,16 @@ package io.quiver.core.internal.engine;
  * @param pageSize items per page of a list
  * @param listChangedDebounceMs list changes within this window yield one notification
  * @param maxInputRounds how many times one call may ask for input
+ * @param maxOutputBytes the most one tool call may return (text cut, binary omitted beyond it)
  */
 public record EngineSettings(String serverName, String serverVersion, String instructions, long toolTimeoutMs,
         int maxConcurrentCalls, int maxConcurrentRequests, int maxQueued, long clientRequestTimeoutMs,
-        long sessionIdleTimeoutMs, int pageSize, long listChangedDebounceMs, int maxInputRounds) {
+        long sessionIdleTimeoutMs, int pageSize, long listChangedDebounceMs, int maxInputRounds,
+        long maxOutputBytes) {
 
     /** The defaults. */
     public static EngineSettings defaults() {
-        return new EngineSettings("quiver", "0.1.0", "", 60_000, 64, 256, 1024, 300_000, 3_600_000, 100, 50, 10);
+        return new EngineSettings("quiver", "0.1.0", "", 60_000, 64, 256, 1024, 300_000, 3_600_000, 100, 50, 10,
+                1L << 20);
     }
 }

@@ -90,6 +90,16 @@ public final class Session implements McpSession {
         return subscriptions;
     }
 
+    /** Requests being served. */
+    public int inflight() {
+        return inflight.size();
+    }
+
+    /** Milliseconds since the last message. */
+    public long idleMillis() {
+        return (System.nanoTime() - lastActivity) / 1_000_000L;
+    }
+
     void touch() {
         lastActivity = System.nanoTime();
     }

@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
@@ -35,13 +36,19 @@ public final class ToolPipeline {
 
     private static final Logger LOG = LoggerFactory.getLogger(ToolPipeline.class);
 
+    /** How long a call waits for a tool at its concurrency limit before it is refused. */
+    private static final long GATE_WAIT_MS = 1_000;
+
     private final Catalog catalog;
     private final ExecutorService toolPool;
     private final EngineSettings settings;
     private final InputBroker inputs;
 
-    public ToolPipeline(Catalog catalog, ExecutorService toolPool, EngineSettings settings) {
+    private final ToolLimitsRegistry limits;
+
+    public ToolPipeline(Catalog catalog, ExecutorService toolPool, EngineSettings settings, ToolLimitsRegistry limits) {
         this.catalog = catalog;
+        this.limits = limits;
         this.toolPool = toolPool;
         this.settings = settings;
         this.inputs = new InputBroker(settings.clientRequestTimeoutMs());
@@ -67,7 +74,9 @@ public final class ToolPipeline {
                         + "). The server log has the details.");
             }
             if (outcome instanceof Outcome.Done done) {
-                return CallToolResult.of(done.result());
+                long limit = limits.of(name).maxOutputBytes() > 0 ? limits.of(name).maxOutputBytes()
+                        : settings.maxOutputBytes();
+                return OutputBound.apply(CallToolResult.of(done.result()), limit);
             }
             for (InputRequest request : ((Outcome.NeedsInput) outcome).requests()) {
                 if (answers.containsKey(request.key())) {
@@ -88,13 +97,35 @@ public final class ToolPipeline {
     private Outcome attempt(RequestScope scope, ToolEntry tool, ObjectNode arguments,
             Map<String, InputResponse> answers) {
         AttemptCall call = new AttemptCall(tool.name(), arguments, answers, scope);
+        ToolLimits configured = limits.of(tool.name());
+        long timeout = configured.timeoutMs() > 0 ? configured.timeoutMs()
+                : tool.timeoutMs() > 0 ? tool.timeoutMs() : settings.toolTimeoutMs();
+        Semaphore gate = limits.gate(tool.name());
+        try {
+            if (gate != null && !gate.tryAcquire(Math.min(timeout, GATE_WAIT_MS), TimeUnit.MILLISECONDS)) {
+                return new Outcome.Done(ToolResult.error("The tool " + tool.name() + " is at its limit of "
+                        + configured.maxConcurrentCalls() + " concurrent calls. Try again shortly."));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted");
+        }
+        try {
+            return run(scope, tool, call, timeout);
+        } finally {
+            if (gate != null) {
+                gate.release();
+            }
+        }
+    }
+
+    private Outcome run(RequestScope scope, ToolEntry tool, AttemptCall call, long timeout) {
         Future<Outcome> future;
         try {
             future = toolPool.submit(() -> tool.tool().call(call));
         } catch (RejectedExecutionException e) {
             return new Outcome.Done(ToolResult.error("The server is busy: too many tool calls in progress. Try again shortly."));
         }
-        long timeout = tool.timeoutMs() > 0 ? tool.timeoutMs() : settings.toolTimeoutMs();
         try (AutoCloseable hook = scope.onCancel(() -> future.cancel(true))) {
             Outcome outcome = future.get(timeout, TimeUnit.MILLISECONDS);
             if (outcome == null) {

@@ -17,6 +17,7 @@ import io.quiver.api.transport.MessageSink;
 import io.quiver.api.transport.Receipt;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -39,6 +40,7 @@ class EngineTest {
 
     private Catalog catalog;
     private Engine engine;
+    private final ToolLimitsRegistry limits = new ToolLimitsRegistry();
     private String sessionId;
 
     @BeforeEach
@@ -47,7 +49,7 @@ class EngineTest {
         EngineSettings d = EngineSettings.defaults();
         engine = new Engine(catalog, new EngineSettings(d.serverName(), d.serverVersion(), d.instructions(), 500,
                 d.maxConcurrentCalls(), d.maxConcurrentRequests(), d.maxQueued(), 2_000, d.sessionIdleTimeoutMs(),
-                2, 20, d.maxInputRounds()));
+                2, 20, d.maxInputRounds(), 64), limits);
         Recorder init = request(null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
                 + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"elicitation\":{}},"
                 + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
@@ -226,6 +228,58 @@ class EngineTest {
         Thread.sleep(200);
         assertEquals(1, received.size(), received.toString());
         assertTrue(received.get(0).contains("notifications/tools/list_changed"));
+    }
+
+    /** Arguments of a record-typed tool. */
+    public record Greeting(String name, java.util.Optional<Integer> times) {
+    }
+
+    @Test
+    void recordArgumentsGenerateTheSchemaAndConvert() throws Exception {
+        Map<String, Object> props = new HashMap<>();
+        props.put("mcp.tool.name", "greet");
+        props.put("mcp.tool.description", "greets");
+        props.put("mcp.tool.arguments", Greeting.class.getName());
+        props.put("service.id", SERVICE_IDS.incrementAndGet());
+        catalog.bindTool(call -> {
+            Greeting g = call.arguments(Greeting.class);
+            return Outcome.text(("hi " + g.name() + " ").repeat(g.times().orElse(1)).trim());
+        }, props);
+        JsonNode tool = call("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}").response()
+                .path("result").path("tools").get(0);
+        assertEquals("string", tool.path("inputSchema").path("properties").path("name").path("type").asString());
+        assertEquals("[\"name\"]", tool.path("inputSchema").path("required").toString());
+        assertEquals("hi Ada hi Ada", text(call(callTool(3, "greet", "{\"name\":\"Ada\",\"times\":2}"))));
+        assertTrue(call(callTool(4, "greet", "{\"times\":2}")).response().path("result").path("isError").asBoolean(),
+                "a missing required argument is refused by the generated schema");
+    }
+
+    @Test
+    void outputBeyondTheLimitIsCutVisibly() throws Exception {
+        register("flood", 0, call -> Outcome.text("é".repeat(100)));
+        String text = text(call(callTool(2, "flood", "{}")));
+        assertTrue(text.startsWith("é".repeat(32)), text);
+        assertFalse(text.startsWith("é".repeat(33)), "64 bytes hold 32 two-byte characters");
+        assertTrue(text.contains("[output truncated"), text);
+    }
+
+    @Test
+    void aToolAtItsConcurrencyLimitDoesNotStarveOthers() throws Exception {
+        limits.put(new io.quiver.core.internal.pipeline.ToolLimits("slow", 5_000, 1, 0));
+        CountDownLatch release = new CountDownLatch(1);
+        register("slow", 0, call -> {
+            release.await(5, TimeUnit.SECONDS);
+            return Outcome.text("slow done");
+        });
+        register("quick", 0, call -> Outcome.text("quick"));
+        Recorder first = request(sessionId, callTool(2, "slow", "{}"));
+        Thread.sleep(50);
+        JsonNode second = call(callTool(3, "slow", "{}")).response().path("result");
+        assertTrue(second.path("isError").asBoolean());
+        assertTrue(second.path("content").get(0).path("text").asString().contains("concurrent"), second.toString());
+        assertEquals("quick", text(call(callTool(4, "quick", "{}"))));
+        release.countDown();
+        first.response();
     }
 
     @Test

@@ -1,0 +1,95 @@
+package io.quiver.core.internal.pipeline;
+
+import io.quiver.api.content.AudioContent;
+import io.quiver.api.content.Content;
+import io.quiver.api.content.EmbeddedResource;
+import io.quiver.api.content.ImageContent;
+import io.quiver.api.content.ResourceContents;
+import io.quiver.api.content.TextContent;
+import io.quiver.core.internal.json.Json;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Bounds what one call may return: text is cut at a UTF-8 character boundary with a visible
+ * marker, binary blocks past the limit are replaced by a note, oversized structured content makes
+ * the call fail. The model always learns that something was cut.
+ */
+final class OutputBound {
+
+    private OutputBound() {
+    }
+
+    static CallToolResult apply(CallToolResult result, long limit) {
+        if (limit <= 0) {
+            return result;
+        }
+        long budget = limit;
+        if (result.structuredContent() != null) {
+            long size = Json.MAPPER.writeValueAsBytes(result.structuredContent()).length;
+            if (size > limit) {
+                return CallToolResult.error("The tool's structured output (" + size
+                        + " bytes) exceeds the server's output limit of " + limit + " bytes.");
+            }
+        }
+        List<Content> kept = new ArrayList<>();
+        boolean cut = false;
+        for (Content block : result.content()) {
+            long size = size(block);
+            if (!cut && size <= budget) {
+                kept.add(block);
+                budget -= size;
+                continue;
+            }
+            if (!cut && block instanceof TextContent text) {
+                kept.add(new TextContent(truncate(text.text(), budget) + "\n[output truncated: the server's limit is "
+                        + limit + " bytes]", text.annotations()));
+            } else {
+                kept.add(new TextContent("[" + block.type() + " content omitted: the server's output limit is "
+                        + limit + " bytes]"));
+            }
+            cut = true;
+            budget = 0;
+        }
+        return cut ? new CallToolResult(kept, result.structuredContent(), result.isError(), result.meta()) : result;
+    }
+
+    private static long size(Content block) {
+        if (block instanceof TextContent t) {
+            return t.text().getBytes(StandardCharsets.UTF_8).length;
+        }
+        if (block instanceof ImageContent i) {
+            return i.data() == null ? 0 : i.data().length();
+        }
+        if (block instanceof AudioContent a) {
+            return a.data() == null ? 0 : a.data().length();
+        }
+        if (block instanceof EmbeddedResource r) {
+            ResourceContents c = r.resource();
+            if (c instanceof ResourceContents.Text t) {
+                return t.text() == null ? 0 : t.text().getBytes(StandardCharsets.UTF_8).length;
+            }
+            if (c instanceof ResourceContents.Blob b) {
+                return b.blob() == null ? 0 : b.blob().length();
+            }
+        }
+        return 256;
+    }
+
+    /** The longest prefix of {@code text} whose UTF-8 encoding fits in {@code bytes}. */
+    static String truncate(String text, long bytes) {
+        long used = 0;
+        int i = 0;
+        while (i < text.length()) {
+            int cp = text.codePointAt(i);
+            int len = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+            if (used + len > bytes) {
+                break;
+            }
+            used += len;
+            i += Character.charCount(cp);
+        }
+        return text.substring(0, i);
+    }
+}
