@@ -29,7 +29,8 @@ final class DirectoryWatch {
     /** The property FileInstall puts on every configuration it made from a file. */
     static final String FILENAME = "felix.fileinstall.filename";
     static final String ETC_FILTER = ".*\\.(cfg|config)";
-    static final String DEPLOY_FILTER = ".*\\.jar";
+    /** Bundles, and OSGi Feature files (installed by the io.quiver.deployer bundle). */
+    static final String DEPLOY_FILTER = ".*\\.(jar|json)";
     static final String POLL_MS = "1000";
 
     private final Path etc;
@@ -52,6 +53,8 @@ final class DirectoryWatch {
         p.put("felix.fileinstall.dir", deploy.toString());
         p.put("felix.fileinstall.filter", DEPLOY_FILTER);
         p.put("felix.fileinstall.bundles.new.start", "true");
+        // deploy/bundles/ holds the jars feature files name; they are not bundles to install on their own
+        p.put("felix.fileinstall.subdir.mode", "skip");
         return p;
     }
 
