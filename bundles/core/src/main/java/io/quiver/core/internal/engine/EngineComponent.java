@@ -64,7 +64,7 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
         int pageSize() default 100;
 
         @AttributeDefinition(description = "List changes within this window give one notification (ms)")
-        long listChangedDebounceMs() default 50;
+        long listChangedDebounceMs() default 100;
 
         @AttributeDefinition(description = "How often one tool call may ask for input")
         int maxInputRounds() default 10;

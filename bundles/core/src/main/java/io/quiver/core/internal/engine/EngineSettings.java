@@ -24,7 +24,7 @@ public record EngineSettings(String serverName, String serverVersion, String ins
 
     /** The defaults. */
     public static EngineSettings defaults() {
-        return new EngineSettings("quiver", "0.1.0", "", 60_000, 64, 256, 1024, 300_000, 3_600_000, 100, 50, 10,
+        return new EngineSettings("quiver", "0.1.0", "", 60_000, 64, 256, 1024, 300_000, 3_600_000, 100, 100, 10,
                 1L << 20);
     }
 }

@@ -1,38 +1,50 @@
 package io.quiver.core.internal.engine;
 
 import io.quiver.core.internal.catalog.Catalog;
-import java.util.EnumSet;
-import java.util.Set;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Debounces catalog changes: a burst of changes to one list within the window becomes one
- * {@code notifications/<list>/list_changed} to every session stream.
+ * Debounces catalog changes: a burst of changes to one list (a bundle update unregisters and
+ * registers its services) becomes one {@code notifications/<list>/list_changed} to every session
+ * stream, sent once the list has been quiet for the window, and at the latest after twenty windows.
  */
 final class ListChangeNotifier {
 
     private final SessionRegistry sessions;
     private final ScheduledExecutorService timer;
-    private final long debounceMs;
-    private final Set<Catalog.Kind> pending = EnumSet.noneOf(Catalog.Kind.class);
+    private final long quietMs;
+    private final Map<Catalog.Kind, Pending> pending = new EnumMap<>(Catalog.Kind.class);
 
-    ListChangeNotifier(SessionRegistry sessions, ScheduledExecutorService timer, long debounceMs) {
+    private record Pending(long firstNanos, ScheduledFuture<?> flush) {
+    }
+
+    ListChangeNotifier(SessionRegistry sessions, ScheduledExecutorService timer, long quietMs) {
         this.sessions = sessions;
         this.timer = timer;
-        this.debounceMs = Math.max(0, debounceMs);
+        this.quietMs = Math.max(0, quietMs);
     }
 
     void changed(Catalog.Kind kind) {
         synchronized (pending) {
-            if (!pending.add(kind)) {
-                return;
+            long now = System.nanoTime();
+            Pending current = pending.get(kind);
+            long first = current == null ? now : current.firstNanos();
+            if (current != null) {
+                if (now - first >= TimeUnit.MILLISECONDS.toNanos(quietMs * 20)) {
+                    return;
+                }
+                current.flush().cancel(false);
             }
-        }
-        try {
-            timer.schedule(() -> flush(kind), debounceMs, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            // shutting down
+            try {
+                pending.put(kind, new Pending(first, timer.schedule(() -> flush(kind), quietMs, TimeUnit.MILLISECONDS)));
+            } catch (RejectedExecutionException e) {
+                pending.remove(kind);
+            }
         }
     }
 

@@ -15,6 +15,23 @@ public final class ProbeTools {
     private ProbeTools() {
     }
 
+    /** Registers a tool that blocks until it is interrupted, counting the interruptions. */
+    public static ServiceRegistration<?> registerBlocking(BundleContext context, String name,
+            java.util.concurrent.atomic.AtomicInteger interrupted) {
+        Hashtable<String, Object> props = new Hashtable<>();
+        props.put("mcp.tool.name", name);
+        props.put("mcp.tool.description", "Blocks until interrupted (Pax Exam fixture)");
+        Tool blocking = call -> {
+            try {
+                Thread.sleep(Long.MAX_VALUE);
+            } catch (InterruptedException e) {
+                interrupted.incrementAndGet();
+            }
+            return Outcome.text("woke up");
+        };
+        return context.registerService(Tool.class, blocking, props);
+    }
+
     /** Registers a tool that answers {@code echo: <text>} with the {@code mcp.tool.*} properties. */
     public static ServiceRegistration<?> registerEcho(BundleContext context, String name, String description) {
         Hashtable<String, Object> props = new Hashtable<>();
