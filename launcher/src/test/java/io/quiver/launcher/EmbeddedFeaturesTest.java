@@ -51,7 +51,7 @@ class EmbeddedFeaturesTest {
     @Test
     void unknownFeatureNamesTheAvailableOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> catalog.load("nope"));
-        assertTrue(e.getMessage().contains("available: conformance, core, http, tools-default"), e.getMessage());
+        assertTrue(e.getMessage().contains("available: admin, conformance, core, http, shell, tools-default"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> catalog.load("../etc/passwd"));
         assertThrows(IllegalArgumentException.class, () -> catalog.load("/no/such/feature.json"));
     }

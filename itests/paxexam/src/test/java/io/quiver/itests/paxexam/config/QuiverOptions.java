@@ -14,7 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.ops4j.pax.exam.Constants;
 import org.ops4j.pax.exam.Option;
 
@@ -37,6 +39,14 @@ public final class QuiverOptions {
     }
 
     public static Option[] framework(Class<?> testClass) {
+        return framework(testClass, new String[0]);
+    }
+
+    /**
+     * The same framework with the bundles of more features after {@link #FEATURES} (e.g. {@code shell},
+     * {@code admin}); a bundle two features list is installed once, at the lower start-order.
+     */
+    public static Option[] framework(Class<?> testClass, String... extraFeatures) {
         Path bundles = dir("quiver.itest.bundles", "target/bundles");
         Path features = dir("quiver.itest.features", "target/features/features");
         Path work = dir("quiver.itest.work", "target/paxexam").resolve(testClass.getSimpleName());
@@ -74,11 +84,17 @@ public final class QuiverOptions {
         options.add(junitBundles());
 
         int highest = Constants.START_LEVEL_TEST_BUNDLE;
-        for (String feature : FEATURES) {
+        Map<Path, Integer> startLevels = new LinkedHashMap<>();
+        List<String> names = new ArrayList<>(List.of(FEATURES));
+        names.addAll(List.of(extraFeatures));
+        for (String feature : names) {
             for (FeatureBundles.Entry entry : FeatureBundles.read(features, feature, bundles)) {
-                options.add(bundle(entry.jar().toUri().toString()).startLevel(entry.startOrder()));
-                highest = Math.max(highest, entry.startOrder());
+                startLevels.merge(entry.jar(), entry.startOrder(), Math::min);
             }
+        }
+        for (Map.Entry<Path, Integer> entry : startLevels.entrySet()) {
+            options.add(bundle(entry.getKey().toUri().toString()).startLevel(entry.getValue()));
+            highest = Math.max(highest, entry.getValue());
         }
         // Pax Exam waits for this start level before it installs the probe (at START_LEVEL_TEST_BUNDLE).
         options.add(frameworkStartLevel(highest));

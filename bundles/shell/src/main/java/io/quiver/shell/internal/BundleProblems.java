@@ -1,0 +1,98 @@
+package io.quiver.shell.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.Constants;
+import org.osgi.framework.namespace.PackageNamespace;
+import org.osgi.framework.wiring.BundleCapability;
+import org.osgi.framework.wiring.BundleRequirement;
+import org.osgi.framework.wiring.BundleRevision;
+import org.osgi.framework.wiring.FrameworkWiring;
+
+/**
+ * Bundles that are installed but not resolved, each with the reason the resolver would give as
+ * far as it can be found without side effects: the mandatory requirements that no bundle in the
+ * framework can satisfy ({@link FrameworkWiring#findProviders}), or the providers that cannot
+ * resolve themselves. Nothing is started, resolved or refreshed here.
+ */
+final class BundleProblems {
+
+    /**
+     * One unresolved bundle.
+     *
+     * @param name its label: id, symbolic name and version
+     */
+    record Unresolved(long id, String name, String reason) {
+    }
+
+    private BundleProblems() {
+    }
+
+    static List<Unresolved> find(BundleContext context) {
+        FrameworkWiring wiring = context.getBundle(Constants.SYSTEM_BUNDLE_LOCATION).adapt(FrameworkWiring.class);
+        List<Unresolved> found = new ArrayList<>();
+        for (Bundle bundle : context.getBundles()) {
+            if (bundle.getState() != Bundle.INSTALLED) {
+                continue;
+            }
+            BundleRevision revision = bundle.adapt(BundleRevision.class);
+            String reason = revision == null ? "uninstalled while looking" : reason(revision, wiring);
+            found.add(new Unresolved(bundle.getBundleId(), label(bundle), reason));
+        }
+        return found;
+    }
+
+    static String reason(BundleRevision revision, FrameworkWiring wiring) {
+        List<String> missing = new ArrayList<>();
+        List<String> unresolvedProviders = new ArrayList<>();
+        for (BundleRequirement requirement : revision.getDeclaredRequirements(null)) {
+            if (!isMandatory(requirement)) {
+                continue;
+            }
+            List<BundleCapability> providers = new ArrayList<>(wiring.findProviders(requirement));
+            providers.removeIf(c -> c.getRevision().getBundle().getState() == Bundle.UNINSTALLED);
+            if (providers.isEmpty()) {
+                missing.add(describe(requirement));
+            } else if (providers.stream().allMatch(c -> c.getRevision().getBundle().getState() == Bundle.INSTALLED
+                    && !c.getRevision().equals(revision))) {
+                Bundle provider = providers.iterator().next().getRevision().getBundle();
+                unresolvedProviders.add(describe(requirement) + " (only from unresolved bundle "
+                        + label(provider) + ")");
+            }
+        }
+        if (!missing.isEmpty()) {
+            return "missing " + String.join("; missing ", missing);
+        }
+        if (!unresolvedProviders.isEmpty()) {
+            return "needs " + String.join("; needs ", unresolvedProviders);
+        }
+        return "not resolved, though every mandatory requirement has a provider (a uses-constraint conflict,"
+                + " or nothing asked to resolve it yet); the framework log names the resolver's reason";
+    }
+
+    /** Requirements the resolver must satisfy: not optional, effective at resolve time. */
+    static boolean isMandatory(BundleRequirement requirement) {
+        Map<String, String> directives = requirement.getDirectives();
+        String resolution = directives.get(Constants.RESOLUTION_DIRECTIVE);
+        String effective = directives.get(Constants.EFFECTIVE_DIRECTIVE);
+        return !Constants.RESOLUTION_OPTIONAL.equals(resolution)
+                && (effective == null || Constants.EFFECTIVE_RESOLVE.equals(effective));
+    }
+
+    /** {@code package x.y [1.0,2)} for imports, the namespace and filter otherwise. */
+    static String describe(BundleRequirement requirement) {
+        String filter = requirement.getDirectives().getOrDefault(Constants.FILTER_DIRECTIVE, "");
+        if (PackageNamespace.PACKAGE_NAMESPACE.equals(requirement.getNamespace())) {
+            return "package " + filter;
+        }
+        return requirement.getNamespace() + " " + filter;
+    }
+
+    static String label(Bundle bundle) {
+        String name = bundle.getSymbolicName();
+        return bundle.getBundleId() + " " + (name == null ? bundle.getLocation() : name + " " + bundle.getVersion());
+    }
+}

@@ -1,0 +1,102 @@
+package io.quiver.shell.internal;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import org.osgi.service.component.runtime.ServiceComponentRuntime;
+import org.osgi.service.component.runtime.dto.ComponentConfigurationDTO;
+import org.osgi.service.component.runtime.dto.ComponentDescriptionDTO;
+import org.osgi.service.component.runtime.dto.ReferenceDTO;
+import org.osgi.service.component.runtime.dto.UnsatisfiedReferenceDTO;
+
+/**
+ * Declarative Services components that are enabled but not working, from the runtime's DTOs:
+ * waiting for a required configuration or reference, or failed to activate (with the failure
+ * text SCR recorded). Disabled components are left out: someone disabled them on purpose.
+ */
+final class ComponentProblems {
+
+    /** One component configuration that is not satisfied or failed. */
+    record Problem(String component, long bundleId, String state, String detail) {
+    }
+
+    private ComponentProblems() {
+    }
+
+    static List<Problem> find(ServiceComponentRuntime scr) {
+        return find(scr.getComponentDescriptionDTOs(), scr::isComponentEnabled, scr::getComponentConfigurationDTOs);
+    }
+
+    static List<Problem> find(Collection<ComponentDescriptionDTO> descriptions,
+            Predicate<ComponentDescriptionDTO> enabled,
+            Function<ComponentDescriptionDTO, Collection<ComponentConfigurationDTO>> configurations) {
+        List<Problem> problems = new ArrayList<>();
+        for (ComponentDescriptionDTO description : descriptions) {
+            if (!enabled.test(description)) {
+                continue;
+            }
+            for (ComponentConfigurationDTO configuration : configurations.apply(description)) {
+                Problem problem = problem(description, configuration);
+                if (problem != null) {
+                    problems.add(problem);
+                }
+            }
+        }
+        return problems;
+    }
+
+    static Problem problem(ComponentDescriptionDTO description, ComponentConfigurationDTO configuration) {
+        String name = description.name;
+        long bundleId = description.bundle == null ? -1 : description.bundle.id;
+        switch (configuration.state) {
+            case ComponentConfigurationDTO.FAILED_ACTIVATION:
+                return new Problem(name, bundleId, "failed activation",
+                        configuration.failure == null ? "(SCR recorded no failure text)" : rootCause(configuration.failure));
+            case ComponentConfigurationDTO.UNSATISFIED_REFERENCE:
+                return new Problem(name, bundleId, "unsatisfied reference", unsatisfied(description, configuration));
+            case ComponentConfigurationDTO.UNSATISFIED_CONFIGURATION:
+                return new Problem(name, bundleId, "unsatisfied configuration",
+                        "needs a configuration for PID " + String.join(", ", description.configurationPid));
+            default:
+                // satisfied or active; a failure text left from an earlier attempt still counts
+                return configuration.failure == null ? null
+                        : new Problem(name, bundleId, "failed activation", rootCause(configuration.failure));
+        }
+    }
+
+    private static String unsatisfied(ComponentDescriptionDTO description, ComponentConfigurationDTO configuration) {
+        List<String> parts = new ArrayList<>();
+        if (configuration.unsatisfiedReferences != null) {
+            for (UnsatisfiedReferenceDTO reference : configuration.unsatisfiedReferences) {
+                String service = reference.name;
+                for (ReferenceDTO declared : description.references) {
+                    if (declared.name.equals(reference.name)) {
+                        service = reference.name + " (" + declared.interfaceName + ")";
+                    }
+                }
+                parts.add("no service for " + service
+                        + (reference.target == null || reference.target.isEmpty() ? "" : " matching " + reference.target));
+            }
+        }
+        return parts.isEmpty() ? "a reference is not satisfied" : String.join("; ", parts);
+    }
+
+    /**
+     * The root cause of a failure text (SCR records a stack trace, often an
+     * {@code InvocationTargetException} around the component's own exception): the deepest
+     * {@code Caused by:} line, or the first line when there is none.
+     */
+    static String rootCause(String failure) {
+        String[] lines = failure.strip().split("\\R");
+        String cause = lines[0].strip();
+        for (String line : lines) {
+            String trimmed = line.strip();
+            if (trimmed.startsWith("Caused by:")) {
+                cause = trimmed.substring("Caused by:".length()).strip();
+            }
+        }
+        return cause;
+    }
+}

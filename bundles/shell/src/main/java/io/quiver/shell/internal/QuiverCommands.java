@@ -1,0 +1,214 @@
+package io.quiver.shell.internal;
+
+import io.quiver.api.operator.McpOperator;
+import io.quiver.api.transport.McpEngine;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
+import org.osgi.service.component.runtime.ServiceComponentRuntime;
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.Designate;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The {@code quiver:*} Gogo commands. Gogo finds this service by its {@code osgi.command.*}
+ * properties and calls the methods by name; each returns the text to print. Every reference is
+ * optional, so the commands that do not need the engine ({@code problems}, {@code bundles},
+ * {@code install}, ...) keep working while the core is broken, which is when they are needed.
+ *
+ * <p>Arguments with JSON in them must be quoted for Gogo, which reads {@code {...}} as a closure:
+ * {@code quiver:call convert_time '{"source_timezone":"UTC","time":"12:00","target_timezone":"Asia/Tokyo"}'}.
+ */
+@Component(service = QuiverCommands.class, configurationPid = QuiverCommands.PID, property = {
+    "osgi.command.scope=quiver",
+    "osgi.command.function=tools",
+    "osgi.command.function=shadowed",
+    "osgi.command.function=sessions",
+    "osgi.command.function=problems",
+    "osgi.command.function=install",
+    "osgi.command.function=update",
+    "osgi.command.function=uninstall",
+    "osgi.command.function=bundles",
+    "osgi.command.function=call"
+})
+@Designate(ocd = QuiverCommands.Config.class)
+public final class QuiverCommands {
+
+    static final String PID = "io.quiver.shell";
+
+    /** Settings of the operator commands. */
+    @ObjectClassDefinition(name = "Quiver shell commands", description = "The quiver:* Gogo commands for operators.")
+    public @interface Config {
+        @AttributeDefinition(description = "How long quiver:call waits for a tool's answer (ms) before it cancels the call")
+        long callTimeoutMs() default 120_000;
+    }
+
+    private static final String NO_CORE = "The Quiver core is not running (no %s service): see quiver:problems.\n";
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile McpOperator operator;
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile McpEngine engine;
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile ServiceComponentRuntime scr;
+
+    private final BundleContext context;
+    private final Duration callTimeout;
+    private final ObjectMapper json = JsonMapper.builder().build();
+    private final BundleOperations bundleOps;
+    private final CatalogReport report;
+
+    @Activate
+    public QuiverCommands(BundleContext context, Config config) {
+        this.context = context;
+        this.callTimeout = Duration.ofMillis(Math.max(1, config.callTimeoutMs()));
+        this.bundleOps = new BundleOperations(context);
+        this.report = new CatalogReport(this::bundleName);
+    }
+
+    /** {@code quiver:tools}: the tools clients see (name, bundle, ranking, service id, description). */
+    public String tools() {
+        McpOperator op = operator;
+        return op == null ? NO_CORE.formatted("McpOperator") : report.tools(op.tools());
+    }
+
+    /** {@code quiver:shadowed}: tool services that lost their name to a higher-ranked one. */
+    public String shadowed() {
+        McpOperator op = operator;
+        return op == null ? NO_CORE.formatted("McpOperator") : report.shadowed(op.shadowed(), op.tools());
+    }
+
+    /** {@code quiver:sessions}: the open MCP sessions. */
+    public String sessions() {
+        McpOperator op = operator;
+        return op == null ? NO_CORE.formatted("McpOperator") : report.sessions(op.sessions());
+    }
+
+    /**
+     * {@code quiver:problems}: tool services the catalog refused, bundles that are installed but not
+     * resolved (with the missing requirements), and components that are not satisfied or failed.
+     */
+    public String problems() {
+        StringBuilder out = new StringBuilder();
+        int total = 0;
+
+        McpOperator op = operator;
+        if (op == null) {
+            out.append("Catalog: the Quiver core is not running (no McpOperator service).\n\n");
+            total++;
+        } else if (!op.problems().isEmpty()) {
+            out.append("Tool services the catalog refused:\n").append(report.catalogProblems(op.problems())).append('\n');
+            total += op.problems().size();
+        }
+
+        List<BundleProblems.Unresolved> unresolved = BundleProblems.find(context);
+        if (!unresolved.isEmpty()) {
+            Table table = new Table(CatalogReport.CELL, "BUNDLE", "REASON");
+            unresolved.forEach(u -> table.row(u.name(), u.reason()));
+            out.append("Bundles installed but not resolved:\n").append(table).append('\n');
+            total += unresolved.size();
+        }
+
+        ServiceComponentRuntime runtime = scr;
+        if (runtime == null) {
+            out.append("Components: Declarative Services (ServiceComponentRuntime) is not running.\n\n");
+            total++;
+        } else {
+            List<ComponentProblems.Problem> components = ComponentProblems.find(runtime);
+            if (!components.isEmpty()) {
+                Table table = new Table(CatalogReport.CELL, "COMPONENT", "BUNDLE", "STATE", "DETAIL");
+                components.forEach(c -> table.row(c.component(), bundleName(c.bundleId()), c.state(), c.detail()));
+                out.append("Components not working:\n").append(table).append('\n');
+                total += components.size();
+            }
+        }
+        return total == 0 ? "No problems.\n" : out + CatalogReport.count(total, "problem");
+    }
+
+    /** {@code quiver:bundles}: every bundle with its state, version and location. */
+    public String bundles() {
+        return bundleOps.list();
+    }
+
+    /** {@code quiver:install <url-or-path>}: installs a bundle and starts it. */
+    public String install(String urlOrPath) {
+        return bundleOps.install(urlOrPath);
+    }
+
+    /** {@code quiver:update <bundle-id-or-name>}: reloads a bundle from its location and refreshes it. */
+    public String update(String bundle) {
+        return bundleOps.update(bundle);
+    }
+
+    /** {@code quiver:uninstall <bundle-id-or-name>}: uninstalls a bundle and refreshes the wiring. */
+    public String uninstall(String bundle) {
+        return bundleOps.uninstall(bundle);
+    }
+
+    /** {@code quiver:call <tool>}: calls a tool without arguments. */
+    public String call(String tool) throws InterruptedException {
+        return call(tool, "{}");
+    }
+
+    /** {@code quiver:call <tool> '<json-object>'}: calls a tool through the engine, as any MCP client does. */
+    public String call(String tool, String jsonArguments) throws InterruptedException {
+        McpEngine e = engine;
+        if (e == null) {
+            return NO_CORE.formatted("McpEngine");
+        }
+        Map<String, Object> arguments;
+        try {
+            arguments = arguments(jsonArguments);
+        } catch (IllegalArgumentException ex) {
+            return ex.getMessage() + "\n";
+        }
+        ShellClient client = new ShellClient(e, json, callTimeout, context.getBundle().getVersion().toString());
+        try {
+            return CallReport.format(client.call(tool, arguments), json);
+        } catch (ShellClient.CallFailed ex) {
+            return ex.getMessage() + "\n";
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    Map<String, Object> arguments(String text) {
+        JsonNode node;
+        try {
+            node = json.readTree(text == null || text.isBlank() ? "{}" : text);
+        } catch (JacksonException ex) {
+            throw new IllegalArgumentException("The arguments are not JSON: " + ex.getOriginalMessage()
+                    + "\nGive one JSON object in single quotes: quiver:call <tool> '{\"name\":\"value\"}'");
+        }
+        if (!node.isObject()) {
+            throw new IllegalArgumentException("The arguments must be one JSON object, in single quotes: "
+                    + "quiver:call <tool> '{\"name\":\"value\"}'");
+        }
+        return json.treeToValue(node, Map.class);
+    }
+
+    private String bundleName(long id) {
+        Bundle bundle = context.getBundle(id);
+        if (bundle == null) {
+            return id < 0 ? "?" : id + " (gone)";
+        }
+        String name = bundle.getSymbolicName();
+        return id + " " + (name == null ? bundle.getLocation() : name);
+    }
+}

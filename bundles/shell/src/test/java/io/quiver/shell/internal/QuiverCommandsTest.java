@@ -1,0 +1,56 @@
+package io.quiver.shell.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.lang.annotation.Annotation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class QuiverCommandsTest {
+
+    private static final QuiverCommands.Config CONFIG = new QuiverCommands.Config() {
+        @Override
+        public long callTimeoutMs() {
+            return 1000;
+        }
+
+        @Override
+        public Class<? extends Annotation> annotationType() {
+            return QuiverCommands.Config.class;
+        }
+    };
+
+    private final QuiverCommands commands = new QuiverCommands(null, CONFIG);
+
+    @Test
+    void argumentsAreOneJsonObject() {
+        assertEquals(Map.of("a", 1, "b", "x"), commands.arguments("{\"a\":1,\"b\":\"x\"}"));
+        assertEquals(Map.of(), commands.arguments(""));
+        IllegalArgumentException notJson = assertThrows(IllegalArgumentException.class, () -> commands.arguments("{a"));
+        assertTrue(notJson.getMessage().contains("single quotes"), notJson.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> commands.arguments("[1,2]"));
+    }
+
+    @Test
+    void withoutTheCoreTheCatalogCommandsSaySo() throws Exception {
+        assertTrue(commands.tools().startsWith("The Quiver core is not running (no McpOperator service)"));
+        assertTrue(commands.call("x").startsWith("The Quiver core is not running (no McpEngine service)"));
+    }
+
+    @Test
+    void installTakesUrlsAsTheyAreAndPathsAsFileUris(@TempDir Path dir) throws IOException {
+        assertEquals("https://example.org/b.jar", BundleOperations.location("https://example.org/b.jar"));
+        assertEquals("file:/x/b.jar", BundleOperations.location("file:/x/b.jar"));
+        Path jar = Files.createFile(dir.resolve("b.jar"));
+        assertEquals(jar.toUri().toString(), BundleOperations.location(jar.toString()));
+        IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
+                () -> BundleOperations.location(dir.resolve("none.jar").toString()));
+        assertTrue(missing.getMessage().startsWith("No such file"), missing.getMessage());
+    }
+}

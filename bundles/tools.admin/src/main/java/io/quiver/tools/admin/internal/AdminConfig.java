@@ -1,0 +1,40 @@
+package io.quiver.tools.admin.internal;
+
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/**
+ * Settings of the admin tools (PID {@code io.quiver.tools.admin}, file
+ * {@code etc/io.quiver.tools.admin.cfg}), shared by {@code bundle_install} and
+ * {@code bundle_uninstall}.
+ *
+ * <p>The admin tools are off by default: their bundle is only in the {@code admin} feature, which
+ * no default deployment starts. Anyone who can call them can run code in the server, so they are to
+ * be permission-gated (callable by operators only) once permissions exist; until then enable the
+ * feature only where every client is trusted.
+ */
+@ObjectClassDefinition(name = "Quiver admin tools",
+        description = "Bundle management over MCP (bundles_list, bundle_install, bundle_uninstall). "
+                + "Off by default (the admin feature); to be permission-gated once permissions exist.")
+public @interface AdminConfig {
+
+    /** The configuration PID. */
+    String PID = "io.quiver.tools.admin";
+
+    @AttributeDefinition(name = "Allowed roots",
+            description = "Folders bundle_install may install from (absolute paths); a location must be a file "
+                    + "path or file: URL inside one of them. Empty (the default): bundle_install refuses every "
+                    + "location. Do not name the deploy folder: FileInstall installs what is there by itself.")
+    String[] allowedRoots() default {};
+
+    @AttributeDefinition(name = "Protected bundles",
+            description = "Symbolic names bundle_uninstall refuses (a trailing * matches any rest), besides the "
+                    + "system bundle")
+    String[] protectedBundles() default {"io.quiver.api", "io.quiver.core", "io.quiver.transport.*",
+        "io.quiver.shell", "io.quiver.tools.admin", "org.apache.felix.*"};
+
+    @AttributeDefinition(name = "Protect feature bundles",
+            description = "Refuse to uninstall bundles the launcher installed from a feature (location quiver:...): "
+                    + "features are changed with the launcher's --features, not at run time")
+    boolean protectFeatureBundles() default true;
+}

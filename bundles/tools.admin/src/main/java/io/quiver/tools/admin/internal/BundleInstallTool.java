@@ -1,0 +1,92 @@
+package io.quiver.tools.admin.internal;
+
+import io.quiver.api.McpTool;
+import io.quiver.api.Outcome;
+import io.quiver.api.Tool;
+import io.quiver.api.ToolCall;
+import io.quiver.api.ToolResult;
+import io.quiver.api.content.TextContent;
+import io.quiver.api.schema.Description;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
+import org.osgi.framework.Constants;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.metatype.annotations.Designate;
+
+/**
+ * {@code bundle_install}: installs a bundle from a file inside a configured allowed root and starts
+ * it. With no {@code allowedRoots} configured (the default) every location is refused. Off by
+ * default (the {@code admin} feature); to be permission-gated once permissions exist, since a bundle
+ * runs arbitrary code in the server.
+ */
+@Component(service = Tool.class, configurationPid = AdminConfig.PID)
+@Designate(ocd = AdminConfig.class)
+@McpTool(name = "bundle_install",
+        title = "Install an OSGi bundle",
+        description = "Installs an OSGi bundle (a jar) from a file path or file: URL inside the server's allowed "
+                + "roots and starts it. Its tools appear in tools/list once it runs. If it cannot start (a missing "
+                + "dependency, say), it stays installed and the reason is returned. Installing the same location "
+                + "again changes nothing.",
+        arguments = BundleInstallTool.InstallArguments.class,
+        output = BundleInfo.class,
+        readOnlyHint = false, destructiveHint = false, idempotentHint = true, openWorldHint = false)
+public final class BundleInstallTool implements Tool {
+
+    /** The arguments of {@code bundle_install}. */
+    public record InstallArguments(
+            @Description("Absolute path or file: URL of the bundle jar; it must lie inside an allowed root")
+            String location) {
+    }
+
+    private final BundleContext context;
+    private final AllowedRoots roots;
+
+    @Activate
+    public BundleInstallTool(BundleContext context, AdminConfig config) {
+        this.context = context;
+        this.roots = new AllowedRoots(config.allowedRoots());
+    }
+
+    @Override
+    public Outcome call(ToolCall call) {
+        InstallArguments arguments = call.arguments(InstallArguments.class);
+        Path file;
+        try {
+            file = roots.check(arguments.location());
+        } catch (IllegalArgumentException e) {
+            return Outcome.done(ToolResult.error(e.getMessage()));
+        }
+        String location = file.toUri().toString();
+        Bundle existing = context.getBundle(location);
+        if (existing != null) {
+            return result("Already installed: bundle " + Bundles.describe(Bundles.info(existing)), existing, false);
+        }
+        Bundle bundle;
+        try {
+            bundle = context.installBundle(location);
+        } catch (BundleException | SecurityException | IllegalStateException e) {
+            return Outcome.done(ToolResult.error("Cannot install " + location + ": " + e.getMessage()));
+        }
+        if (bundle.getHeaders("").get(Constants.FRAGMENT_HOST) != null) {
+            return result("Installed fragment bundle " + Bundles.describe(Bundles.info(bundle))
+                    + " (fragments attach to their host and are never started)", bundle, false);
+        }
+        try {
+            bundle.start();
+        } catch (BundleException | SecurityException | IllegalStateException e) {
+            return result("Installed bundle " + Bundles.describe(Bundles.info(bundle)) + " but it cannot start: "
+                    + e.getMessage() + ". It stays installed; install what it needs, or remove it with "
+                    + "bundle_uninstall {\"id\": " + bundle.getBundleId() + "}.", bundle, true);
+        }
+        return result("Installed and started bundle " + Bundles.describe(Bundles.info(bundle)), bundle, false);
+    }
+
+    private static Outcome result(String text, Bundle bundle, boolean isError) {
+        return Outcome.done(new ToolResult(List.of(new TextContent(text)), Bundles.info(bundle), isError, Map.of()));
+    }
+}

@@ -1,0 +1,210 @@
+package io.quiver.itests.paxexam;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+
+import io.quiver.itests.paxexam.config.QuiverOptions;
+import io.quiver.itests.paxexam.fixture.FixtureBundles;
+import io.quiver.itests.paxexam.mcp.Eventually;
+import io.quiver.itests.paxexam.mcp.ProbeTools;
+import io.quiver.itests.paxexam.operator.Gogo;
+import io.quiver.itests.paxexam.operator.OperatorTools;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import javax.inject.Inject;
+import org.junit.After;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.ops4j.pax.exam.Configuration;
+import org.ops4j.pax.exam.Option;
+import org.ops4j.pax.exam.junit.PaxExam;
+import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
+import org.ops4j.pax.exam.spi.reactors.PerClass;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
+import org.osgi.framework.ServiceRegistration;
+
+/**
+ * The {@code quiver:*} Gogo commands of the shell feature, run through the {@code CommandProcessor}
+ * service as a console or an embedding application runs them: the catalog with ranking and
+ * shadowing as services come and go, a tool call through the engine, and the problems report.
+ */
+@RunWith(PaxExam.class)
+@ExamReactorStrategy(PerClass.class)
+public class ShellCommandsIT {
+
+    private static final Duration BOUND = Duration.ofSeconds(10);
+    private static final String SLOW_CLASS = "io.quiver.itests.paxexam.fixture.SlowTool";
+    private static final String EXPLODING_CLASS = "io.quiver.itests.paxexam.fixture.ExplodingTool";
+
+    @Inject
+    private BundleContext context;
+
+    private final List<ServiceRegistration<?>> registrations = new ArrayList<>();
+    private final List<Bundle> installed = new ArrayList<>();
+
+    @Configuration
+    public Option[] configuration() {
+        return QuiverOptions.framework(ShellCommandsIT.class, "shell");
+    }
+
+    @After
+    public void cleanUp() {
+        for (ServiceRegistration<?> registration : registrations) {
+            try {
+                registration.unregister();
+            } catch (IllegalStateException e) {
+                // already unregistered by the test
+            }
+        }
+        registrations.clear();
+        for (Bundle bundle : installed) {
+            try {
+                bundle.uninstall();
+            } catch (BundleException | IllegalStateException e) {
+                // already gone
+            }
+        }
+        installed.clear();
+    }
+
+    @Test
+    public void toolsShowsTheWinnerShadowedTheLoserAndTheLoserTakesOver() throws Exception {
+        ServiceRegistration<?> low = register(OperatorTools.registerText(context, "itest_ranked", 1, "from the low one"));
+        ServiceRegistration<?> high = register(OperatorTools.registerText(context, "itest_ranked", 10, "from the high one"));
+        String lowId = OperatorTools.serviceId(low);
+        String highId = OperatorTools.serviceId(high);
+
+        String tools = Eventually.until("itest_ranked in quiver:tools", () -> run("quiver:tools"),
+                out -> out.contains("itest_ranked"), BOUND);
+        System.err.println("[ShellCommandsIT] quiver:tools\n" + tools);
+        List<String> winner = cells(Gogo.lineWith(tools, "itest_ranked"));
+        assertEquals("ranking of the winner: " + winner, "10", winner.get(2));
+        assertEquals("service id of the winner: " + winner, highId, winner.get(3));
+        assertTrue(winner.toString(), winner.get(4).contains("'from the high one'"));
+        assertTrue("one line per name: " + tools, tools.indexOf("itest_ranked") == tools.lastIndexOf("itest_ranked"));
+
+        String shadowed = run("quiver:shadowed");
+        System.err.println("[ShellCommandsIT] quiver:shadowed\n" + shadowed);
+        List<String> loser = cells(Gogo.lineWith(shadowed, "itest_ranked"));
+        assertEquals("the loser is listed as shadowed: " + shadowed, "itest_ranked", loser.get(0));
+        assertEquals(loser.toString(), "1", loser.get(2));
+        assertEquals(loser.toString(), lowId, loser.get(3));
+        assertTrue("names the winner: " + loser, loser.get(4).startsWith("service " + highId + " "));
+
+        assertTrue(run("quiver:call itest_ranked").contains("from the high one"));
+
+        high.unregister();
+        tools = Eventually.until("the ranking-1 service takes over", () -> run("quiver:tools"),
+                out -> out.contains("itest_ranked") && cells(Gogo.lineWith(out, "itest_ranked")).get(3).equals(lowId), BOUND);
+        System.err.println("[ShellCommandsIT] quiver:tools after the winner left\n" + tools);
+        assertEquals("1", cells(Gogo.lineWith(tools, "itest_ranked")).get(2));
+        shadowed = run("quiver:shadowed");
+        assertNull("nothing is shadowed any more: " + shadowed, Gogo.lineWith(shadowed, "itest_ranked"));
+        assertTrue(run("quiver:call itest_ranked").contains("from the low one"));
+    }
+
+    @Test
+    public void callGoesThroughTheEngineAndPrintsTheResult() throws Exception {
+        register(ProbeTools.registerEcho(context, "itest_shell_echo", "Echoes 'text'"));
+        Eventually.until("itest_shell_echo listed", () -> run("quiver:tools"), out -> out.contains("itest_shell_echo"), BOUND);
+
+        String out = run("quiver:call itest_shell_echo '{\"text\":\"hello from gogo\"}'");
+        System.err.println("[ShellCommandsIT] quiver:call\n" + out);
+        assertTrue(out, out.contains("echo: hello from gogo"));
+        assertTrue(out, out.contains("isError: false"));
+
+        String unknown = run("quiver:call itest_no_such_tool");
+        assertTrue(unknown, unknown.contains("error -32602"));
+
+        String badJson = run("quiver:call itest_shell_echo 'not json'");
+        assertTrue(badJson, badJson.contains("not JSON"));
+
+        // the shell's session is closed after each call
+        String sessions = run("quiver:sessions");
+        assertFalse(sessions, sessions.contains("quiver-shell"));
+    }
+
+    @Test
+    public void problemsReportsAnUnresolvableBundleAndAComponentThatFailsToActivate() throws Exception {
+        // installed through the shell itself, from a file: it stays INSTALLED and the reason is printed
+        Path jar = context.getDataFile("unresolvable-tool.jar").toPath();
+        Files.copy(FixtureBundles.toolBundle("io.quiver.itests.shell.unresolvable", SLOW_CLASS, "itest_shell_unresolvable")
+                .importing("io.quiver.itests.nothing.exports.this;version=\"[9,10)\"").build(), jar,
+                StandardCopyOption.REPLACE_EXISTING);
+        String install = run("quiver:install " + jar);
+        System.err.println("[ShellCommandsIT] quiver:install\n" + install);
+        assertTrue(install, install.contains("Not started"));
+        assertTrue(install, install.contains("INSTALLED"));
+        Bundle unresolvable = find("io.quiver.itests.shell.unresolvable");
+        installed.add(unresolvable);
+        assertEquals(Bundle.INSTALLED, unresolvable.getState());
+
+        System.err.println("[ShellCommandsIT] Expected: SCR logs the failure of the ExplodingTool component below.");
+        Bundle exploding = context.installBundle("quiver-itest:shell-exploding",
+                FixtureBundles.toolBundle("io.quiver.itests.shell.exploding", EXPLODING_CLASS, "itest_shell_exploding").build());
+        installed.add(exploding);
+        exploding.start();
+
+        String problems = Eventually.until("both problems reported", () -> run("quiver:problems"),
+                out -> out.contains("io.quiver.itests.shell.unresolvable") && out.contains("io.quiver.itests.shell.exploding"),
+                BOUND);
+        System.err.println("[ShellCommandsIT] quiver:problems\n" + problems);
+        String bundleLine = Gogo.lineWith(problems, "io.quiver.itests.shell.unresolvable");
+        assertTrue(bundleLine, bundleLine.contains("missing package"));
+        assertTrue(bundleLine, bundleLine.contains("io.quiver.itests.nothing.exports.this"));
+        String componentLine = Gogo.lineWith(problems, "io.quiver.itests.shell.exploding");
+        assertTrue(componentLine, componentLine.contains("failed activation"));
+        assertTrue(componentLine, componentLine.contains("ExplodingTool refuses to be activated"));
+
+        // neither harms anything else: the catalog, calls and the other bundles go on
+        String tools = run("quiver:tools");
+        assertFalse(tools, tools.contains("itest_shell_exploding"));
+        assertFalse(tools, tools.contains("itest_shell_unresolvable"));
+        register(ProbeTools.registerEcho(context, "itest_after_problems", "Still works"));
+        String call = Eventually.until("a healthy tool still works", () -> run("quiver:call itest_after_problems '{\"text\":\"ok\"}'"),
+                out -> out.contains("echo: ok"), BOUND);
+        assertTrue(call, call.contains("isError: false"));
+        String bundles = run("quiver:bundles");
+        for (String name : List.of("io.quiver.core", "io.quiver.transport.http", "io.quiver.shell")) {
+            assertTrue(name + " is ACTIVE: " + bundles, Gogo.lineWith(bundles, name + " ").contains("ACTIVE"));
+        }
+
+        // and the shell removes it again
+        String uninstall = run("quiver:uninstall " + unresolvable.getBundleId());
+        assertTrue(uninstall, uninstall.contains("Uninstalled bundle " + unresolvable.getBundleId()));
+        assertEquals(Bundle.UNINSTALLED, unresolvable.getState());
+        assertFalse(run("quiver:problems").contains("io.quiver.itests.shell.unresolvable"));
+        assertTrue(run("quiver:uninstall 0").contains("Refusing"));
+    }
+
+    private String run(String command) throws Exception {
+        return Gogo.run(context, command, BOUND);
+    }
+
+    private ServiceRegistration<?> register(ServiceRegistration<?> registration) {
+        registrations.add(registration);
+        return registration;
+    }
+
+    private Bundle find(String symbolicName) {
+        for (Bundle bundle : context.getBundles()) {
+            if (symbolicName.equals(bundle.getSymbolicName())) {
+                return bundle;
+            }
+        }
+        throw new AssertionError("no bundle " + symbolicName);
+    }
+
+    /** The cells of a table line: columns are two or more spaces apart. */
+    private static List<String> cells(String line) {
+        return line == null ? List.of() : List.of(line.trim().split("\\s{2,}"));
+    }
+}
