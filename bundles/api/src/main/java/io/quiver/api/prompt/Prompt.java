@@ -12,6 +12,9 @@ public interface Prompt {
         return List.of();
     }
 
-    /** Renders the prompt; required arguments are present (the engine checks). */
+    /**
+     * Renders the prompt; required arguments are present (the engine checks). A prompt that needs
+     * the user's input first throws {@link io.quiver.api.input.InputNeeded}.
+     */
     PromptResult get(PromptRequest request) throws Exception;
 }

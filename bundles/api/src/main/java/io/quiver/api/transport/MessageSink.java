@@ -15,4 +15,12 @@ public interface MessageSink {
      * @param response the JSON-RPC response, or {@code null} when none is owed (the request was cancelled)
      */
     void complete(byte[] response);
+
+    /**
+     * The exchange is over with an error the transport should also signal itself (an HTTP status,
+     * say). Transports that cannot, or that already started streaming, just deliver the response.
+     */
+    default void fail(Receipt.Reason reason, byte[] response) {
+        complete(response);
+    }
 }

@@ -20,6 +20,7 @@ public sealed interface Receipt {
      * A request the engine will answer through the exchange.
      *
      * @param session the session the request belongs to (new for {@code initialize}), or {@code null}
+     *     for a stateless (2026-07-28) request
      * @param exchange start it with a sink to receive the messages of this request
      */
     record Pending(McpSession session, Exchange exchange) implements Receipt {
@@ -36,6 +37,14 @@ public sealed interface Receipt {
         /** The session named is unknown or has ended. */
         SESSION_NOT_FOUND,
         /** The protocol revision named out of band is not supported. */
-        UNSUPPORTED_VERSION
+        UNSUPPORTED_VERSION,
+        /** 2026-07-28: the per-request {@code _meta} is missing or invalid. */
+        INVALID_META,
+        /** 2026-07-28: a header disagrees with the body ({@code Mcp-Method}, {@code Mcp-Name}, {@code Mcp-Param-*}). */
+        HEADER_MISMATCH,
+        /** 2026-07-28: the method does not exist in this revision. */
+        METHOD_NOT_FOUND,
+        /** 2026-07-28: the request needs a client capability the client did not declare. */
+        MISSING_CAPABILITY
     }
 }

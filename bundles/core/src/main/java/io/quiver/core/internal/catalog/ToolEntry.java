@@ -8,6 +8,7 @@ import io.quiver.core.internal.json.Json;
 import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -15,15 +16,20 @@ import tools.jackson.databind.node.ObjectNode;
  * once from its service properties.
  */
 public record ToolEntry(String name, ObjectNode descriptor, Schema inputSchema, JsonNode outputSchema,
-        long timeoutMs, Tool tool, long bundleId) {
+        long timeoutMs, Tool tool, long bundleId, JsonMapper mapper) {
 
     static final String P = "mcp.tool.";
+    /** The tool names MCP clients accept (2025-11-25: SHOULD; clients reject others). */
+    static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]{1,128}");
 
     /** Reads a tool's properties; throws {@link IllegalArgumentException} naming what is wrong. */
     static ToolEntry from(Tool tool, Map<String, Object> props, SchemaRegistry schemas) {
         String name = Props.string(props, P + "name");
         if (name == null) {
             throw new IllegalArgumentException("the service has no " + P + "name property");
+        }
+        if (!NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("tool name '" + name + "' is not 1 to 128 of A-Z a-z 0-9 _ . -");
         }
         ObjectNode descriptor = Json.MAPPER.createObjectNode();
         descriptor.put("name", name);
@@ -60,8 +66,10 @@ public record ToolEntry(String name, ObjectNode descriptor, Schema inputSchema, 
             throw new IllegalArgumentException("tool " + name + ": inputSchema does not compile: " + e.getMessage());
         }
         long timeout = Props.number(props, P + "timeoutMs", 0);
+        // The tool's own mapper: Jackson caches what it learns of a class, and a cache shared by all
+        // tools would keep every removed or updated tool bundle's class loader alive.
         return new ToolEntry(name, descriptor, compiled, output, timeout, tool,
-                Props.number(props, "service.bundleid", -1));
+                Props.number(props, "service.bundleid", -1), Json.MAPPER.rebuild().build());
     }
 
     /**

@@ -27,6 +27,7 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The transport-neutral protocol engine: classifies each message, keeps sessions, dispatches
@@ -39,10 +40,12 @@ public final class Engine implements AutoCloseable {
     private final Catalog catalog;
     private final EngineSettings settings;
     private final SessionRegistry sessions = new SessionRegistry();
+    private final Listeners listeners = new Listeners();
     private final ExecutorService requestPool;
     private final ExecutorService toolPool;
     private final ScheduledExecutorService timer;
     private final Map<String, MethodHandler> handlers;
+    private final Map<String, MethodHandler> statelessHandlers;
     private final ListChangeNotifier listChanges;
     private final Consumer<Catalog.Kind> catalogListener;
 
@@ -58,7 +61,8 @@ public final class Engine implements AutoCloseable {
         this.timer = Pools.timer("quiver-timer");
         ToolPipeline pipeline = new ToolPipeline(catalog, toolPool, settings, limits);
         this.handlers = Handlers.create(catalog, pipeline, settings);
-        this.listChanges = new ListChangeNotifier(sessions, timer, settings.listChangedDebounceMs());
+        this.statelessHandlers = Handlers.createStateless(catalog, pipeline, settings, listeners);
+        this.listChanges = new ListChangeNotifier(sessions, listeners, timer, settings.listChangedDebounceMs());
         this.catalogListener = listChanges::changed;
         catalog.addListener(catalogListener);
         long sweep = Math.max(1_000, Math.min(60_000, settings.sessionIdleTimeoutMs() / 4));
@@ -75,7 +79,7 @@ public final class Engine implements AutoCloseable {
     }
 
     public List<String> supportedVersions() {
-        return ProtocolVersions.SESSION_ERA;
+        return ProtocolVersions.ALL;
     }
 
     public Optional<McpSession> session(String id) {
@@ -91,10 +95,15 @@ public final class Engine implements AutoCloseable {
         }
         Message message = ((JsonRpc.Parsed.Ok) parsed).message();
         JsonNode id = message instanceof Message.Request r ? r.id() : null;
+        ObjectNode params = message instanceof Message.Request r ? r.params()
+                : message instanceof Message.Notification n ? n.params() : null;
+        if (params != null && Stateless.claims(params, inbound)) {
+            return receiveStateless(message, params, inbound);
+        }
         if (inbound.protocolVersion() != null && !ProtocolVersions.isSupported(inbound.protocolVersion())) {
             return reject(Reason.UNSUPPORTED_VERSION, id, ErrorCodes.INVALID_REQUEST,
                     "Bad Request: unsupported protocol version " + inbound.protocolVersion()
-                            + " (supported: " + String.join(", ", ProtocolVersions.SESSION_ERA) + ")");
+                            + " (supported: " + String.join(", ", supportedVersions()) + ")");
         }
         if (message instanceof Message.Request request && "initialize".equals(request.method())) {
             if (inbound.sessionId() != null) {
@@ -102,7 +111,7 @@ public final class Engine implements AutoCloseable {
                         "Invalid Request: initialize must not carry a session id");
             }
             Session session = sessions.create(inbound.caller());
-            return new Receipt.Pending(session, new RequestExchange(session, request));
+            return new Receipt.Pending(session, new RequestExchange(session, null, request));
         }
         if (inbound.sessionId() == null) {
             return reject(Reason.SESSION_REQUIRED, id, ErrorCodes.INVALID_REQUEST,
@@ -123,7 +132,27 @@ public final class Engine implements AutoCloseable {
             }
             return new Receipt.Accepted();
         }
-        return new Receipt.Pending(session, new RequestExchange(session, (Message.Request) message));
+        return new Receipt.Pending(session, new RequestExchange(session, null, (Message.Request) message));
+    }
+
+    /** A 2026-07-28 request: no session; checked, then served by the stateless method table. */
+    private Receipt receiveStateless(Message message, ObjectNode params, Inbound inbound) {
+        boolean request = message instanceof Message.Request;
+        String method = request ? ((Message.Request) message).method() : ((Message.Notification) message).method();
+        JsonNode id = request ? ((Message.Request) message).id() : null;
+        Peer peer;
+        try {
+            peer = Stateless.admit(method, params, inbound, request);
+        } catch (McpException e) {
+            return new Receipt.Rejected(e.reason(), JsonRpc.error(id, e.toError()));
+        }
+        if (!request) {
+            return new Receipt.Accepted();
+        }
+        if (Stateless.REMOVED.contains(method) || !statelessHandlers.containsKey(method)) {
+            return reject(Reason.METHOD_NOT_FOUND, id, ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + method);
+        }
+        return new Receipt.Pending(null, new RequestExchange(null, peer, (Message.Request) message));
     }
 
     private static Receipt reject(Reason reason, JsonNode id, int code, String text) {
@@ -150,11 +179,13 @@ public final class Engine implements AutoCloseable {
                 session.notify("notifications/resources/updated", Map.of("uri", uri));
             }
         }
+        listeners.resourceUpdated(uri);
     }
 
     @Override
     public void close() {
         catalog.removeListener(catalogListener);
+        listeners.closeAll(Map.of("name", settings.serverName(), "version", settings.serverVersion()));
         sessions.closeAll();
         timer.shutdownNow();
         requestPool.shutdownNow();
@@ -164,10 +195,14 @@ public final class Engine implements AutoCloseable {
     /** One request on its way through a handler. */
     private final class RequestExchange implements Exchange {
         private final Session session;
+        private final Peer peer;
         private final Message.Request request;
+        private volatile RequestScope scope;
 
-        RequestExchange(Session session, Message.Request request) {
+        /** A session request ({@code peer} null: taken from the session) or a stateless one ({@code session} null). */
+        RequestExchange(Session session, Peer peer, Message.Request request) {
             this.session = session;
+            this.peer = peer;
             this.request = request;
         }
 
@@ -178,24 +213,34 @@ public final class Engine implements AutoCloseable {
 
         @Override
         public String protocolVersion() {
-            return session.protocolVersion();
+            return session != null ? session.protocolVersion() : peer.protocolVersion();
         }
 
         @Override
         public void abandon() {
             // Session-based revisions: a lost connection is not a cancellation; the response is
-            // kept for resumption by the transport.
+            // kept for resumption by the transport. Stateless: closing the stream cancels.
+            RequestScope current = scope;
+            if (session == null && current != null) {
+                current.cancel();
+            }
         }
 
         @Override
         public void start(MessageSink sink) {
-            RequestScope scope = new RequestScope(session, request.id(), request.method(), request.params(), sink);
+            RequestScope scope = new RequestScope(session, peer != null ? peer : Peer.of(session), request.id(),
+                    request.method(), request.params(), sink);
+            this.scope = scope;
             String key = request.id().asString();
-            session.register(key, scope);
+            if (session != null) {
+                session.register(key, scope);
+            }
             try {
                 requestPool.execute(() -> run(scope, sink, key));
             } catch (RejectedExecutionException e) {
-                session.unregister(key, scope);
+                if (session != null) {
+                    session.unregister(key, scope);
+                }
                 sink.complete(JsonRpc.error(request.id(),
                         new RpcError(ErrorCodes.INTERNAL_ERROR, "Server busy: too many requests in progress", null)));
             }
@@ -204,22 +249,37 @@ public final class Engine implements AutoCloseable {
         private void run(RequestScope scope, MessageSink sink, String key) {
             byte[] response;
             try {
-                MethodHandler handler = handlers.get(request.method());
+                MethodHandler handler = (session == null ? statelessHandlers : handlers).get(request.method());
                 if (handler == null) {
                     throw new McpException(ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + request.method());
                 }
                 Object result = handler.handle(scope, request.params());
+                if (session == null && result != null) {
+                    result = StatelessResults.decorate(request.method(), result, settings);
+                }
+                if (result == StatelessResults.KEEP_OPEN) {
+                    return;
+                }
                 response = scope.isCancelled() ? null : JsonRpc.result(request.id(), result);
             } catch (McpException e) {
+                if (e.reason() != null && !scope.isCancelled()) {
+                    if (session != null) {
+                        session.unregister(key, scope);
+                    }
+                    sink.fail(e.reason(), JsonRpc.error(request.id(), e.toError()));
+                    return;
+                }
                 response = JsonRpc.error(request.id(), e.toError());
             } catch (CancellationException e) {
                 response = null;
             } catch (RuntimeException | Error e) {
-                LOG.error("Request {} ({}) failed in session {}", request.method(), scope.invocationId(),
-                        session.id(), e);
+                LOG.error("Request {} ({}) failed{}", request.method(), scope.invocationId(),
+                        session == null ? "" : " in session " + session.id(), e);
                 response = JsonRpc.error(request.id(), new RpcError(ErrorCodes.INTERNAL_ERROR, "Internal error", null));
             } finally {
-                session.unregister(key, scope);
+                if (session != null) {
+                    session.unregister(key, scope);
+                }
             }
             if (scope.isCancelled() && !"initialize".equals(request.method())) {
                 response = null;

@@ -64,13 +64,30 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
         int pageSize() default 100;
 
         @AttributeDefinition(description = "List changes within this window give one notification (ms)")
-        long listChangedDebounceMs() default 100;
+        long listChangedDebounceMs() default 250;
 
         @AttributeDefinition(description = "How often one tool call may ask for input")
         int maxInputRounds() default 10;
 
         @AttributeDefinition(description = "Most bytes one tool call may return; text beyond it is cut with a marker")
         long maxOutputBytes() default 1L << 20;
+
+        @AttributeDefinition(description = "2026-07-28 cache hint (ttlMs) on discover and list results")
+        long listTtlMs() default 0;
+
+        @AttributeDefinition(description = "2026-07-28 cache hint (ttlMs) on resource reads")
+        long readTtlMs() default 0;
+
+        @AttributeDefinition(description = "2026-07-28 cache scope of cacheable results: public or private")
+        String cacheScope() default "private";
+
+        @AttributeDefinition(description = "Keys (at least 32 characters) that sign 2026-07-28 request state; the first signs,"
+                + " all verify, so a new key goes first and the old one stays until its states expire. Empty: a random key"
+                + " per start (state does not survive a restart or reach other instances)")
+        String[] requestStateKeys() default {};
+
+        @AttributeDefinition(description = "How long a 2026-07-28 request state stays valid (ms)")
+        long requestStateTtlMs() default 600_000;
     }
 
     private final Engine engine;
@@ -85,7 +102,11 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
                 version == null ? "0.1.0" : version, config.instructions(), config.toolTimeoutMs(),
                 config.maxConcurrentCalls(), config.maxConcurrentRequests(), config.maxQueued(),
                 config.clientRequestTimeoutMs(), config.sessionIdleTimeoutMs(), config.pageSize(),
-                config.listChangedDebounceMs(), config.maxInputRounds(), config.maxOutputBytes()), limits);
+                config.listChangedDebounceMs(), config.maxInputRounds(), config.maxOutputBytes(), config.listTtlMs(),
+                config.readTtlMs(), "public".equals(config.cacheScope()) ? "public" : "private",
+                java.util.Arrays.stream(config.requestStateKeys()).flatMap(k -> java.util.Arrays.stream(k.split(",")))
+                        .map(String::trim).filter(k -> !k.isEmpty()).toList(),
+                config.requestStateTtlMs()), limits);
     }
 
     @Reference(service = ToolLimitsComponent.class, cardinality = ReferenceCardinality.MULTIPLE,

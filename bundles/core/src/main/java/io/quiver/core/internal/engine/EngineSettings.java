@@ -16,15 +16,21 @@ package io.quiver.core.internal.engine;
  * @param listChangedDebounceMs list changes within this window yield one notification
  * @param maxInputRounds how many times one call may ask for input
  * @param maxOutputBytes the most one tool call may return (text cut, binary omitted beyond it)
+ * @param listTtlMs 2026-07-28 cache hint on discover and list results
+ * @param readTtlMs 2026-07-28 cache hint on resource reads
+ * @param cacheScope 2026-07-28 cache scope: {@code public} or {@code private}
+ * @param requestStateKeys keys that sign 2026-07-28 request state (the first signs, all verify); empty: one random key
+ * @param requestStateTtlMs how long a request state stays valid
  */
 public record EngineSettings(String serverName, String serverVersion, String instructions, long toolTimeoutMs,
         int maxConcurrentCalls, int maxConcurrentRequests, int maxQueued, long clientRequestTimeoutMs,
         long sessionIdleTimeoutMs, int pageSize, long listChangedDebounceMs, int maxInputRounds,
-        long maxOutputBytes) {
+        long maxOutputBytes, long listTtlMs, long readTtlMs, String cacheScope, java.util.List<String> requestStateKeys,
+        long requestStateTtlMs) {
 
     /** The defaults. */
     public static EngineSettings defaults() {
-        return new EngineSettings("quiver", "0.1.0", "", 60_000, 64, 256, 1024, 300_000, 3_600_000, 100, 100, 10,
-                1L << 20);
+        return new EngineSettings("quiver", "0.1.0", "", 60_000, 64, 256, 1024, 300_000, 3_600_000, 100, 250, 10,
+                1L << 20, 0, 0, "private", java.util.List.of(), 600_000);
     }
 }

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 final class ListChangeNotifier {
 
     private final SessionRegistry sessions;
+    private final Listeners listeners;
     private final ScheduledExecutorService timer;
     private final long quietMs;
     private final Map<Catalog.Kind, Pending> pending = new EnumMap<>(Catalog.Kind.class);
@@ -23,8 +24,9 @@ final class ListChangeNotifier {
     private record Pending(long firstNanos, ScheduledFuture<?> flush) {
     }
 
-    ListChangeNotifier(SessionRegistry sessions, ScheduledExecutorService timer, long quietMs) {
+    ListChangeNotifier(SessionRegistry sessions, Listeners listeners, ScheduledExecutorService timer, long quietMs) {
         this.sessions = sessions;
+        this.listeners = listeners;
         this.timer = timer;
         this.quietMs = Math.max(0, quietMs);
     }
@@ -60,5 +62,6 @@ final class ListChangeNotifier {
         for (Session session : sessions.all()) {
             session.notify(method, null);
         }
+        listeners.listChanged(kind, method);
     }
 }

@@ -8,6 +8,10 @@ public final class ProtocolVersions {
     /** Revisions with an {@code initialize} handshake and sessions, oldest first. */
     public static final List<String> SESSION_ERA = List.of("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25");
 
+    /** Every revision this server speaks, on one endpoint. */
+    public static final List<String> ALL = List.of("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25",
+            Stateless.VERSION);
+
     /** The newest session-based revision: what a client asking for an unknown one is offered. */
     public static final String LATEST_SESSION = "2025-11-25";
 

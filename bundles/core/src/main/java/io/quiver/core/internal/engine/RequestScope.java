@@ -29,6 +29,7 @@ import tools.jackson.databind.node.ObjectNode;
 public final class RequestScope implements RequestContext {
 
     private final Session session;
+    private final Peer peer;
     private final JsonNode requestId;
     private final String method;
     private final ObjectNode params;
@@ -38,8 +39,9 @@ public final class RequestScope implements RequestContext {
     private final List<Runnable> cancelActions = new CopyOnWriteArrayList<>();
     private volatile boolean cancelled;
 
-    RequestScope(Session session, JsonNode requestId, String method, ObjectNode params, MessageSink sink) {
+    RequestScope(Session session, Peer peer, JsonNode requestId, String method, ObjectNode params, MessageSink sink) {
         this.session = session;
+        this.peer = peer;
         this.requestId = requestId;
         this.method = method;
         this.params = params;
@@ -48,8 +50,18 @@ public final class RequestScope implements RequestContext {
         this.progressToken = token != null && (token.isString() || token.isIntegralNumber()) ? token : null;
     }
 
+    /** The session, or {@code null} for a stateless (2026-07-28) request. */
     public Session session() {
         return session;
+    }
+
+    public Peer peer() {
+        return peer;
+    }
+
+    /** Where this request's messages go. */
+    public MessageSink sink() {
+        return sink;
     }
 
     public JsonNode requestId() {
@@ -71,17 +83,17 @@ public final class RequestScope implements RequestContext {
 
     @Override
     public CallerIdentity caller() {
-        return session.caller();
+        return peer.caller();
     }
 
     @Override
     public ClientInfo client() {
-        return session.client();
+        return peer.client();
     }
 
     @Override
     public String protocolVersion() {
-        return session.protocolVersion();
+        return peer.protocolVersion();
     }
 
     @Override
@@ -103,8 +115,15 @@ public final class RequestScope implements RequestContext {
 
     @Override
     public void log(LogLevel level, String logger, Object data) {
-        LogLevel minimum = session.logLevel();
-        if (cancelled || (minimum != null && level.compareTo(minimum) < 0)) {
+        if (cancelled) {
+            return;
+        }
+        if (session == null) {
+            // 2026-07-28: only when the request asked for a level, only on its own stream
+            if (peer.logLevel() == null || level.compareTo(peer.logLevel()) < 0) {
+                return;
+            }
+        } else if (session.logLevel() != null && level.compareTo(session.logLevel()) < 0) {
             return;
         }
         Map<String, Object> p = new LinkedHashMap<>();
@@ -118,7 +137,7 @@ public final class RequestScope implements RequestContext {
 
     @Override
     public boolean isCancelled() {
-        return cancelled || !session.isOpen();
+        return cancelled || (session != null && !session.isOpen());
     }
 
     /** Marks the request cancelled and runs the registered cancel actions. */
@@ -148,6 +167,9 @@ public final class RequestScope implements RequestContext {
      * @throws McpException when the client answers with an error or not in time
      */
     public JsonNode askClient(String clientMethod, Object clientParams, long timeoutMs) {
+        if (session == null) {
+            throw new IllegalStateException("stateless requests never send requests to the client");
+        }
         CompletableFuture<JsonNode> answer = new CompletableFuture<>();
         String id = session.newClientRequest(answer);
         try (AutoCloseable hook = onCancel(() -> answer.cancel(false))) {

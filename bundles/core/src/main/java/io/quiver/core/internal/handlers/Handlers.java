@@ -2,6 +2,7 @@ package io.quiver.core.internal.handlers;
 
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.engine.EngineSettings;
+import io.quiver.core.internal.engine.Listeners;
 import io.quiver.core.internal.engine.MethodHandler;
 import io.quiver.core.internal.pipeline.ToolPipeline;
 import java.util.Map;
@@ -10,6 +11,22 @@ import java.util.Map;
 public final class Handlers {
 
     private Handlers() {
+    }
+
+    /** The 2026-07-28 method table: no session methods, plus discovery and listening. */
+    public static Map<String, MethodHandler> createStateless(Catalog catalog, ToolPipeline pipeline,
+            EngineSettings settings, Listeners listeners) {
+        return Map.ofEntries(
+                Map.entry("server/discover", new DiscoverHandler(settings)),
+                Map.entry("subscriptions/listen", new ListenHandler(listeners)),
+                Map.entry("tools/list", new ToolsListHandler(catalog, settings.pageSize())),
+                Map.entry("tools/call", new ToolsCallHandler(pipeline)),
+                Map.entry("resources/list", new ResourcesListHandler(catalog, settings.pageSize())),
+                Map.entry("resources/templates/list", new ResourceTemplatesListHandler(catalog, settings.pageSize())),
+                Map.entry("resources/read", new ResourcesReadHandler(catalog)),
+                Map.entry("prompts/list", new PromptsListHandler(catalog, settings.pageSize())),
+                Map.entry("prompts/get", new PromptsGetHandler(catalog, pipeline)),
+                Map.entry("completion/complete", new CompletionHandler(catalog)));
     }
 
     public static Map<String, MethodHandler> create(Catalog catalog, ToolPipeline pipeline, EngineSettings settings) {
@@ -25,7 +42,7 @@ public final class Handlers {
                 Map.entry("resources/subscribe", new ResourcesSubscribeHandler(catalog)),
                 Map.entry("resources/unsubscribe", new ResourcesUnsubscribeHandler()),
                 Map.entry("prompts/list", new PromptsListHandler(catalog, settings.pageSize())),
-                Map.entry("prompts/get", new PromptsGetHandler(catalog)),
+                Map.entry("prompts/get", new PromptsGetHandler(catalog, pipeline)),
                 Map.entry("completion/complete", new CompletionHandler(catalog)));
     }
 }

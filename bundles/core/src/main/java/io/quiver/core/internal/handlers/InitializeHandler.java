@@ -18,6 +18,17 @@ final class InitializeHandler implements MethodHandler {
         this.settings = settings;
     }
 
+    /** What the server offers, the same in every revision. */
+    static ObjectNode capabilities() {
+        ObjectNode server = Json.MAPPER.createObjectNode();
+        server.putObject("tools").put("listChanged", true);
+        server.putObject("resources").put("subscribe", true).put("listChanged", true);
+        server.putObject("prompts").put("listChanged", true);
+        server.putObject("logging");
+        server.putObject("completions");
+        return server;
+    }
+
     @Override
     public Object handle(RequestScope scope, ObjectNode params) {
         String requested = Params.requireString(params, "protocolVersion");
@@ -33,12 +44,7 @@ final class InitializeHandler implements MethodHandler {
 
         ObjectNode result = Json.MAPPER.createObjectNode();
         result.put("protocolVersion", version);
-        ObjectNode server = result.putObject("capabilities");
-        server.putObject("tools").put("listChanged", true);
-        server.putObject("resources").put("subscribe", true).put("listChanged", true);
-        server.putObject("prompts").put("listChanged", true);
-        server.putObject("logging");
-        server.putObject("completions");
+        result.set("capabilities", capabilities());
         ObjectNode info = result.putObject("serverInfo");
         info.put("name", settings.serverName());
         info.put("version", settings.serverVersion());

@@ -3,15 +3,19 @@ package io.quiver.core.internal.handlers;
 import io.quiver.api.RequestContext;
 import io.quiver.api.prompt.PromptArgument;
 import io.quiver.api.prompt.PromptRequest;
-import io.quiver.api.prompt.PromptResult;
+import io.quiver.api.input.InputNeeded;
+import io.quiver.api.input.InputResponse;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.catalog.PromptEntry;
 import io.quiver.core.internal.engine.MethodHandler;
 import io.quiver.core.internal.engine.RequestScope;
+import io.quiver.core.internal.pipeline.InputRounds;
+import io.quiver.core.internal.pipeline.ToolPipeline;
 import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.McpException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -23,9 +27,11 @@ final class PromptsGetHandler implements MethodHandler {
     private static final Logger LOG = LoggerFactory.getLogger(PromptsGetHandler.class);
 
     private final Catalog catalog;
+    private final ToolPipeline pipeline;
 
-    PromptsGetHandler(Catalog catalog) {
+    PromptsGetHandler(Catalog catalog, ToolPipeline pipeline) {
         this.catalog = catalog;
+        this.pipeline = pipeline;
     }
 
     @Override
@@ -50,19 +56,26 @@ final class PromptsGetHandler implements MethodHandler {
                 throw McpException.invalidParams("Missing required argument: " + argument.name());
             }
         }
-        PromptResult result;
+        Map<String, String> values = Map.copyOf(arguments);
+        InputRounds.Runner render = answers -> {
+            try {
+                return new InputRounds.Attempt.Done(entry.prompt().get(new Request(name, values, scope, answers)));
+            } catch (InputNeeded needed) {
+                return new InputRounds.Attempt.Needs(needed.requests());
+            }
+        };
         try {
-            result = entry.prompt().get(new Request(name, Map.copyOf(arguments), scope));
-        } catch (McpException e) {
+            return scope.session() == null ? pipeline.rounds().stateless(scope, "prompts/get " + name, params, render)
+                    : pipeline.rounds().withSession(scope, render);
+        } catch (McpException | CancellationException e) {
             throw e;
         } catch (Exception e) {
             LOG.error("Prompt {} failed ({})", name, scope.invocationId(), e);
             throw new McpException(ErrorCodes.INTERNAL_ERROR, "Rendering the prompt failed");
         }
-        return result;
     }
 
-    private record Request(String name, Map<String, String> arguments, RequestContext context)
-            implements PromptRequest {
+    private record Request(String name, Map<String, String> arguments, RequestContext context,
+            Map<String, InputResponse> answers) implements PromptRequest {
     }
 }

@@ -32,7 +32,9 @@ final class ResourcesReadHandler implements MethodHandler {
         String uri = Params.requireString(params, "uri");
         List<ResourceContents> contents = read(scope, uri);
         if (contents == null || contents.isEmpty()) {
-            throw new McpException(ErrorCodes.RESOURCE_NOT_FOUND, "Resource not found", Map.of("uri", uri));
+            // 2026-07-28 made a missing resource an invalid-params error (SEP-2164)
+            throw new McpException(scope.session() == null ? ErrorCodes.INVALID_PARAMS : ErrorCodes.RESOURCE_NOT_FOUND,
+                    "Resource not found", Map.of("uri", uri));
         }
         return Map.of("contents", contents);
     }

@@ -18,6 +18,6 @@ final class ToolsCallHandler implements MethodHandler {
     public Object handle(RequestScope scope, ObjectNode params) {
         String name = Params.requireString(params, "name");
         ObjectNode arguments = Params.optionalObject(params, "arguments");
-        return pipeline.call(scope, name, arguments);
+        return pipeline.call(scope, name, arguments, params);
     }
 }

@@ -5,6 +5,7 @@ import io.quiver.api.ToolCall;
 import io.quiver.api.input.InputResponse;
 import io.quiver.core.internal.json.Json;
 import java.util.Map;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /** What a tool sees of one attempt. */
@@ -15,14 +16,18 @@ final class AttemptCall implements ToolCall {
     private final Map<String, Object> argumentMap;
     private final Map<String, InputResponse> answers;
     private final RequestContext context;
+    private final JsonMapper mapper;
 
+    /** @param mapper the tool's own mapper, so no shared cache holds on to the tool's classes */
     @SuppressWarnings("unchecked")
-    AttemptCall(String name, ObjectNode arguments, Map<String, InputResponse> answers, RequestContext context) {
+    AttemptCall(String name, ObjectNode arguments, Map<String, InputResponse> answers, RequestContext context,
+            JsonMapper mapper) {
         this.name = name;
         this.arguments = arguments;
         this.argumentMap = Map.copyOf(Json.MAPPER.convertValue(arguments, Map.class));
         this.answers = Map.copyOf(answers);
-        this.context = context;
+        this.mapper = mapper;
+        this.context = new ToolContext(context, mapper);
     }
 
     @Override
@@ -37,7 +42,7 @@ final class AttemptCall implements ToolCall {
 
     @Override
     public <T> T arguments(Class<T> type) {
-        return Json.MAPPER.treeToValue(arguments, type);
+        return mapper.treeToValue(arguments, type);
     }
 
     @Override
@@ -48,5 +53,43 @@ final class AttemptCall implements ToolCall {
     @Override
     public RequestContext context() {
         return context;
+    }
+
+    /** The request context as the tool sees it: log data of the tool's own types is turned into JSON here. */
+    private record ToolContext(RequestContext delegate, JsonMapper mapper) implements RequestContext {
+        @Override
+        public String invocationId() {
+            return delegate.invocationId();
+        }
+
+        @Override
+        public io.quiver.api.CallerIdentity caller() {
+            return delegate.caller();
+        }
+
+        @Override
+        public io.quiver.api.ClientInfo client() {
+            return delegate.client();
+        }
+
+        @Override
+        public String protocolVersion() {
+            return delegate.protocolVersion();
+        }
+
+        @Override
+        public void progress(double progress, Double total, String message) {
+            delegate.progress(progress, total, message);
+        }
+
+        @Override
+        public void log(io.quiver.api.LogLevel level, String logger, Object data) {
+            delegate.log(level, logger, data == null || data instanceof String ? data : mapper.valueToTree(data));
+        }
+
+        @Override
+        public boolean isCancelled() {
+            return delegate.isCancelled();
+        }
     }
 }

@@ -13,8 +13,8 @@ import java.util.Map;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Obtains answers to a tool's input requests from a session client: {@code elicitation/create},
- * {@code sampling/createMessage} and {@code roots/list}, sent on the call's own stream.
+ * The wire forms of a tool's input requests ({@code elicitation/create}, {@code sampling/createMessage},
+ * {@code roots/list}) and of their answers; and, for session clients, asking on the call's own stream.
  */
 final class InputBroker {
 
@@ -33,54 +33,83 @@ final class InputBroker {
         this.timeoutMs = timeoutMs;
     }
 
+    /** Asks a session client and waits for its answer. */
     InputResponse obtain(RequestScope scope, InputRequest request) throws Unanswerable {
+        if (!scope.client().supports(capability(request))) {
+            throw new Unanswerable("This tool needs " + capability(request)
+                    + " and the client did not declare that capability.");
+        }
+        JsonNode answer = scope.askClient(method(request), params(request), timeoutMs);
+        return answer(request, answer);
+    }
+
+    /** The client capability a request needs. */
+    static String capability(InputRequest request) {
+        if (request instanceof InputRequest.Elicitation) {
+            return "elicitation";
+        }
+        return request instanceof InputRequest.Sampling ? "sampling" : "roots";
+    }
+
+    /** The method that asks for it. */
+    static String method(InputRequest request) {
+        if (request instanceof InputRequest.Elicitation) {
+            return "elicitation/create";
+        }
+        return request instanceof InputRequest.Sampling ? "sampling/createMessage" : "roots/list";
+    }
+
+    /** The params of that method. */
+    static Map<String, Object> params(InputRequest request) {
+        Map<String, Object> params = new LinkedHashMap<>();
         if (request instanceof InputRequest.Elicitation e) {
-            return elicit(scope, e);
+            params.put("message", e.message());
+            params.put("requestedSchema", e.requestedSchema());
+        } else if (request instanceof InputRequest.Sampling s) {
+            params.put("messages", s.messages());
+            params.put("maxTokens", s.maxTokens());
+            if (s.systemPrompt() != null) {
+                params.put("systemPrompt", s.systemPrompt());
+            }
         }
-        if (request instanceof InputRequest.Sampling s) {
-            return sample(scope, s);
-        }
-        return roots(scope);
+        return params;
     }
 
-    private InputResponse elicit(RequestScope scope, InputRequest.Elicitation request) throws Unanswerable {
-        require(scope, "elicitation");
-        Map<String, Object> params = new LinkedHashMap<>();
-        params.put("message", request.message());
-        params.put("requestedSchema", request.requestedSchema());
-        JsonNode answer = scope.askClient("elicitation/create", params, timeoutMs);
-        String action = answer.path("action").asString("");
-        if (!List.of("accept", "decline", "cancel").contains(action)) {
-            throw new McpException(-32603, "The client answered elicitation/create with an unknown action");
+    /**
+     * Reads the client's answer to a request.
+     *
+     * @throws McpException (-32602) when the answer does not have the request's result shape
+     */
+    static InputResponse answer(InputRequest request, JsonNode answer) {
+        if (answer == null || !answer.isObject()) {
+            throw malformed(request);
         }
-        @SuppressWarnings("unchecked")
-        Map<String, Object> content = answer.path("content").isObject()
-                ? Json.MAPPER.convertValue(answer.get("content"), Map.class) : Map.of();
-        return new InputResponse.Elicited(action, content);
-    }
-
-    private InputResponse sample(RequestScope scope, InputRequest.Sampling request) throws Unanswerable {
-        require(scope, "sampling");
-        Map<String, Object> params = new LinkedHashMap<>();
-        params.put("messages", request.messages());
-        params.put("maxTokens", request.maxTokens());
-        if (request.systemPrompt() != null) {
-            params.put("systemPrompt", request.systemPrompt());
+        if (request instanceof InputRequest.Elicitation) {
+            String action = answer.path("action").asString("");
+            if (!List.of("accept", "decline", "cancel").contains(action)) {
+                throw malformed(request);
+            }
+            if (answer.has("content") && !answer.get("content").isObject() && !answer.get("content").isNull()) {
+                throw malformed(request);
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> content = answer.path("content").isObject()
+                    ? Json.MAPPER.convertValue(answer.get("content"), Map.class) : Map.of();
+            return new InputResponse.Elicited(action, content);
         }
-        JsonNode answer = scope.askClient("sampling/createMessage", params, timeoutMs);
-        Content content;
-        try {
-            content = Json.MAPPER.treeToValue(answer.path("content"), Content.class);
-        } catch (RuntimeException e) {
-            throw new McpException(-32603, "The client answered sampling/createMessage with unreadable content");
+        if (request instanceof InputRequest.Sampling) {
+            Content content;
+            try {
+                content = Json.MAPPER.treeToValue(answer.path("content"), Content.class);
+            } catch (RuntimeException e) {
+                throw malformed(request);
+            }
+            return new InputResponse.Sampled(answer.path("role").asString("assistant"), content,
+                    answer.path("model").asString(null), answer.path("stopReason").asString(null));
         }
-        return new InputResponse.Sampled(answer.path("role").asString("assistant"), content,
-                answer.path("model").asString(null), answer.path("stopReason").asString(null));
-    }
-
-    private InputResponse roots(RequestScope scope) throws Unanswerable {
-        require(scope, "roots");
-        JsonNode answer = scope.askClient("roots/list", null, timeoutMs);
+        if (!answer.path("roots").isArray()) {
+            throw malformed(request);
+        }
         List<InputResponse.Root> roots = new ArrayList<>();
         for (JsonNode root : answer.path("roots")) {
             roots.add(new InputResponse.Root(root.path("uri").asString(""), root.path("name").asString(null)));
@@ -88,9 +117,8 @@ final class InputBroker {
         return new InputResponse.RootList(roots);
     }
 
-    private static void require(RequestScope scope, String capability) throws Unanswerable {
-        if (!scope.client().supports(capability)) {
-            throw new Unanswerable("This tool needs " + capability + " and the client did not declare that capability.");
-        }
+    private static McpException malformed(InputRequest request) {
+        return McpException.invalidParams("Invalid params: the answer to input request '" + request.key()
+                + "' is not a valid " + method(request) + " result");
     }
 }

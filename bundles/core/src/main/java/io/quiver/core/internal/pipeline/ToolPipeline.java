@@ -25,6 +25,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -45,6 +46,7 @@ public final class ToolPipeline {
     private final InputBroker inputs;
 
     private final ToolLimitsRegistry limits;
+    private final InputRounds rounds;
 
     public ToolPipeline(Catalog catalog, ExecutorService toolPool, EngineSettings settings, ToolLimitsRegistry limits) {
         this.catalog = catalog;
@@ -52,19 +54,31 @@ public final class ToolPipeline {
         this.toolPool = toolPool;
         this.settings = settings;
         this.inputs = new InputBroker(settings.clientRequestTimeoutMs());
+        this.rounds = new InputRounds(inputs, new RequestState(settings.requestStateKeys(), settings.requestStateTtlMs()),
+                settings.maxInputRounds());
     }
 
-    /** Runs one call to completion; unknown tools are a protocol error, everything else a result. */
-    public CallToolResult call(RequestScope scope, String name, ObjectNode given) {
+    /**
+     * Runs one call; unknown tools are a protocol error, everything else a result. A session call
+     * obtains input by asking the client; a stateless (2026-07-28) call answers
+     * {@code input_required} instead and picks the answers up from the retry.
+     */
+    public Object call(RequestScope scope, String name, ObjectNode given, ObjectNode params) {
         ToolEntry tool = catalog.tools().get(name);
         if (tool == null) {
             throw McpException.invalidParams("Unknown tool: " + name);
         }
         ObjectNode arguments = given == null ? Json.MAPPER.createObjectNode() : given;
+        if (scope.peer().headers() != null) {
+            ParamHeaders.check(tool.descriptor().path("inputSchema"), arguments, scope.peer());
+        }
         List<Error> problems = tool.inputSchema().validate(arguments);
         if (!problems.isEmpty()) {
             return CallToolResult.error("Invalid arguments for tool " + name + ": "
                     + problems.stream().map(Error::toString).collect(Collectors.joining("; ")));
+        }
+        if (scope.session() == null) {
+            return statelessCall(scope, tool, arguments, params);
         }
         Map<String, InputResponse> answers = new LinkedHashMap<>();
         for (int round = 0; round <= settings.maxInputRounds(); round++) {
@@ -76,7 +90,7 @@ public final class ToolPipeline {
             if (outcome instanceof Outcome.Done done) {
                 long limit = limits.of(name).maxOutputBytes() > 0 ? limits.of(name).maxOutputBytes()
                         : settings.maxOutputBytes();
-                return OutputBound.apply(CallToolResult.of(done.result()), limit);
+                return OutputBound.apply(CallToolResult.of(done.result(), tool.mapper()), limit);
             }
             for (InputRequest request : ((Outcome.NeedsInput) outcome).requests()) {
                 if (answers.containsKey(request.key())) {
@@ -93,10 +107,40 @@ public final class ToolPipeline {
                 + settings.maxInputRounds() + " times and was stopped.");
     }
 
+    /** A 2026-07-28 call: see {@link InputRounds#stateless}. */
+    private Object statelessCall(RequestScope scope, ToolEntry tool, ObjectNode arguments, ObjectNode params) {
+        try {
+            return rounds.stateless(scope, "tools/call " + tool.name(), params, answers -> {
+                Outcome outcome = attempt(scope, tool, arguments, answers);
+                if (outcome == null) {
+                    return new InputRounds.Attempt.Done(CallToolResult.error("The tool " + tool.name()
+                            + " failed (invocation " + scope.invocationId() + "). The server log has the details."));
+                }
+                if (outcome instanceof Outcome.Done done) {
+                    long limit = limits.of(tool.name()).maxOutputBytes() > 0 ? limits.of(tool.name()).maxOutputBytes()
+                            : settings.maxOutputBytes();
+                    return new InputRounds.Attempt.Done(OutputBound.apply(CallToolResult.of(done.result(), tool.mapper()), limit));
+                }
+                return new InputRounds.Attempt.Needs(((Outcome.NeedsInput) outcome).requests());
+            });
+        } catch (McpException | CancellationException e) {
+            throw e;
+        } catch (Exception e) {
+            LOG.error("Tool {} failed ({})", tool.name(), scope.invocationId(), e);
+            return CallToolResult.error("The tool " + tool.name() + " failed (invocation " + scope.invocationId()
+                    + "). The server log has the details.");
+        }
+    }
+
+    /** Obtains input for prompts and resources the same way as for tools. */
+    public InputRounds rounds() {
+        return rounds;
+    }
+
     /** One attempt on a tool thread; {@code null} when the tool threw. */
     private Outcome attempt(RequestScope scope, ToolEntry tool, ObjectNode arguments,
             Map<String, InputResponse> answers) {
-        AttemptCall call = new AttemptCall(tool.name(), arguments, answers, scope);
+        AttemptCall call = new AttemptCall(tool.name(), arguments, answers, scope, tool.mapper());
         ToolLimits configured = limits.of(tool.name());
         long timeout = configured.timeoutMs() > 0 ? configured.timeoutMs()
                 : tool.timeoutMs() > 0 ? tool.timeoutMs() : settings.toolTimeoutMs();

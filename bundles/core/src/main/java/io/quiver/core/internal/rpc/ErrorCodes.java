@@ -9,6 +9,12 @@ public final class ErrorCodes {
     public static final int INTERNAL_ERROR = -32603;
     /** MCP (2025 revisions): a resource that does not exist. */
     public static final int RESOURCE_NOT_FOUND = -32002;
+    /** MCP 2026-07-28: a header disagrees with the body. */
+    public static final int HEADER_MISMATCH = -32020;
+    /** MCP 2026-07-28: the request needs a client capability the client did not declare. */
+    public static final int MISSING_CAPABILITY = -32021;
+    /** MCP 2026-07-28: the protocol revision is not supported. */
+    public static final int UNSUPPORTED_VERSION = -32022;
 
     private ErrorCodes() {
     }

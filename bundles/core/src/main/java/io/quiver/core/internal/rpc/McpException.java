@@ -1,5 +1,7 @@
 package io.quiver.core.internal.rpc;
 
+import io.quiver.api.transport.Receipt;
+
 /**
  * A request that fails with a JSON-RPC error. Its message goes to the client, so it must never
  * carry internal details: throw it only with text written for the client.
@@ -10,15 +12,41 @@ public final class McpException extends RuntimeException {
 
     private final int code;
     private final transient Object data;
+    private final Receipt.Reason reason;
 
     public McpException(int code, String message) {
         this(code, message, null);
     }
 
     public McpException(int code, String message, Object data) {
+        this(code, message, data, null);
+    }
+
+    /**
+     * @param reason what the transport should signal besides the error response (an HTTP status),
+     *     or {@code null} for an in-band error
+     */
+    public McpException(int code, String message, Object data, Receipt.Reason reason) {
         super(message, null, false, false);
         this.code = code;
         this.data = data;
+        this.reason = reason;
+    }
+
+    /** What the transport should signal too, or {@code null}. */
+    public Receipt.Reason reason() {
+        return reason;
+    }
+
+    /** 2026-07-28: the request needs client capabilities the client did not declare (always HTTP 400). */
+    public static McpException missingCapability(java.util.Map<String, Object> requiredCapabilities) {
+        return new McpException(ErrorCodes.MISSING_CAPABILITY, "Missing required client capability",
+                java.util.Map.of("requiredCapabilities", requiredCapabilities), Receipt.Reason.MISSING_CAPABILITY);
+    }
+
+    /** 2026-07-28: a header disagrees with the body. */
+    public static McpException headerMismatch(String message) {
+        return new McpException(ErrorCodes.HEADER_MISMATCH, message, null, Receipt.Reason.HEADER_MISMATCH);
     }
 
     public int code() {

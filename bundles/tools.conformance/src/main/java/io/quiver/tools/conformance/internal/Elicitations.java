@@ -10,7 +10,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
-/** The two-attempt shape every elicitation fixture shares: ask with a form, then report the answer. */
+/**
+ * The elicitation fixtures' shared pieces: the two-attempt ask-then-report shape, one-field forms,
+ * and reading a form answer.
+ */
 final class Elicitations {
 
     private Elicitations() {
@@ -36,6 +39,35 @@ final class Elicitations {
                     + ", content=" + new TreeMap<>(elicited.content()));
         }
         return Outcome.done(ToolResult.error("Expected an elicitation result, got " + answer.get()));
+    }
+
+    /**
+     * A form of one required field.
+     *
+     * @param type the field's JSON type ({@code string}, {@code boolean}, ...)
+     */
+    static InputRequest.Elicitation oneField(String key, String message, String field, String type,
+            String description) {
+        return new InputRequest.Elicitation(key, message,
+                form(Fixtures.ordered(field, Fixtures.ordered("type", type, "description", description)),
+                        List.of(field)));
+    }
+
+    /**
+     * The value of one field of an accepted form answer; empty when the key has no answer, the
+     * answer is not a form answer, the user did not accept, or the field is missing.
+     */
+    static Optional<Object> accepted(ToolCall call, String key, String field) {
+        return call.answer(key)
+                .filter(InputResponse.Elicited.class::isInstance)
+                .map(InputResponse.Elicited.class::cast)
+                .filter(InputResponse.Elicited::accepted)
+                .map(elicited -> elicited.content().get(field));
+    }
+
+    /** Whether the user declined or cancelled the form filed under the key. */
+    static boolean refused(ToolCall call, String key) {
+        return call.answer(key).orElse(null) instanceof InputResponse.Elicited elicited && !elicited.accepted();
     }
 
     /** A form schema: {@code {type: object, properties, required}}. */

@@ -78,7 +78,14 @@ class ComponentDescriptorsTest {
         assertEquals(Set.of("test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource",
                 "test_multiple_content_types", "test_tool_with_logging", "test_error_handling",
                 "test_tool_with_progress", "test_sampling", "test_elicitation", "test_elicitation_sep1034_defaults",
-                "test_elicitation_sep1330_enums", "json_schema_2020_12_tool", "test_reconnection"),
+                "test_elicitation_sep1330_enums", "json_schema_2020_12_tool", "test_reconnection",
+                // 2026-07-28
+                "greet", "test_missing_capability", "test_streaming_elicitation", "test_logging_tool",
+                "test_custom_header", "test_trigger_tool_change", "test_trigger_prompt_change",
+                "test_input_required_result_elicitation", "test_input_required_result_sampling",
+                "test_input_required_result_list_roots", "test_input_required_result_request_state",
+                "test_input_required_result_multiple_inputs", "test_input_required_result_multi_round",
+                "test_input_required_result_tampered_state", "test_input_required_result_capabilities"),
                 values("io.quiver.api.Tool", "mcp.tool.name"));
         for (Descriptor tool : tools) {
             String name = tool.get("mcp.tool.name");
@@ -105,6 +112,15 @@ class ComponentDescriptorsTest {
     }
 
     @Test
+    void customHeaderToolDeclaresItsStringArgumentAsAHeader() {
+        String schema = providing("io.quiver.api.Tool").stream()
+                .filter(d -> d.get("mcp.tool.name").equals("test_custom_header")).findFirst().orElseThrow()
+                .get("mcp.tool.inputSchema").replaceAll("\\s", "");
+        assertTrue(schema.contains("\"properties\":{\"region\":{\"type\":\"string\",\"x-mcp-header\":\"Region\""), schema);
+        assertTrue(schema.endsWith("\"required\":[\"region\"]}"), schema);
+    }
+
+    @Test
     void resourcesTemplateAndPromptsAreDescribed() {
         assertEquals(Set.of("test://static-text", "test://static-binary", "test://watched-resource"),
                 values("io.quiver.api.resource.Resource", "mcp.resource.uri"));
@@ -112,7 +128,7 @@ class ComponentDescriptorsTest {
                 .forEach(r -> assertFalse(r.get("mcp.resource.name").isBlank() || r.get("mcp.resource.mimeType").isBlank()));
         assertEquals(Set.of("test://template/{id}/data"),
                 values("io.quiver.api.resource.ResourceTemplate", "mcp.template.uriTemplate"));
-        assertEquals(Set.of("test_simple_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource",
+        assertEquals(Set.of("test_simple_prompt", "test_input_required_result_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource",
                 "test_prompt_with_image"), values("io.quiver.api.prompt.Prompt", "mcp.prompt.name"));
         providing("io.quiver.api.prompt.Prompt").forEach(p -> assertFalse(p.get("mcp.prompt.description").isBlank()));
         assertEquals(Set.of("test_prompt_with_arguments"),

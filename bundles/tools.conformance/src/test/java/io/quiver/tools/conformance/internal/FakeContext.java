@@ -19,6 +19,17 @@ final class FakeContext implements RequestContext {
 
     final List<Progress> progress = new CopyOnWriteArrayList<>();
     final List<Log> logs = new CopyOnWriteArrayList<>();
+    private final Map<String, Object> capabilities;
+
+    /** A client that declared elicitation and sampling. */
+    FakeContext() {
+        this(Map.of("elicitation", Map.of(), "sampling", Map.of()));
+    }
+
+    /** A client that declared the given capabilities. */
+    FakeContext(Map<String, Object> capabilities) {
+        this.capabilities = capabilities;
+    }
 
     @Override
     public String invocationId() {
@@ -32,7 +43,7 @@ final class FakeContext implements RequestContext {
 
     @Override
     public ClientInfo client() {
-        return new ClientInfo("unit-test", "1.0", Map.of("elicitation", Map.of(), "sampling", Map.of()));
+        return new ClientInfo("unit-test", "1.0", capabilities);
     }
 
     @Override

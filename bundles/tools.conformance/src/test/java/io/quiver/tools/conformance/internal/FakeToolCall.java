@@ -3,6 +3,7 @@ package io.quiver.tools.conformance.internal;
 import io.quiver.api.RequestContext;
 import io.quiver.api.ToolCall;
 import io.quiver.api.input.InputResponse;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** One attempt of a call, with given arguments and answers. */
@@ -13,9 +14,16 @@ record FakeToolCall(String name, Map<String, Object> arguments, Map<String, Inpu
         return new FakeToolCall(name, arguments, Map.of(), new FakeContext());
     }
 
-    /** The next attempt of this call, with one more answer. */
+    /** A first attempt from a client that declared the given capabilities. */
+    static FakeToolCall withCapabilities(String name, Map<String, Object> capabilities) {
+        return new FakeToolCall(name, Map.of(), Map.of(), new FakeContext(capabilities));
+    }
+
+    /** The next attempt of this call: the answers so far plus one more. */
     FakeToolCall answered(String key, InputResponse answer) {
-        return new FakeToolCall(name, arguments, Map.of(key, answer), context);
+        Map<String, InputResponse> all = new LinkedHashMap<>(answers);
+        all.put(key, answer);
+        return new FakeToolCall(name, arguments, Map.copyOf(all), context);
     }
 
     @Override

@@ -13,8 +13,9 @@ final class HttpErrors {
 
     static int status(Receipt.Reason reason) {
         return switch (reason) {
-            case SESSION_NOT_FOUND -> HttpServletResponse.SC_NOT_FOUND;
-            case PARSE_ERROR, INVALID_REQUEST, SESSION_REQUIRED, UNSUPPORTED_VERSION -> HttpServletResponse.SC_BAD_REQUEST;
+            case SESSION_NOT_FOUND, METHOD_NOT_FOUND -> HttpServletResponse.SC_NOT_FOUND;
+            case PARSE_ERROR, INVALID_REQUEST, SESSION_REQUIRED, UNSUPPORTED_VERSION, INVALID_META, HEADER_MISMATCH,
+                    MISSING_CAPABILITY -> HttpServletResponse.SC_BAD_REQUEST;
         };
     }
 

@@ -32,6 +32,8 @@ final class McpServlet extends HttpServlet {
     private final transient RequestGuard guard;
     private final transient Map<String, SessionStreams> streams = new ConcurrentHashMap<>();
     private final transient Map<String, StandaloneStream> standalone = new ConcurrentHashMap<>();
+    /** Streams of stateless requests, with what to do when their client is found gone. */
+    private final transient Map<SessionStreams, Runnable> stateless = new ConcurrentHashMap<>();
 
     private final transient ScheduledExecutorService timer;
 
@@ -83,7 +85,8 @@ final class McpServlet extends HttpServlet {
                     "Payload Too Large: the limit is " + settings.maxBodyBytes() + " bytes");
             return;
         }
-        Inbound inbound = new Inbound(header(req, SESSION_HEADER), header(req, VERSION_HEADER), caller(req));
+        Inbound inbound = new Inbound(header(req, SESSION_HEADER), header(req, VERSION_HEADER), caller(req),
+                headers(req));
         Receipt receipt = engine.receive(body, inbound);
         if (receipt instanceof Receipt.Accepted) {
             resp.setStatus(HttpServletResponse.SC_ACCEPTED);
@@ -95,6 +98,10 @@ final class McpServlet extends HttpServlet {
         }
         Receipt.Pending pending = (Receipt.Pending) receipt;
         McpSession session = pending.session();
+        if (session == null) {
+            postStateless(req, pending);
+            return;
+        }
         SessionStreams sessionStreams = streamsOf(session);
         if (inbound.sessionId() == null) {
             resp.setHeader(SESSION_HEADER, session.id());
@@ -102,7 +109,7 @@ final class McpServlet extends HttpServlet {
         AsyncContext async = req.startAsync();
         async.setTimeout(0);
         boolean prime = supportsPriming(pending.exchange().protocolVersion(), inbound.sessionId() != null);
-        PostResponse response = new PostResponse(async, sessionStreams, settings.retryMs(), prime);
+        PostResponse response = new PostResponse(async, sessionStreams, settings.retryMs(), prime, null);
         if (settings.sseMethods().contains(pending.exchange().method())) {
             response.streamNow();
             if (prime && settings.ssePollingMs() > 0) {
@@ -110,6 +117,51 @@ final class McpServlet extends HttpServlet {
             }
         }
         pending.exchange().start(response);
+    }
+
+    /**
+     * A 2026-07-28 request: JSON unless notifications come first, no event ids or priming, no
+     * resumption; the client closing the stream cancels the request.
+     */
+    private void postStateless(HttpServletRequest req, Receipt.Pending pending) {
+        AsyncContext async = req.startAsync();
+        async.setTimeout(0);
+        SessionStreams own = new SessionStreams(1, settings.bufferEvents());
+        Runnable lost = () -> {
+            stateless.remove(own);
+            pending.exchange().abandon();
+        };
+        stateless.put(own, lost);
+        PostResponse response = new PostResponse(async, own, settings.retryMs(), false, lost);
+        async.addListener(new jakarta.servlet.AsyncListener() {
+            @Override
+            public void onComplete(jakarta.servlet.AsyncEvent event) {
+                stateless.remove(own);
+            }
+
+            @Override
+            public void onTimeout(jakarta.servlet.AsyncEvent event) {
+            }
+
+            @Override
+            public void onError(jakarta.servlet.AsyncEvent event) {
+                lost.run();
+            }
+
+            @Override
+            public void onStartAsync(jakarta.servlet.AsyncEvent event) {
+            }
+        });
+        pending.exchange().start(response);
+    }
+
+    private static Map<String, String> headers(HttpServletRequest req) {
+        Map<String, String> headers = new java.util.HashMap<>();
+        for (java.util.Enumeration<String> names = req.getHeaderNames(); names.hasMoreElements();) {
+            String name = names.nextElement();
+            headers.putIfAbsent(name.toLowerCase(java.util.Locale.ROOT), req.getHeader(name));
+        }
+        return headers;
     }
 
     private byte[] readBody(HttpServletRequest req) throws IOException {
@@ -258,6 +310,14 @@ final class McpServlet extends HttpServlet {
     }
 
     void keepAlive() {
+        for (Map.Entry<SessionStreams, Runnable> own : stateless.entrySet()) {
+            for (SseStream stream : own.getKey().all()) {
+                stream.keepAlive();
+                if (!stream.finished() && !stream.connected()) {
+                    own.getValue().run();
+                }
+            }
+        }
         for (SessionStreams sessionStreams : streams.values()) {
             for (SseStream stream : sessionStreams.all()) {
                 stream.keepAlive();
@@ -266,6 +326,8 @@ final class McpServlet extends HttpServlet {
     }
 
     void closeAll() {
+        stateless.keySet().forEach(SessionStreams::closeAll);
+        stateless.clear();
         standalone.values().forEach(StandaloneStream::close);
         standalone.clear();
         streams.values().forEach(SessionStreams::closeAll);

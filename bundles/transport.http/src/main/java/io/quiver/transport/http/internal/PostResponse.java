@@ -21,14 +21,43 @@ final class PostResponse implements MessageSink {
     private final SessionStreams streams;
     private final int retryMs;
     private final boolean prime;
+    private final Runnable onLost;
     private SseStream stream;
     private boolean done;
 
-    PostResponse(AsyncContext async, SessionStreams streams, int retryMs, boolean prime) {
+    /**
+     * @param onLost run when the client goes away before the exchange is over (stateless requests:
+     *     that cancels them), or {@code null}
+     */
+    PostResponse(AsyncContext async, SessionStreams streams, int retryMs, boolean prime, Runnable onLost) {
         this.async = async;
         this.streams = streams;
         this.retryMs = retryMs;
         this.prime = prime;
+        this.onLost = onLost;
+    }
+
+    @Override
+    public synchronized void fail(io.quiver.api.transport.Receipt.Reason reason, byte[] response) {
+        if (done) {
+            return;
+        }
+        if (stream != null) {
+            complete(response);
+            return;
+        }
+        done = true;
+        try {
+            HttpErrors.send((HttpServletResponse) async.getResponse(), HttpErrors.status(reason), response);
+        } catch (IOException | IllegalStateException e) {
+            LOG.debug("The client left before its error was written", e);
+        } finally {
+            try {
+                async.complete();
+            } catch (IllegalStateException e) {
+                // the container already completed it
+            }
+        }
     }
 
     /** Switches to SSE now. */
@@ -57,6 +86,10 @@ final class PostResponse implements MessageSink {
             openStream();
         }
         stream.send(message);
+        if (onLost != null && !stream.connected()) {
+            done = true;
+            onLost.run();
+        }
     }
 
     @Override

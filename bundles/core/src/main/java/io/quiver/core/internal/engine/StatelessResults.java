@@ -1,0 +1,50 @@
+package io.quiver.core.internal.engine;
+
+import io.quiver.core.internal.json.Json;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * What every 2026-07-28 result carries: {@code resultType}, the server's identity in {@code _meta},
+ * and cache hints ({@code ttlMs}, {@code cacheScope}) on discover, list and read results.
+ */
+public final class StatelessResults {
+
+    /** A handler's answer that keeps its stream open (the result comes later, if ever). */
+    public static final Object KEEP_OPEN = new Object();
+
+    private static final Set<String> CACHEABLE = Set.of("server/discover", "tools/list", "prompts/list",
+            "resources/list", "resources/templates/list", "resources/read");
+
+    private StatelessResults() {
+    }
+
+    static Object decorate(String method, Object result, EngineSettings settings) {
+        if (result == KEEP_OPEN) {
+            return result;
+        }
+        JsonNode tree = Json.MAPPER.valueToTree(result);
+        if (!tree.isObject()) {
+            return result;
+        }
+        ObjectNode node = (ObjectNode) tree;
+        if (!node.has("resultType")) {
+            node.put("resultType", "complete");
+        }
+        ObjectNode meta = node.has("_meta") && node.get("_meta").isObject() ? (ObjectNode) node.get("_meta")
+                : node.putObject("_meta");
+        ObjectNode server = meta.putObject(Stateless.META_SERVER);
+        server.put("name", settings.serverName());
+        server.put("version", settings.serverVersion());
+        if (CACHEABLE.contains(method) && "complete".equals(node.path("resultType").asString())) {
+            if (!node.has("ttlMs")) {
+                node.put("ttlMs", "resources/read".equals(method) ? settings.readTtlMs() : settings.listTtlMs());
+            }
+            if (!node.has("cacheScope")) {
+                node.put("cacheScope", settings.cacheScope());
+            }
+        }
+        return node;
+    }
+}

@@ -1,0 +1,29 @@
+package io.quiver.core.internal.handlers;
+
+import io.quiver.core.internal.engine.EngineSettings;
+import io.quiver.core.internal.engine.MethodHandler;
+import io.quiver.core.internal.engine.RequestScope;
+import io.quiver.core.internal.engine.Stateless;
+import io.quiver.core.internal.json.Json;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code server/discover} (2026-07-28): the revisions, capabilities and instructions of this server. */
+final class DiscoverHandler implements MethodHandler {
+
+    private final EngineSettings settings;
+
+    DiscoverHandler(EngineSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public Object handle(RequestScope scope, ObjectNode params) {
+        ObjectNode result = Json.MAPPER.createObjectNode();
+        result.putArray("supportedVersions").add(Stateless.VERSION);
+        result.set("capabilities", InitializeHandler.capabilities());
+        if (!settings.instructions().isBlank()) {
+            result.put("instructions", settings.instructions());
+        }
+        return result;
+    }
+}

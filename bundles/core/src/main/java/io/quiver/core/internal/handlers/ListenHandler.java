@@ -1,0 +1,70 @@
+package io.quiver.core.internal.handlers;
+
+import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.engine.Listeners;
+import io.quiver.core.internal.engine.MethodHandler;
+import io.quiver.core.internal.engine.RequestScope;
+import io.quiver.core.internal.engine.StatelessResults;
+import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.rpc.JsonRpc;
+import io.quiver.core.internal.rpc.McpException;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code subscriptions/listen} (2026-07-28): acknowledges the filter it honours, then keeps the
+ * response stream open for the notifications asked for, until the client goes away.
+ */
+final class ListenHandler implements MethodHandler {
+
+    private final Listeners listeners;
+
+    ListenHandler(Listeners listeners) {
+        this.listeners = listeners;
+    }
+
+    @Override
+    public Object handle(RequestScope scope, ObjectNode params) {
+        JsonNode filter = params.get("notifications");
+        if (filter == null || !filter.isObject()) {
+            throw McpException.invalidParams("Invalid params: 'notifications' must be an object");
+        }
+        Set<Catalog.Kind> lists = EnumSet.noneOf(Catalog.Kind.class);
+        ObjectNode honoured = Json.MAPPER.createObjectNode();
+        flag(filter, honoured, "toolsListChanged", Catalog.Kind.TOOLS, lists);
+        flag(filter, honoured, "promptsListChanged", Catalog.Kind.PROMPTS, lists);
+        flag(filter, honoured, "resourcesListChanged", Catalog.Kind.RESOURCES, lists);
+        Set<String> resources = new LinkedHashSet<>();
+        JsonNode uris = filter.get("resourceSubscriptions");
+        if (uris != null && uris.isArray()) {
+            for (JsonNode uri : uris) {
+                if (uri.isString()) {
+                    resources.add(uri.stringValue());
+                }
+            }
+            honoured.set("resourceSubscriptions", Json.MAPPER.valueToTree(resources));
+        }
+        Listeners.Listener listener = new Listeners.Listener(scope.requestId(), lists, resources, scope.sink());
+        scope.sink().send(JsonRpc.notification("notifications/subscriptions/acknowledged",
+                Map.of("_meta", Map.of(io.quiver.core.internal.engine.Stateless.META_SUBSCRIPTION, scope.requestId()),
+                        "notifications", honoured)));
+        listeners.add(listener);
+        scope.onCancel(() -> {
+            listeners.remove(listener);
+            scope.sink().complete(null);
+        });
+        return StatelessResults.KEEP_OPEN;
+    }
+
+    private static void flag(JsonNode filter, ObjectNode honoured, String field, Catalog.Kind kind,
+            Set<Catalog.Kind> lists) {
+        if (filter.path(field).asBoolean(false)) {
+            honoured.put(field, true);
+            lists.add(kind);
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package io.quiver.core.internal.pipeline;
+
+import io.quiver.api.input.InputRequest;
+import io.quiver.api.input.InputResponse;
+import io.quiver.core.internal.engine.RequestScope;
+import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.rpc.ErrorCodes;
+import io.quiver.core.internal.rpc.McpException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Runs something that may need input (a tool, a prompt) to completion. Each attempt gets every
+ * answer so far; no thread waits for the user between attempts. A session client is asked
+ * ({@code elicitation/create}, …) on the request's stream; a 2026-07-28 client gets an
+ * {@code input_required} result with a signed {@code requestState} and retries with its answers.
+ */
+public final class InputRounds {
+
+    /** What one attempt gave. */
+    public sealed interface Attempt {
+        /** Finished, with this result. */
+        record Done(Object result) implements Attempt {
+        }
+
+        /** Needs these answers first. */
+        record Needs(List<InputRequest> requests) implements Attempt {
+        }
+    }
+
+    /** One attempt, given every answer so far. */
+    @FunctionalInterface
+    public interface Runner {
+        Attempt run(Map<String, InputResponse> answers) throws Exception;
+    }
+
+    private final InputBroker broker;
+    private final RequestState state;
+    private final int maxRounds;
+
+    InputRounds(InputBroker broker, RequestState state, int maxRounds) {
+        this.broker = broker;
+        this.state = state;
+        this.maxRounds = maxRounds;
+    }
+
+    /** Session clients: ask for each missing answer on the request's stream, then try again. */
+    public Object withSession(RequestScope scope, Runner runner) throws Exception {
+        Map<String, InputResponse> answers = new LinkedHashMap<>();
+        for (int round = 0; round <= maxRounds; round++) {
+            Attempt attempt = runner.run(Map.copyOf(answers));
+            if (attempt instanceof Attempt.Done done) {
+                return done.result();
+            }
+            for (InputRequest request : ((Attempt.Needs) attempt).requests()) {
+                if (!answers.containsKey(request.key())) {
+                    answers.put(request.key(), broker.obtain(scope, request));
+                }
+            }
+        }
+        throw new McpException(ErrorCodes.INTERNAL_ERROR, "Input was requested more than " + maxRounds + " times");
+    }
+
+    /**
+     * 2026-07-28: earlier answers come from the verified {@code requestState}, new ones from
+     * {@code inputResponses}; what is still missing is returned as {@code input_required}.
+     *
+     * @param target what the state is bound to besides the caller, e.g. {@code tools/call echo}
+     */
+    public Object stateless(RequestScope scope, String target, ObjectNode params, Runner runner) throws Exception {
+        String subject = scope.caller().tenant() + "/" + scope.caller().subject();
+        Map<String, JsonNode> signed = new LinkedHashMap<>();
+        JsonNode given = params.get("requestState");
+        if (given != null && !given.isNull()) {
+            if (!given.isString()) {
+                throw McpException.invalidParams("Invalid params: requestState must be a string");
+            }
+            signed.putAll(state.verify(given.stringValue(), subject, target));
+        }
+        JsonNode responses = params.get("inputResponses");
+        if (responses != null && !responses.isNull() && !responses.isObject()) {
+            throw McpException.invalidParams("Invalid params: inputResponses must be an object");
+        }
+        for (int round = 0; round <= maxRounds; round++) {
+            Attempt attempt = runner.run(typed(signed));
+            if (attempt instanceof Attempt.Done done) {
+                return done.result();
+            }
+            Map<String, Object> required = new LinkedHashMap<>();
+            Map<String, Object> missing = new LinkedHashMap<>();
+            boolean answered = false;
+            for (InputRequest request : ((Attempt.Needs) attempt).requests()) {
+                if (signed.containsKey(request.key())) {
+                    continue;
+                }
+                String capability = InputBroker.capability(request);
+                if (!scope.client().supports(capability)) {
+                    required.put(capability, Map.of());
+                    continue;
+                }
+                JsonNode response = responses == null ? null : responses.get(request.key());
+                if (response != null && !response.isNull()) {
+                    InputBroker.answer(request, response);
+                    signed.put(request.key(), Json.MAPPER.createObjectNode()
+                            .put("method", InputBroker.method(request)).set("response", response));
+                    answered = true;
+                } else {
+                    missing.put(request.key(), Map.of("method", InputBroker.method(request),
+                            "params", InputBroker.params(request)));
+                }
+            }
+            if (!required.isEmpty()) {
+                throw McpException.missingCapability(required);
+            }
+            if (!answered) {
+                Map<String, Object> result = new LinkedHashMap<>();
+                result.put("resultType", "input_required");
+                result.put("inputRequests", missing);
+                result.put("requestState", state.sign(subject, target, signed));
+                return result;
+            }
+        }
+        throw new McpException(ErrorCodes.INTERNAL_ERROR, "Input was requested more than " + maxRounds + " times");
+    }
+
+    /** The typed answers of the signed raw ones (each {@code {method, response}}). */
+    private static Map<String, InputResponse> typed(Map<String, JsonNode> signed) {
+        Map<String, InputResponse> answers = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> e : signed.entrySet()) {
+            InputRequest shape = switch (e.getValue().path("method").asString("")) {
+                case "elicitation/create" -> new InputRequest.Elicitation(e.getKey(), "", Map.of());
+                case "sampling/createMessage" -> new InputRequest.Sampling(e.getKey(), List.of(), 1, null);
+                default -> new InputRequest.Roots(e.getKey());
+            };
+            answers.put(e.getKey(), InputBroker.answer(shape, e.getValue().get("response")));
+        }
+        return Map.copyOf(answers);
+    }
+}

@@ -1,0 +1,59 @@
+package io.quiver.core.internal.pipeline;
+
+import io.quiver.core.internal.engine.Peer;
+import io.quiver.core.internal.engine.Stateless;
+import io.quiver.core.internal.rpc.McpException;
+import java.math.BigDecimal;
+import java.util.Locale;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code x-mcp-header} (2026-07-28): a tool argument whose schema names a header must arrive in
+ * {@code Mcp-Param-<name>} too, with the same value, so intermediaries can route on it.
+ */
+final class ParamHeaders {
+
+    private ParamHeaders() {
+    }
+
+    static void check(JsonNode inputSchema, JsonNode arguments, Peer peer) {
+        for (Map.Entry<String, JsonNode> property : inputSchema.path("properties").properties()) {
+            JsonNode header = property.getValue().get("x-mcp-header");
+            if (header == null || !header.isString()) {
+                continue;
+            }
+            JsonNode value = arguments.get(property.getKey());
+            if (value == null || value.isNull()) {
+                continue;
+            }
+            String name = "Mcp-Param-" + header.stringValue();
+            String sent = peer.header(name.toLowerCase(Locale.ROOT));
+            if (sent == null) {
+                throw McpException.headerMismatch("Header mismatch: " + name + " is required");
+            }
+            String decoded = Stateless.decode(sent);
+            if (decoded == null || !matches(value, decoded)) {
+                throw McpException.headerMismatch("Header mismatch: " + name + " differs from argument "
+                        + property.getKey());
+            }
+        }
+    }
+
+    private static boolean matches(JsonNode value, String header) {
+        if (value.isString()) {
+            return value.stringValue().equals(header);
+        }
+        if (value.isBoolean()) {
+            return String.valueOf(value.booleanValue()).equals(header);
+        }
+        if (value.isNumber()) {
+            try {
+                return new BigDecimal(header).compareTo(value.decimalValue()) == 0;
+            } catch (NumberFormatException e) {
+                return false;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,249 @@
+package io.quiver.core.internal.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quiver.api.CallerIdentity;
+import io.quiver.api.LogLevel;
+import io.quiver.api.Outcome;
+import io.quiver.api.Tool;
+import io.quiver.api.input.InputRequest;
+import io.quiver.api.input.InputResponse;
+import io.quiver.api.transport.Inbound;
+import io.quiver.api.transport.MessageSink;
+import io.quiver.api.transport.Receipt;
+import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.json.Json;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** The 2026-07-28 path of the engine: envelope checks, stateless results, multi-round input. */
+class StatelessTest {
+
+    private static final String META = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+            + "\"io.modelcontextprotocol/clientCapabilities\":{\"elicitation\":{}}";
+    private static final CallerIdentity ALICE = new CallerIdentity("alice", "default", Set.of(), true);
+    private static final CallerIdentity MALLORY = new CallerIdentity("mallory", "default", Set.of(), true);
+
+    private final Catalog catalog = new Catalog();
+    private Engine engine = engine(600_000);
+    private final AtomicInteger greeted = new AtomicInteger();
+
+    private Engine engine(long stateTtlMs) {
+        EngineSettings d = EngineSettings.defaults();
+        return new Engine(catalog, new EngineSettings(d.serverName(), d.serverVersion(), d.instructions(), 2_000,
+                d.maxConcurrentCalls(), d.maxConcurrentRequests(), d.maxQueued(), d.clientRequestTimeoutMs(),
+                d.sessionIdleTimeoutMs(), d.pageSize(), 20, d.maxInputRounds(), d.maxOutputBytes(), 5_000, 0,
+                "public", List.of("a-signing-key-of-at-least-32-characters"), stateTtlMs));
+    }
+
+    @AfterEach
+    void close() {
+        engine.close();
+    }
+
+    @Test
+    void discoverNamesTheRevisionAndCarriesResultTypeServerInfoAndCacheHints() throws Exception {
+        JsonNode result = complete(request("server/discover", "{" + META + "}}", ALICE, null)).path("result");
+        assertEquals("complete", result.path("resultType").asString());
+        assertEquals("[\"2026-07-28\"]", result.path("supportedVersions").toString());
+        assertEquals("quiver", result.path("_meta").path("io.modelcontextprotocol/serverInfo").path("name").asString());
+        assertEquals(5_000, result.path("ttlMs").asInt());
+        assertEquals("public", result.path("cacheScope").asString());
+        assertTrue(result.path("capabilities").path("tools").path("listChanged").asBoolean());
+    }
+
+    @Test
+    void envelopeProblemsAreRejectedBeforeAnyHandler() {
+        assertEquals(Receipt.Reason.INVALID_META, rejected("server/discover",
+                "{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}}", null));
+        Receipt unsupported = engine.receive(bytes(message("server/discover",
+                "{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"v999\","
+                        + "\"io.modelcontextprotocol/clientCapabilities\":{}}}")), inbound(ALICE, null));
+        Receipt.Rejected r = assertInstanceOf(Receipt.Rejected.class, unsupported);
+        assertEquals(Receipt.Reason.UNSUPPORTED_VERSION, r.reason());
+        JsonNode error = Json.MAPPER.readTree(r.body()).path("error");
+        assertEquals(-32022, error.path("code").asInt());
+        assertEquals("v999", error.path("data").path("requested").asString());
+        assertEquals(Receipt.Reason.HEADER_MISMATCH, rejected("tools/list", "{" + META + "}}",
+                Map.of("mcp-protocol-version", "2026-07-28", "mcp-method", "prompts/list")));
+        assertEquals(Receipt.Reason.HEADER_MISMATCH, rejected("tools/list", "{" + META + "}}",
+                Map.of("mcp-protocol-version", "2026-07-28")));
+        assertEquals(Receipt.Reason.METHOD_NOT_FOUND, rejected("ping", "{" + META + "}}", null));
+        assertEquals(Receipt.Reason.METHOD_NOT_FOUND, rejected("initialize", "{" + META + "}}", null));
+        assertEquals(Receipt.Reason.METHOD_NOT_FOUND, rejected("resources/subscribe", "{" + META + "}}", null));
+    }
+
+    @Test
+    void mcpNameIsCheckedAfterDecoding() {
+        register("echo_name", call -> Outcome.text("ok"));
+        Map<String, String> headers = new HashMap<>(Map.of("mcp-protocol-version", "2026-07-28",
+                "mcp-method", "tools/call", "mcp-name", "=?base64?ZWNob19uYW1l?="));
+        String params = "{\"name\":\"echo_name\"," + META + "}}";
+        assertInstanceOf(Receipt.Pending.class, engine.receive(bytes(message("tools/call", params)),
+                inbound(ALICE, headers)));
+        headers.put("mcp-name", "other");
+        assertEquals(Receipt.Reason.HEADER_MISMATCH, rejected("tools/call", params, headers));
+        headers.put("mcp-name", "=?base64?ZWNob19uYW1l?=!");
+        assertEquals(Receipt.Reason.HEADER_MISMATCH, rejected("tools/call", params, headers));
+        assertEquals("echo_name", Stateless.decode("  echo_name "));
+        assertNull(Stateless.decode("=?base64?SGVsbG8?="), "bad padding");
+        assertEquals("=?base64?SGVsbG8=", Stateless.decode("=?base64?SGVsbG8="), "no suffix: literal");
+    }
+
+    @Test
+    void inputRequiredRoundTripsThroughTheSignedState() throws Exception {
+        registerGreeter();
+        JsonNode first = complete(request("tools/call", "{\"name\":\"greeter\"," + META + "}}", ALICE, null))
+                .path("result");
+        assertEquals("input_required", first.path("resultType").asString());
+        assertEquals("elicitation/create", first.path("inputRequests").path("who").path("method").asString());
+        assertFalse(first.has("ttlMs"), "no cache hints on input_required");
+        String state = first.path("requestState").asString();
+        JsonNode done = complete(request("tools/call", retry(state), ALICE, null)).path("result");
+        assertEquals("complete", done.path("resultType").asString());
+        assertEquals("Hello, Ada!", done.path("content").get(0).path("text").asString());
+        assertEquals(1, greeted.get());
+    }
+
+    @Test
+    void tamperedCrossCallerAndExpiredStatesAreRejectedAndTheToolNeverFinishes() throws Exception {
+        registerGreeter();
+        String state = complete(request("tools/call", "{\"name\":\"greeter\"," + META + "}}", ALICE, null))
+                .path("result").path("requestState").asString();
+        String tampered = state.substring(0, 5) + (state.charAt(5) == 'A' ? 'B' : 'A') + state.substring(6);
+        assertEquals(-32602, complete(request("tools/call", retry(tampered), ALICE, null)).path("error").path("code").asInt());
+        assertEquals(-32602, complete(request("tools/call", retry(state + "x"), ALICE, null)).path("error").path("code").asInt());
+        assertEquals(-32602, complete(request("tools/call", retry(state), MALLORY, null)).path("error").path("code").asInt());
+        engine.close();
+        engine = engine(-1);
+        String expired = complete(request("tools/call", "{\"name\":\"greeter\"," + META + "}}", ALICE, null))
+                .path("result").path("requestState").asString();
+        assertEquals(-32602, complete(request("tools/call", retry(expired), ALICE, null)).path("error").path("code").asInt());
+        assertEquals(0, greeted.get(), "no rejected state may reach the tool's side effect");
+    }
+
+    @Test
+    void inputTheClientDidNotDeclareIsAMissingCapability() throws Exception {
+        register("needs_sampling", call -> Outcome.needsInput(new InputRequest.Sampling("s", List.of(), 10, null)));
+        Recorder r = request("tools/call", "{\"name\":\"needs_sampling\"," + META + "}}", ALICE, null);
+        r.done.get(5, TimeUnit.SECONDS);
+        assertEquals(Receipt.Reason.MISSING_CAPABILITY, r.failure);
+        JsonNode error = Json.MAPPER.readTree(r.body).path("error");
+        assertEquals(-32021, error.path("code").asInt());
+        assertTrue(error.path("data").path("requiredCapabilities").path("sampling").isObject());
+    }
+
+    @Test
+    void logMessagesOnlyWhenTheRequestAskedForALevel() throws Exception {
+        register("chatty", call -> {
+            call.context().log(LogLevel.INFO, "t", "hello");
+            return Outcome.text("done");
+        });
+        Recorder quiet = request("tools/call", "{\"name\":\"chatty\"," + META + "}}", ALICE, null);
+        complete(quiet);
+        assertTrue(quiet.interim.isEmpty());
+        Recorder loud = request("tools/call", "{\"name\":\"chatty\"," + META
+                + ",\"io.modelcontextprotocol/logLevel\":\"debug\"}}", ALICE, null);
+        complete(loud);
+        assertEquals(1, loud.interim.size());
+    }
+
+    // -------------------------------------------------------------------------------------------
+
+    private void registerGreeter() {
+        register("greeter", call -> {
+            Optional<InputResponse> answer = call.answer("who");
+            if (answer.isPresent() && answer.get() instanceof InputResponse.Elicited e && e.accepted()) {
+                greeted.incrementAndGet();
+                return Outcome.text("Hello, " + e.content().get("name") + "!");
+            }
+            return Outcome.needsInput(new InputRequest.Elicitation("who", "Name?",
+                    Map.of("type", "object", "properties", Map.of("name", Map.of("type", "string")))));
+        });
+    }
+
+    private static String retry(String state) {
+        return "{\"name\":\"greeter\",\"requestState\":\"" + state + "\",\"inputResponses\":{\"who\":"
+                + "{\"action\":\"accept\",\"content\":{\"name\":\"Ada\"}}}," + META + "}}";
+    }
+
+    private int serviceId = 1000;
+
+    private void register(String name, Tool tool) {
+        Map<String, Object> props = new HashMap<>();
+        props.put("mcp.tool.name", name);
+        props.put("mcp.tool.description", "test " + name);
+        props.put("service.id", (long) ++serviceId);
+        catalog.bindTool(tool, props);
+    }
+
+    private Receipt.Reason rejected(String method, String params, Map<String, String> headers) {
+        Receipt receipt = engine.receive(bytes(message(method, params)), inbound(ALICE, headers));
+        return assertInstanceOf(Receipt.Rejected.class, receipt).reason();
+    }
+
+    private static String message(String method, String params) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"" + method + "\",\"params\":" + params + "}";
+    }
+
+    private Recorder request(String method, String params, CallerIdentity caller, Map<String, String> headers) {
+        Receipt receipt = engine.receive(bytes(message(method, params)), inbound(caller, headers));
+        Receipt.Pending pending = assertInstanceOf(Receipt.Pending.class, receipt, receipt.toString());
+        assertNull(pending.session(), "stateless requests have no session");
+        Recorder recorder = new Recorder();
+        pending.exchange().start(recorder);
+        return recorder;
+    }
+
+    private static JsonNode complete(Recorder recorder) throws Exception {
+        recorder.done.get(10, TimeUnit.SECONDS);
+        return Json.MAPPER.readTree(recorder.body);
+    }
+
+    private static Inbound inbound(CallerIdentity caller, Map<String, String> headers) {
+        return new Inbound(null, headers == null ? null : headers.get("mcp-protocol-version"), caller, headers);
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static final class Recorder implements MessageSink {
+        final List<byte[]> interim = new CopyOnWriteArrayList<>();
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+        volatile byte[] body;
+        volatile Receipt.Reason failure;
+
+        @Override
+        public void send(byte[] message) {
+            interim.add(message);
+        }
+
+        @Override
+        public void complete(byte[] response) {
+            body = response;
+            done.complete(null);
+        }
+
+        @Override
+        public void fail(Receipt.Reason reason, byte[] response) {
+            failure = reason;
+            complete(response);
+        }
+    }
+}
