@@ -32,6 +32,8 @@ final class DirectoryWatch {
     /** Bundles, and OSGi Feature files (installed by the io.quiver.deployer bundle). */
     static final String DEPLOY_FILTER = ".*\\.(jar|json)";
     static final String POLL_MS = "1000";
+    /** deploy/ is polled faster: FileInstall takes a new file once two polls see it unchanged. */
+    static final String DEPLOY_POLL_MS = "250";
 
     private final Path etc;
     private final Path deploy;
@@ -53,6 +55,7 @@ final class DirectoryWatch {
         p.put("felix.fileinstall.dir", deploy.toString());
         p.put("felix.fileinstall.filter", DEPLOY_FILTER);
         p.put("felix.fileinstall.bundles.new.start", "true");
+        p.put("felix.fileinstall.poll", DEPLOY_POLL_MS);
         // deploy/bundles/ holds the jars feature files name; they are not bundles to install on their own
         p.put("felix.fileinstall.subdir.mode", "skip");
         return p;

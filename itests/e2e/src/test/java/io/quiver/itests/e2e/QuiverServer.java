@@ -31,9 +31,20 @@ final class QuiverServer implements AutoCloseable {
 
     /** Starts a server with the given features and waits for its endpoint line. */
     static QuiverServer start(String name, String features) throws Exception {
+        return start(name, features, home -> { });
+    }
+
+    /** A folder preparation run before the server starts (to write {@code etc/} files, say). */
+    interface Preparation {
+        void prepare(Path home) throws IOException;
+    }
+
+    /** Starts a server after {@code prepare} has seen its home (with etc/ and deploy/ created). */
+    static QuiverServer start(String name, String features, Preparation prepare) throws Exception {
         Path home = Files.createDirectories(Path.of("target", "servers", name + "-" + System.nanoTime()));
         Files.createDirectories(home.resolve("etc"));
         Files.createDirectories(home.resolve("deploy"));
+        prepare.prepare(home);
         List<String> command = new ArrayList<>(List.of(javaBinary(), "-jar", System.getProperty("quiver.jar"), "run",
                 "--port", "0", "--features", features,
                 "--etc", home.resolve("etc").toString(),
@@ -77,6 +88,11 @@ final class QuiverServer implements AutoCloseable {
 
     Path home() {
         return home;
+    }
+
+    /** The server's process id (for /proc and jcmd). */
+    long pid() {
+        return process.pid();
     }
 
     String log() throws IOException {

@@ -1,0 +1,74 @@
+package io.quiver.itests.e2e;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What a server process holds at one moment, read from outside: threads and resident memory from
+ * {@code /proc/<pid>/status} (Linux), and, after a full garbage collection asked for with
+ * {@code jcmd}, the heap in use and the number of live bundle class loaders. A bundle that was
+ * uninstalled and refreshed leaves no class loader behind unless something still references it.
+ *
+ * @param threads the process's threads
+ * @param rssKiB resident memory
+ * @param heapUsedKiB the heap in use after a full GC
+ * @param bundleLoaders live Felix bundle class loaders after a full GC
+ */
+record ProcessStats(int threads, long rssKiB, long heapUsedKiB, int bundleLoaders) {
+
+    private static final Pattern HEAP_USED = Pattern.compile("total \\d+K, used (\\d+)K");
+    private static final String BUNDLE_LOADER = "org.apache.felix.framework.BundleWiringImpl$BundleClassLoader";
+
+    /** Whether this machine can be measured this way ({@code /proc} and {@code jcmd} present). */
+    static boolean available() {
+        return Files.isReadable(Path.of("/proc/self/status")) && Files.isExecutable(jcmd());
+    }
+
+    /** Collects garbage in the process, then measures it. */
+    static ProcessStats of(long pid) throws IOException, InterruptedException {
+        jcmd(pid, "GC.run");
+        Matcher heap = HEAP_USED.matcher(jcmd(pid, "GC.heap_info"));
+        if (!heap.find()) {
+            throw new IllegalStateException("no heap figure from jcmd GC.heap_info");
+        }
+        int loaders = (int) jcmd(pid, "VM.classloader_stats").lines().filter(l -> l.endsWith(BUNDLE_LOADER)).count();
+        List<String> status = Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"));
+        return new ProcessStats((int) field(status, "Threads:"), field(status, "VmRSS:"),
+                Long.parseLong(heap.group(1)), loaders);
+    }
+
+    private static long field(List<String> status, String name) {
+        for (String line : status) {
+            if (line.startsWith(name)) {
+                return Long.parseLong(line.substring(name.length()).trim().split("\\s+")[0]);
+            }
+        }
+        throw new IllegalStateException("no " + name + " in /proc status");
+    }
+
+    private static String jcmd(long pid, String command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(jcmd().toString(), Long.toString(pid), command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            p.destroyForcibly();
+            throw new IllegalStateException("jcmd " + command + " failed: " + out);
+        }
+        return out;
+    }
+
+    private static Path jcmd() {
+        return Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    }
+
+    @Override
+    public String toString() {
+        return threads + " threads, RSS " + rssKiB / 1024 + " MiB, heap used " + heapUsedKiB / 1024
+                + " MiB after GC, " + bundleLoaders + " bundle class loaders";
+    }
+}
