@@ -56,4 +56,18 @@ public @interface McpTool {
 
     /** Per-attempt timeout in milliseconds; 0 takes the server's default. */
     long timeoutMs() default 0;
+
+    /**
+     * Whether the tool runs as a task (the {@code io.modelcontextprotocol/tasks} extension of
+     * 2026-07-28) for clients that declare the extension: {@code none} (always answers in the
+     * call), {@code optional} (a task for clients that declare it, in the call for others) or
+     * {@code required} (only as a task; other clients are told the extension is missing).
+     */
+    String taskSupport() default "none";
+
+    /**
+     * For task tools: gather the input the tool asks for first, in the call itself (multi-round
+     * {@code input_required}), and start the task once the tool has what it needs.
+     */
+    boolean inputBeforeTask() default false;
 }

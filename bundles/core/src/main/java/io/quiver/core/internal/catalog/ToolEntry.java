@@ -16,7 +16,7 @@ import tools.jackson.databind.node.ObjectNode;
  * once from its service properties.
  */
 public record ToolEntry(String name, ObjectNode descriptor, Schema inputSchema, JsonNode outputSchema,
-        long timeoutMs, Tool tool, long bundleId, JsonMapper mapper) {
+        long timeoutMs, Tool tool, long bundleId, JsonMapper mapper, String taskSupport, boolean inputBeforeTask) {
 
     static final String P = "mcp.tool.";
     /** The tool names MCP clients accept (2025-11-25: SHOULD; clients reject others). */
@@ -66,10 +66,19 @@ public record ToolEntry(String name, ObjectNode descriptor, Schema inputSchema, 
             throw new IllegalArgumentException("tool " + name + ": inputSchema does not compile: " + e.getMessage());
         }
         long timeout = Props.number(props, P + "timeoutMs", 0);
+        String taskSupport = Props.string(props, P + "taskSupport");
+        taskSupport = taskSupport == null ? "none" : taskSupport;
+        if (!java.util.Set.of("none", "optional", "required").contains(taskSupport)) {
+            throw new IllegalArgumentException("tool " + name + ": taskSupport must be none, optional or required");
+        }
+        if (!"none".equals(taskSupport)) {
+            descriptor.putObject("execution").put("taskSupport", taskSupport);
+        }
         // The tool's own mapper: Jackson caches what it learns of a class, and a cache shared by all
         // tools would keep every removed or updated tool bundle's class loader alive.
         return new ToolEntry(name, descriptor, compiled, output, timeout, tool,
-                Props.number(props, "service.bundleid", -1), Json.MAPPER.rebuild().build());
+                Props.number(props, "service.bundleid", -1), Json.MAPPER.rebuild().build(), taskSupport,
+                Props.bool(props, P + "inputBeforeTask", false));
     }
 
     /**

@@ -43,6 +43,7 @@ public final class Engine implements AutoCloseable {
     private final Listeners listeners = new Listeners();
     private final ExecutorService requestPool;
     private final ExecutorService toolPool;
+    private final ExecutorService taskPool;
     private final ScheduledExecutorService timer;
     private final Map<String, MethodHandler> handlers;
     private final Map<String, MethodHandler> statelessHandlers;
@@ -59,7 +60,8 @@ public final class Engine implements AutoCloseable {
         this.requestPool = Pools.bounded("quiver-request", settings.maxConcurrentRequests(), settings.maxQueued());
         this.toolPool = Pools.bounded("quiver-tool", settings.maxConcurrentCalls(), settings.maxQueued());
         this.timer = Pools.timer("quiver-timer");
-        ToolPipeline pipeline = new ToolPipeline(catalog, toolPool, settings, limits);
+        this.taskPool = Pools.bounded("quiver-task", settings.maxConcurrentCalls(), settings.maxQueued());
+        ToolPipeline pipeline = new ToolPipeline(catalog, toolPool, taskPool, settings, limits);
         this.handlers = Handlers.create(catalog, pipeline, settings);
         this.statelessHandlers = Handlers.createStateless(catalog, pipeline, settings, listeners);
         this.listChanges = new ListChangeNotifier(sessions, listeners, timer, settings.listChangedDebounceMs());
@@ -190,6 +192,7 @@ public final class Engine implements AutoCloseable {
         timer.shutdownNow();
         requestPool.shutdownNow();
         toolPool.shutdownNow();
+        taskPool.shutdownNow();
     }
 
     /** One request on its way through a handler. */

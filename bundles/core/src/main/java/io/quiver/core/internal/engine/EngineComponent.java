@@ -88,6 +88,15 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
 
         @AttributeDefinition(description = "How long a 2026-07-28 request state stays valid (ms)")
         long requestStateTtlMs() default 600_000;
+
+        @AttributeDefinition(description = "Tasks extension: how long a task is kept after it was created (ms)")
+        long taskTtlMs() default 3_600_000;
+
+        @AttributeDefinition(description = "Tasks extension: the timeout of one attempt of a task (ms)")
+        long taskTimeoutMs() default 3_600_000;
+
+        @AttributeDefinition(description = "Tasks extension: tasks kept at once")
+        int maxTasks() default 10_000;
     }
 
     private final Engine engine;
@@ -106,7 +115,7 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
                 config.readTtlMs(), "public".equals(config.cacheScope()) ? "public" : "private",
                 java.util.Arrays.stream(config.requestStateKeys()).flatMap(k -> java.util.Arrays.stream(k.split(",")))
                         .map(String::trim).filter(k -> !k.isEmpty()).toList(),
-                config.requestStateTtlMs()), limits);
+                config.requestStateTtlMs(), config.taskTtlMs(), config.taskTimeoutMs(), config.maxTasks()), limits);
     }
 
     @Reference(service = ToolLimitsComponent.class, cardinality = ReferenceCardinality.MULTIPLE,

@@ -21,16 +21,19 @@ package io.quiver.core.internal.engine;
  * @param cacheScope 2026-07-28 cache scope: {@code public} or {@code private}
  * @param requestStateKeys keys that sign 2026-07-28 request state (the first signs, all verify); empty: one random key
  * @param requestStateTtlMs how long a request state stays valid
+ * @param taskTtlMs how long a task (tasks extension) is kept after it was created
+ * @param taskTimeoutMs the timeout of one attempt of a task
+ * @param maxTasks tasks kept at once
  */
 public record EngineSettings(String serverName, String serverVersion, String instructions, long toolTimeoutMs,
         int maxConcurrentCalls, int maxConcurrentRequests, int maxQueued, long clientRequestTimeoutMs,
         long sessionIdleTimeoutMs, int pageSize, long listChangedDebounceMs, int maxInputRounds,
         long maxOutputBytes, long listTtlMs, long readTtlMs, String cacheScope, java.util.List<String> requestStateKeys,
-        long requestStateTtlMs) {
+        long requestStateTtlMs, long taskTtlMs, long taskTimeoutMs, int maxTasks) {
 
     /** The defaults. */
     public static EngineSettings defaults() {
         return new EngineSettings("quiver", "0.1.0", "", 60_000, 64, 256, 1024, 300_000, 3_600_000, 100, 250, 10,
-                1L << 20, 0, 0, "private", java.util.List.of(), 600_000);
+                1L << 20, 0, 0, "private", java.util.List.of(), 600_000, 3_600_000, 3_600_000, 10_000);
     }
 }

@@ -59,6 +59,22 @@ public final class RequestScope implements RequestContext {
         return peer;
     }
 
+    /**
+     * A scope for work that outlives the request (a task): same caller, client and arguments, but
+     * its own cancellation and no stream (tasks send no progress or log messages).
+     */
+    public RequestScope detached() {
+        return new RequestScope(null, peer, requestId, method, params, new MessageSink() {
+            @Override
+            public void send(byte[] message) {
+            }
+
+            @Override
+            public void complete(byte[] response) {
+            }
+        });
+    }
+
     /** Where this request's messages go. */
     public MessageSink sink() {
         return sink;

@@ -20,7 +20,9 @@ final class DiscoverHandler implements MethodHandler {
     public Object handle(RequestScope scope, ObjectNode params) {
         ObjectNode result = Json.MAPPER.createObjectNode();
         result.putArray("supportedVersions").add(Stateless.VERSION);
-        result.set("capabilities", InitializeHandler.capabilities());
+        ObjectNode capabilities = InitializeHandler.capabilities();
+        capabilities.putObject("extensions").putObject(io.quiver.core.internal.pipeline.Tasks.EXTENSION);
+        result.set("capabilities", capabilities);
         if (!settings.instructions().isBlank()) {
             result.put("instructions", settings.instructions());
         }

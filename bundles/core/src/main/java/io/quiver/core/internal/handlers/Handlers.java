@@ -26,7 +26,10 @@ public final class Handlers {
                 Map.entry("resources/read", new ResourcesReadHandler(catalog)),
                 Map.entry("prompts/list", new PromptsListHandler(catalog, settings.pageSize())),
                 Map.entry("prompts/get", new PromptsGetHandler(catalog, pipeline)),
-                Map.entry("completion/complete", new CompletionHandler(catalog)));
+                Map.entry("completion/complete", new CompletionHandler(catalog)),
+                Map.entry("tasks/get", new TasksGetHandler(pipeline)),
+                Map.entry("tasks/update", new TasksUpdateHandler(pipeline)),
+                Map.entry("tasks/cancel", new TasksCancelHandler(pipeline)));
     }
 
     public static Map<String, MethodHandler> create(Catalog catalog, ToolPipeline pipeline, EngineSettings settings) {

@@ -48,9 +48,24 @@ public final class ToolPipeline {
     private final ToolLimitsRegistry limits;
     private final InputRounds rounds;
 
-    public ToolPipeline(Catalog catalog, ExecutorService toolPool, EngineSettings settings, ToolLimitsRegistry limits) {
+    private final Tasks tasks;
+
+    public ToolPipeline(Catalog catalog, ExecutorService toolPool, ExecutorService taskPool, EngineSettings settings,
+            ToolLimitsRegistry limits) {
         this.catalog = catalog;
         this.limits = limits;
+        this.tasks = new Tasks(taskPool, new Tasks.Attempts() {
+            @Override
+            public Outcome attempt(RequestScope scope, ToolEntry tool, ObjectNode arguments,
+                    Map<String, InputResponse> answers, long timeoutMs) {
+                return ToolPipeline.this.attempt(scope, tool, arguments, answers, timeoutMs);
+            }
+
+            @Override
+            public Object finish(ToolEntry tool, Outcome.Done done) {
+                return bounded(tool, done);
+            }
+        }, settings.taskTtlMs(), settings.taskTimeoutMs(), settings.maxTasks());
         this.toolPool = toolPool;
         this.settings = settings;
         this.inputs = new InputBroker(settings.clientRequestTimeoutMs());
@@ -107,8 +122,17 @@ public final class ToolPipeline {
                 + settings.maxInputRounds() + " times and was stopped.");
     }
 
-    /** A 2026-07-28 call: see {@link InputRounds#stateless}. */
+    /** A 2026-07-28 call: see {@link InputRounds#stateless}; task tools become tasks for clients that declare them. */
     private Object statelessCall(RequestScope scope, ToolEntry tool, ObjectNode arguments, ObjectNode params) {
+        boolean taskTool = !"none".equals(tool.taskSupport());
+        boolean declared = Tasks.declared(scope);
+        if ("required".equals(tool.taskSupport()) && !declared) {
+            throw Tasks.required();
+        }
+        if (taskTool && declared && !tool.inputBeforeTask()) {
+            return tasks.start(scope, tool, arguments, Map.of(), null);
+        }
+        boolean escalate = taskTool && declared;
         try {
             return rounds.stateless(scope, "tools/call " + tool.name(), params, answers -> {
                 Outcome outcome = attempt(scope, tool, arguments, answers);
@@ -117,9 +141,12 @@ public final class ToolPipeline {
                             + " failed (invocation " + scope.invocationId() + "). The server log has the details."));
                 }
                 if (outcome instanceof Outcome.Done done) {
-                    long limit = limits.of(tool.name()).maxOutputBytes() > 0 ? limits.of(tool.name()).maxOutputBytes()
-                            : settings.maxOutputBytes();
-                    return new InputRounds.Attempt.Done(OutputBound.apply(CallToolResult.of(done.result(), tool.mapper()), limit));
+                    if (escalate) {
+                        // an input-before-task tool with all it needs: the answer is a task
+                        return new InputRounds.Attempt.Done(tasks.start(scope, tool, arguments, answers,
+                                bounded(tool, done)));
+                    }
+                    return new InputRounds.Attempt.Done(bounded(tool, done));
                 }
                 return new InputRounds.Attempt.Needs(((Outcome.NeedsInput) outcome).requests());
             });
@@ -132,6 +159,17 @@ public final class ToolPipeline {
         }
     }
 
+    private CallToolResult bounded(ToolEntry tool, Outcome.Done done) {
+        long limit = limits.of(tool.name()).maxOutputBytes() > 0 ? limits.of(tool.name()).maxOutputBytes()
+                : settings.maxOutputBytes();
+        return OutputBound.apply(CallToolResult.of(done.result(), tool.mapper()), limit);
+    }
+
+    /** The tasks of the tasks extension. */
+    public Tasks tasks() {
+        return tasks;
+    }
+
     /** Obtains input for prompts and resources the same way as for tools. */
     public InputRounds rounds() {
         return rounds;
@@ -140,9 +178,15 @@ public final class ToolPipeline {
     /** One attempt on a tool thread; {@code null} when the tool threw. */
     private Outcome attempt(RequestScope scope, ToolEntry tool, ObjectNode arguments,
             Map<String, InputResponse> answers) {
+        return attempt(scope, tool, arguments, answers, 0);
+    }
+
+    /** @param timeoutOverride above 0: the timeout of a task's attempt */
+    private Outcome attempt(RequestScope scope, ToolEntry tool, ObjectNode arguments,
+            Map<String, InputResponse> answers, long timeoutOverride) {
         AttemptCall call = new AttemptCall(tool.name(), arguments, answers, scope, tool.mapper());
         ToolLimits configured = limits.of(tool.name());
-        long timeout = configured.timeoutMs() > 0 ? configured.timeoutMs()
+        long timeout = timeoutOverride > 0 ? timeoutOverride : configured.timeoutMs() > 0 ? configured.timeoutMs()
                 : tool.timeoutMs() > 0 ? tool.timeoutMs() : settings.toolTimeoutMs();
         Semaphore gate = limits.gate(tool.name());
         try {
@@ -184,6 +228,9 @@ public final class ToolPipeline {
         } catch (CancellationException e) {
             throw e;
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof io.quiver.api.ProtocolError refusal) {
+                throw new McpException(refusal.code(), refusal.getMessage());
+            }
             LOG.error("Tool {} failed ({})", tool.name(), scope.invocationId(), e.getCause());
             return null;
         } catch (InterruptedException e) {

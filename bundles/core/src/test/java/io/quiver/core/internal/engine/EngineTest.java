@@ -50,7 +50,7 @@ class EngineTest {
         engine = new Engine(catalog, new EngineSettings(d.serverName(), d.serverVersion(), d.instructions(), 500,
                 d.maxConcurrentCalls(), d.maxConcurrentRequests(), d.maxQueued(), 2_000, d.sessionIdleTimeoutMs(),
                 2, 20, d.maxInputRounds(), 64, d.listTtlMs(), d.readTtlMs(), d.cacheScope(), d.requestStateKeys(),
-                d.requestStateTtlMs()), limits);
+                d.requestStateTtlMs(), d.taskTtlMs(), d.taskTimeoutMs(), d.maxTasks()), limits);
         Recorder init = request(null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
                 + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"elicitation\":{}},"
                 + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");

@@ -48,7 +48,8 @@ class StatelessTest {
         return new Engine(catalog, new EngineSettings(d.serverName(), d.serverVersion(), d.instructions(), 2_000,
                 d.maxConcurrentCalls(), d.maxConcurrentRequests(), d.maxQueued(), d.clientRequestTimeoutMs(),
                 d.sessionIdleTimeoutMs(), d.pageSize(), 20, d.maxInputRounds(), d.maxOutputBytes(), 5_000, 0,
-                "public", List.of("a-signing-key-of-at-least-32-characters"), stateTtlMs));
+                "public", List.of("a-signing-key-of-at-least-32-characters"), stateTtlMs, d.taskTtlMs(), d.taskTimeoutMs(),
+                d.maxTasks()));
     }
 
     @AfterEach
@@ -161,6 +162,46 @@ class StatelessTest {
                 + ",\"io.modelcontextprotocol/logLevel\":\"debug\"}}", ALICE, null);
         complete(loud);
         assertEquals(1, loud.interim.size());
+    }
+
+    @Test
+    void taskToolsRunAsTasksForDeclaringClientsOnlyAndBelongToTheirCaller() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        Map<String, Object> props = new HashMap<>();
+        props.put("mcp.tool.name", "job");
+        props.put("mcp.tool.description", "a job");
+        props.put("mcp.tool.taskSupport", "required");
+        props.put("service.id", (long) ++serviceId);
+        catalog.bindTool(call -> {
+            release.await(5, TimeUnit.SECONDS);
+            return Outcome.text("job done");
+        }, props);
+        String tasksMeta = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientCapabilities\":{\"extensions\":{\"io.modelcontextprotocol/tasks\":{}}}}";
+        Recorder refused = request("tools/call", "{\"name\":\"job\"," + META + "}}", ALICE, null);
+        refused.done.get(5, TimeUnit.SECONDS);
+        assertEquals(Receipt.Reason.MISSING_CAPABILITY, refused.failure, "a required task tool needs the extension");
+
+        JsonNode created = complete(request("tools/call", "{\"name\":\"job\"," + tasksMeta + "}", ALICE, null))
+                .path("result");
+        assertEquals("task", created.path("resultType").asString());
+        String id = created.path("taskId").asString();
+        String get = "{\"taskId\":\"" + id + "\"," + tasksMeta + "}";
+        assertEquals("working", complete(request("tasks/get", get, ALICE, null)).path("result").path("status").asString());
+        assertEquals(-32602, complete(request("tasks/get", get, MALLORY, null)).path("error").path("code").asInt(),
+                "another caller cannot see the task");
+        release.countDown();
+        JsonNode done = null;
+        for (int i = 0; i < 100; i++) {
+            done = complete(request("tasks/get", get, ALICE, null)).path("result");
+            if ("completed".equals(done.path("status").asString())) {
+                break;
+            }
+            Thread.sleep(20);
+        }
+        assertEquals("job done", done.path("result").path("content").get(0).path("text").asString(), done.toString());
+        assertEquals("complete", complete(request("tasks/cancel", get, ALICE, null)).path("result").path("resultType")
+                .asString(), "cancelling a finished task is acknowledged");
     }
 
     // -------------------------------------------------------------------------------------------

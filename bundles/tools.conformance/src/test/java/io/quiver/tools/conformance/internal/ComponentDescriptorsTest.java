@@ -80,7 +80,8 @@ class ComponentDescriptorsTest {
                 "test_tool_with_progress", "test_sampling", "test_elicitation", "test_elicitation_sep1034_defaults",
                 "test_elicitation_sep1330_enums", "json_schema_2020_12_tool", "test_reconnection",
                 // 2026-07-28
-                "greet", "test_missing_capability", "test_streaming_elicitation", "test_logging_tool",
+                "greet", "slow_compute", "failing_job", "protocol_error_job", "confirm_delete", "multi_input",
+                "test_tool_with_task", "test_missing_capability", "test_streaming_elicitation", "test_logging_tool",
                 "test_custom_header", "test_trigger_tool_change", "test_trigger_prompt_change",
                 "test_input_required_result_elicitation", "test_input_required_result_sampling",
                 "test_input_required_result_list_roots", "test_input_required_result_request_state",

@@ -1,0 +1,27 @@
+package io.quiver.api;
+
+/**
+ * Thrown by a tool that refuses a request at the protocol level rather than failing at its work:
+ * the client receives a JSON-RPC error with this code and message (a task ends {@code failed}).
+ * For failures the model should read and react to, return {@link ToolResult#error} instead. Any
+ * other exception gives a generic error and keeps its message in the server log.
+ */
+public final class ProtocolError extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final int code;
+
+    /**
+     * @param code a JSON-RPC error code, for example -32602 for invalid params
+     * @param message text for the client (never internal details)
+     */
+    public ProtocolError(int code, String message) {
+        super(message, null, false, false);
+        this.code = code;
+    }
+
+    public int code() {
+        return code;
+    }
+}

@@ -1,0 +1,28 @@
+package io.quiver.core.internal.handlers;
+
+import io.quiver.core.internal.engine.MethodHandler;
+import io.quiver.core.internal.engine.RequestScope;
+import io.quiver.core.internal.pipeline.Tasks;
+import io.quiver.core.internal.pipeline.ToolPipeline;
+import java.util.Map;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code tasks/cancel} (tasks extension): only for clients that declare the extension. */
+final class TasksCancelHandler implements MethodHandler {
+
+    private final ToolPipeline pipeline;
+
+    TasksCancelHandler(ToolPipeline pipeline) {
+        this.pipeline = pipeline;
+    }
+
+    @Override
+    public Object handle(RequestScope scope, ObjectNode params) {
+        if (!Tasks.declared(scope)) {
+            throw Tasks.required();
+        }
+        String taskId = Params.requireString(params, "taskId");
+        pipeline.tasks().cancel(scope, taskId);
+        return Map.of();
+    }
+}

@@ -1,0 +1,26 @@
+package io.quiver.core.internal.handlers;
+
+import io.quiver.core.internal.engine.MethodHandler;
+import io.quiver.core.internal.engine.RequestScope;
+import io.quiver.core.internal.pipeline.Tasks;
+import io.quiver.core.internal.pipeline.ToolPipeline;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code tasks/get} (tasks extension): only for clients that declare the extension. */
+final class TasksGetHandler implements MethodHandler {
+
+    private final ToolPipeline pipeline;
+
+    TasksGetHandler(ToolPipeline pipeline) {
+        this.pipeline = pipeline;
+    }
+
+    @Override
+    public Object handle(RequestScope scope, ObjectNode params) {
+        if (!Tasks.declared(scope)) {
+            throw Tasks.required();
+        }
+        String taskId = Params.requireString(params, "taskId");
+        return pipeline.tasks().get(scope, taskId);
+    }
+}

@@ -1,0 +1,49 @@
+package io.quiver.core.internal.pipeline;
+
+import io.quiver.api.input.InputRequest;
+import io.quiver.api.input.InputResponse;
+import io.quiver.core.internal.catalog.ToolEntry;
+import io.quiver.core.internal.engine.RequestScope;
+import io.quiver.core.internal.rpc.RpcError;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Future;
+import tools.jackson.databind.node.ObjectNode;
+
+/** One task of the tasks extension: a tool call running on after its request was answered. */
+final class Task {
+
+    final String id;
+    final String owner;
+    final ToolEntry tool;
+    final ObjectNode arguments;
+    final RequestScope scope;
+    final Instant createdAt = Instant.now();
+    final long expiresAtMillis;
+    final Map<String, InputResponse> answers = new LinkedHashMap<>();
+    final Map<String, InputRequest> outstanding = new LinkedHashMap<>();
+    String status = "working";
+    Instant lastUpdatedAt = createdAt;
+    Object result;
+    RpcError error;
+    Future<?> running;
+
+    Task(String id, String owner, ToolEntry tool, ObjectNode arguments, RequestScope scope, long ttlMs) {
+        this.id = id;
+        this.owner = owner;
+        this.tool = tool;
+        this.arguments = arguments;
+        this.scope = scope;
+        this.expiresAtMillis = System.currentTimeMillis() + ttlMs;
+    }
+
+    boolean terminal() {
+        return "completed".equals(status) || "failed".equals(status) || "cancelled".equals(status);
+    }
+
+    void status(String value) {
+        status = value;
+        lastUpdatedAt = Instant.now();
+    }
+}
