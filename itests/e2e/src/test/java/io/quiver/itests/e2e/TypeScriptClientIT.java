@@ -39,7 +39,7 @@ class TypeScriptClientIT {
     private static final String VERSION = "2026-07-28";
     /** Node start-up, discover, list, two call rounds and the listen ack. */
     private static final Duration READY = Duration.ofSeconds(60);
-    /** FileInstall polls deploy/ every second and takes a file once it is stable for two polls. */
+    /** FileInstall polls deploy/ and takes a new file once it is stable; 20 s leaves a wide margin. */
     private static final Duration EFFECT = Duration.ofSeconds(20);
     private static final String EOF = "\u0000EOF";
 
@@ -90,7 +90,7 @@ class TypeScriptClientIT {
                         () -> "the server honours toolsListChanged: " + context.get());
 
                 // install a tool bundle while the client listens
-                Files.copy(timeBundle, server.home().resolve("deploy").resolve("tools.time.jar.off"));
+                Files.copy(timeBundle, server.home().resolve("deploy").resolve("tools.time.jar"));
                 out.await("LIST_CHANGED", EFFECT.plusSeconds(10), context);
                 assertTrue(client.waitFor(30, TimeUnit.SECONDS), () -> "the client did not finish: " + context.get());
                 assertEquals(0, client.exitValue(), context);
@@ -150,7 +150,8 @@ class TypeScriptClientIT {
                 long left = deadline - System.nanoTime();
                 String line = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
                 if (line == null) {
-                    throw new AssertionError("no " + marker + " from the client within " + limit + "\n" + context.get());
+                    throw new AssertionError("no " + marker + " from the client within " + limit + "\n"
+                            + context.get());
                 }
                 if (line.equals(EOF)) {
                     lines.add(EOF);
@@ -192,6 +193,13 @@ class TypeScriptClientIT {
         }
 
         synchronized String describe(Process process, Path stderr, QuiverServer server) {
+            if (lines.contains(EOF)) {
+                try {
+                    process.waitFor(5, TimeUnit.SECONDS); // its stdout is closed: let it exit, for the code
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             StringBuilder b = new StringBuilder();
             b.append("--- ts-client ").append(process.isAlive() ? "running" : "exit " + process.exitValue())
                     .append(", stdout so far ---\n");
