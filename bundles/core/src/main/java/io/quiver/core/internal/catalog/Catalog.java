@@ -1,7 +1,9 @@
 package io.quiver.core.internal.catalog;
 
 import com.networknt.schema.SchemaRegistry;
-import com.networknt.schema.SpecificationVersion;
+import com.networknt.schema.dialect.Dialect;
+import com.networknt.schema.dialect.Dialects;
+import com.networknt.schema.keyword.AnnotationKeyword;
 import io.quiver.api.Tool;
 import io.quiver.api.completion.Completer;
 import io.quiver.api.prompt.Prompt;
@@ -35,7 +37,12 @@ public final class Catalog {
 
     private static final Logger LOG = LoggerFactory.getLogger(Catalog.class);
 
-    private final SchemaRegistry schemas = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    /**
+     * JSON Schema 2020-12, knowing MCP's own annotation keyword {@code x-mcp-header} (2026-07-28) so
+     * it is neither an unknown keyword nor a validation rule.
+     */
+    private final SchemaRegistry schemas = SchemaRegistry.withDefaultDialect(
+            Dialect.builder(Dialects.getDraft202012()).keyword(new AnnotationKeyword("x-mcp-header")).build());
     private final RankedRegistry<ToolEntry> tools = new RankedRegistry<>();
     private final RankedRegistry<ResourceEntry> resources = new RankedRegistry<>();
     private final RankedRegistry<TemplateEntry> templates = new RankedRegistry<>();
