@@ -24,6 +24,9 @@ public @interface McpTool {
     /** Human-readable title. */
     String title() default "";
 
+    /** Icon URLs (https: or data: URIs) clients may show for the tool. */
+    String[] icons() default {};
+
     /** What the tool does, for the model. */
     String description() default "";
 

@@ -11,4 +11,6 @@ public interface Resource {
 
     /** Reads the resource's current contents. */
     List<ResourceContents> read(ResourceRequest request) throws Exception;
+    // A read that needs the user's input first throws io.quiver.api.input.InputNeeded and finds the
+    // answers in ResourceRequest.answers() when it is called again.
 }

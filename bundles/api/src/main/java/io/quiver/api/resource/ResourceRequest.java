@@ -1,6 +1,7 @@
 package io.quiver.api.resource;
 
 import io.quiver.api.RequestContext;
+import io.quiver.api.input.InputResponse;
 import java.util.Map;
 import org.osgi.annotation.versioning.ProviderType;
 
@@ -16,4 +17,9 @@ public interface ResourceRequest {
 
     /** The request context. */
     RequestContext context();
+
+    /** Answers to the input requests of earlier attempts (see {@link io.quiver.api.input.InputNeeded}), by key. */
+    default Map<String, InputResponse> answers() {
+        return Map.of();
+    }
 }

@@ -18,4 +18,6 @@ public interface ResourceTemplate {
      * @return the contents, or an empty list when no such resource exists
      */
     List<ResourceContents> read(ResourceRequest request) throws Exception;
+    // A read that needs the user's input first throws io.quiver.api.input.InputNeeded and finds the
+    // answers in ResourceRequest.answers() when it is called again.
 }

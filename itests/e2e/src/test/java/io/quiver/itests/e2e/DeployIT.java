@@ -38,6 +38,8 @@ class DeployIT {
             Path v2 = ToolBundles.version2(v1, server.home().resolve("greeting-tool-v2.jar"));
             Path jar = server.home().resolve("deploy").resolve("greeting-tool.jar");
             McpHttp.Stream stream = client.openStream();
+            McpHttp.Stream listener = client.listenForToolChanges();
+            listener.await("notifications/subscriptions/acknowledged", 1, EFFECT);
             assertNull(client.tool(TOOL), "no greet tool before the bundle is deployed");
 
             // install: copy the jar in
@@ -52,6 +54,10 @@ class DeployIT {
             assertGreeting(client, GREETING_V1);
             Thread.sleep(QUIET.toMillis());
             assertEquals(1, stream.count(LIST_CHANGED), "one install, one list_changed");
+            assertEquals(1, listener.count(LIST_CHANGED), "the 2026-07-28 listener hears it once too");
+            assertEquals(4242, listener.matching(m -> m.method().equals(LIST_CHANGED)).get(0).message()
+                    .path("params").path("_meta").path("io.modelcontextprotocol/subscriptionId").asInt(),
+                    "tagged with the listen request's id");
 
             // update: overwrite it with version 2 (a new description, a new greeting)
             long overwritten = System.nanoTime();
@@ -76,6 +82,7 @@ class DeployIT {
             assertEquals(McpHttp.INVALID_PARAMS, McpHttp.errorCode(call), call.toString());
             Thread.sleep(QUIET.toMillis());
             assertEquals(3, stream.count(LIST_CHANGED), "one removal, one more list_changed");
+            assertEquals(3, listener.count(LIST_CHANGED), "the listener heard each change once");
             assertEquals(0, stream.count(McpHttp.Stream.ENDED), "the GET stream stayed open throughout");
         }
     }

@@ -164,6 +164,35 @@ final class McpHttp implements AutoCloseable {
         return stream;
     }
 
+    /**
+     * A 2026-07-28 client's {@code subscriptions/listen} for tool list changes: no session, the
+     * per-request {@code _meta} and the standard headers. The stream's messages start with the
+     * acknowledgement.
+     */
+    Stream listenForToolChanges() throws Exception {
+        String body = JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", 4242, "method", "subscriptions/listen",
+                "params", Map.of("notifications", Map.of("toolsListChanged", true), "_meta", Map.of(
+                        "io.modelcontextprotocol/protocolVersion", "2026-07-28",
+                        "io.modelcontextprotocol/clientCapabilities", Map.of(),
+                        "io.modelcontextprotocol/clientInfo", Map.of("name", "listener", "version", "1")))));
+        HttpRequest request = HttpRequest.newBuilder(URI.create(url))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .header("MCP-Protocol-Version", "2026-07-28")
+                .header("Mcp-Method", "subscriptions/listen")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        HttpResponse<InputStream> r = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException("subscriptions/listen answered " + r.statusCode());
+        }
+        Stream stream = new Stream(r.body());
+        synchronized (streams) {
+            streams.add(stream);
+        }
+        stream.start();
+        return stream;
+    }
+
     @Override
     public void close() {
         synchronized (streams) {

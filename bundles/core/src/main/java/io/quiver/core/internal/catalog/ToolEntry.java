@@ -35,6 +35,16 @@ public record ToolEntry(String name, ObjectNode descriptor, Schema inputSchema, 
         descriptor.put("name", name);
         putIfPresent(descriptor, "title", Props.string(props, P + "title"));
         descriptor.put("description", orEmpty(Props.string(props, P + "description")));
+        if (props.get(P + "icons") instanceof String[] icons && icons.length > 0) {
+            tools.jackson.databind.node.ArrayNode list = descriptor.putArray("icons");
+            for (String icon : icons) {
+                if (!icon.isBlank()) {
+                    list.addObject().put("src", icon.trim());
+                }
+            }
+        } else if (Props.string(props, P + "icons") != null) {
+            descriptor.putArray("icons").addObject().put("src", Props.string(props, P + "icons").trim());
+        }
         JsonNode input = generated(tool, props, "arguments", name);
         if (input == null) {
             input = parseSchema(props, "inputSchema", name);

@@ -2,16 +2,21 @@ package io.quiver.core.internal.handlers;
 
 import io.quiver.api.RequestContext;
 import io.quiver.api.content.ResourceContents;
+import io.quiver.api.input.InputNeeded;
+import io.quiver.api.input.InputResponse;
 import io.quiver.api.resource.ResourceRequest;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.catalog.ResourceEntry;
 import io.quiver.core.internal.catalog.TemplateEntry;
 import io.quiver.core.internal.engine.MethodHandler;
 import io.quiver.core.internal.engine.RequestScope;
+import io.quiver.core.internal.pipeline.InputRounds;
+import io.quiver.core.internal.pipeline.ToolPipeline;
 import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.McpException;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -22,15 +27,38 @@ final class ResourcesReadHandler implements MethodHandler {
     private static final Logger LOG = LoggerFactory.getLogger(ResourcesReadHandler.class);
 
     private final Catalog catalog;
+    private final ToolPipeline pipeline;
 
-    ResourcesReadHandler(Catalog catalog) {
+    ResourcesReadHandler(Catalog catalog, ToolPipeline pipeline) {
         this.catalog = catalog;
+        this.pipeline = pipeline;
     }
 
     @Override
     public Object handle(RequestScope scope, ObjectNode params) {
         String uri = Params.requireString(params, "uri");
-        List<ResourceContents> contents = read(scope, uri);
+        InputRounds.Runner reading = answers -> {
+            try {
+                return new InputRounds.Attempt.Done(read(scope, uri, answers));
+            } catch (InputNeeded needed) {
+                return new InputRounds.Attempt.Needs(needed.requests());
+            }
+        };
+        Object outcome;
+        try {
+            outcome = scope.session() == null ? pipeline.rounds().stateless(scope, "resources/read " + uri, params, reading)
+                    : pipeline.rounds().withSession(scope, reading);
+        } catch (McpException | CancellationException e) {
+            throw e;
+        } catch (Exception e) {
+            LOG.error("Reading resource {} failed ({})", uri, scope.invocationId(), e);
+            throw new McpException(ErrorCodes.INTERNAL_ERROR, "Reading the resource failed");
+        }
+        if (!(outcome instanceof List<?>)) {
+            return outcome; // input_required
+        }
+        @SuppressWarnings("unchecked")
+        List<ResourceContents> contents = (List<ResourceContents>) outcome;
         if (contents == null || contents.isEmpty()) {
             // 2026-07-28 made a missing resource an invalid-params error (SEP-2164)
             throw new McpException(scope.session() == null ? ErrorCodes.INVALID_PARAMS : ErrorCodes.RESOURCE_NOT_FOUND,
@@ -39,31 +67,29 @@ final class ResourcesReadHandler implements MethodHandler {
         return Map.of("contents", contents);
     }
 
-    private List<ResourceContents> read(RequestScope scope, String uri) {
-        try {
-            ResourceEntry fixed = catalog.resources().get(uri);
-            if (fixed != null) {
-                return fixed.resource().read(new Request(uri, Map.of(), scope));
-            }
-            for (TemplateEntry template : catalog.templates().values()) {
-                Map<String, String> variables = template.matcher().match(uri);
-                if (variables != null) {
-                    List<ResourceContents> contents = template.template().read(new Request(uri, variables, scope));
-                    if (contents != null && !contents.isEmpty()) {
-                        return contents;
-                    }
+    private List<ResourceContents> read(RequestScope scope, String uri, Map<String, InputResponse> answers)
+            throws Exception {
+        ResourceEntry fixed = catalog.resources().get(uri);
+        if (fixed != null) {
+            return orEmpty(fixed.resource().read(new Request(uri, Map.of(), scope, answers)));
+        }
+        for (TemplateEntry template : catalog.templates().values()) {
+            Map<String, String> variables = template.matcher().match(uri);
+            if (variables != null) {
+                List<ResourceContents> contents = template.template().read(new Request(uri, variables, scope, answers));
+                if (contents != null && !contents.isEmpty()) {
+                    return contents;
                 }
             }
-            return null;
-        } catch (McpException e) {
-            throw e;
-        } catch (Exception e) {
-            LOG.error("Reading resource {} failed ({})", uri, scope.invocationId(), e);
-            throw new McpException(ErrorCodes.INTERNAL_ERROR, "Reading the resource failed");
         }
+        return List.of();
     }
 
-    private record Request(String uri, Map<String, String> variables, RequestContext context)
-            implements ResourceRequest {
+    private static List<ResourceContents> orEmpty(List<ResourceContents> contents) {
+        return contents == null ? List.of() : contents;
+    }
+
+    private record Request(String uri, Map<String, String> variables, RequestContext context,
+            Map<String, InputResponse> answers) implements ResourceRequest {
     }
 }

@@ -204,6 +204,30 @@ class StatelessTest {
                 .asString(), "cancelling a finished task is acknowledged");
     }
 
+    @Test
+    void resourceReadsMayAskForInputToo() throws Exception {
+        Map<String, Object> props = new HashMap<>();
+        props.put("mcp.resource.uri", "secret://note");
+        props.put("mcp.resource.name", "note");
+        props.put("service.id", (long) ++serviceId);
+        catalog.bindResource(request -> {
+            if (request.answers().get("pin") instanceof InputResponse.Elicited e && e.accepted()) {
+                return List.of(new io.quiver.api.content.ResourceContents.Text(request.uri(), "text/plain",
+                        "opened with " + e.content().get("pin")));
+            }
+            throw new io.quiver.api.input.InputNeeded(new InputRequest.Elicitation("pin", "PIN?",
+                    Map.of("type", "object", "properties", Map.of("pin", Map.of("type", "string")))));
+        }, props);
+        JsonNode first = complete(request("resources/read", "{\"uri\":\"secret://note\"," + META + "}}", ALICE, null))
+                .path("result");
+        assertEquals("input_required", first.path("resultType").asString());
+        String retry = "{\"uri\":\"secret://note\",\"requestState\":\"" + first.path("requestState").asString()
+                + "\",\"inputResponses\":{\"pin\":{\"action\":\"accept\",\"content\":{\"pin\":\"1234\"}}}," + META + "}}";
+        JsonNode read = complete(request("resources/read", retry, ALICE, null)).path("result");
+        assertEquals("opened with 1234", read.path("contents").get(0).path("text").asString(), read.toString());
+        assertEquals("complete", read.path("resultType").asString());
+    }
+
     // -------------------------------------------------------------------------------------------
 
     private void registerGreeter() {
