@@ -51,6 +51,22 @@ public final class Catalog {
     private final List<Consumer<Kind>> listeners = new CopyOnWriteArrayList<>();
     private final Map<Long, CatalogProblem> problems = new ConcurrentHashMap<>();
 
+    public Catalog() {
+        // The first schema the validator compiles costs ~150 ms of class loading and set-up; do it
+        // now, beside the other bundles starting, not when the first tool arrives.
+        Thread warm = new Thread(() -> {
+            try {
+                schemas.getSchema(io.quiver.core.internal.json.Json.MAPPER.readTree(
+                        "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}}}"))
+                        .validate(io.quiver.core.internal.json.Json.MAPPER.createObjectNode().put("a", "b"));
+            } catch (RuntimeException e) {
+                LOG.debug("Warming the schema validator failed", e);
+            }
+        }, "quiver-schema-warmup");
+        warm.setDaemon(true);
+        warm.start();
+    }
+
     public RankedRegistry.Snapshot<ToolEntry> tools() {
         return tools.snapshot();
     }

@@ -8,7 +8,6 @@ import io.quiver.core.internal.json.Json;
 import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -16,7 +15,7 @@ import tools.jackson.databind.node.ObjectNode;
  * once from its service properties.
  */
 public record ToolEntry(String name, ObjectNode descriptor, Schema inputSchema, JsonNode outputSchema,
-        long timeoutMs, Tool tool, long bundleId, JsonMapper mapper, String taskSupport, boolean inputBeforeTask) {
+        long timeoutMs, Tool tool, long bundleId, ToolMapper mapper, String taskSupport, boolean inputBeforeTask) {
 
     static final String P = "mcp.tool.";
     /** The tool names MCP clients accept (2025-11-25: SHOULD; clients reject others). */
@@ -84,10 +83,8 @@ public record ToolEntry(String name, ObjectNode descriptor, Schema inputSchema, 
         if (!"none".equals(taskSupport)) {
             descriptor.putObject("execution").put("taskSupport", taskSupport);
         }
-        // The tool's own mapper: Jackson caches what it learns of a class, and a cache shared by all
-        // tools would keep every removed or updated tool bundle's class loader alive.
         return new ToolEntry(name, descriptor, compiled, output, timeout, tool,
-                Props.number(props, "service.bundleid", -1), Json.MAPPER.rebuild().build(), taskSupport,
+                Props.number(props, "service.bundleid", -1), new ToolMapper(), taskSupport,
                 Props.bool(props, P + "inputBeforeTask", false));
     }
 

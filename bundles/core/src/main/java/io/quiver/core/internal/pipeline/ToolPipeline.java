@@ -105,7 +105,7 @@ public final class ToolPipeline {
             if (outcome instanceof Outcome.Done done) {
                 long limit = limits.of(name).maxOutputBytes() > 0 ? limits.of(name).maxOutputBytes()
                         : settings.maxOutputBytes();
-                return OutputBound.apply(CallToolResult.of(done.result(), tool.mapper()), limit);
+                return OutputBound.apply(CallToolResult.of(done.result(), tool.mapper().get()), limit);
             }
             for (InputRequest request : ((Outcome.NeedsInput) outcome).requests()) {
                 if (answers.containsKey(request.key())) {
@@ -162,7 +162,7 @@ public final class ToolPipeline {
     private CallToolResult bounded(ToolEntry tool, Outcome.Done done) {
         long limit = limits.of(tool.name()).maxOutputBytes() > 0 ? limits.of(tool.name()).maxOutputBytes()
                 : settings.maxOutputBytes();
-        return OutputBound.apply(CallToolResult.of(done.result(), tool.mapper()), limit);
+        return OutputBound.apply(CallToolResult.of(done.result(), tool.mapper().get()), limit);
     }
 
     /** The tasks of the tasks extension. */
@@ -184,7 +184,7 @@ public final class ToolPipeline {
     /** @param timeoutOverride above 0: the timeout of a task's attempt */
     private Outcome attempt(RequestScope scope, ToolEntry tool, ObjectNode arguments,
             Map<String, InputResponse> answers, long timeoutOverride) {
-        AttemptCall call = new AttemptCall(tool.name(), arguments, answers, scope, tool.mapper());
+        AttemptCall call = new AttemptCall(tool.name(), arguments, answers, scope, tool.mapper().get());
         ToolLimits configured = limits.of(tool.name());
         long timeout = timeoutOverride > 0 ? timeoutOverride : configured.timeoutMs() > 0 ? configured.timeoutMs()
                 : tool.timeoutMs() > 0 ? tool.timeoutMs() : settings.toolTimeoutMs();
