@@ -20,7 +20,7 @@ class HttpEdgeCasesIT {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String VERSION = "2025-11-25";
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
     private static QuiverServer server;
     private static String session;
 

@@ -28,7 +28,7 @@ import tools.jackson.databind.json.JsonMapper;
 class SseResumptionIT {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
     private static QuiverServer server;
 
     @BeforeAll
