@@ -259,6 +259,8 @@ public final class Engine implements AutoCloseable {
                 Object result = handler.handle(scope, request.params());
                 if (session == null && result != null) {
                     result = StatelessResults.decorate(request.method(), result, settings);
+                } else if (result != null) {
+                    result = OlderRevisions.adapt(request.method(), session.protocolVersion(), result);
                 }
                 if (result == StatelessResults.KEEP_OPEN) {
                     return;

@@ -65,6 +65,10 @@ final class OutputBound {
         if (block instanceof AudioContent a) {
             return a.data() == null ? 0 : a.data().length();
         }
+        if (block instanceof io.quiver.api.content.ResourceLink link) {
+            return link.uri().length() + (link.name() == null ? 0 : link.name().length())
+                    + (link.description() == null ? 0 : link.description().length());
+        }
         if (block instanceof EmbeddedResource r) {
             ResourceContents c = r.resource();
             if (c instanceof ResourceContents.Text t) {

@@ -286,6 +286,25 @@ class EngineTest {
     }
 
     @Test
+    void olderRevisionsGetOnlyWhatTheirRevisionDefines() throws Exception {
+        register("linker", 0, call -> Outcome.done(new io.quiver.api.ToolResult(List.of(
+                new io.quiver.api.content.TextContent("see"),
+                new io.quiver.api.content.ResourceLink("file:///a.txt", "a", "text/plain"),
+                new io.quiver.api.content.AudioContent("UklG", "audio/wav")), Map.of("k", 1), false, Map.of())));
+        Recorder init = request(null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+                + "{\"protocolVersion\":\"2024-11-05\",\"capabilities\":{},\"clientInfo\":{\"name\":\"old\",\"version\":\"1\"}}}");
+        assertEquals("2024-11-05", init.response().path("result").path("protocolVersion").asString());
+        JsonNode tool = call("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}").response()
+                .path("result").path("tools").get(0);
+        assertFalse(tool.has("annotations"), tool.toString());
+        JsonNode result = call(callTool(3, "linker", "{}")).response().path("result");
+        assertFalse(result.has("structuredContent"), result.toString());
+        assertEquals("text", result.path("content").get(1).path("type").asString());
+        assertEquals("[resource: file:///a.txt]", result.path("content").get(1).path("text").asString());
+        assertEquals("text", result.path("content").get(2).path("type").asString(), "no audio before 2025-03-26");
+    }
+
+    @Test
     void deletedSessionsAreGone() {
         engine.session(sessionId).orElseThrow().close();
         Receipt after = engine.receive(bytes("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}"), inbound(sessionId));
