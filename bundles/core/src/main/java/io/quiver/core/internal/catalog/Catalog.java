@@ -188,9 +188,9 @@ public final class Catalog {
         try {
             value = reader.apply(props);
         } catch (IllegalArgumentException e) {
-            LOG.error("Ignoring service {} of bundle {}: {}", serviceId, bundleOf(props), e.getMessage());
-            problems.put(serviceId, new CatalogProblem(serviceId, Props.number(props, "service.bundleid", -1),
-                    e.getMessage()));
+            long bundleId = Props.number(props, "service.bundleid", -1);
+            LOG.error("Ignoring service {} of bundle {}: {}", serviceId, bundleId, e.getMessage());
+            problems.put(serviceId, new CatalogProblem(serviceId, bundleId, e.getMessage()));
             if (registry.remove(serviceId) && kind != null) {
                 fire(kind);
             }
@@ -218,10 +218,5 @@ public final class Catalog {
                 LOG.warn("A catalog listener failed", e);
             }
         }
-    }
-
-    private static String bundleOf(Map<String, Object> props) {
-        Object id = props.get("service.bundleid");
-        return id == null ? "?" : id.toString();
     }
 }

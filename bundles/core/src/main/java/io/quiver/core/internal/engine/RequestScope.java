@@ -5,7 +5,6 @@ import io.quiver.api.ClientInfo;
 import io.quiver.api.LogLevel;
 import io.quiver.api.RequestContext;
 import io.quiver.api.transport.MessageSink;
-import io.quiver.core.internal.json.Json;
 import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.JsonRpc;
 import io.quiver.core.internal.rpc.McpException;
@@ -210,10 +209,5 @@ public final class RequestScope implements RequestContext {
         } finally {
             session.forgetClientRequest(id);
         }
-    }
-
-    /** A JSON view of a value, for handlers that build results. */
-    static JsonNode tree(Object value) {
-        return Json.MAPPER.valueToTree(value);
     }
 }

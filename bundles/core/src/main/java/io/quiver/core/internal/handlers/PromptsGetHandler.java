@@ -65,8 +65,7 @@ final class PromptsGetHandler implements MethodHandler {
             }
         };
         try {
-            return scope.session() == null ? pipeline.rounds().stateless(scope, "prompts/get " + name, params, render)
-                    : pipeline.rounds().withSession(scope, render);
+            return pipeline.rounds().run(scope, "prompts/get " + name, params, render);
         } catch (McpException | CancellationException e) {
             throw e;
         } catch (Exception e) {

@@ -46,8 +46,7 @@ final class ResourcesReadHandler implements MethodHandler {
         };
         Object outcome;
         try {
-            outcome = scope.session() == null ? pipeline.rounds().stateless(scope, "resources/read " + uri, params, reading)
-                    : pipeline.rounds().withSession(scope, reading);
+            outcome = pipeline.rounds().run(scope, "resources/read " + uri, params, reading);
         } catch (McpException | CancellationException e) {
             throw e;
         } catch (Exception e) {

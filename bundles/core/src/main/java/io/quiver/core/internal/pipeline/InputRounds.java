@@ -47,6 +47,11 @@ public final class InputRounds {
         this.maxRounds = maxRounds;
     }
 
+    /** Runs with the input source of the request's revision: {@link #withSession} or {@link #stateless}. */
+    public Object run(RequestScope scope, String target, ObjectNode params, Runner runner) throws Exception {
+        return scope.session() == null ? stateless(scope, target, params, runner) : withSession(scope, runner);
+    }
+
     /** Session clients: ask for each missing answer on the request's stream, then try again. */
     public Object withSession(RequestScope scope, Runner runner) throws Exception {
         Map<String, InputResponse> answers = new LinkedHashMap<>();

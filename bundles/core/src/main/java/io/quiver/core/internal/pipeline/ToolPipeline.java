@@ -3,7 +3,6 @@ package io.quiver.core.internal.pipeline;
 import com.networknt.schema.Error;
 import io.quiver.api.Outcome;
 import io.quiver.api.ToolResult;
-import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.catalog.ToolEntry;
@@ -11,7 +10,6 @@ import io.quiver.core.internal.engine.EngineSettings;
 import io.quiver.core.internal.engine.RequestScope;
 import io.quiver.core.internal.json.Json;
 import io.quiver.core.internal.rpc.McpException;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
@@ -25,7 +23,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -43,7 +40,6 @@ public final class ToolPipeline {
     private final Catalog catalog;
     private final ExecutorService toolPool;
     private final EngineSettings settings;
-    private final InputBroker inputs;
 
     private final ToolLimitsRegistry limits;
     private final InputRounds rounds;
@@ -68,8 +64,7 @@ public final class ToolPipeline {
         }, settings.taskTtlMs(), settings.taskTimeoutMs(), settings.maxTasks());
         this.toolPool = toolPool;
         this.settings = settings;
-        this.inputs = new InputBroker(settings.clientRequestTimeoutMs());
-        this.rounds = new InputRounds(inputs, new RequestState(settings.requestStateKeys(), settings.requestStateTtlMs()),
+        this.rounds = new InputRounds(new InputBroker(settings.clientRequestTimeoutMs()), new RequestState(settings.requestStateKeys(), settings.requestStateTtlMs()),
                 settings.maxInputRounds());
     }
 
@@ -92,71 +87,46 @@ public final class ToolPipeline {
             return CallToolResult.error("Invalid arguments for tool " + name + ": "
                     + problems.stream().map(Error::toString).collect(Collectors.joining("; ")));
         }
-        if (scope.session() == null) {
-            return statelessCall(scope, tool, arguments, params);
-        }
-        Map<String, InputResponse> answers = new LinkedHashMap<>();
-        for (int round = 0; round <= settings.maxInputRounds(); round++) {
-            Outcome outcome = attempt(scope, tool, arguments, answers);
-            if (outcome == null) {
-                return CallToolResult.error("The tool " + name + " failed (invocation " + scope.invocationId()
-                        + "). The server log has the details.");
+        boolean escalate = false;
+        if (scope.session() == null && !"none".equals(tool.taskSupport())) {
+            // tasks extension (2026-07-28): task tools become tasks for clients that declare it
+            boolean declared = Tasks.declared(scope);
+            if ("required".equals(tool.taskSupport()) && !declared) {
+                throw Tasks.required();
             }
-            if (outcome instanceof Outcome.Done done) {
-                long limit = limits.of(name).maxOutputBytes() > 0 ? limits.of(name).maxOutputBytes()
-                        : settings.maxOutputBytes();
-                return OutputBound.apply(CallToolResult.of(done.result(), tool.mapper().get()), limit);
+            if (declared && !tool.inputBeforeTask()) {
+                return tasks.start(scope, tool, arguments, Map.of(), null);
             }
-            for (InputRequest request : ((Outcome.NeedsInput) outcome).requests()) {
-                if (answers.containsKey(request.key())) {
-                    continue;
-                }
-                try {
-                    answers.put(request.key(), inputs.obtain(scope, request));
-                } catch (InputBroker.Unanswerable e) {
-                    return CallToolResult.error(e.getMessage());
-                }
-            }
+            escalate = declared;
         }
-        return CallToolResult.error("The tool " + name + " asked for input more than "
-                + settings.maxInputRounds() + " times and was stopped.");
-    }
-
-    /** A 2026-07-28 call: see {@link InputRounds#stateless}; task tools become tasks for clients that declare them. */
-    private Object statelessCall(RequestScope scope, ToolEntry tool, ObjectNode arguments, ObjectNode params) {
-        boolean taskTool = !"none".equals(tool.taskSupport());
-        boolean declared = Tasks.declared(scope);
-        if ("required".equals(tool.taskSupport()) && !declared) {
-            throw Tasks.required();
-        }
-        if (taskTool && declared && !tool.inputBeforeTask()) {
-            return tasks.start(scope, tool, arguments, Map.of(), null);
-        }
-        boolean escalate = taskTool && declared;
+        boolean asTask = escalate;
         try {
-            return rounds.stateless(scope, "tools/call " + tool.name(), params, answers -> {
+            return rounds.run(scope, "tools/call " + name, params, answers -> {
                 Outcome outcome = attempt(scope, tool, arguments, answers);
                 if (outcome == null) {
-                    return new InputRounds.Attempt.Done(CallToolResult.error("The tool " + tool.name()
-                            + " failed (invocation " + scope.invocationId() + "). The server log has the details."));
+                    return new InputRounds.Attempt.Done(failed(scope, tool));
                 }
                 if (outcome instanceof Outcome.Done done) {
-                    if (escalate) {
-                        // an input-before-task tool with all it needs: the answer is a task
-                        return new InputRounds.Attempt.Done(tasks.start(scope, tool, arguments, answers,
-                                bounded(tool, done)));
-                    }
-                    return new InputRounds.Attempt.Done(bounded(tool, done));
+                    // an input-before-task tool with all it needs answers with a task
+                    return new InputRounds.Attempt.Done(asTask
+                            ? tasks.start(scope, tool, arguments, answers, bounded(tool, done)) : bounded(tool, done));
                 }
                 return new InputRounds.Attempt.Needs(((Outcome.NeedsInput) outcome).requests());
             });
+        } catch (InputBroker.Unanswerable e) {
+            return CallToolResult.error(e.getMessage());
         } catch (McpException | CancellationException e) {
             throw e;
         } catch (Exception e) {
             LOG.error("Tool {} failed ({})", tool.name(), scope.invocationId(), e);
-            return CallToolResult.error("The tool " + tool.name() + " failed (invocation " + scope.invocationId()
-                    + "). The server log has the details.");
+            return failed(scope, tool);
         }
+    }
+
+    /** The generic answer for a tool that threw: its message stays in the log. */
+    private static CallToolResult failed(RequestScope scope, ToolEntry tool) {
+        return CallToolResult.error("The tool " + tool.name() + " failed (invocation " + scope.invocationId()
+                + "). The server log has the details.");
     }
 
     private CallToolResult bounded(ToolEntry tool, Outcome.Done done) {
