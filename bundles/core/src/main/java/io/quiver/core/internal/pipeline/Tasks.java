@@ -69,7 +69,9 @@ public final class Tasks {
     /** Starts a task for a call; answers gathered before (input-before-task tools) come along. */
     Map<String, Object> start(RequestScope scope, ToolEntry tool, ObjectNode arguments,
             Map<String, io.quiver.api.input.InputResponse> answers, Object finishedResult) {
-        expire();
+        if (tasks.size() >= maxTasks) {
+            expire();
+        }
         if (tasks.size() >= maxTasks) {
             throw new McpException(ErrorCodes.INTERNAL_ERROR, "Server busy: too many tasks");
         }
@@ -235,7 +237,7 @@ public final class Tasks {
         return scope.caller().tenant() + "/" + scope.caller().subject();
     }
 
-    /** Drops tasks past their TTL. */
+    /** Drops tasks past their TTL (expired tasks are already invisible; this frees their room). */
     void expire() {
         long now = System.currentTimeMillis();
         tasks.values().removeIf(t -> t.expiresAtMillis < now);
