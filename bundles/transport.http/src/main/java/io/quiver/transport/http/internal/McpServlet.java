@@ -47,11 +47,11 @@ final class McpServlet extends HttpServlet {
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         if (!guard.hostAllowed(req.getHeader("Host"))) {
-            fail(resp, HttpServletResponse.SC_FORBIDDEN, -32000, "Forbidden: Host not allowed");
+            refuseUnread(resp, HttpServletResponse.SC_FORBIDDEN, -32000, "Forbidden: Host not allowed");
             return;
         }
         if (!guard.originAllowed(req.getHeader("Origin"))) {
-            fail(resp, HttpServletResponse.SC_FORBIDDEN, -32000, "Forbidden: Origin not allowed");
+            refuseUnread(resp, HttpServletResponse.SC_FORBIDDEN, -32000, "Forbidden: Origin not allowed");
             return;
         }
         switch (req.getMethod()) {
@@ -60,7 +60,7 @@ final class McpServlet extends HttpServlet {
             case "DELETE" -> delete(req, resp);
             default -> {
                 resp.setHeader("Allow", "GET, POST, DELETE");
-                fail(resp, HttpServletResponse.SC_METHOD_NOT_ALLOWED, -32000, "Method not allowed");
+                refuseUnread(resp, HttpServletResponse.SC_METHOD_NOT_ALLOWED, -32000, "Method not allowed");
             }
         }
     }
@@ -70,18 +70,18 @@ final class McpServlet extends HttpServlet {
     private void post(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         String accept = req.getHeader("Accept");
         if (!MediaTypes.accepts(accept, MediaTypes.JSON) || !MediaTypes.accepts(accept, MediaTypes.SSE)) {
-            fail(resp, HttpServletResponse.SC_NOT_ACCEPTABLE, -32000,
+            refuseUnread(resp, HttpServletResponse.SC_NOT_ACCEPTABLE, -32000,
                     "Not Acceptable: the client must accept both application/json and text/event-stream");
             return;
         }
         if (!MediaTypes.isJson(req.getContentType())) {
-            fail(resp, HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE, -32000,
+            refuseUnread(resp, HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE, -32000,
                     "Unsupported Media Type: the body must be application/json");
             return;
         }
         byte[] body = readBody(req);
         if (body == null) {
-            fail(resp, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, -32000,
+            refuseUnread(resp, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, -32000,
                     "Payload Too Large: the limit is " + settings.maxBodyBytes() + " bytes");
             return;
         }
@@ -294,6 +294,15 @@ final class McpServlet extends HttpServlet {
     /** SSE priming events (empty data) confuse clients older than 2025-11-25. */
     private static boolean supportsPriming(String version, boolean known) {
         return known && version != null && version.compareTo("2025-11-25") >= 0;
+    }
+
+    /**
+     * Refuses a request whose body was not read: the connection is closed after the answer, so no
+     * client reuses a connection that still carries (or that the container dropped with) that body.
+     */
+    private void refuseUnread(HttpServletResponse resp, int status, int code, String message) throws IOException {
+        resp.setHeader("Connection", "close");
+        fail(resp, status, code, message);
     }
 
     private void fail(HttpServletResponse resp, int status, int code, String message) throws IOException {
