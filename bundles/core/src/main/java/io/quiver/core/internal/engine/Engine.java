@@ -113,7 +113,9 @@ public final class Engine implements AutoCloseable {
                         "Invalid Request: initialize must not carry a session id");
             }
             Session session = sessions.create(inbound.caller());
-            return new Receipt.Pending(session, new RequestExchange(session, null, request));
+            RequestExchange exchange = new RequestExchange(session, null, request);
+            session.register(exchange.key, exchange);
+            return new Receipt.Pending(session, exchange);
         }
         if (inbound.sessionId() == null) {
             return reject(Reason.SESSION_REQUIRED, id, ErrorCodes.INVALID_REQUEST,
@@ -129,12 +131,18 @@ public final class Engine implements AutoCloseable {
             return new Receipt.Accepted();
         }
         if (message instanceof Message.Response response) {
-            if (!session.completeClientRequest(response.id().asString(), response.result(), response.error())) {
+            if (!response.id().isString()
+                    || !session.completeClientRequest(response.id().stringValue(), response.result(), response.error())) {
                 LOG.debug("Session {}: dropped a response to unknown request {}", session.id(), response.id());
             }
             return new Receipt.Accepted();
         }
-        return new Receipt.Pending(session, new RequestExchange(session, null, (Message.Request) message));
+        RequestExchange exchange = new RequestExchange(session, null, (Message.Request) message);
+        if (!session.register(exchange.key, exchange)) {
+            return reject(Reason.INVALID_REQUEST, id, ErrorCodes.INVALID_REQUEST, "Invalid Request: the id " + id
+                    + " belongs to a request of this session that is still in progress; ids must be unique");
+        }
+        return new Receipt.Pending(session, exchange);
     }
 
     /** A 2026-07-28 request: no session; checked, then served by the stateless method table. */
@@ -166,7 +174,10 @@ public final class Engine implements AutoCloseable {
             case "notifications/initialized" -> session.markInitialized();
             case "notifications/cancelled" -> {
                 JsonNode requestId = notification.params().get("requestId");
-                if (requestId != null && !session.cancel(requestId.asString())) {
+                if (requestId == null || !(requestId.isString() || requestId.isIntegralNumber())) {
+                    LOG.debug("Session {}: ignored a cancellation without a valid requestId: {}", session.id(),
+                            notification.params());
+                } else if (!session.cancel(InFlight.key(requestId))) {
                     LOG.debug("Session {}: cancellation of unknown request {}", session.id(), requestId);
                 }
             }
@@ -196,17 +207,21 @@ public final class Engine implements AutoCloseable {
     }
 
     /** One request on its way through a handler. */
-    private final class RequestExchange implements Exchange {
+    private final class RequestExchange implements Exchange, InFlight {
         private final Session session;
         private final Peer peer;
         private final Message.Request request;
+        /** The id's key in the session's requests in flight. */
+        final String key;
         private volatile RequestScope scope;
+        private volatile boolean cancelledEarly;
 
         /** A session request ({@code peer} null: taken from the session) or a stateless one ({@code session} null). */
         RequestExchange(Session session, Peer peer, Message.Request request) {
             this.session = session;
             this.peer = peer;
             this.request = request;
+            this.key = InFlight.key(request.id());
         }
 
         @Override
@@ -221,10 +236,28 @@ public final class Engine implements AutoCloseable {
 
         @Override
         public void abandon() {
+            RequestScope current = scope;
+            if (current == null) {
+                // never started: the transport refused it after all
+                cancelledEarly = true;
+                if (session != null) {
+                    session.unregister(key, this);
+                }
+                return;
+            }
             // Session-based revisions: a lost connection is not a cancellation; the response is
             // kept for resumption by the transport. Stateless: closing the stream cancels.
+            if (session == null) {
+                current.cancel();
+            }
+        }
+
+        @Override
+        public void cancel() {
             RequestScope current = scope;
-            if (session == null && current != null) {
+            if (current == null) {
+                cancelledEarly = true;
+            } else {
                 current.cancel();
             }
         }
@@ -234,22 +267,21 @@ public final class Engine implements AutoCloseable {
             RequestScope scope = new RequestScope(session, peer != null ? peer : Peer.of(session), request.id(),
                     request.method(), request.params(), sink);
             this.scope = scope;
-            String key = request.id().asString();
-            if (session != null) {
-                session.register(key, scope);
+            if (cancelledEarly) {
+                scope.cancel();
             }
             try {
-                requestPool.execute(() -> run(scope, sink, key));
+                requestPool.execute(() -> run(scope, sink));
             } catch (RejectedExecutionException e) {
                 if (session != null) {
-                    session.unregister(key, scope);
+                    session.unregister(key, this);
                 }
                 sink.complete(JsonRpc.error(request.id(),
                         new RpcError(ErrorCodes.INTERNAL_ERROR, "Server busy: too many requests in progress", null)));
             }
         }
 
-        private void run(RequestScope scope, MessageSink sink, String key) {
+        private void run(RequestScope scope, MessageSink sink) {
             byte[] response;
             try {
                 MethodHandler handler = (session == null ? statelessHandlers : handlers).get(request.method());
@@ -269,7 +301,7 @@ public final class Engine implements AutoCloseable {
             } catch (McpException e) {
                 if (e.reason() != null && !scope.isCancelled()) {
                     if (session != null) {
-                        session.unregister(key, scope);
+                        session.unregister(key, this);
                     }
                     sink.fail(e.reason(), JsonRpc.error(request.id(), e.toError()));
                     return;
@@ -283,7 +315,7 @@ public final class Engine implements AutoCloseable {
                 response = JsonRpc.error(request.id(), new RpcError(ErrorCodes.INTERNAL_ERROR, "Internal error", null));
             } finally {
                 if (session != null) {
-                    session.unregister(key, scope);
+                    session.unregister(key, this);
                 }
             }
             if (scope.isCancelled() && !"initialize".equals(request.method())) {

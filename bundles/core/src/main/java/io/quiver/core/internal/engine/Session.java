@@ -24,7 +24,7 @@ public final class Session implements McpSession {
     private final CallerIdentity caller;
     private final Consumer<Session> onEnd;
     private final AtomicReference<MessageSink> stream = new AtomicReference<>();
-    private final Map<String, RequestScope> inflight = new ConcurrentHashMap<>();
+    private final Map<String, InFlight> inflight = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<JsonNode>> clientRequests = new ConcurrentHashMap<>();
     private final AtomicLong clientRequestIds = new AtomicLong();
     private final Set<String> subscriptions = ConcurrentHashMap.newKeySet();
@@ -111,21 +111,25 @@ public final class Session implements McpSession {
 
     // --- requests in flight --------------------------------------------------------------------
 
-    void register(String requestKey, RequestScope scope) {
-        inflight.put(requestKey, scope);
+    /**
+     * Registers a request in flight under its id; false when the session has ended or a request
+     * with the same id is still in flight (JSON-RPC ids are unique among outstanding requests).
+     */
+    boolean register(String requestKey, InFlight request) {
+        return open && inflight.putIfAbsent(requestKey, request) == null;
     }
 
-    void unregister(String requestKey, RequestScope scope) {
-        inflight.remove(requestKey, scope);
+    void unregister(String requestKey, InFlight request) {
+        inflight.remove(requestKey, request);
     }
 
     /** Cancels a request in flight; false when there is none with that id. */
     boolean cancel(String requestKey) {
-        RequestScope scope = inflight.get(requestKey);
-        if (scope == null) {
+        InFlight request = inflight.get(requestKey);
+        if (request == null) {
             return false;
         }
-        scope.cancel();
+        request.cancel();
         return true;
     }
 
@@ -191,7 +195,7 @@ public final class Session implements McpSession {
             return;
         }
         open = false;
-        inflight.values().forEach(RequestScope::cancel);
+        inflight.values().forEach(InFlight::cancel);
         clientRequests.values().forEach(f -> f.cancel(true));
         clientRequests.clear();
         stream.set(null);

@@ -9,6 +9,7 @@ import io.quiver.core.internal.rpc.McpException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -78,16 +79,20 @@ public final class InputRounds {
     public Object stateless(RequestScope scope, String target, ObjectNode params, Runner runner) throws Exception {
         String subject = scope.caller().tenant() + "/" + scope.caller().subject();
         Map<String, JsonNode> signed = new LinkedHashMap<>();
+        JsonNode responses = params.get("inputResponses");
+        if (responses != null && !responses.isNull() && !responses.isObject()) {
+            throw McpException.invalidParams("Invalid params: inputResponses must be an object");
+        }
+        // answers count only for what this server asked, as a state it issued records
+        Set<String> asked = Set.of();
         JsonNode given = params.get("requestState");
         if (given != null && !given.isNull()) {
             if (!given.isString()) {
                 throw McpException.invalidParams("Invalid params: requestState must be a string");
             }
-            signed.putAll(state.verify(given.stringValue(), subject, target));
-        }
-        JsonNode responses = params.get("inputResponses");
-        if (responses != null && !responses.isNull() && !responses.isObject()) {
-            throw McpException.invalidParams("Invalid params: inputResponses must be an object");
+            RequestState.Verified verified = state.redeem(given.stringValue(), subject, target);
+            signed.putAll(verified.answers());
+            asked = verified.asked();
         }
         for (int round = 0; round <= maxRounds; round++) {
             Attempt attempt = runner.run(typed(signed));
@@ -106,7 +111,8 @@ public final class InputRounds {
                     required.put(capability, Map.of());
                     continue;
                 }
-                JsonNode response = responses == null ? null : responses.get(request.key());
+                JsonNode response = responses == null || !asked.contains(request.key()) ? null
+                        : responses.get(request.key());
                 if (response != null && !response.isNull()) {
                     InputBroker.answer(request, response);
                     signed.put(request.key(), Json.MAPPER.createObjectNode()
@@ -124,9 +130,10 @@ public final class InputRounds {
                 Map<String, Object> result = new LinkedHashMap<>();
                 result.put("resultType", "input_required");
                 result.put("inputRequests", missing);
-                result.put("requestState", state.sign(subject, target, signed));
+                result.put("requestState", state.sign(subject, target, signed, missing.keySet()));
                 return result;
             }
+            asked = Set.of();
         }
         throw new McpException(ErrorCodes.INTERNAL_ERROR, "Input was requested more than " + maxRounds + " times");
     }

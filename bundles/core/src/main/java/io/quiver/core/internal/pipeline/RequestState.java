@@ -9,8 +9,11 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import tools.jackson.core.JacksonException;
@@ -18,18 +21,35 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The {@code requestState} of 2026-07-28 multi-round requests: the answers gathered so far, bound
- * to the caller, the method and target (tool, prompt or resource) and an expiry, signed with
- * HMAC-SHA256. The client only echoes it; anything it changes fails verification. Several keys
- * verify (the first signs), so keys can be rotated without breaking rounds in progress.
+ * The {@code requestState} of 2026-07-28 multi-round requests: the answers gathered so far and the
+ * input requests the round asked, bound to the caller, the method and target (tool, prompt or
+ * resource) and an expiry, signed with HMAC-SHA256. The client only echoes it; anything it changes
+ * fails verification. Each state is good for one retry: a replay is refused like a tampered state
+ * (the ids of redeemed states are remembered until they expire). Several keys verify (the first
+ * signs), so keys can be rotated without breaking rounds in progress.
  */
 public final class RequestState {
+
+    /** How many redeemed states are remembered at most; beyond it new ones are refused until some expire. */
+    static final int MAX_REMEMBERED = 100_000;
 
     private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder B64D = Base64.getUrlDecoder();
 
+    /**
+     * What a verified state carries.
+     *
+     * @param answers the answers of earlier rounds, by input request key ({@code {method, response}} each)
+     * @param asked the keys of the input requests the last round asked for: only these may be answered now
+     */
+    public record Verified(Map<String, JsonNode> answers, Set<String> asked) {
+    }
+
     private final List<byte[]> keys;
     private final long ttlMs;
+    private final SecureRandom random = new SecureRandom();
+    /** Ids of redeemed states with their expiry (epoch ms). */
+    private final Map<String, Long> redeemed = new ConcurrentHashMap<>();
 
     public RequestState(List<String> configuredKeys, long ttlMs) {
         List<byte[]> k = new ArrayList<>();
@@ -37,32 +57,37 @@ public final class RequestState {
             k.add(key.getBytes(StandardCharsets.UTF_8));
         }
         if (k.isEmpty()) {
-            byte[] random = new byte[32];
-            new SecureRandom().nextBytes(random);
-            k.add(random);
+            byte[] generated = new byte[32];
+            random.nextBytes(generated);
+            k.add(generated);
         }
         this.keys = List.copyOf(k);
         this.ttlMs = ttlMs;
     }
 
-    /** Signs the answers of a request in progress. */
-    public String sign(String subject, String target, Map<String, JsonNode> answers) {
+    /** Signs the answers of a request in progress and the keys of the input it asks for now. */
+    public String sign(String subject, String target, Map<String, JsonNode> answers, Set<String> asked) {
+        byte[] nonce = new byte[16];
+        random.nextBytes(nonce);
         ObjectNode body = Json.MAPPER.createObjectNode();
         body.put("v", 1);
+        body.put("jti", B64.encodeToString(nonce));
         body.put("sub", subject);
         body.put("target", target);
         body.put("exp", System.currentTimeMillis() + ttlMs);
         body.set("answers", Json.MAPPER.valueToTree(answers));
+        body.set("asked", Json.MAPPER.valueToTree(asked));
         String payload = B64.encodeToString(Json.MAPPER.writeValueAsBytes(body));
         return payload + "." + B64.encodeToString(mac(keys.get(0), payload));
     }
 
     /**
-     * The answers a state carries, after checking its signature, caller, target and expiry.
+     * Checks a state's signature, caller, target and expiry and redeems it: the same state is not
+     * accepted twice.
      *
      * @throws McpException (-32602) when any check fails
      */
-    public Map<String, JsonNode> verify(String state, String subject, String target) {
+    public Verified redeem(String state, String subject, String target) {
         int dot = state.indexOf('.');
         if (dot <= 0) {
             throw invalid();
@@ -90,14 +115,35 @@ public final class RequestState {
         if (!subject.equals(body.path("sub").asString("")) || !target.equals(body.path("target").asString(""))) {
             throw McpException.invalidParams("Invalid params: requestState belongs to another request or caller");
         }
-        if (body.path("exp").asLong(0) < System.currentTimeMillis()) {
+        long expires = body.path("exp").asLong(0);
+        long now = System.currentTimeMillis();
+        if (expires < now) {
             throw McpException.invalidParams("Invalid params: requestState has expired; start the request again");
+        }
+        String id = body.path("jti").asString("");
+        if (id.isEmpty() || !remember(id, expires, now)) {
+            throw invalid();
         }
         Map<String, JsonNode> answers = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> e : body.path("answers").properties()) {
             answers.put(e.getKey(), e.getValue());
         }
-        return answers;
+        Set<String> asked = new LinkedHashSet<>();
+        for (JsonNode key : body.path("asked")) {
+            asked.add(key.asString(""));
+        }
+        return new Verified(answers, asked);
+    }
+
+    /** Records a redeemed state; false when it was redeemed before (or too many are remembered). */
+    private boolean remember(String id, long expires, long now) {
+        if (redeemed.size() >= MAX_REMEMBERED) {
+            redeemed.values().removeIf(exp -> exp < now);
+            if (redeemed.size() >= MAX_REMEMBERED) {
+                return false;
+            }
+        }
+        return redeemed.putIfAbsent(id, expires) == null;
     }
 
     private static McpException invalid() {

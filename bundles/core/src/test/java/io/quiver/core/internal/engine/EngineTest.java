@@ -207,6 +207,44 @@ class EngineTest {
     }
 
     @Test
+    void aCancellationWithAMalformedRequestIdIsIgnored() throws Exception {
+        for (String requestId : List.of("{\"x\":[1]}", "[7]", "true", "1.5", "null")) {
+            Receipt receipt = engine.receive(bytes("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
+                    + "\"params\":{\"requestId\":" + requestId + "}}"), inbound(sessionId));
+            assertInstanceOf(Receipt.Accepted.class, receipt, requestId);
+        }
+        assertInstanceOf(Receipt.Accepted.class, engine.receive(bytes(
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\"}"), inbound(sessionId)));
+        assertEquals("{}", call("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}").response().path("result")
+                .toString(), "the session still answers");
+    }
+
+    @Test
+    void anIdAlreadyInFlightInTheSessionIsRefused() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger runs = new AtomicInteger();
+        register("hold", 0, call -> {
+            runs.incrementAndGet();
+            release.await(5, TimeUnit.SECONDS);
+            return Outcome.text("held");
+        });
+        Recorder first = request(sessionId, callTool(7, "hold", "{}"));
+        Receipt again = engine.receive(bytes(callTool(7, "hold", "{}")), inbound(sessionId));
+        Receipt.Rejected rejected = assertInstanceOf(Receipt.Rejected.class, again);
+        assertEquals(Receipt.Reason.INVALID_REQUEST, rejected.reason());
+        JsonNode error = Json.MAPPER.readTree(rejected.body());
+        assertEquals(-32600, error.path("error").path("code").asInt());
+        assertEquals(7, error.path("id").asInt());
+        // the string "7" is another id than the number 7
+        Recorder other = request(sessionId, "{\"jsonrpc\":\"2.0\",\"id\":\"7\",\"method\":\"ping\"}");
+        assertEquals("\"7\"", other.response().path("id").toString());
+        release.countDown();
+        assertEquals("held", first.response().path("result").path("content").get(0).path("text").asString());
+        assertEquals(1, runs.get(), "the refused duplicate never ran");
+        assertEquals("held", text(call(callTool(7, "hold", "{}"))), "the id is free again once answered");
+    }
+
+    @Test
     void listChangesAreDebouncedIntoOneNotification() throws Exception {
         List<String> received = new CopyOnWriteArrayList<>();
         engine.session(sessionId).orElseThrow().attach(new MessageSink() {

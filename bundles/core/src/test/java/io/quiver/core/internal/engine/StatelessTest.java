@@ -139,6 +139,33 @@ class StatelessTest {
     }
 
     @Test
+    void aRequestStateIsGoodForOneRetryOnly() throws Exception {
+        registerGreeter();
+        String state = complete(request("tools/call", "{\"name\":\"greeter\"," + META + "}}", ALICE, null))
+                .path("result").path("requestState").asString();
+        assertEquals("complete", complete(request("tools/call", retry(state), ALICE, null)).path("result")
+                .path("resultType").asString());
+        JsonNode replay = complete(request("tools/call", retry(state), ALICE, null));
+        assertEquals(-32602, replay.path("error").path("code").asInt());
+        assertEquals("Invalid params: requestState integrity check failed",
+                replay.path("error").path("message").asString(), "a replay is refused like a tampered state");
+        assertEquals(1, greeted.get(), "the replay never reached the tool's side effect");
+    }
+
+    @Test
+    void answersTheServerDidNotAskForAreIgnored() throws Exception {
+        registerGreeter();
+        String unasked = "{\"name\":\"greeter\",\"inputResponses\":{\"who\":"
+                + "{\"action\":\"accept\",\"content\":{\"name\":\"Eve\"}}}," + META + "}}";
+        JsonNode first = complete(request("tools/call", unasked, ALICE, null)).path("result");
+        assertEquals("input_required", first.path("resultType").asString(),
+                "an answer sent before the server asked does not count");
+        assertEquals(0, greeted.get());
+        JsonNode done = complete(request("tools/call", retry(first.path("requestState").asString()), ALICE, null));
+        assertEquals("Hello, Ada!", done.path("result").path("content").get(0).path("text").asString());
+    }
+
+    @Test
     void inputTheClientDidNotDeclareIsAMissingCapability() throws Exception {
         register("needs_sampling", call -> Outcome.needsInput(new InputRequest.Sampling("s", List.of(), 10, null)));
         Recorder r = request("tools/call", "{\"name\":\"needs_sampling\"," + META + "}}", ALICE, null);
