@@ -1,9 +1,5 @@
 package io.quiver.core.internal.catalog;
 
-import com.networknt.schema.SchemaRegistry;
-import com.networknt.schema.dialect.Dialect;
-import com.networknt.schema.dialect.Dialects;
-import com.networknt.schema.keyword.AnnotationKeyword;
 import io.quiver.api.Tool;
 import io.quiver.api.completion.Completer;
 import io.quiver.api.prompt.Prompt;
@@ -17,6 +13,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongFunction;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
@@ -37,12 +37,7 @@ public final class Catalog {
 
     private static final Logger LOG = LoggerFactory.getLogger(Catalog.class);
 
-    /**
-     * JSON Schema 2020-12, knowing MCP's own annotation keyword {@code x-mcp-header} (2026-07-28) so
-     * it is neither an unknown keyword nor a validation rule.
-     */
-    private final SchemaRegistry schemas = SchemaRegistry.withDefaultDialect(
-            Dialect.builder(Dialects.getDraft202012()).keyword(new AnnotationKeyword("x-mcp-header")).build());
+    private final SchemaCheck schemas = new SchemaCheck();
     private final RankedRegistry<ToolEntry> tools = new RankedRegistry<>();
     private final RankedRegistry<ResourceEntry> resources = new RankedRegistry<>();
     private final RankedRegistry<TemplateEntry> templates = new RankedRegistry<>();
@@ -50,15 +45,28 @@ public final class Catalog {
     private final RankedRegistry<Completer> completers = new RankedRegistry<>();
     private final List<Consumer<Kind>> listeners = new CopyOnWriteArrayList<>();
     private final Map<Long, CatalogProblem> problems = new ConcurrentHashMap<>();
+    private final ToolLog toolLog;
 
+    /** A catalog outside a framework (tests): bundles are named by id in the log. */
     public Catalog() {
-        // The first schema the validator compiles costs ~150 ms of class loading and set-up; do it
-        // now, beside the other bundles starting, not when the first tool arrives.
+        this(id -> "bundle " + id);
+    }
+
+    @Activate
+    public Catalog(BundleContext context) {
+        this(id -> {
+            Bundle bundle = context.getBundle(id);
+            return bundle == null ? "bundle " + id : bundle.getSymbolicName() + " " + bundle.getVersion();
+        });
+    }
+
+    private Catalog(LongFunction<String> bundles) {
+        this.toolLog = new ToolLog(bundles);
+        // The meta-schema and the validator's classes cost ~200 ms the first time; load them now,
+        // beside the other bundles starting, not when the first tool arrives.
         Thread warm = new Thread(() -> {
             try {
-                schemas.getSchema(io.quiver.core.internal.json.Json.MAPPER.readTree(
-                        "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}}}"))
-                        .validate(io.quiver.core.internal.json.Json.MAPPER.createObjectNode().put("a", "b"));
+                schemas.warmUp();
             } catch (RuntimeException e) {
                 LOG.debug("Warming the schema validator failed", e);
             }
@@ -87,11 +95,6 @@ public final class Catalog {
         return completers.snapshot();
     }
 
-    /** The schema registry tool schemas compile in (JSON Schema 2020-12 by default). */
-    public SchemaRegistry schemas() {
-        return schemas;
-    }
-
     /** Services refused because of their properties, by service id. */
     public List<CatalogProblem> problems() {
         return problems.values().stream().sorted(Comparator.comparingLong(CatalogProblem::serviceId)).toList();
@@ -112,11 +115,19 @@ public final class Catalog {
             policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY,
             unbind = "unbindTool", updated = "bindTool")
     public void bindTool(Tool tool, Map<String, Object> props) {
-        add(tools, Kind.TOOLS, props, p -> ToolEntry.from(tool, p, schemas), e -> e.name());
+        synchronized (tools) {
+            RankedRegistry.Snapshot<ToolEntry> before = tools.snapshot();
+            add(tools, Kind.TOOLS, props, p -> ToolEntry.from(tool, p, schemas), e -> e.name());
+            toolLog.changed(before, tools.snapshot());
+        }
     }
 
     public void unbindTool(Map<String, Object> props) {
-        remove(tools, Kind.TOOLS, props);
+        synchronized (tools) {
+            RankedRegistry.Snapshot<ToolEntry> before = tools.snapshot();
+            remove(tools, Kind.TOOLS, props);
+            toolLog.changed(before, tools.snapshot());
+        }
     }
 
     // --- resources -----------------------------------------------------------------------------
@@ -189,7 +200,7 @@ public final class Catalog {
             value = reader.apply(props);
         } catch (IllegalArgumentException e) {
             long bundleId = Props.number(props, "service.bundleid", -1);
-            LOG.error("Ignoring service {} of bundle {}: {}", serviceId, bundleId, e.getMessage());
+            LOG.warn("Refused service {} of {}: {}", serviceId, toolLog.bundle(bundleId), e.getMessage());
             problems.put(serviceId, new CatalogProblem(serviceId, bundleId, e.getMessage()));
             if (registry.remove(serviceId) && kind != null) {
                 fire(kind);

@@ -1,7 +1,6 @@
 package io.quiver.core.internal.catalog;
 
 import com.networknt.schema.Schema;
-import com.networknt.schema.SchemaRegistry;
 import io.quiver.api.Tool;
 import io.quiver.api.schema.RecordSchemas;
 import io.quiver.core.internal.json.Json;
@@ -22,7 +21,7 @@ public record ToolEntry(String name, ObjectNode descriptor, Schema inputSchema, 
     static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]{1,128}");
 
     /** Reads a tool's properties; throws {@link IllegalArgumentException} naming what is wrong. */
-    static ToolEntry from(Tool tool, Map<String, Object> props, SchemaRegistry schemas) {
+    static ToolEntry from(Tool tool, Map<String, Object> props, SchemaCheck schemas) {
         String name = Props.string(props, P + "name");
         if (name == null) {
             throw new IllegalArgumentException("the service has no " + P + "name property");
@@ -60,6 +59,10 @@ public record ToolEntry(String name, ObjectNode descriptor, Schema inputSchema, 
             output = parseSchema(props, "outputSchema", name);
         }
         if (output != null) {
+            if (!output.isObject() || !"object".equals(output.path("type").asString(""))) {
+                throw new IllegalArgumentException("tool " + name + ": outputSchema must be a JSON object schema of type object");
+            }
+            schemas.compile(output, "tool " + name + ": outputSchema");
             descriptor.set("outputSchema", output);
         }
         ObjectNode annotations = descriptor.putObject("annotations");
@@ -68,12 +71,7 @@ public record ToolEntry(String name, ObjectNode descriptor, Schema inputSchema, 
         annotations.put("destructiveHint", Props.bool(props, P + "destructiveHint", true));
         annotations.put("idempotentHint", Props.bool(props, P + "idempotentHint", false));
         annotations.put("openWorldHint", Props.bool(props, P + "openWorldHint", true));
-        Schema compiled;
-        try {
-            compiled = schemas.getSchema(input);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("tool " + name + ": inputSchema does not compile: " + e.getMessage());
-        }
+        Schema compiled = schemas.compile(input, "tool " + name + ": inputSchema");
         long timeout = Props.number(props, P + "timeoutMs", 0);
         String taskSupport = Props.string(props, P + "taskSupport");
         taskSupport = taskSupport == null ? "none" : taskSupport;

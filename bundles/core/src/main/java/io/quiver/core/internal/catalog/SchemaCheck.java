@@ -1,0 +1,99 @@
+package io.quiver.core.internal.catalog;
+
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaException;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import com.networknt.schema.dialect.Dialect;
+import com.networknt.schema.dialect.Dialects;
+import com.networknt.schema.keyword.AnnotationKeyword;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Tool schemas checked before a tool is taken: valid against the meta-schema of their dialect
+ * (JSON Schema 2020-12 unless {@code $schema} names another), compiled with every {@code $ref}
+ * resolved. A schema that fails is refused with a one-line reason, so a typo ({@code "strng"}) is the
+ * tool author's error at registration, not a model's at every call. Schemas load nothing from the
+ * network or the class path: only the bundled meta-schemas resolve.
+ */
+final class SchemaCheck {
+
+    /** The dialects a tool schema may declare with {@code $schema}, by id (with and without the trailing {@code #}). */
+    private static final Map<String, SpecificationVersion> DIALECTS = Map.of(
+            "https://json-schema.org/draft/2020-12/schema", SpecificationVersion.DRAFT_2020_12,
+            "https://json-schema.org/draft/2019-09/schema", SpecificationVersion.DRAFT_2019_09,
+            "http://json-schema.org/draft-07/schema", SpecificationVersion.DRAFT_7,
+            "http://json-schema.org/draft-06/schema", SpecificationVersion.DRAFT_6,
+            "http://json-schema.org/draft-04/schema", SpecificationVersion.DRAFT_4);
+    private static final int MAX_REPORTED = 3;
+
+    /**
+     * JSON Schema 2020-12 knowing MCP's own annotation keyword {@code x-mcp-header} (2026-07-28), so it
+     * is neither an unknown keyword nor a validation rule.
+     */
+    private final SchemaRegistry registry = SchemaRegistry.withDefaultDialect(
+            Dialect.builder(Dialects.getDraft202012()).keyword(new AnnotationKeyword("x-mcp-header")).build(),
+            b -> b.schemaLoader(loader -> loader.allow(iri -> iri.toString().startsWith("https://json-schema.org/")
+                    || iri.toString().startsWith("http://json-schema.org/"))));
+
+    /** The registry tool schemas compile in. */
+    SchemaRegistry registry() {
+        return registry;
+    }
+
+    /**
+     * Checks a tool schema and compiles it.
+     *
+     * @param what how the reason names the schema, e.g. {@code tool greet: inputSchema}
+     * @throws IllegalArgumentException with a one-line reason when the schema is not valid
+     */
+    Schema compile(JsonNode schema, String what) {
+        JsonNode declared = schema.get("$schema");
+        String dialect = declared == null ? DIALECTS.keySet().stream().filter(d -> d.contains("2020-12")).findFirst()
+                .orElseThrow() : declared.isString() ? stripHash(declared.stringValue()) : null;
+        if (dialect == null || !DIALECTS.containsKey(dialect)) {
+            throw new IllegalArgumentException(what + ": $schema " + declared + " is not a JSON Schema dialect this"
+                    + " server knows (2020-12, 2019-09, draft-07, draft-06, draft-04)");
+        }
+        List<com.networknt.schema.Error> errors = meta(dialect).validate(schema);
+        if (!errors.isEmpty()) {
+            throw new IllegalArgumentException(what + " is not a valid JSON Schema: " + errors.stream()
+                    .limit(MAX_REPORTED).map(com.networknt.schema.Error::toString).collect(Collectors.joining("; "))
+                    + (errors.size() > MAX_REPORTED ? " (and " + (errors.size() - MAX_REPORTED) + " more)" : ""));
+        }
+        try {
+            Schema compiled = registry.getSchema(schema);
+            compiled.initializeValidators();
+            return compiled;
+        } catch (SchemaException | IllegalArgumentException e) {
+            throw new IllegalArgumentException(what + " does not compile: " + oneLine(e));
+        }
+    }
+
+    /** Loads the 2020-12 meta-schema and the validator's classes (~200 ms the first time). */
+    void warmUp() {
+        meta("https://json-schema.org/draft/2020-12/schema").validate(registry.getSchema(
+                SchemaLocation.of("https://json-schema.org/draft/2020-12/schema")).getSchemaNode());
+    }
+
+    private Schema meta(String dialect) {
+        return registry.getSchema(SchemaLocation.of(dialect));
+    }
+
+    private static String stripHash(String id) {
+        return id.endsWith("#") ? id.substring(0, id.length() - 1) : id;
+    }
+
+    private static String oneLine(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t && (t.getMessage() == null || t.getMessage().isBlank())) {
+            t = t.getCause();
+        }
+        String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+        return message.replaceAll("\\s+", " ").trim();
+    }
+}

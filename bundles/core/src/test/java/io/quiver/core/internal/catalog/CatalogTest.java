@@ -1,0 +1,120 @@
+package io.quiver.core.internal.catalog;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quiver.api.Outcome;
+import io.quiver.api.Tool;
+import io.quiver.api.operator.CatalogProblem;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** Tools are checked when they register, and every change of the tool registry is described for the log. */
+class CatalogTest {
+
+    private static final AtomicLong IDS = new AtomicLong(500);
+    private static final Tool TOOL = call -> Outcome.text("x");
+
+    private final Catalog catalog = new Catalog();
+
+    @Test
+    void schemasThatAreNotValidJsonSchemaAreRefusedWithAOneLineReason() {
+        assertRefused("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"strng\"}}}", null, "/properties/x/type");
+        assertRefused("{\"type\":\"object\",\"properties\":5}", null, "/properties");
+        assertRefused("{\"type\":\"object\",\"required\":\"x\"}", null, "/required");
+        assertRefused("{\"type\":\"object\",\"properties\":{\"a\":{\"$ref\":\"#/$defs/missing\"}}}", null,
+                "does not compile");
+        assertRefused("{\"type\":\"object\",\"properties\":{\"a\":{\"$ref\":\"https://example.invalid/a.json\"}}}",
+                null, "does not compile");
+        assertRefused("{\"type\":\"object\",\"$schema\":\"https://example.com/my-dialect\"}", null, "$schema");
+        assertRefused("{\"type\":\"object\"}", "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"int\"}}}",
+                "outputSchema");
+        assertRefused("{\"type\":\"object\"}", "{\"type\":\"string\"}", "outputSchema must be");
+    }
+
+    @Test
+    void validSchemasOfEveryKnownDialectAndMcpsOwnKeywordAreTaken() {
+        assertTaken("{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\",\"x-mcp-header\":\"Query\"}}}");
+        assertTaken("{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\","
+                + "\"properties\":{\"n\":{\"type\":\"integer\"}},\"definitions\":{\"x\":{\"type\":\"string\"}}}");
+        assertTaken("{\"type\":\"object\",\"properties\":{\"a\":{\"$ref\":\"#/$defs/a\"}},"
+                + "\"$defs\":{\"a\":{\"type\":\"string\"}}}");
+    }
+
+    @Test
+    void theLifecycleOfAToolIsDescribedLineByLine() {
+        ToolLog log = new ToolLog(id -> "b" + id + " 1.0.0");
+        RankedRegistry<ToolEntry> registry = new RankedRegistry<>();
+        RankedRegistry.Snapshot<ToolEntry> empty = registry.snapshot();
+        registry.put(entry("greet", 1, 0, 10, "v1"));
+        RankedRegistry.Snapshot<ToolEntry> one = registry.snapshot();
+        assertEquals(List.of("Tool greet added (b10 1.0.0)"), log.describe(empty, one));
+        registry.put(entry("greet", 2, 5, 11, "v1"));
+        RankedRegistry.Snapshot<ToolEntry> shadowing = registry.snapshot();
+        assertEquals(List.of("Tool greet of b11 1.0.0 (ranking 5) shadows the one of b10 1.0.0 (ranking 0)"),
+                log.describe(one, shadowing));
+        registry.put(entry("greet", 3, -1, 12, "v1"));
+        assertEquals(List.of("Tool greet of b12 1.0.0 (ranking -1) is shadowed by the one of b11 1.0.0 (ranking 5)"),
+                log.describe(shadowing, registry.snapshot()));
+        RankedRegistry.Snapshot<ToolEntry> three = registry.snapshot();
+        registry.remove(2);
+        assertEquals(List.of("Tool greet of b10 1.0.0 promoted: the one of b11 1.0.0 is gone"),
+                log.describe(three, registry.snapshot()));
+        RankedRegistry.Snapshot<ToolEntry> two = registry.snapshot();
+        registry.put(entry("greet", 1, 0, 10, "v2"));
+        assertEquals(List.of("Tool greet updated (b10 1.0.0)"), log.describe(two, registry.snapshot()));
+        RankedRegistry.Snapshot<ToolEntry> updated = registry.snapshot();
+        registry.remove(3);
+        assertEquals(List.of("Tool greet of b12 1.0.0 removed (it was shadowed)"),
+                log.describe(updated, registry.snapshot()));
+        RankedRegistry.Snapshot<ToolEntry> last = registry.snapshot();
+        registry.remove(1);
+        assertEquals(List.of("Tool greet removed (b10 1.0.0)"), log.describe(last, registry.snapshot()));
+    }
+
+    // -------------------------------------------------------------------------------------------
+
+    private static RankedRegistry.Entry<ToolEntry> entry(String name, long serviceId, int ranking, long bundleId,
+            String description) {
+        Map<String, Object> props = new HashMap<>();
+        props.put("mcp.tool.name", name);
+        props.put("mcp.tool.description", description);
+        props.put("service.bundleid", bundleId);
+        ToolEntry tool = ToolEntry.from(TOOL, props, new SchemaCheck());
+        return new RankedRegistry.Entry<>(name, serviceId, ranking, tool);
+    }
+
+    private void assertRefused(String input, String output, String reasonPart) {
+        long id = IDS.incrementAndGet();
+        catalog.bindTool(TOOL, props(id, input, output));
+        assertNull(catalog.tools().get("t" + id), input);
+        CatalogProblem problem = catalog.problems().stream().filter(p -> p.serviceId() == id).findFirst().orElse(null);
+        assertNotNull(problem, "a refused tool is listed as a problem");
+        assertTrue(problem.reason().contains(reasonPart), problem.reason());
+        assertTrue(problem.reason().startsWith("tool t" + id + ": "), problem.reason());
+        assertTrue(!problem.reason().contains("\n"), "one line: " + problem.reason());
+    }
+
+    private void assertTaken(String input) {
+        long id = IDS.incrementAndGet();
+        catalog.bindTool(TOOL, props(id, input, null));
+        assertNotNull(catalog.tools().get("t" + id), () -> input + " " + catalog.problems());
+    }
+
+    private static Map<String, Object> props(long id, String input, String output) {
+        Map<String, Object> props = new HashMap<>();
+        props.put("mcp.tool.name", "t" + id);
+        props.put("mcp.tool.description", "test");
+        props.put("mcp.tool.inputSchema", input);
+        if (output != null) {
+            props.put("mcp.tool.outputSchema", output);
+        }
+        props.put("service.id", id);
+        return props;
+    }
+}
