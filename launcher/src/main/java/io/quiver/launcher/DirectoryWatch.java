@@ -34,6 +34,8 @@ final class DirectoryWatch {
     static final String POLL_MS = "1000";
     /** deploy/ is polled faster: FileInstall takes a new file once two polls see it unchanged. */
     static final String DEPLOY_POLL_MS = "250";
+    /** The framework start level at which deploy/ is watched. */
+    static final int DEPLOY_START_LEVEL = 2;
 
     private final Path etc;
     private final Path deploy;
@@ -49,13 +51,20 @@ final class DirectoryWatch {
         Files.createDirectories(deploy);
     }
 
-    /** Framework properties for FileInstall's initial watcher: {@code deploy/}. */
+    /**
+     * Framework properties for FileInstall's initial watcher: {@code deploy/}. It looks at the folder
+     * only once the framework reaches start level {@value #DEPLOY_START_LEVEL}, which the launcher
+     * sets after every feature bundle started: so the deployer's installers, which keep deploy/ from
+     * touching the platform, handle every file, also those present at start-up.
+     */
     Map<String, String> frameworkProperties() {
         Map<String, String> p = common();
         p.put("felix.fileinstall.dir", deploy.toString());
         p.put("felix.fileinstall.filter", DEPLOY_FILTER);
         p.put("felix.fileinstall.bundles.new.start", "true");
         p.put("felix.fileinstall.poll", DEPLOY_POLL_MS);
+        p.put("felix.fileinstall.noInitialDelay", "false");
+        p.put("felix.fileinstall.active.level", Integer.toString(DEPLOY_START_LEVEL));
         // deploy/bundles/ holds the jars feature files name; they are not bundles to install on their own
         p.put("felix.fileinstall.subdir.mode", "skip");
         return p;

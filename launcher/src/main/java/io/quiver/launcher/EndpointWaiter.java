@@ -118,8 +118,8 @@ final class EndpointWaiter {
     }
 
     /**
-     * The base URL to print and poll: the host is the bind address (the loopback address when the
-     * server listens on every address; brackets around an IPv6 literal), the scheme, port and
+     * The base URL to print and poll: the host is the bind address (a wildcard such as 0.0.0.0 when
+     * the server listens on every address; brackets around an IPv6 literal), the scheme, port and
      * context path are the runtime's. The runtime's own host is not used: Felix HTTP lists every
      * interface for a wildcard bind and writes IPv6 literals without brackets.
      */
@@ -141,13 +141,11 @@ final class EndpointWaiter {
         throw new TimeoutException("the HTTP runtime publishes no endpoint with a port: " + endpoints);
     }
 
+    /** The host of the URL: the address bound, as given (every address stays the wildcard it is). */
     private static String host(String bind) {
         String b = bind.trim();
         if (b.startsWith("[") && b.endsWith("]")) {
             b = b.substring(1, b.length() - 1);
-        }
-        if (b.equals("0.0.0.0") || b.equals("::") || b.equals("0:0:0:0:0:0:0:0")) {
-            return "127.0.0.1";
         }
         return b.indexOf(':') >= 0 ? "[" + b + "]" : b;
     }

@@ -19,6 +19,7 @@ import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.FrameworkEvent;
 import org.osgi.framework.launch.Framework;
+import org.osgi.framework.startlevel.FrameworkStartLevel;
 import org.osgi.framework.wiring.BundleCapability;
 import org.osgi.framework.wiring.BundleRevision;
 import org.slf4j.Logger;
@@ -40,8 +41,10 @@ import org.slf4j.LoggerFactory;
 public final class Quiver implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Quiver.class);
-    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+    /** Longer than the engine's grace period for calls in flight (shutdownGraceMs, 10 s by default). */
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
     private static final long ETC_TIMEOUT_MS = 3000;
+    private static final String TRANSPORT_PID = "io.quiver.transport.http";
 
     private final LaunchSettings settings;
     private final FeatureCatalog catalog;
@@ -124,6 +127,11 @@ public final class Quiver implements AutoCloseable {
         starter.startAll(bundles, configurer);
         configurer.finish();
         problems = starter.problems();
+        if (http) {
+            requireAllowedHostsBeyondLoopback(context);
+        }
+        // now that the deployer guards it, deploy/ is watched (FileInstall's active level)
+        fw.adapt(FrameworkStartLevel.class).setStartLevel(DirectoryWatch.DEPLOY_START_LEVEL);
         long t3 = System.nanoTime();
         LOG.debug("Features and framework {} ms, {} bundles installed {} ms, started {} ms",
                 ms(t1 - t0), bundles.size(), ms(t2 - t1), ms(t3 - t2));
@@ -137,6 +145,56 @@ public final class Quiver implements AutoCloseable {
         }
         url = new EndpointWaiter(context, settings.bind()).await(remainingMs(deadline));
         LOG.debug("Endpoint {} answered after {} ms more", url, ms(System.nanoTime() - t3));
+    }
+
+    /**
+     * Refuses to serve beyond loopback without {@code allowedHosts}: any client could then name a
+     * loopback host and pass the DNS-rebinding check (the transport refuses too; this says why at once).
+     */
+    private void requireAllowedHostsBeyondLoopback(BundleContext context) {
+        if (isLoopback(settings.bind())) {
+            return;
+        }
+        Object hosts = ConfigAdminBridge.find(context).map(c -> c.properties(TRANSPORT_PID))
+                .map(p -> p.get("allowedHosts")).orElse(null);
+        if (names(hosts).isEmpty()) {
+            throw new IllegalStateException("--bind " + settings.bind() + " listens beyond loopback, which needs"
+                    + " allowedHosts: the host names clients use to reach this server. Set it in "
+                    + settings.etc().resolve(TRANSPORT_PID + ".cfg") + " (for example: allowedHosts = mcp.example.com),"
+                    + " or bind to 127.0.0.1. There is no authentication yet: only do this on a trusted network");
+        }
+    }
+
+    /** The names of a list setting as Configuration Admin holds it (text with commas, an array, a list). */
+    static List<String> names(Object value) {
+        List<Object> items = new java.util.ArrayList<>();
+        if (value instanceof Object[] array) {
+            items.addAll(Arrays.asList(array));
+        } else if (value instanceof java.util.Collection<?> c) {
+            items.addAll(c);
+        } else if (value != null) {
+            items.add(value);
+        }
+        return items.stream().flatMap(i -> Arrays.stream(String.valueOf(i).split(","))).map(String::trim)
+                .filter(n -> !n.isEmpty()).toList();
+    }
+
+    /** Whether an address (a literal or a name) is the loopback interface only. */
+    static boolean isLoopback(String bind) {
+        String host = bind.trim();
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        try {
+            for (InetAddress address : InetAddress.getAllByName(host)) {
+                if (!address.isLoopbackAddress()) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     private static long ms(long nanos) {

@@ -25,10 +25,10 @@ class EndpointWaiterTest {
                 EndpointWaiter.chooseEndpoint(List.of("http://127.0.0.1:7711/"), "127.0.0.1"));
         assertEquals(URI.create("http://localhost:4000/"),
                 EndpointWaiter.chooseEndpoint(List.of("http://localhost:4000/"), "localhost"));
-        // what Felix HTTP publishes for a wildcard bind: every interface
-        assertEquals(URI.create("http://127.0.0.1:37277/"), EndpointWaiter.chooseEndpoint(
+        // what Felix HTTP publishes for a wildcard bind: every interface; the URL says what is bound
+        assertEquals(URI.create("http://0.0.0.0:37277/"), EndpointWaiter.chooseEndpoint(
                 List.of("http://[fd00:0:0:0:0:0:0:2%eth0]:37277/", "http://192.0.2.2:37277/"), "0.0.0.0"));
-        assertEquals(URI.create("http://127.0.0.1:8080/"), EndpointWaiter.chooseEndpoint(List.of("http://[::]:8080/"), "::"));
+        assertEquals(URI.create("http://[::]:8080/"), EndpointWaiter.chooseEndpoint(List.of("http://[::]:8080/"), "::"));
         // and for an IPv6 literal: no brackets
         assertEquals(URI.create("http://[::1]:35489/"), EndpointWaiter.chooseEndpoint(List.of("http://::1:35489/"), "::1"));
         assertEquals(URI.create("https://h:8443/ctx/"), EndpointWaiter.chooseEndpoint(List.of("no port", "https://x:8443/ctx/"), "h"));

@@ -18,6 +18,10 @@ public interface Exchange {
     /** The protocol revision the request is served under. */
     String protocolVersion();
 
-    /** The transport lost the client; the engine stops the work where the revision says so. */
+    /**
+     * The transport lost the client; the engine stops the work where the revision says so. A
+     * transport that decides not to {@link #start} an exchange after all (a limit of its own is
+     * reached) abandons it, so the engine forgets the request.
+     */
     void abandon();
 }

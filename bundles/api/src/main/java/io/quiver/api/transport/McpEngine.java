@@ -25,4 +25,14 @@ public interface McpEngine {
 
     /** The protocol revisions this engine speaks, oldest first. */
     List<String> supportedVersions();
+
+    /**
+     * Stops gracefully, as a transport does when the server shuts down: new requests are refused
+     * ({@link Receipt.Reason#UNAVAILABLE}) while requests in flight get the engine's grace period to
+     * finish; those still running then are cancelled and answered with an error, and every stream the
+     * engine holds (session streams, 2026-07-28 listen streams) gets a final message and ends. Blocks
+     * until that is done; calling it again returns at once. Responses and notifications from clients
+     * are still taken meanwhile, so calls in flight can get their answers.
+     */
+    void drain();
 }

@@ -45,6 +45,11 @@ public sealed interface Receipt {
         /** 2026-07-28: the method does not exist in this revision. */
         METHOD_NOT_FOUND,
         /** 2026-07-28: the request needs a client capability the client did not declare. */
-        MISSING_CAPABILITY
+        MISSING_CAPABILITY,
+        /**
+         * The server cannot take the request now: a limit is reached (sessions, streams, listeners)
+         * or it is stopping. Transports say so with their "try again later" (HTTP 503 and Retry-After).
+         */
+        UNAVAILABLE
     }
 }

@@ -6,7 +6,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -25,22 +24,21 @@ record FeatureFile(String id, List<BundleRef> bundles, Map<String, Map<String, O
         }
     }
 
-    /** Whether a file looks like a feature: JSON with a {@code feature-resource-version} or {@code bundles}. */
-    static boolean isFeature(File file) {
-        if (!file.getName().endsWith(".json") || !file.isFile()) {
-            return false;
-        }
-        try {
-            JsonNode node = JSON.readTree(file);
-            return node.isObject() && node.has("id") && (node.has("feature-resource-version") || node.has("bundles"));
-        } catch (JacksonException e) {
-            return false;
-        }
-    }
-
+    /**
+     * Reads a feature file.
+     *
+     * @throws IllegalArgumentException when the JSON is not a feature (an object with an id and a
+     *     {@code feature-resource-version} or {@code bundles})
+     * @throws tools.jackson.core.JacksonException when it is not JSON
+     */
     static FeatureFile read(File file) {
         JsonNode node = JSON.readTree(file);
-        String id = node.path("id").asString(file.getName());
+        if (node == null || !node.isObject() || !node.path("id").isString()
+                || !(node.has("feature-resource-version") || node.has("bundles"))) {
+            throw new IllegalArgumentException("not an OSGi feature: a feature file is a JSON object with an \"id\""
+                    + " and \"bundles\"");
+        }
+        String id = node.path("id").stringValue();
         List<BundleRef> bundles = new ArrayList<>();
         for (JsonNode b : node.path("bundles")) {
             String coordinates = b.isString() ? b.stringValue() : b.path("id").asString("");

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Hashtable;
 import java.util.List;
 import java.util.Map;
+import io.quiver.lib.config.TypedConfig;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.felix.fileinstall.ArtifactInstaller;
 import org.osgi.framework.Bundle;
@@ -19,9 +20,8 @@ import org.osgi.service.cm.ConfigurationAdmin;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
-import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.Designate;
-import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+import tools.jackson.core.JacksonException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,22 +31,16 @@ import org.slf4j.LoggerFactory;
  * configurations. Deleting the file uninstalls what it installed and deletes its configurations;
  * changing it does both and installs again.
  */
-@Component(service = ArtifactInstaller.class, configurationPid = "io.quiver.deployer")
-@Designate(ocd = FeatureInstaller.Config.class)
+@Component(service = ArtifactInstaller.class, configurationPid = DeployerConfig.PID, immediate = true)
+@Designate(ocd = DeployerConfig.class)
 public final class FeatureInstaller implements ArtifactInstaller {
 
-    /** Where feature bundles come from. */
-    @ObjectClassDefinition(name = "Quiver feature deployer")
-    public @interface Config {
-        @AttributeDefinition(description = "Local Maven repositories searched for feature bundles; empty: ~/.m2/repository")
-        String[] mavenRepositories() default {};
-    }
-
-    private static final Logger LOG = LoggerFactory.getLogger(FeatureInstaller.class);
+    private static final Logger LOG = LoggerFactory.getLogger("io.quiver.deploy");
     private static final String LOCATION = "feature:";
 
     private final BundleContext context;
     private final ConfigurationAdmin configurationAdmin;
+    private final DeployProblems problems;
     private final BundleLocator locator;
     private final Map<Path, Installed> installed = new ConcurrentHashMap<>();
 
@@ -54,9 +48,12 @@ public final class FeatureInstaller implements ArtifactInstaller {
     }
 
     @Activate
-    public FeatureInstaller(BundleContext context, @Reference ConfigurationAdmin configurationAdmin, Config config) {
+    public FeatureInstaller(BundleContext context, @Reference ConfigurationAdmin configurationAdmin,
+            @Reference DeployProblems problems, Map<String, Object> properties) {
         this.context = context;
         this.configurationAdmin = configurationAdmin;
+        this.problems = problems;
+        DeployerConfig config = TypedConfig.read(DeployerConfig.class, properties, null).config();
         List<Path> repositories = new ArrayList<>();
         for (String r : config.mavenRepositories()) {
             if (!r.isBlank()) {
@@ -69,15 +66,37 @@ public final class FeatureInstaller implements ArtifactInstaller {
         this.locator = new BundleLocator(repositories);
     }
 
+    /** Every {@code .json} file: one that is not a valid feature is refused with a reason, not ignored. */
     @Override
     public boolean canHandle(File artifact) {
-        return FeatureFile.isFeature(artifact);
+        return artifact.getName().toLowerCase(java.util.Locale.ROOT).endsWith(".json");
     }
 
+    /** Installs a feature, or says why not. Never throws: FileInstall would only try again, silently. */
     @Override
-    public synchronized void install(File artifact) throws Exception {
+    public synchronized void install(File artifact) {
+        problems.clear(artifact);
+        try {
+            installFeature(artifact);
+        } catch (Exception e) {
+            problems.report(artifact, "refused: " + oneLine(e));
+        }
+    }
+
+    private static String oneLine(Exception e) {
+        String message = e.getMessage() == null ? e.toString() : e.getMessage();
+        int newline = message.indexOf('\n');
+        return (newline < 0 ? message : message.substring(0, newline)).trim();
+    }
+
+    private void installFeature(File artifact) throws Exception {
         Path path = artifact.toPath().toAbsolutePath();
-        FeatureFile feature = FeatureFile.read(artifact);
+        FeatureFile feature;
+        try {
+            feature = FeatureFile.read(artifact);
+        } catch (JacksonException e) {
+            throw new IOException("not a valid JSON file: " + e.getOriginalMessage());
+        }
         List<Path> jars = new ArrayList<>();
         for (FeatureFile.BundleRef ref : feature.bundles()) {
             Path jar = locator.find(path, ref);
@@ -103,17 +122,21 @@ public final class FeatureInstaller implements ArtifactInstaller {
                 bundles.add(context.installBundle(LOCATION + feature.id() + "/" + ref.coordinates(), in));
             }
         }
+        List<String> failed = new ArrayList<>();
         for (Bundle bundle : bundles) {
             try {
                 if (bundle.getHeaders().get("Fragment-Host") == null) {
                     bundle.start();
                 }
             } catch (BundleException e) {
-                LOG.error("Feature {}: bundle {} did not start: {}", feature.id(), bundle.getSymbolicName(),
-                        e.getMessage());
+                failed.add(bundle.getSymbolicName() + ": " + e.getMessage());
             }
         }
         installed.put(path, new Installed(feature.id(), bundles, pids));
+        if (!failed.isEmpty()) {
+            problems.report(artifact, "installed feature " + feature.id() + " but " + failed.size()
+                    + " of its bundles did not start: " + String.join("; ", failed));
+        }
         LOG.info("Installed feature {} from {}: {} bundles, {} configurations", feature.id(), artifact,
                 bundles.size(), pids.size());
     }
@@ -126,6 +149,7 @@ public final class FeatureInstaller implements ArtifactInstaller {
 
     @Override
     public synchronized void uninstall(File artifact) throws Exception {
+        problems.clear(artifact);
         Installed previous = installed.remove(artifact.toPath().toAbsolutePath());
         if (previous == null) {
             return;

@@ -2,7 +2,7 @@ package io.quiver.deployer.internal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -25,7 +25,6 @@ class FeatureFileTest {
                  "bundles":[{"id":"com.example:b:2.0","start-order":"20"},{"id":"com.example:a:1.0","start-order":10}],
                  "configurations":{"io.quiver.core.tool~slow":{"tool":"slow","timeoutMs:Long":5000,"hosts":["a","b"],
                    "ratio":0.5,"on":true}}}""");
-        assertTrue(FeatureFile.isFeature(file.toFile()));
         FeatureFile feature = FeatureFile.read(file.toFile());
         assertEquals("com.example:tools:1.0", feature.id());
         assertEquals(List.of("a", "b"), feature.bundles().stream().map(FeatureFile.BundleRef::artifactId).toList());
@@ -38,12 +37,13 @@ class FeatureFileTest {
     }
 
     @Test
-    void otherJsonIsNotAFeature() throws Exception {
+    void otherJsonIsNotAFeatureAndSaysSo() throws Exception {
         Path file = dir.resolve("data.json");
         Files.writeString(file, "{\"name\":\"x\"}");
-        assertFalse(FeatureFile.isFeature(file.toFile()));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FeatureFile.read(file.toFile()));
+        assertTrue(e.getMessage().contains("not an OSGi feature"), e.getMessage());
         Files.writeString(file, "not json");
-        assertFalse(FeatureFile.isFeature(file.toFile()));
+        assertThrows(tools.jackson.core.JacksonException.class, () -> FeatureFile.read(file.toFile()));
     }
 
     @Test

@@ -1,6 +1,8 @@
 package io.quiver.shell.internal;
 
 import io.quiver.api.operator.McpOperator;
+import io.quiver.api.operator.Problem;
+import io.quiver.api.operator.ProblemSource;
 import io.quiver.api.transport.McpEngine;
 import java.time.Duration;
 import java.util.List;
@@ -69,6 +71,11 @@ public final class QuiverCommands {
             policyOption = ReferencePolicyOption.GREEDY)
     private volatile ServiceComponentRuntime scr;
 
+    /** Parts of the server reporting problems (configuration values not taken, files refused from deploy/). */
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile List<ProblemSource> problemSources;
+
     private final BundleContext context;
     private final Duration callTimeout;
     private final ObjectMapper json = JsonMapper.builder().build();
@@ -102,12 +109,23 @@ public final class QuiverCommands {
     }
 
     /**
-     * {@code quiver:problems}: tool services the catalog refused, bundles that are installed but not
+     * {@code quiver:problems}: what the server's parts report (configuration values not taken, files
+     * refused from deploy/), tool services the catalog refused, bundles that are installed but not
      * resolved (with the missing requirements), and components that are not satisfied or failed.
      */
     public String problems() {
         StringBuilder out = new StringBuilder();
         int total = 0;
+
+        List<ProblemSource> sources = problemSources;
+        List<Problem> reported = sources == null ? List.of()
+                : sources.stream().flatMap(s -> s.problems().stream()).toList();
+        if (!reported.isEmpty()) {
+            Table table = new Table(100, "WHERE", "PROBLEM");
+            reported.forEach(p -> table.row(p.subject(), p.reason()));
+            out.append("Reported by the server:\n").append(table).append('\n');
+            total += reported.size();
+        }
 
         McpOperator op = operator;
         if (op == null) {

@@ -103,6 +103,11 @@ final class FakeEngine implements McpEngine {
         return List.of("2025-11-25");
     }
 
+    @Override
+    public void drain() {
+        // nothing in flight
+    }
+
     static final class FakeSession implements McpSession {
         volatile boolean open = true;
 

@@ -26,6 +26,14 @@ import tools.jackson.databind.json.JsonMapper;
 class ConformanceIT {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    /**
+     * Warnings Quiver takes on purpose, by check id. {@code sep-2322-ignore-unexpected-params} sends
+     * {@code inputResponses} with no {@code requestState}, answers the server never asked for, and
+     * expects them to count; Quiver counts an answer only for a question its signed state says it
+     * asked, so answers put into a first request (by a client that lets a model fill request params,
+     * say) cannot skip the question. The check is a SHOULD; the server answers input_required.
+     */
+    private static final java.util.Set<String> DELIBERATE = java.util.Set.of("sep-2322-ignore-unexpected-params");
     private static QuiverServer server;
 
     @BeforeAll
@@ -83,7 +91,7 @@ class ConformanceIT {
         assertNoFailuresOrWarnings(run, 33);
     }
 
-    /** Every scenario's checks.json: no FAILURE and no WARNING. */
+    /** Every scenario's checks.json: no FAILURE and no WARNING but the deliberate ones. */
     private static void assertNoFailuresOrWarnings(Run run, int scenarios) throws IOException {
         List<String> problems = new ArrayList<>();
         int files = 0;
@@ -92,7 +100,8 @@ class ConformanceIT {
                 files++;
                 for (JsonNode check : JSON.readTree(checks.toFile())) {
                     String status = check.path("status").asString();
-                    if (status.equals("FAILURE") || status.equals("WARNING")) {
+                    boolean deliberate = status.equals("WARNING") && DELIBERATE.contains(check.path("id").asString());
+                    if ((status.equals("FAILURE") || status.equals("WARNING")) && !deliberate) {
                         problems.add(checks.getParent().getFileName() + ": " + check.path("id").asString() + " "
                                 + status + " " + check.path("errorMessage").asString(""));
                     }

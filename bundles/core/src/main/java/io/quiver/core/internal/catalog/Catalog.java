@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.LongFunction;
 import org.osgi.framework.Bundle;
@@ -49,19 +50,20 @@ public final class Catalog {
 
     /** A catalog outside a framework (tests): bundles are named by id in the log. */
     public Catalog() {
-        this(id -> "bundle " + id);
+        this(id -> "bundle " + id, () -> false);
     }
 
+    /** In a framework: bundles named by symbolic name and version; nothing logged while the framework stops. */
     @Activate
     public Catalog(BundleContext context) {
         this(id -> {
             Bundle bundle = context.getBundle(id);
             return bundle == null ? "bundle " + id : bundle.getSymbolicName() + " " + bundle.getVersion();
-        });
+        }, () -> context.getBundle(0).getState() == Bundle.STOPPING);
     }
 
-    private Catalog(LongFunction<String> bundles) {
-        this.toolLog = new ToolLog(bundles);
+    private Catalog(LongFunction<String> bundles, BooleanSupplier stopping) {
+        this.toolLog = new ToolLog(bundles, stopping);
         // The meta-schema and the validator's classes cost ~200 ms the first time; load them now,
         // beside the other bundles starting, not when the first tool arrives.
         Thread warm = new Thread(() -> {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,13 +15,18 @@ import org.slf4j.LoggerFactory;
  */
 final class ToolLog {
 
-    private static final Logger LOG = LoggerFactory.getLogger("io.quiver.tools");
+    private static final Logger LOG = LoggerFactory.getLogger("io.quiver.catalog");
 
     private final LongFunction<String> bundles;
+    private final BooleanSupplier quiet;
 
-    /** @param bundles a bundle's label (symbolic name and version) by bundle id */
-    ToolLog(LongFunction<String> bundles) {
+    /**
+     * @param bundles a bundle's label (symbolic name and version) by bundle id
+     * @param quiet whether to log nothing now (the server is stopping: every tool goes)
+     */
+    ToolLog(LongFunction<String> bundles, BooleanSupplier quiet) {
         this.bundles = bundles;
+        this.quiet = quiet;
     }
 
     String bundle(long id) {
@@ -28,7 +34,7 @@ final class ToolLog {
     }
 
     void changed(RankedRegistry.Snapshot<ToolEntry> before, RankedRegistry.Snapshot<ToolEntry> after) {
-        if (LOG.isInfoEnabled()) {
+        if (LOG.isInfoEnabled() && !quiet.getAsBoolean()) {
             describe(before, after).forEach(LOG::info);
         }
     }

@@ -8,6 +8,8 @@ import io.quiver.api.transport.Receipt;
 import io.quiver.api.transport.Receipt.Reason;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.handlers.Handlers;
+import io.quiver.core.internal.pipeline.CallToolResult;
+import io.quiver.core.internal.pipeline.ToolAdmission;
 import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
 import io.quiver.core.internal.pipeline.ToolPipeline;
 import io.quiver.core.internal.rpc.ErrorCodes;
@@ -18,11 +20,13 @@ import io.quiver.core.internal.rpc.RpcError;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,24 +35,42 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The transport-neutral protocol engine: classifies each message, keeps sessions, dispatches
- * requests to one handler per method on its own threads, and fans catalog changes out.
+ * requests to one handler per method, and fans catalog changes out.
+ *
+ * <p>Scheduling: control methods (ping, lists, initialize, discovery, listening, task status) are
+ * quick and touch no tool code, so they run at once on the caller's thread and never wait behind
+ * tool calls. Methods that run extension code go to the work pool; a {@code tools/call} first gets
+ * its tool's share ({@link ToolAdmission}), waiting for it without a thread.
  */
 public final class Engine implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
 
+    /** Methods served on the caller's thread: no extension code, no waiting. */
+    private static final Set<String> CONTROL = Set.of("initialize", "ping", "logging/setLevel", "tools/list",
+            "resources/list", "resources/templates/list", "prompts/list", "resources/subscribe",
+            "resources/unsubscribe", "server/discover", "subscriptions/listen", "tasks/get", "tasks/update",
+            "tasks/cancel");
+
     private final Catalog catalog;
     private final EngineSettings settings;
+    private final ToolLimitsRegistry limits;
     private final SessionRegistry sessions = new SessionRegistry();
     private final Listeners listeners = new Listeners();
-    private final ExecutorService requestPool;
-    private final ExecutorService toolPool;
-    private final ExecutorService taskPool;
+    private final Pools.Pool workPool;
+    private final Pools.Pool toolPool;
+    private final Pools.Pool taskPool;
     private final ScheduledExecutorService timer;
+    private final ToolPipeline pipeline;
+    private final ToolAdmission admission;
     private final Map<String, MethodHandler> handlers;
     private final Map<String, MethodHandler> statelessHandlers;
     private final ListChangeNotifier listChanges;
     private final Consumer<Catalog.Kind> catalogListener;
+    /** Requests started and not yet answered (listen streams included until they end). */
+    private final Set<RequestExchange> inflight = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean draining = new AtomicBoolean();
+    private volatile boolean accepting = true;
 
     public Engine(Catalog catalog, EngineSettings settings) {
         this(catalog, settings, new ToolLimitsRegistry());
@@ -57,19 +79,21 @@ public final class Engine implements AutoCloseable {
     public Engine(Catalog catalog, EngineSettings settings, ToolLimitsRegistry limits) {
         this.catalog = catalog;
         this.settings = settings;
-        this.requestPool = Pools.bounded("quiver-request", settings.maxConcurrentRequests(), settings.maxQueued());
-        this.toolPool = Pools.bounded("quiver-tool", settings.maxConcurrentCalls(), settings.maxQueued());
+        this.limits = limits;
+        EngineConfig c = settings.config();
+        this.workPool = Pools.bounded("quiver-request", c.maxConcurrentRequests(), c.maxQueued());
+        this.toolPool = Pools.bounded("quiver-tool", c.maxConcurrentCalls(), c.maxQueued());
+        this.taskPool = Pools.bounded("quiver-task", c.maxConcurrentCalls(), c.maxQueued());
         this.timer = Pools.timer("quiver-timer");
-        this.taskPool = Pools.bounded("quiver-task", settings.maxConcurrentCalls(), settings.maxQueued());
-        ToolPipeline pipeline = new ToolPipeline(catalog, toolPool, taskPool, settings, limits);
+        this.pipeline = new ToolPipeline(catalog, toolPool, taskPool, settings, limits);
+        this.admission = new ToolAdmission(this::toolShare, () -> settings.config().maxQueuedPerTool());
         this.handlers = Handlers.create(catalog, pipeline, settings);
         this.statelessHandlers = Handlers.createStateless(catalog, pipeline, settings, listeners);
-        this.listChanges = new ListChangeNotifier(sessions, listeners, timer, settings.listChangedDebounceMs());
+        this.listChanges = new ListChangeNotifier(sessions, listeners, timer,
+                () -> settings.config().listChangedDebounceMs());
         this.catalogListener = listChanges::changed;
         catalog.addListener(catalogListener);
-        long sweep = Math.max(1_000, Math.min(60_000, settings.sessionIdleTimeoutMs() / 4));
-        timer.scheduleWithFixedDelay(() -> sessions.expireIdle(settings.sessionIdleTimeoutMs()),
-                sweep, sweep, TimeUnit.MILLISECONDS);
+        timer.schedule(this::sweep, sweepDelayMs(), TimeUnit.MILLISECONDS);
     }
 
     public EngineSettings settings() {
@@ -88,6 +112,45 @@ public final class Engine implements AutoCloseable {
         return Optional.ofNullable(sessions.get(id));
     }
 
+    /** How many calls of a tool may run at once: its own limit, else its share of the tool threads. */
+    private int toolShare(String tool) {
+        int own = limits.of(tool).maxConcurrentCalls();
+        if (own > 0) {
+            return own;
+        }
+        EngineConfig c = settings.config();
+        return Math.max(1, (int) Math.ceil(c.maxConcurrentCalls() * c.toolSharePercent() / 100.0));
+    }
+
+    /** Takes a new configuration: pools, limits and timeouts change in place; sessions and streams stay. */
+    public void reconfigure(EngineConfig next) {
+        settings.update(next);
+        workPool.resize(next.maxConcurrentRequests(), next.maxQueued());
+        toolPool.resize(next.maxConcurrentCalls(), next.maxQueued());
+        taskPool.resize(next.maxConcurrentCalls(), next.maxQueued());
+        pipeline.reconfigure();
+    }
+
+    private void sweep() {
+        try {
+            EngineConfig c = settings.config();
+            sessions.expireIdle(c.sessionIdleTimeoutMs(), c.handshakeTimeoutMs());
+        } catch (RuntimeException e) {
+            LOG.warn("Expiring idle sessions failed", e);
+        } finally {
+            try {
+                timer.schedule(this::sweep, sweepDelayMs(), TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                // closed
+            }
+        }
+    }
+
+    private long sweepDelayMs() {
+        EngineConfig c = settings.config();
+        return Math.max(1_000, Math.min(60_000, Math.min(c.sessionIdleTimeoutMs(), c.handshakeTimeoutMs()) / 4));
+    }
+
     /** Classifies one inbound message; see {@link io.quiver.api.transport.McpEngine#receive}. */
     public Receipt receive(byte[] body, Inbound inbound) {
         JsonRpc.Parsed parsed = JsonRpc.parse(body);
@@ -97,6 +160,10 @@ public final class Engine implements AutoCloseable {
         }
         Message message = ((JsonRpc.Parsed.Ok) parsed).message();
         JsonNode id = message instanceof Message.Request r ? r.id() : null;
+        if (id != null && !accepting) {
+            return reject(Reason.UNAVAILABLE, id, ErrorCodes.SERVER_UNAVAILABLE,
+                    "Server unavailable: it is shutting down");
+        }
         ObjectNode params = message instanceof Message.Request r ? r.params()
                 : message instanceof Message.Notification n ? n.params() : null;
         if (params != null && Stateless.claims(params, inbound)) {
@@ -112,7 +179,13 @@ public final class Engine implements AutoCloseable {
                 return reject(Reason.INVALID_REQUEST, id, ErrorCodes.INVALID_REQUEST,
                         "Invalid Request: initialize must not carry a session id");
             }
-            Session session = sessions.create(inbound.caller());
+            Session session;
+            try {
+                session = sessions.create(inbound.caller(), inbound.clientAddress(), settings.maxSessions(),
+                        settings.maxSessionsPerClient());
+            } catch (McpException e) {
+                return new Receipt.Rejected(e.reason(), JsonRpc.error(id, e.toError()));
+            }
             RequestExchange exchange = new RequestExchange(session, null, request);
             session.register(exchange.key, exchange);
             return new Receipt.Pending(session, exchange);
@@ -162,6 +235,10 @@ public final class Engine implements AutoCloseable {
         if (Stateless.REMOVED.contains(method) || !statelessHandlers.containsKey(method)) {
             return reject(Reason.METHOD_NOT_FOUND, id, ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + method);
         }
+        if ("subscriptions/listen".equals(method) && listeners.size() >= settings.maxListeners()) {
+            return reject(Reason.UNAVAILABLE, id, ErrorCodes.SERVER_UNAVAILABLE, "Server busy: "
+                    + settings.maxListeners() + " listen streams are open, the most this server keeps; try again later");
+        }
         return new Receipt.Pending(null, new RequestExchange(null, peer, (Message.Request) message));
     }
 
@@ -195,13 +272,59 @@ public final class Engine implements AutoCloseable {
         listeners.resourceUpdated(uri);
     }
 
+    /**
+     * Stops gracefully (see {@link io.quiver.api.transport.McpEngine#drain}): new requests are refused,
+     * those in flight get the grace period, the rest are cancelled with an error, streams end with a
+     * last message. Only the first call drains.
+     */
+    public void drain() {
+        if (!draining.compareAndSet(false, true)) {
+            return;
+        }
+        accepting = false;
+        long grace = settings.config().shutdownGraceMs();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(grace);
+        int waiting = (int) inflight.stream().filter(e -> !e.open).count();
+        if (waiting > 0) {
+            LOG.info("Stopping: {} request(s) in flight get up to {} ms to finish", waiting, grace);
+        }
+        while (System.nanoTime() < deadline && inflight.stream().anyMatch(e -> !e.open)) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        int cancelled = 0;
+        for (RequestExchange exchange : List.copyOf(inflight)) {
+            if (!exchange.open && exchange.stop()) {
+                cancelled++;
+            }
+        }
+        if (cancelled > 0) {
+            LOG.warn("Stopping: cancelled {} request(s) still running after {} ms; their clients got an error",
+                    cancelled, grace);
+        }
+        listeners.closeAll(serverInfo());
+        byte[] last = JsonRpc.notification("notifications/message", Map.of("level", "warning", "logger", "quiver",
+                "data", "The server is shutting down"));
+        for (Session session : sessions.all()) {
+            session.endStream(last);
+        }
+    }
+
+    private Map<String, Object> serverInfo() {
+        return Map.of("name", settings.config().serverName(), "version", settings.serverVersion());
+    }
+
     @Override
     public void close() {
         catalog.removeListener(catalogListener);
-        listeners.closeAll(Map.of("name", settings.serverName(), "version", settings.serverVersion()));
+        listeners.closeAll(serverInfo());
         sessions.closeAll();
         timer.shutdownNow();
-        requestPool.shutdownNow();
+        workPool.shutdownNow();
         toolPool.shutdownNow();
         taskPool.shutdownNow();
     }
@@ -213,8 +336,13 @@ public final class Engine implements AutoCloseable {
         private final Message.Request request;
         /** The id's key in the session's requests in flight. */
         final String key;
+        /** Answered (or given up): nothing more goes to the sink. */
+        private final AtomicBoolean answered = new AtomicBoolean();
         private volatile RequestScope scope;
+        private volatile MessageSink sink;
         private volatile boolean cancelledEarly;
+        /** A stream that stays open after its handler returned (subscriptions/listen). */
+        volatile boolean open;
 
         /** A session request ({@code peer} null: taken from the session) or a stateless one ({@code session} null). */
         RequestExchange(Session session, Peer peer, Message.Request request) {
@@ -240,9 +368,7 @@ public final class Engine implements AutoCloseable {
             if (current == null) {
                 // never started: the transport refused it after all
                 cancelledEarly = true;
-                if (session != null) {
-                    session.unregister(key, this);
-                }
+                forget();
                 return;
             }
             // Session-based revisions: a lost connection is not a cancellation; the response is
@@ -262,66 +388,152 @@ public final class Engine implements AutoCloseable {
             }
         }
 
+        /** Stopping: cancels the work and answers with an error now; false when it was answered already. */
+        boolean stop() {
+            boolean stopped = answer(JsonRpc.error(request.id(), new RpcError(ErrorCodes.SERVER_UNAVAILABLE,
+                    "Server unavailable: it is shutting down and the request was cancelled", null)));
+            RequestScope current = scope;
+            if (current != null) {
+                current.cancel();
+            }
+            return stopped;
+        }
+
         @Override
         public void start(MessageSink sink) {
             RequestScope scope = new RequestScope(session, peer != null ? peer : Peer.of(session), request.id(),
                     request.method(), request.params(), sink);
+            this.sink = sink;
             this.scope = scope;
+            inflight.add(this);
             if (cancelledEarly) {
                 scope.cancel();
             }
-            try {
-                requestPool.execute(() -> run(scope, sink));
-            } catch (RejectedExecutionException e) {
-                if (session != null) {
-                    session.unregister(key, this);
+            if (CONTROL.contains(request.method())) {
+                run(scope);
+                return;
+            }
+            String tool = "tools/call".equals(request.method()) ? toolName() : null;
+            if (tool == null) {
+                dispatch(() -> run(scope));
+                return;
+            }
+            admission.admit(tool, new ToolAdmission.Call() {
+                @Override
+                public void start() {
+                    dispatch(() -> {
+                        try {
+                            run(scope);
+                        } finally {
+                            admission.release(tool);
+                        }
+                    }, () -> admission.release(tool));
                 }
-                sink.complete(JsonRpc.error(request.id(),
-                        new RpcError(ErrorCodes.INTERNAL_ERROR, "Server busy: too many requests in progress", null)));
+
+                @Override
+                public void busy(String reason) {
+                    respond(scope, CallToolResult.error(reason));
+                }
+            });
+        }
+
+        /** The tool a {@code tools/call} names, when the catalog has it. */
+        private String toolName() {
+            JsonNode name = request.params().get("name");
+            return name != null && name.isString() && catalog.tools().get(name.stringValue()) != null
+                    ? name.stringValue() : null;
+        }
+
+        private void dispatch(Runnable work) {
+            dispatch(work, () -> { });
+        }
+
+        private void dispatch(Runnable work, Runnable refused) {
+            try {
+                workPool.execute(work);
+            } catch (RejectedExecutionException e) {
+                refused.run();
+                answer(JsonRpc.error(request.id(), new RpcError(ErrorCodes.SERVER_UNAVAILABLE,
+                        "Server busy: too many requests in progress; try again shortly", null)));
             }
         }
 
-        private void run(RequestScope scope, MessageSink sink) {
-            byte[] response;
+        private void run(RequestScope scope) {
+            if (scope.isCancelled() && !"initialize".equals(request.method())) {
+                answer(null);
+                return;
+            }
+            Object result;
             try {
                 MethodHandler handler = (session == null ? statelessHandlers : handlers).get(request.method());
                 if (handler == null) {
                     throw new McpException(ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + request.method());
                 }
-                Object result = handler.handle(scope, request.params());
-                if (session == null && result != null) {
-                    result = StatelessResults.decorate(request.method(), result, settings);
-                } else if (result != null) {
-                    result = OlderRevisions.adapt(request.method(), session.protocolVersion(), result);
-                }
-                if (result == StatelessResults.KEEP_OPEN) {
-                    return;
-                }
-                response = scope.isCancelled() ? null : JsonRpc.result(request.id(), result);
+                result = handler.handle(scope, request.params());
             } catch (McpException e) {
                 if (e.reason() != null && !scope.isCancelled()) {
-                    if (session != null) {
-                        session.unregister(key, this);
+                    if (answered.compareAndSet(false, true)) {
+                        forget();
+                        sink.fail(e.reason(), JsonRpc.error(request.id(), e.toError()));
                     }
-                    sink.fail(e.reason(), JsonRpc.error(request.id(), e.toError()));
                     return;
                 }
-                response = JsonRpc.error(request.id(), e.toError());
+                answer(JsonRpc.error(request.id(), e.toError()));
+                return;
             } catch (CancellationException e) {
-                response = null;
+                answer(null);
+                return;
             } catch (RuntimeException | Error e) {
                 LOG.error("Request {} ({}) failed{}", request.method(), scope.invocationId(),
                         session == null ? "" : " in session " + session.id(), e);
-                response = JsonRpc.error(request.id(), new RpcError(ErrorCodes.INTERNAL_ERROR, "Internal error", null));
-            } finally {
-                if (session != null) {
-                    session.unregister(key, this);
+                answer(JsonRpc.error(request.id(), new RpcError(ErrorCodes.INTERNAL_ERROR, "Internal error", null)));
+                return;
+            }
+            if (result == StatelessResults.KEEP_OPEN) {
+                open = true;
+                scope.onCancel(() -> answered.set(true));
+                scope.onCancel(this::forget);
+                return;
+            }
+            respond(scope, result);
+        }
+
+        /** Shapes a handler's result for the client's revision and answers with it. */
+        private void respond(RequestScope scope, Object result) {
+            Object shaped = result;
+            try {
+                if (session == null && shaped != null) {
+                    shaped = StatelessResults.decorate(request.method(), shaped, settings);
+                } else if (shaped != null) {
+                    shaped = OlderRevisions.adapt(request.method(), session.protocolVersion(), shaped);
                 }
+            } catch (RuntimeException e) {
+                LOG.error("Request {} ({}): its result could not be written", request.method(), scope.invocationId(), e);
+                answer(JsonRpc.error(request.id(), new RpcError(ErrorCodes.INTERNAL_ERROR, "Internal error", null)));
+                return;
             }
-            if (scope.isCancelled() && !"initialize".equals(request.method())) {
-                response = null;
+            boolean cancelled = scope.isCancelled() && !"initialize".equals(request.method());
+            answer(cancelled ? null : JsonRpc.result(request.id(), shaped));
+        }
+
+        /** Sends the response (or none, for a cancelled request) once; false when it was sent already. */
+        private boolean answer(byte[] response) {
+            if (!answered.compareAndSet(false, true)) {
+                return false;
             }
-            sink.complete(response);
+            forget();
+            MessageSink target = sink;
+            if (target != null) {
+                target.complete(response);
+            }
+            return true;
+        }
+
+        private void forget() {
+            inflight.remove(this);
+            if (session != null) {
+                session.unregister(key, this);
+            }
         }
     }
 }

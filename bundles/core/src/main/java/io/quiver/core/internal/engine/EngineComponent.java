@@ -8,6 +8,12 @@ import io.quiver.api.transport.Receipt;
 import io.quiver.api.operator.CatalogEntry;
 import io.quiver.api.operator.CatalogProblem;
 import io.quiver.api.operator.McpOperator;
+import io.quiver.api.operator.Problem;
+import io.quiver.api.operator.ProblemSource;
+import io.quiver.lib.config.TypedConfig;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 import io.quiver.api.operator.SessionInfo;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.catalog.RankedRegistry;
@@ -18,104 +24,95 @@ import io.quiver.core.internal.rpc.JsonRpc;
 import io.quiver.core.internal.rpc.RpcError;
 import java.util.List;
 import java.util.Optional;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleEvent;
+import org.osgi.framework.SynchronousBundleListener;
+import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
-import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.metatype.annotations.Designate;
-import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** The engine as an OSGi service: configuration in, {@link McpEngine} and {@link ResourceEvents} out. */
+/**
+ * The engine as an OSGi service: configuration in, {@link McpEngine} and {@link ResourceEvents} out.
+ * A configuration change is applied to the running engine (sessions and streams stay); a value that
+ * is not valid keeps its last good one, is logged once and listed as a problem until it is fixed.
+ */
 @Component(service = {McpEngine.class, ResourceEvents.class, McpOperator.class}, configurationPid = "io.quiver.core")
-@Designate(ocd = EngineComponent.Config.class)
+@Designate(ocd = EngineConfig.class)
 public final class EngineComponent implements McpEngine, ResourceEvents, McpOperator {
 
-    /** Settings of the protocol engine (PID {@code io.quiver.core}). */
-    @ObjectClassDefinition(name = "Quiver engine", description = "Protocol engine limits and identity")
-    public @interface Config {
-        @AttributeDefinition(description = "Server name reported to clients")
-        String serverName() default "quiver";
-
-        @AttributeDefinition(description = "Instructions for the model, sent on initialize")
-        String instructions() default "";
-
-        @AttributeDefinition(description = "Default per-attempt tool timeout (ms)")
-        long toolTimeoutMs() default 60_000;
-
-        @AttributeDefinition(description = "Tool attempts running at once")
-        int maxConcurrentCalls() default 64;
-
-        @AttributeDefinition(description = "Requests served at once")
-        int maxConcurrentRequests() default 256;
-
-        @AttributeDefinition(description = "Requests that may wait for a thread before the server answers busy")
-        int maxQueued() default 1024;
-
-        @AttributeDefinition(description = "How long to wait for the client to answer elicitation or sampling (ms)")
-        long clientRequestTimeoutMs() default 300_000;
-
-        @AttributeDefinition(description = "Idle sessions are closed after this long (ms)")
-        long sessionIdleTimeoutMs() default 3_600_000;
-
-        @AttributeDefinition(description = "Items per page of tools/list, resources/list, prompts/list")
-        int pageSize() default 100;
-
-        @AttributeDefinition(description = "List changes within this window give one notification (ms)")
-        long listChangedDebounceMs() default 250;
-
-        @AttributeDefinition(description = "How often one tool call may ask for input")
-        int maxInputRounds() default 10;
-
-        @AttributeDefinition(description = "Most bytes one tool call may return; text beyond it is cut with a marker")
-        long maxOutputBytes() default 1L << 20;
-
-        @AttributeDefinition(description = "2026-07-28 cache hint (ttlMs) on discover and list results")
-        long listTtlMs() default 0;
-
-        @AttributeDefinition(description = "2026-07-28 cache hint (ttlMs) on resource reads")
-        long readTtlMs() default 0;
-
-        @AttributeDefinition(description = "2026-07-28 cache scope of cacheable results: public or private")
-        String cacheScope() default "private";
-
-        @AttributeDefinition(description = "Keys (at least 32 characters) that sign 2026-07-28 request state; the first signs,"
-                + " all verify, so a new key goes first and the old one stays until its states expire. Empty: a random key"
-                + " per start (state does not survive a restart or reach other instances)")
-        String[] requestStateKeys() default {};
-
-        @AttributeDefinition(description = "How long a 2026-07-28 request state stays valid (ms)")
-        long requestStateTtlMs() default 600_000;
-
-        @AttributeDefinition(description = "Tasks extension: how long a task is kept after it was created (ms)")
-        long taskTtlMs() default 3_600_000;
-
-        @AttributeDefinition(description = "Tasks extension: the timeout of one attempt of a task (ms)")
-        long taskTimeoutMs() default 3_600_000;
-
-        @AttributeDefinition(description = "Tasks extension: tasks kept at once")
-        int maxTasks() default 10_000;
-    }
+    private static final Logger LOG = LoggerFactory.getLogger(EngineComponent.class);
+    /** The shortest request-state signing key taken (HMAC-SHA256 wants 256 bits). */
+    static final int MIN_KEY_LENGTH = 32;
 
     private final Engine engine;
     private final Catalog catalog;
     private final ToolLimitsRegistry limits = new ToolLimitsRegistry();
+    private final ServiceRegistration<ProblemSource> problemSource;
+    private final BundleContext context;
+    /** Drains the engine when the framework begins to stop, before any bundle (a tool's, say) stops. */
+    private final SynchronousBundleListener frameworkStopping;
+    private volatile List<Problem> configProblems = List.of();
 
     @Activate
-    public EngineComponent(@Reference Catalog catalog, Config config) {
+    public EngineComponent(@Reference Catalog catalog, Map<String, Object> properties, BundleContext context) {
         this.catalog = catalog;
         String version = EngineComponent.class.getPackage().getImplementationVersion();
-        this.engine = new Engine(catalog, new EngineSettings(config.serverName(),
-                version == null ? "0.1.0" : version, config.instructions(), config.toolTimeoutMs(),
-                config.maxConcurrentCalls(), config.maxConcurrentRequests(), config.maxQueued(),
-                config.clientRequestTimeoutMs(), config.sessionIdleTimeoutMs(), config.pageSize(),
-                config.listChangedDebounceMs(), config.maxInputRounds(), config.maxOutputBytes(), config.listTtlMs(),
-                config.readTtlMs(), "public".equals(config.cacheScope()) ? "public" : "private",
-                java.util.Arrays.stream(config.requestStateKeys()).flatMap(k -> java.util.Arrays.stream(k.split(",")))
-                        .map(String::trim).filter(k -> !k.isEmpty()).toList(),
-                config.requestStateTtlMs(), config.taskTtlMs(), config.taskTimeoutMs(), config.maxTasks()), limits);
+        this.engine = new Engine(catalog, new EngineSettings(read(properties, null), version == null ? "0.1.0" : version),
+                limits);
+        this.problemSource = context.registerService(ProblemSource.class, () -> configProblems, null);
+        this.context = context;
+        this.frameworkStopping = event -> {
+            if (event.getType() == BundleEvent.STOPPING && event.getBundle().getBundleId() == 0) {
+                engine.drain();
+            }
+        };
+        context.addBundleListener(frameworkStopping);
+    }
+
+    @Modified
+    void modified(Map<String, Object> properties) {
+        engine.reconfigure(read(properties, engine.settings().config()));
+    }
+
+    /** The configuration to use: the good values given, the last good ones for the rest. */
+    private EngineConfig read(Map<String, Object> properties, EngineConfig previous) {
+        TypedConfig.Result<EngineConfig> result = TypedConfig.read(EngineConfig.class, properties, previous);
+        EngineConfig config = result.config();
+        List<Problem> found = new ArrayList<>();
+        result.problems().forEach(p -> found.add(new Problem(p.source(), p.reason())));
+        for (String key : config.requestStateKeys()) {
+            for (String part : key.split(",")) {
+                if (!part.isBlank() && part.trim().length() < MIN_KEY_LENGTH) {
+                    String kept = previous == null ? "(a random key)" : "the previous keys";
+                    found.add(new Problem(TypedConfig.source(properties), "requestStateKeys has a key of "
+                            + part.trim().length() + " characters; keys need at least " + MIN_KEY_LENGTH
+                            + "; keeping " + kept));
+                    config = TypedConfig.read(EngineConfig.class, withKeys(properties, previous), previous).config();
+                }
+            }
+        }
+        for (Problem problem : found) {
+            if (!configProblems.contains(problem)) {
+                LOG.warn("{}", problem);
+            }
+        }
+        configProblems = List.copyOf(found);
+        return config;
+    }
+
+    /** The properties with the request-state keys of the previous configuration (none: random). */
+    private static Map<String, Object> withKeys(Map<String, Object> properties, EngineConfig previous) {
+        Map<String, Object> copy = new HashMap<>(properties);
+        copy.put("requestStateKeys", previous == null ? new String[0] : previous.requestStateKeys());
+        return copy;
     }
 
     @Reference(service = ToolLimitsComponent.class, cardinality = ReferenceCardinality.MULTIPLE,
@@ -130,7 +127,19 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
 
     @Deactivate
     void deactivate() {
+        try {
+            context.removeBundleListener(frameworkStopping);
+            problemSource.unregister();
+        } catch (IllegalStateException e) {
+            // the bundle is stopping
+        }
+        engine.drain();
         engine.close();
+    }
+
+    @Override
+    public void drain() {
+        engine.drain();
     }
 
     @Override

@@ -7,6 +7,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * Debounces catalog changes: a burst of changes to one list (a bundle update unregisters and
@@ -18,20 +19,22 @@ final class ListChangeNotifier {
     private final SessionRegistry sessions;
     private final Listeners listeners;
     private final ScheduledExecutorService timer;
-    private final long quietMs;
+    private final LongSupplier quietMs;
     private final Map<Catalog.Kind, Pending> pending = new EnumMap<>(Catalog.Kind.class);
 
     private record Pending(long firstNanos, ScheduledFuture<?> flush) {
     }
 
-    ListChangeNotifier(SessionRegistry sessions, Listeners listeners, ScheduledExecutorService timer, long quietMs) {
+    ListChangeNotifier(SessionRegistry sessions, Listeners listeners, ScheduledExecutorService timer,
+            LongSupplier quietMs) {
         this.sessions = sessions;
         this.listeners = listeners;
         this.timer = timer;
-        this.quietMs = Math.max(0, quietMs);
+        this.quietMs = quietMs;
     }
 
     void changed(Catalog.Kind kind) {
+        long quietMs = Math.max(0, this.quietMs.getAsLong());
         synchronized (pending) {
             long now = System.nanoTime();
             Pending current = pending.get(kind);

@@ -22,6 +22,7 @@ public final class Session implements McpSession {
 
     private final String id;
     private final CallerIdentity caller;
+    private final String address;
     private final Consumer<Session> onEnd;
     private final AtomicReference<MessageSink> stream = new AtomicReference<>();
     private final Map<String, InFlight> inflight = new ConcurrentHashMap<>();
@@ -36,11 +37,19 @@ public final class Session implements McpSession {
     private volatile boolean initialized;
     private volatile boolean open = true;
     private volatile long lastActivity = System.nanoTime();
+    /** Whether the client sent anything after its initialize. */
+    private volatile boolean heardFrom;
 
-    Session(String id, CallerIdentity caller, Consumer<Session> onEnd) {
+    Session(String id, CallerIdentity caller, String address, Consumer<Session> onEnd) {
         this.id = id;
         this.caller = caller;
+        this.address = address;
         this.onEnd = onEnd;
+    }
+
+    /** The client address the session was opened from (empty when unknown). */
+    String address() {
+        return address;
     }
 
     @Override
@@ -100,13 +109,20 @@ public final class Session implements McpSession {
         return (System.nanoTime() - lastActivity) / 1_000_000L;
     }
 
+    /** A message from the client arrived. */
     void touch() {
         lastActivity = System.nanoTime();
+        heardFrom = true;
     }
 
     /** Whether the session saw no traffic for {@code idleNanos} and has nothing in flight or attached. */
     boolean idleFor(long idleNanos) {
         return inflight.isEmpty() && stream.get() == null && System.nanoTime() - lastActivity > idleNanos;
+    }
+
+    /** Whether the client sent nothing since its initialize, {@code nanos} ago or longer. */
+    boolean silentSinceInitializeFor(long nanos) {
+        return !heardFrom && inflight.isEmpty() && stream.get() == null && System.nanoTime() - lastActivity > nanos;
     }
 
     // --- requests in flight --------------------------------------------------------------------
@@ -177,6 +193,18 @@ public final class Session implements McpSession {
     @Override
     public boolean hasStream() {
         return stream.get() != null;
+    }
+
+    /**
+     * Ends the session stream with a last message (the server is stopping); the session itself
+     * stays until it is closed.
+     */
+    void endStream(byte[] last) {
+        MessageSink sink = stream.getAndSet(null);
+        if (sink != null) {
+            sink.send(last);
+            sink.complete(null);
+        }
     }
 
     /** Sends a notification on the session stream; dropped when no stream is attached. */

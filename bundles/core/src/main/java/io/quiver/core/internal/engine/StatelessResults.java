@@ -35,14 +35,14 @@ public final class StatelessResults {
         ObjectNode meta = node.has("_meta") && node.get("_meta").isObject() ? (ObjectNode) node.get("_meta")
                 : node.putObject("_meta");
         ObjectNode server = meta.putObject(Stateless.META_SERVER);
-        server.put("name", settings.serverName());
+        server.put("name", settings.config().serverName());
         server.put("version", settings.serverVersion());
         if (CACHEABLE.contains(method) && "complete".equals(node.path("resultType").asString())) {
             if (!node.has("ttlMs")) {
-                node.put("ttlMs", "resources/read".equals(method) ? settings.readTtlMs() : settings.listTtlMs());
+                node.put("ttlMs", "resources/read".equals(method) ? settings.config().readTtlMs() : settings.config().listTtlMs());
             }
             if (!node.has("cacheScope")) {
-                node.put("cacheScope", settings.cacheScope());
+                node.put("cacheScope", settings.config().cacheScope());
             }
         }
         return node;

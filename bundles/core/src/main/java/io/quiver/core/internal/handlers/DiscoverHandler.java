@@ -23,8 +23,8 @@ final class DiscoverHandler implements MethodHandler {
         ObjectNode capabilities = InitializeHandler.capabilities();
         capabilities.putObject("extensions").putObject(io.quiver.core.internal.pipeline.Tasks.EXTENSION);
         result.set("capabilities", capabilities);
-        if (!settings.instructions().isBlank()) {
-            result.put("instructions", settings.instructions());
+        if (!settings.config().instructions().isBlank()) {
+            result.put("instructions", settings.config().instructions());
         }
         return result;
     }

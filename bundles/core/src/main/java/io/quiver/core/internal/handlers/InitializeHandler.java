@@ -46,13 +46,13 @@ final class InitializeHandler implements MethodHandler {
         result.put("protocolVersion", version);
         result.set("capabilities", capabilities());
         ObjectNode info = result.putObject("serverInfo");
-        info.put("name", settings.serverName());
+        info.put("name", settings.config().serverName());
         info.put("version", settings.serverVersion());
         if (ProtocolVersions.atLeast(version, "2025-06-18")) {
             info.put("title", "Quiver MCP server");
         }
-        if (!settings.instructions().isBlank()) {
-            result.put("instructions", settings.instructions());
+        if (!settings.config().instructions().isBlank()) {
+            result.put("instructions", settings.config().instructions());
         }
         return result;
     }

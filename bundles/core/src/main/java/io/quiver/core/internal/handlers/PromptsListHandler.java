@@ -5,15 +5,16 @@ import io.quiver.core.internal.catalog.Cursor;
 import io.quiver.core.internal.catalog.PromptEntry;
 import io.quiver.core.internal.engine.MethodHandler;
 import io.quiver.core.internal.engine.RequestScope;
+import java.util.function.IntSupplier;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@code prompts/list}: prompts in name order. */
 final class PromptsListHandler implements MethodHandler {
 
     private final Catalog catalog;
-    private final int pageSize;
+    private final IntSupplier pageSize;
 
-    PromptsListHandler(Catalog catalog, int pageSize) {
+    PromptsListHandler(Catalog catalog, IntSupplier pageSize) {
         this.catalog = catalog;
         this.pageSize = pageSize;
     }
@@ -21,7 +22,7 @@ final class PromptsListHandler implements MethodHandler {
     @Override
     public Object handle(RequestScope scope, ObjectNode params) {
         Cursor.Page<PromptEntry> page = Cursor.page(catalog.prompts().values(), PromptEntry::name,
-                Params.cursor(params), pageSize);
+                Params.cursor(params), pageSize.getAsInt());
         return ListResults.of("prompts", page.items().stream().map(PromptEntry::descriptor).toList(),
                 page.nextCursor());
     }

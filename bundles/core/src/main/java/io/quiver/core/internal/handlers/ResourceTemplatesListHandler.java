@@ -5,15 +5,16 @@ import io.quiver.core.internal.catalog.Cursor;
 import io.quiver.core.internal.catalog.TemplateEntry;
 import io.quiver.core.internal.engine.MethodHandler;
 import io.quiver.core.internal.engine.RequestScope;
+import java.util.function.IntSupplier;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@code resources/templates/list}: resource templates in template order. */
 final class ResourceTemplatesListHandler implements MethodHandler {
 
     private final Catalog catalog;
-    private final int pageSize;
+    private final IntSupplier pageSize;
 
-    ResourceTemplatesListHandler(Catalog catalog, int pageSize) {
+    ResourceTemplatesListHandler(Catalog catalog, IntSupplier pageSize) {
         this.catalog = catalog;
         this.pageSize = pageSize;
     }
@@ -21,7 +22,7 @@ final class ResourceTemplatesListHandler implements MethodHandler {
     @Override
     public Object handle(RequestScope scope, ObjectNode params) {
         Cursor.Page<TemplateEntry> page = Cursor.page(catalog.templates().values(), TemplateEntry::uriTemplate,
-                Params.cursor(params), pageSize);
+                Params.cursor(params), pageSize.getAsInt());
         return ListResults.of("resourceTemplates", page.items().stream().map(TemplateEntry::descriptor).toList(),
                 page.nextCursor());
     }

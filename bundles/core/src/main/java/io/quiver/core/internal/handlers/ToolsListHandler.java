@@ -5,15 +5,16 @@ import io.quiver.core.internal.catalog.Cursor;
 import io.quiver.core.internal.catalog.ToolEntry;
 import io.quiver.core.internal.engine.MethodHandler;
 import io.quiver.core.internal.engine.RequestScope;
+import java.util.function.IntSupplier;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@code tools/list}: the visible tools in name order, one page at a time. */
 final class ToolsListHandler implements MethodHandler {
 
     private final Catalog catalog;
-    private final int pageSize;
+    private final IntSupplier pageSize;
 
-    ToolsListHandler(Catalog catalog, int pageSize) {
+    ToolsListHandler(Catalog catalog, IntSupplier pageSize) {
         this.catalog = catalog;
         this.pageSize = pageSize;
     }
@@ -21,7 +22,7 @@ final class ToolsListHandler implements MethodHandler {
     @Override
     public Object handle(RequestScope scope, ObjectNode params) {
         Cursor.Page<ToolEntry> page = Cursor.page(catalog.tools().values(), ToolEntry::name,
-                Params.cursor(params), pageSize);
+                Params.cursor(params), pageSize.getAsInt());
         return ListResults.of("tools", page.items().stream().map(ToolEntry::descriptor).toList(), page.nextCursor());
     }
 }

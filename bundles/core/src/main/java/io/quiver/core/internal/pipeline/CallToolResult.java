@@ -28,7 +28,7 @@ public record CallToolResult(List<Content> content, Object structuredContent, bo
     }
 
     /** A failed call, explained to the model. */
-    static CallToolResult error(String text) {
+    public static CallToolResult error(String text) {
         return new CallToolResult(List.of(new TextContent(text)), null, true, null);
     }
 }

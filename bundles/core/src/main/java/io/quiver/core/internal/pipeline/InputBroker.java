@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -27,9 +28,9 @@ final class InputBroker {
         }
     }
 
-    private final long timeoutMs;
+    private final LongSupplier timeoutMs;
 
-    InputBroker(long timeoutMs) {
+    InputBroker(LongSupplier timeoutMs) {
         this.timeoutMs = timeoutMs;
     }
 
@@ -39,7 +40,7 @@ final class InputBroker {
             throw new Unanswerable("This tool needs " + capability(request)
                     + " and the client did not declare that capability.");
         }
-        JsonNode answer = scope.askClient(method(request), params(request), timeoutMs);
+        JsonNode answer = scope.askClient(method(request), params(request), timeoutMs.getAsLong());
         return answer(request, answer);
     }
 

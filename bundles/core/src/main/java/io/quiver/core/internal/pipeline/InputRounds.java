@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntSupplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -40,9 +41,9 @@ public final class InputRounds {
 
     private final InputBroker broker;
     private final RequestState state;
-    private final int maxRounds;
+    private final IntSupplier maxRounds;
 
-    InputRounds(InputBroker broker, RequestState state, int maxRounds) {
+    InputRounds(InputBroker broker, RequestState state, IntSupplier maxRounds) {
         this.broker = broker;
         this.state = state;
         this.maxRounds = maxRounds;
@@ -56,7 +57,7 @@ public final class InputRounds {
     /** Session clients: ask for each missing answer on the request's stream, then try again. */
     public Object withSession(RequestScope scope, Runner runner) throws Exception {
         Map<String, InputResponse> answers = new LinkedHashMap<>();
-        for (int round = 0; round <= maxRounds; round++) {
+        for (int round = 0; round <= maxRounds.getAsInt(); round++) {
             Attempt attempt = runner.run(Map.copyOf(answers));
             if (attempt instanceof Attempt.Done done) {
                 return done.result();
@@ -67,7 +68,7 @@ public final class InputRounds {
                 }
             }
         }
-        throw new McpException(ErrorCodes.INTERNAL_ERROR, "Input was requested more than " + maxRounds + " times");
+        throw new McpException(ErrorCodes.INTERNAL_ERROR, "Input was requested more than " + maxRounds.getAsInt() + " times");
     }
 
     /**
@@ -94,7 +95,7 @@ public final class InputRounds {
             signed.putAll(verified.answers());
             asked = verified.asked();
         }
-        for (int round = 0; round <= maxRounds; round++) {
+        for (int round = 0; round <= maxRounds.getAsInt(); round++) {
             Attempt attempt = runner.run(typed(signed));
             if (attempt instanceof Attempt.Done done) {
                 return done.result();
@@ -135,7 +136,7 @@ public final class InputRounds {
             }
             asked = Set.of();
         }
-        throw new McpException(ErrorCodes.INTERNAL_ERROR, "Input was requested more than " + maxRounds + " times");
+        throw new McpException(ErrorCodes.INTERNAL_ERROR, "Input was requested more than " + maxRounds.getAsInt() + " times");
     }
 
     /** The typed answers of the signed raw ones (each {@code {method, response}}). */

@@ -45,24 +45,30 @@ public final class RequestState {
     public record Verified(Map<String, JsonNode> answers, Set<String> asked) {
     }
 
-    private final List<byte[]> keys;
-    private final long ttlMs;
     private final SecureRandom random = new SecureRandom();
+    /** The key made when none is configured: kept for the engine's life, so a reconfiguration keeps states valid. */
+    private final byte[] generated = new byte[32];
     /** Ids of redeemed states with their expiry (epoch ms). */
     private final Map<String, Long> redeemed = new ConcurrentHashMap<>();
+    private volatile List<byte[]> keys;
+    private volatile long ttlMs;
 
     public RequestState(List<String> configuredKeys, long ttlMs) {
+        random.nextBytes(generated);
+        configure(configuredKeys, ttlMs);
+    }
+
+    /** Takes new keys (the first signs, all verify; none: the generated key) and lifetime. */
+    public void configure(List<String> configuredKeys, long ttl) {
         List<byte[]> k = new ArrayList<>();
         for (String key : configuredKeys) {
             k.add(key.getBytes(StandardCharsets.UTF_8));
         }
         if (k.isEmpty()) {
-            byte[] generated = new byte[32];
-            random.nextBytes(generated);
             k.add(generated);
         }
         this.keys = List.copyOf(k);
-        this.ttlMs = ttlMs;
+        this.ttlMs = ttl;
     }
 
     /** Signs the answers of a request in progress and the keys of the input it asks for now. */

@@ -20,6 +20,7 @@ final class Task {
     final ObjectNode arguments;
     final RequestScope scope;
     final Instant createdAt = Instant.now();
+    final long ttlMs;
     final long expiresAtMillis;
     final Map<String, InputResponse> answers = new LinkedHashMap<>();
     final Map<String, InputRequest> outstanding = new LinkedHashMap<>();
@@ -35,6 +36,7 @@ final class Task {
         this.tool = tool;
         this.arguments = arguments;
         this.scope = scope;
+        this.ttlMs = ttlMs;
         this.expiresAtMillis = System.currentTimeMillis() + ttlMs;
     }
 

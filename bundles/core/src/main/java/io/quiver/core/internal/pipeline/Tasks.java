@@ -3,6 +3,7 @@ package io.quiver.core.internal.pipeline;
 import io.quiver.api.Outcome;
 import io.quiver.api.input.InputRequest;
 import io.quiver.core.internal.catalog.ToolEntry;
+import io.quiver.core.internal.engine.EngineSettings;
 import io.quiver.core.internal.engine.RequestScope;
 import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.McpException;
@@ -43,16 +44,12 @@ public final class Tasks {
     private final Map<String, Task> tasks = new ConcurrentHashMap<>();
     private final ExecutorService drivers;
     private final Attempts attempts;
-    private final long ttlMs;
-    private final long timeoutMs;
-    private final int maxTasks;
+    private final EngineSettings settings;
 
-    Tasks(ExecutorService drivers, Attempts attempts, long ttlMs, long timeoutMs, int maxTasks) {
+    Tasks(ExecutorService drivers, Attempts attempts, EngineSettings settings) {
         this.drivers = drivers;
         this.attempts = attempts;
-        this.ttlMs = ttlMs;
-        this.timeoutMs = timeoutMs;
-        this.maxTasks = maxTasks;
+        this.settings = settings;
     }
 
     /** Whether the request's client declared the extension. */
@@ -69,15 +66,16 @@ public final class Tasks {
     /** Starts a task for a call; answers gathered before (input-before-task tools) come along. */
     Map<String, Object> start(RequestScope scope, ToolEntry tool, ObjectNode arguments,
             Map<String, io.quiver.api.input.InputResponse> answers, Object finishedResult) {
-        if (tasks.size() >= maxTasks) {
+        if (tasks.size() >= settings.config().maxTasks()) {
             expire();
         }
-        if (tasks.size() >= maxTasks) {
+        if (tasks.size() >= settings.config().maxTasks()) {
             throw new McpException(ErrorCodes.INTERNAL_ERROR, "Server busy: too many tasks");
         }
         byte[] bytes = new byte[16];
         random.nextBytes(bytes);
-        Task task = new Task(HexFormat.of().formatHex(bytes), owner(scope), tool, arguments, scope.detached(), ttlMs);
+        Task task = new Task(HexFormat.of().formatHex(bytes), owner(scope), tool, arguments, scope.detached(),
+                settings.config().taskTtlMs());
         task.answers.putAll(answers);
         tasks.put(task.id, task);
         synchronized (task) {
@@ -154,7 +152,8 @@ public final class Tasks {
             answers = Map.copyOf(task.answers);
         }
         try {
-            outcome = attempts.attempt(task.scope, task.tool, task.arguments, answers, timeoutMs);
+            outcome = attempts.attempt(task.scope, task.tool, task.arguments, answers,
+                    settings.config().taskTimeoutMs());
         } catch (McpException e) {
             finish(task, null, e.toError());
             return;
@@ -216,7 +215,7 @@ public final class Tasks {
         d.put("status", task.status);
         d.put("createdAt", task.createdAt.toString());
         d.put("lastUpdatedAt", task.lastUpdatedAt.toString());
-        d.put("ttlMs", ttlMs);
+        d.put("ttlMs", task.ttlMs);
         d.put("pollIntervalMs", 250);
         if (detailed) {
             if ("input_required".equals(task.status)) {

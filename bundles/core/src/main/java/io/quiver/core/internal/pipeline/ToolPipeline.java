@@ -6,10 +6,12 @@ import io.quiver.api.ToolResult;
 import io.quiver.api.input.InputResponse;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.catalog.ToolEntry;
+import io.quiver.core.internal.engine.EngineConfig;
 import io.quiver.core.internal.engine.EngineSettings;
 import io.quiver.core.internal.engine.RequestScope;
 import io.quiver.core.internal.json.Json;
 import io.quiver.core.internal.rpc.McpException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
@@ -17,7 +19,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
@@ -27,23 +28,19 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The {@code tools/call} pipeline: resolve, validate, execute (timeout, cancellation, progress),
- * obtain input and re-execute, respond. Later stages (authorize, admission, output bounds, host
- * review) slot in between these steps.
+ * obtain input and re-execute, respond. The engine has admitted the call to its tool's share of the
+ * tool threads before it gets here ({@link ToolAdmission}).
  */
 public final class ToolPipeline {
 
     private static final Logger LOG = LoggerFactory.getLogger(ToolPipeline.class);
 
-    /** How long a call waits for a tool at its concurrency limit before it is refused. */
-    private static final long GATE_WAIT_MS = 1_000;
-
     private final Catalog catalog;
     private final ExecutorService toolPool;
     private final EngineSettings settings;
-
     private final ToolLimitsRegistry limits;
+    private final RequestState requestState;
     private final InputRounds rounds;
-
     private final Tasks tasks;
 
     public ToolPipeline(Catalog catalog, ExecutorService toolPool, ExecutorService taskPool, EngineSettings settings,
@@ -61,11 +58,25 @@ public final class ToolPipeline {
             public Object finish(ToolEntry tool, Outcome.Done done) {
                 return bounded(tool, done);
             }
-        }, settings.taskTtlMs(), settings.taskTimeoutMs(), settings.maxTasks());
+        }, settings);
         this.toolPool = toolPool;
         this.settings = settings;
-        this.rounds = new InputRounds(new InputBroker(settings.clientRequestTimeoutMs()), new RequestState(settings.requestStateKeys(), settings.requestStateTtlMs()),
-                settings.maxInputRounds());
+        EngineConfig c = settings.config();
+        this.requestState = new RequestState(keys(c), c.requestStateTtlMs());
+        this.rounds = new InputRounds(new InputBroker(() -> settings.config().clientRequestTimeoutMs()), requestState,
+                () -> settings.config().maxInputRounds());
+    }
+
+    /** Follows a configuration change (the request-state keys and lifetime; the rest is read on use). */
+    public void reconfigure() {
+        EngineConfig c = settings.config();
+        requestState.configure(keys(c), c.requestStateTtlMs());
+    }
+
+    /** The request-state keys, each element of the setting split on commas. */
+    private static List<String> keys(EngineConfig c) {
+        return Arrays.stream(c.requestStateKeys()).flatMap(k -> Arrays.stream(k.split(","))).map(String::trim)
+                .filter(k -> !k.isEmpty()).toList();
     }
 
     /**
@@ -131,7 +142,7 @@ public final class ToolPipeline {
 
     private CallToolResult bounded(ToolEntry tool, Outcome.Done done) {
         long limit = limits.of(tool.name()).maxOutputBytes() > 0 ? limits.of(tool.name()).maxOutputBytes()
-                : settings.maxOutputBytes();
+                : settings.config().maxOutputBytes();
         return OutputBound.apply(CallToolResult.of(done.result(), tool.mapper().get()), limit);
     }
 
@@ -157,24 +168,8 @@ public final class ToolPipeline {
         AttemptCall call = new AttemptCall(tool.name(), arguments, answers, scope, tool.mapper().get());
         ToolLimits configured = limits.of(tool.name());
         long timeout = timeoutOverride > 0 ? timeoutOverride : configured.timeoutMs() > 0 ? configured.timeoutMs()
-                : tool.timeoutMs() > 0 ? tool.timeoutMs() : settings.toolTimeoutMs();
-        Semaphore gate = limits.gate(tool.name());
-        try {
-            if (gate != null && !gate.tryAcquire(Math.min(timeout, GATE_WAIT_MS), TimeUnit.MILLISECONDS)) {
-                return new Outcome.Done(ToolResult.error("The tool " + tool.name() + " is at its limit of "
-                        + configured.maxConcurrentCalls() + " concurrent calls. Try again shortly."));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CancellationException("interrupted");
-        }
-        try {
-            return run(scope, tool, call, timeout);
-        } finally {
-            if (gate != null) {
-                gate.release();
-            }
-        }
+                : tool.timeoutMs() > 0 ? tool.timeoutMs() : settings.config().toolTimeoutMs();
+        return run(scope, tool, call, timeout);
     }
 
     private Outcome run(RequestScope scope, ToolEntry tool, AttemptCall call, long timeout) {

@@ -7,6 +7,11 @@ public final class ErrorCodes {
     public static final int METHOD_NOT_FOUND = -32601;
     public static final int INVALID_PARAMS = -32602;
     public static final int INTERNAL_ERROR = -32603;
+    /**
+     * A server error of this implementation (JSON-RPC's -32000 range): the server cannot take the
+     * request now (a limit is reached, or it is stopping) or ended it while stopping.
+     */
+    public static final int SERVER_UNAVAILABLE = -32000;
     /** MCP (2025 revisions): a resource that does not exist. */
     public static final int RESOURCE_NOT_FOUND = -32002;
     /** MCP 2026-07-28: a header disagrees with the body. */

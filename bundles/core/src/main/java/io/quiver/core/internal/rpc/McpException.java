@@ -57,6 +57,11 @@ public final class McpException extends RuntimeException {
         return data;
     }
 
+    /** The server cannot take the request now (a limit, or it is stopping): try again later (HTTP 503). */
+    public static McpException unavailable(String message) {
+        return new McpException(ErrorCodes.SERVER_UNAVAILABLE, message, null, Receipt.Reason.UNAVAILABLE);
+    }
+
     public static McpException invalidParams(String message) {
         return new McpException(ErrorCodes.INVALID_PARAMS, message);
     }

@@ -48,7 +48,7 @@ class CatalogTest {
 
     @Test
     void theLifecycleOfAToolIsDescribedLineByLine() {
-        ToolLog log = new ToolLog(id -> "b" + id + " 1.0.0");
+        ToolLog log = new ToolLog(id -> "b" + id + " 1.0.0", () -> false);
         RankedRegistry<ToolEntry> registry = new RankedRegistry<>();
         RankedRegistry.Snapshot<ToolEntry> empty = registry.snapshot();
         registry.put(entry("greet", 1, 0, 10, "v1"));

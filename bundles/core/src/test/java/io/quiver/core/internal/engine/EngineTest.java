@@ -46,11 +46,8 @@ class EngineTest {
     @BeforeEach
     void setUp() throws Exception {
         catalog = new Catalog();
-        EngineSettings d = EngineSettings.defaults();
-        engine = new Engine(catalog, new EngineSettings(d.serverName(), d.serverVersion(), d.instructions(), 500,
-                d.maxConcurrentCalls(), d.maxConcurrentRequests(), d.maxQueued(), 2_000, d.sessionIdleTimeoutMs(),
-                2, 20, d.maxInputRounds(), 64, d.listTtlMs(), d.readTtlMs(), d.cacheScope(), d.requestStateKeys(),
-                d.requestStateTtlMs(), d.taskTtlMs(), d.taskTimeoutMs(), d.maxTasks()), limits);
+        engine = new Engine(catalog, EngineSettings.of(Map.of("toolTimeoutMs", 500, "clientRequestTimeoutMs", 2_000,
+                "pageSize", 2, "listChangedDebounceMs", 20, "maxOutputBytes", 64)), limits);
         Recorder init = request(null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
                 + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"elicitation\":{}},"
                 + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
@@ -305,22 +302,68 @@ class EngineTest {
     }
 
     @Test
-    void aToolAtItsConcurrencyLimitDoesNotStarveOthers() throws Exception {
+    void aToolAtItsLimitQueuesWithoutAThreadThenRefusesAndOthersStillAnswer() throws Exception {
+        engine.reconfigure(io.quiver.lib.config.TypedConfig.of(EngineConfig.class, Map.of("maxQueuedPerTool", 1)));
         limits.put(new io.quiver.core.internal.pipeline.ToolLimits("slow", 5_000, 1, 0));
         CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
         register("slow", 0, call -> {
+            most.accumulateAndGet(running.incrementAndGet(), Math::max);
             release.await(5, TimeUnit.SECONDS);
+            running.decrementAndGet();
             return Outcome.text("slow done");
         });
         register("quick", 0, call -> Outcome.text("quick"));
         Recorder first = request(sessionId, callTool(2, "slow", "{}"));
-        Thread.sleep(50);
-        JsonNode second = call(callTool(3, "slow", "{}")).response().path("result");
-        assertTrue(second.path("isError").asBoolean());
-        assertTrue(second.path("content").get(0).path("text").asString().contains("concurrent"), second.toString());
-        assertEquals("quick", text(call(callTool(4, "quick", "{}"))));
+        Recorder second = request(sessionId, callTool(3, "slow", "{}"));
+        JsonNode third = call(callTool(4, "slow", "{}")).response().path("result");
+        assertTrue(third.path("isError").asBoolean());
+        assertTrue(third.path("content").get(0).path("text").asString().contains("busy"), third.toString());
+        assertEquals("quick", text(call(callTool(5, "quick", "{}"))), "other tools answer meanwhile");
+        assertFalse(second.done.isDone(), "the queued call waits for the running one");
         release.countDown();
-        first.response();
+        assertEquals("slow done", text(first));
+        assertEquals("slow done", text(second));
+        assertEquals(1, most.get(), "never more than the tool's limit at once");
+    }
+
+    @Test
+    void byDefaultOneToolGetsItsShareOfTheToolThreads() throws Exception {
+        engine.reconfigure(io.quiver.lib.config.TypedConfig.of(EngineConfig.class, Map.of("maxConcurrentCalls", 4,
+                "toolSharePercent", 50, "maxQueuedPerTool", 0)));
+        CountDownLatch release = new CountDownLatch(1);
+        register("hog", 0, call -> {
+            release.await(5, TimeUnit.SECONDS);
+            return Outcome.text("hog done");
+        });
+        register("quick", 0, call -> Outcome.text("quick"));
+        Recorder a = request(sessionId, callTool(2, "hog", "{}"));
+        Recorder b = request(sessionId, callTool(3, "hog", "{}"));
+        JsonNode refused = call(callTool(4, "hog", "{}")).response().path("result");
+        assertTrue(refused.path("content").get(0).path("text").asString().contains("busy"), refused.toString());
+        assertEquals("quick", text(call(callTool(5, "quick", "{}"))));
+        release.countDown();
+        assertEquals("hog done", text(a));
+        assertEquals("hog done", text(b));
+    }
+
+    @Test
+    void pingIsAnsweredOnTheCallersThreadWhileEveryWorkerIsBusy() throws Exception {
+        engine.reconfigure(io.quiver.lib.config.TypedConfig.of(EngineConfig.class, Map.of("maxConcurrentRequests", 1,
+                "maxQueued", 1)));
+        CountDownLatch release = new CountDownLatch(1);
+        register("blocker", 0, call -> {
+            release.await(5, TimeUnit.SECONDS);
+            return Outcome.text("done");
+        });
+        Recorder blocked = request(sessionId, callTool(2, "blocker", "{}"));
+        Recorder ping = call("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}");
+        assertTrue(ping.done.isDone(), "answered before start() returned");
+        Recorder list = call("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/list\"}");
+        assertTrue(list.done.isDone());
+        release.countDown();
+        assertEquals("done", text(blocked));
     }
 
     @Test

@@ -44,12 +44,9 @@ class StatelessTest {
     private final AtomicInteger greeted = new AtomicInteger();
 
     private Engine engine(long stateTtlMs) {
-        EngineSettings d = EngineSettings.defaults();
-        return new Engine(catalog, new EngineSettings(d.serverName(), d.serverVersion(), d.instructions(), 2_000,
-                d.maxConcurrentCalls(), d.maxConcurrentRequests(), d.maxQueued(), d.clientRequestTimeoutMs(),
-                d.sessionIdleTimeoutMs(), d.pageSize(), 20, d.maxInputRounds(), d.maxOutputBytes(), 5_000, 0,
-                "public", List.of("a-signing-key-of-at-least-32-characters"), stateTtlMs, d.taskTtlMs(), d.taskTimeoutMs(),
-                d.maxTasks()));
+        return new Engine(catalog, EngineSettings.of(Map.of("toolTimeoutMs", 2_000, "listChangedDebounceMs", 20,
+                "listTtlMs", 5_000, "cacheScope", "public",
+                "requestStateKeys", List.of("a-signing-key-of-at-least-32-characters"), "requestStateTtlMs", stateTtlMs)));
     }
 
     @AfterEach
@@ -131,9 +128,10 @@ class StatelessTest {
         assertEquals(-32602, complete(request("tools/call", retry(state + "x"), ALICE, null)).path("error").path("code").asInt());
         assertEquals(-32602, complete(request("tools/call", retry(state), MALLORY, null)).path("error").path("code").asInt());
         engine.close();
-        engine = engine(-1);
+        engine = engine(1);
         String expired = complete(request("tools/call", "{\"name\":\"greeter\"," + META + "}}", ALICE, null))
                 .path("result").path("requestState").asString();
+        Thread.sleep(20);
         assertEquals(-32602, complete(request("tools/call", retry(expired), ALICE, null)).path("error").path("code").asInt());
         assertEquals(0, greeted.get(), "no rejected state may reach the tool's side effect");
     }

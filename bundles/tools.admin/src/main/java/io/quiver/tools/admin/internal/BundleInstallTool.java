@@ -7,7 +7,10 @@ import io.quiver.api.ToolCall;
 import io.quiver.api.ToolResult;
 import io.quiver.api.content.TextContent;
 import io.quiver.api.schema.Description;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
 import java.util.List;
 import java.util.Map;
 import org.osgi.framework.Bundle;
@@ -66,6 +69,10 @@ public final class BundleInstallTool implements Tool {
         if (existing != null) {
             return result("Already installed: bundle " + Bundles.describe(Bundles.info(existing)), existing, false);
         }
+        String clash = clash(file, location);
+        if (clash != null) {
+            return Outcome.done(ToolResult.error("Refused to install " + location + ": " + clash));
+        }
         Bundle bundle;
         try {
             bundle = context.installBundle(location);
@@ -84,6 +91,33 @@ public final class BundleInstallTool implements Tool {
                     + "bundle_uninstall {\"id\": " + bundle.getBundleId() + "}.", bundle, true);
         }
         return result("Installed and started bundle " + Bundles.describe(Bundles.info(bundle)), bundle, false);
+    }
+
+    /**
+     * Why a jar must not be installed next to what runs (its symbolic name is already installed:
+     * the platform, a feature, another bundle), or null. A second bundle of a name would run beside
+     * the first, and one of the platform's would take the server over.
+     */
+    private String clash(Path file, String location) {
+        String name;
+        try (JarFile jar = new JarFile(file.toFile())) {
+            Manifest manifest = jar.getManifest();
+            String header = manifest == null ? null : manifest.getMainAttributes().getValue(Constants.BUNDLE_SYMBOLICNAME);
+            name = header == null ? null : header.split(";", 2)[0].trim();
+        } catch (IOException | SecurityException e) {
+            return "it is not a readable jar (" + e.getMessage() + ")";
+        }
+        if (name == null || name.isEmpty()) {
+            return "it is not an OSGi bundle (no Bundle-SymbolicName in its manifest)";
+        }
+        for (Bundle other : context.getBundles()) {
+            if (name.equals(other.getSymbolicName()) && !location.equals(other.getLocation())) {
+                boolean platform = other.getBundleId() == 0 || other.getLocation().startsWith("quiver:");
+                return name + " is already installed" + (platform ? " as part of the running platform" : "")
+                        + " (bundle " + other.getBundleId() + ", " + other.getLocation() + ")";
+            }
+        }
+        return null;
     }
 
     private static Outcome result(String text, Bundle bundle, boolean isError) {

@@ -9,10 +9,13 @@ final class Connection {
 
     private final AsyncContext async;
     private final ServletOutputStream out;
+    private final StreamBudget.Ticket ticket;
     private boolean open = true;
 
-    Connection(AsyncContext async) throws IOException {
+    /** @param ticket its place among the open streams, given back when it closes */
+    Connection(AsyncContext async, StreamBudget.Ticket ticket) throws IOException {
         this.async = async;
+        this.ticket = ticket;
         this.out = async.getResponse().getOutputStream();
     }
 
@@ -41,6 +44,7 @@ final class Connection {
             return;
         }
         open = false;
+        ticket.release();
         try {
             async.complete();
         } catch (IllegalStateException e) {
@@ -51,5 +55,6 @@ final class Connection {
     /** The container saw the client go; stop writing without completing twice. */
     void lost() {
         open = false;
+        ticket.release();
     }
 }

@@ -16,11 +16,18 @@ final class HttpErrors {
             case SESSION_NOT_FOUND, METHOD_NOT_FOUND -> HttpServletResponse.SC_NOT_FOUND;
             case PARSE_ERROR, INVALID_REQUEST, SESSION_REQUIRED, UNSUPPORTED_VERSION, INVALID_META, HEADER_MISMATCH,
                     MISSING_CAPABILITY -> HttpServletResponse.SC_BAD_REQUEST;
+            case UNAVAILABLE -> HttpServletResponse.SC_SERVICE_UNAVAILABLE;
         };
     }
 
+    /** Seconds a client is asked to wait before it tries again after a 503. */
+    static final int RETRY_AFTER_SECONDS = 5;
+
     static void send(HttpServletResponse resp, int status, byte[] body) throws IOException {
         resp.setStatus(status);
+        if (status == HttpServletResponse.SC_SERVICE_UNAVAILABLE) {
+            resp.setHeader("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));
+        }
         resp.setContentType(MediaTypes.JSON);
         resp.setCharacterEncoding(StandardCharsets.UTF_8.name());
         resp.setContentLength(body.length);

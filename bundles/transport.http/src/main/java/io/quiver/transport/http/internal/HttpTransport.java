@@ -1,105 +1,193 @@
 package io.quiver.transport.http.internal;
 
+import io.quiver.api.operator.Problem;
+import io.quiver.api.operator.ProblemSource;
 import io.quiver.api.transport.McpEngine;
+import io.quiver.lib.config.TypedConfig;
 import jakarta.servlet.Servlet;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Hashtable;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
-import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.Designate;
-import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 import org.osgi.service.servlet.whiteboard.HttpWhiteboardConstants;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Streamable HTTP: registers the MCP servlet on the OSGi servlet whiteboard at the configured
  * path (PID {@code io.quiver.transport.http}). Bind address and port are the HTTP service's.
+ *
+ * <p>A configuration change applies in place (sessions and streams stay). When the HTTP service
+ * listens beyond loopback and no {@code allowedHosts} are configured, the endpoint is not served at
+ * all: any client could name a loopback host and pass the DNS-rebinding check.
  */
-@Component(configurationPid = "io.quiver.transport.http", service = {})
-@Designate(ocd = HttpTransport.Config.class)
-public final class HttpTransport {
-
-    /** Streamable HTTP settings. */
-    @ObjectClassDefinition(name = "Quiver Streamable HTTP transport")
-    public @interface Config {
-        @AttributeDefinition(description = "Endpoint path")
-        String path() default "/mcp";
-
-        @AttributeDefinition(description = "Host names accepted in Host and Origin besides localhost, 127.0.0.1 and [::1]")
-        String[] allowedHosts() default {};
-
-        @AttributeDefinition(description = "Origins accepted besides those on allowed hosts (* for any)")
-        String[] allowedOrigins() default {};
-
-        @AttributeDefinition(description = "Largest accepted request body in bytes")
-        long maxBodyBytes() default 4L << 20;
-
-        @AttributeDefinition(description = "Reconnection delay advertised to SSE clients (ms)")
-        int sseRetryMs() default 3000;
-
-        @AttributeDefinition(description = "Events kept per SSE stream for resumption")
-        int sseBufferEvents() default 256;
-
-        @AttributeDefinition(description = "Finished SSE streams kept per session for resumption")
-        int sseRetainedStreams() default 32;
-
-        @AttributeDefinition(description = "Interval of SSE keep-alive comments (ms)")
-        long sseKeepAliveMs() default 20_000;
-
-        @AttributeDefinition(description = "Methods answered with an SSE stream from the start")
-        String[] sseMethods() default {"tools/call"};
-
-        @AttributeDefinition(description = "Close request streams still waiting after this long (ms) so the"
-                + " client polls with Last-Event-ID; 0 keeps them open")
-        long ssePollingMs() default 0;
-    }
+@Component(configurationPid = "io.quiver.transport.http", service = ProblemSource.class, immediate = true)
+@Designate(ocd = HttpConfig.class)
+public final class HttpTransport implements ProblemSource {
 
     /** The service property the launcher reads to find the endpoint. */
     public static final String ENDPOINT_PATH = "quiver.endpoint.path";
+    /** The framework property with the address Felix HTTP listens on (absent: every address). */
+    static final String HOST_PROPERTY = "org.apache.felix.http.host";
 
-    private final ServiceRegistration<Servlet> registration;
+    private static final Logger LOG = LoggerFactory.getLogger(HttpTransport.class);
+
+    private final McpEngine engine;
+    private final BundleContext context;
     private final McpServlet servlet;
-    private final ScheduledExecutorService keepAlive;
+    private final ScheduledExecutorService timer;
+    private ServletRegistration registration;
+    private ScheduledFuture<?> keepAlive;
+    private long keepAliveMs;
+    private volatile List<Problem> problems = List.of();
+    private volatile HttpConfig config;
+
+    private record ServletRegistration(ServiceRegistration<Servlet> service, String path) {
+    }
 
     @Activate
-    public HttpTransport(@Reference McpEngine engine, Config config, BundleContext context) {
-        HttpTransportSettings settings = new HttpTransportSettings(normalize(config.path()),
-                list(config.allowedHosts()), list(config.allowedOrigins()), config.maxBodyBytes(),
-                config.sseRetryMs(), config.sseBufferEvents(), config.sseRetainedStreams(), config.sseKeepAliveMs(),
-                Set.copyOf(list(config.sseMethods())), config.ssePollingMs());
-        this.keepAlive = Executors.newSingleThreadScheduledExecutor(r -> {
+    public HttpTransport(@Reference McpEngine engine, Map<String, Object> properties, BundleContext context) {
+        this.engine = engine;
+        this.context = context;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "quiver-sse-timer");
             t.setDaemon(true);
             return t;
         });
-        this.servlet = new McpServlet(engine, settings, keepAlive);
-        long interval = Math.max(1000, settings.keepAliveMs());
-        keepAlive.scheduleWithFixedDelay(servlet::keepAlive, interval, interval, TimeUnit.MILLISECONDS);
+        this.config = read(properties, null);
+        this.servlet = new McpServlet(engine, config, timer);
+        apply(properties);
+    }
+
+    @Modified
+    synchronized void modified(Map<String, Object> properties) {
+        config = read(properties, config);
+        servlet.configure(config);
+        apply(properties);
+    }
+
+    /** Registers, moves or withdraws the endpoint, and sets the keep-alive timer, for the configuration now. */
+    private synchronized void apply(Map<String, Object> properties) {
+        HttpConfig c = config;
+        String refusal = refusal(c);
+        if (refusal != null) {
+            List<Problem> withRefusal = new ArrayList<>(problems);
+            withRefusal.add(new Problem(TypedConfig.source(properties), refusal));
+            problems = List.copyOf(withRefusal);
+            LOG.error("{}", refusal);
+            unregister();
+        } else if (registration == null) {
+            register(c);
+        } else if (!registration.path().equals(path(c))) {
+            // the same servlet on a new path: streams open on the old one keep their connections
+            Hashtable<String, Object> props = servletProperties(path(c));
+            registration.service().setProperties(props);
+            registration = new ServletRegistration(registration.service(), path(c));
+            LOG.info("The MCP endpoint moved to {}", path(c));
+        }
+        long interval = Math.max(1000, c.sseKeepAliveMs());
+        if (keepAlive == null || interval != keepAliveMs) {
+            if (keepAlive != null) {
+                keepAlive.cancel(false);
+            }
+            keepAliveMs = interval;
+            keepAlive = timer.scheduleWithFixedDelay(servlet::keepAlive, interval, interval, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void register(HttpConfig c) {
+        registration = new ServletRegistration(context.registerService(Servlet.class, servlet,
+                servletProperties(path(c))), path(c));
+    }
+
+    private void unregister() {
+        if (registration != null) {
+            try {
+                registration.service().unregister();
+            } catch (IllegalStateException e) {
+                // bundle already stopping
+            }
+            registration = null;
+        }
+    }
+
+    private static Hashtable<String, Object> servletProperties(String path) {
         Hashtable<String, Object> props = new Hashtable<>();
-        props.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_SERVLET_PATTERN, settings.path());
+        props.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_SERVLET_PATTERN, path);
         props.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_SERVLET_NAME, "quiver-mcp");
         props.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_SERVLET_ASYNC_SUPPORTED, Boolean.TRUE);
-        props.put(ENDPOINT_PATH, settings.path());
-        this.registration = context.registerService(Servlet.class, servlet, props);
+        props.put(ENDPOINT_PATH, path);
+        return props;
+    }
+
+    /** Why the endpoint must not be served as configured, or null. */
+    private String refusal(HttpConfig c) {
+        String bind = context.getProperty(HOST_PROPERTY);
+        if (!list(c.allowedHosts()).isEmpty() || isLoopback(bind)) {
+            return null;
+        }
+        return "Not serving MCP on " + (bind == null || bind.isBlank() ? "every address" : bind)
+                + ": listening beyond loopback needs allowedHosts, the host names clients use to reach this server"
+                + " (set allowedHosts in etc/io.quiver.transport.http.cfg, e.g. allowedHosts = mcp.example.com),"
+                + " or bind to 127.0.0.1";
+    }
+
+    /** Whether an address (a literal or a name) is the loopback interface only. */
+    static boolean isLoopback(String bind) {
+        if (bind == null || bind.isBlank()) {
+            return false;
+        }
+        String host = bind.trim();
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        try {
+            for (InetAddress address : InetAddress.getAllByName(host)) {
+                if (!address.isLoopbackAddress()) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+
+    /** The configuration to use: the good values given, the last good ones for the rest. */
+    private HttpConfig read(Map<String, Object> properties, HttpConfig previous) {
+        TypedConfig.Result<HttpConfig> result = TypedConfig.read(HttpConfig.class, properties, previous);
+        List<Problem> found = result.problems().stream().map(p -> new Problem(p.source(), p.reason())).toList();
+        found.stream().filter(p -> !problems.contains(p)).forEach(p -> LOG.warn("{}", p));
+        problems = found;
+        return result.config();
+    }
+
+    @Override
+    public List<Problem> problems() {
+        return problems;
     }
 
     @Deactivate
-    void deactivate() {
-        try {
-            registration.unregister();
-        } catch (IllegalStateException e) {
-            // bundle already stopping
-        }
-        keepAlive.shutdownNow();
+    synchronized void deactivate() {
+        // calls in flight get the engine's grace period; then every stream gets its last message
+        engine.drain();
+        unregister();
+        timer.shutdownNow();
         servlet.closeAll();
     }
 
@@ -109,8 +197,8 @@ public final class HttpTransport {
                 .filter(v -> !v.isEmpty()).toList();
     }
 
-    private static String normalize(String path) {
-        String p = path == null || path.isBlank() ? "/mcp" : path.trim();
+    private static String path(HttpConfig c) {
+        String p = c.path() == null || c.path().isBlank() ? "/mcp" : c.path().trim();
         return p.startsWith("/") ? p : "/" + p;
     }
 }

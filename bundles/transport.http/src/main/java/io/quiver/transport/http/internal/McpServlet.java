@@ -6,51 +6,81 @@ import io.quiver.api.transport.McpEngine;
 import io.quiver.api.transport.McpSession;
 import io.quiver.api.transport.Receipt;
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
+import java.util.Enumeration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The MCP endpoint: POST carries messages in, GET opens or resumes a session's SSE stream,
  * DELETE ends a session. Everything about the protocol itself is the engine's.
+ *
+ * <p>Request bodies are read without holding a thread ({@link BodyReader}), so slow clients cost a
+ * connection, not a thread. SSE streams are counted against {@code maxStreams} and
+ * {@code maxStreamsPerSession}; beyond them, and while the engine refuses work, the answer is 503
+ * with {@code Retry-After}.
  */
 final class McpServlet extends HttpServlet {
 
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(McpServlet.class);
     static final String SESSION_HEADER = "Mcp-Session-Id";
     static final String VERSION_HEADER = "MCP-Protocol-Version";
+    /** Methods whose answer is a stream that stays open (counted as a stream from the start). */
+    private static final Set<String> LISTENING = Set.of("subscriptions/listen");
 
     private final transient McpEngine engine;
-    private final transient HttpTransportSettings settings;
-    private final transient RequestGuard guard;
+    private final transient ScheduledExecutorService timer;
+    private final transient StreamBudget budget = new StreamBudget();
+    private final transient Throttled slowBodies = new Throttled(LOG, 10_000);
     private final transient Map<String, SessionStreams> streams = new ConcurrentHashMap<>();
     private final transient Map<String, StandaloneStream> standalone = new ConcurrentHashMap<>();
     /** Streams of stateless requests, with what to do when their client is found gone. */
     private final transient Map<SessionStreams, Runnable> stateless = new ConcurrentHashMap<>();
+    private transient volatile HttpConfig config;
+    private transient volatile RequestGuard guard;
+    private transient volatile int maxStreams;
 
-    private final transient ScheduledExecutorService timer;
-
-    McpServlet(McpEngine engine, HttpTransportSettings settings, ScheduledExecutorService timer) {
+    McpServlet(McpEngine engine, HttpConfig config, ScheduledExecutorService timer) {
         this.engine = engine;
-        this.settings = settings;
         this.timer = timer;
-        this.guard = new RequestGuard(settings.allowedHosts(), settings.allowedOrigins());
+        configure(config);
+    }
+
+    /** Takes new settings; requests and streams in progress keep going. */
+    void configure(HttpConfig next) {
+        this.guard = new RequestGuard(HttpTransport.list(next.allowedHosts()), HttpTransport.list(next.allowedOrigins()));
+        this.maxStreams = next.maxStreams() > 0 ? next.maxStreams()
+                : (int) Math.max(256, Math.min(1_000_000, (Runtime.getRuntime().maxMemory() >> 20) * 8));
+        this.config = next;
+    }
+
+    /** SSE streams open now. */
+    int openStreams() {
+        return budget.open();
     }
 
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-        if (!guard.hostAllowed(req.getHeader("Host"))) {
+        RequestGuard g = guard;
+        if (!g.hostAllowed(req.getHeader("Host"))) {
             refuseUnread(resp, HttpServletResponse.SC_FORBIDDEN, -32000, "Forbidden: Host not allowed");
             return;
         }
-        if (!guard.originAllowed(req.getHeader("Origin"))) {
+        if (!g.originAllowed(req.getHeader("Origin"))) {
             refuseUnread(resp, HttpServletResponse.SC_FORBIDDEN, -32000, "Forbidden: Origin not allowed");
             return;
         }
@@ -79,108 +109,165 @@ final class McpServlet extends HttpServlet {
                     "Unsupported Media Type: the body must be application/json");
             return;
         }
-        byte[] body = readBody(req);
-        if (body == null) {
-            refuseUnread(resp, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, -32000,
-                    "Payload Too Large: the limit is " + settings.maxBodyBytes() + " bytes");
+        HttpConfig c = config;
+        long declared = req.getContentLengthLong();
+        if (declared > c.maxBodyBytes() && (declared > c.maxBodyBytes() + c.maxDrainBytes()
+                || "100-continue".equalsIgnoreCase(String.valueOf(req.getHeader("Expect")).trim()))) {
+            // not worth reading (or not sent yet): answer at once, the connection closes after it
+            refuseUnread(resp, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, -32000, payloadTooLarge(c));
             return;
         }
-        Inbound inbound = new Inbound(header(req, SESSION_HEADER), header(req, VERSION_HEADER), caller(req),
-                headers(req));
+        AsyncContext async = req.startAsync();
+        async.setTimeout(0);
+        BodyReader.read(req.getInputStream(), c.maxBodyBytes(), c.maxDrainBytes(), declared, c.bodyTimeoutMs(), timer,
+                new BodyReader.Outcome() {
+                    @Override
+                    public void body(byte[] body) {
+                        try {
+                            received(req, async, body);
+                        } catch (RuntimeException e) {
+                            LOG.error("A POST to the MCP endpoint failed", e);
+                            finish(async, HttpServletResponse.SC_INTERNAL_SERVER_ERROR, -32603, "Internal error", true);
+                        }
+                    }
+
+                    @Override
+                    public void tooLarge(boolean drained) {
+                        finish(async, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, -32000, payloadTooLarge(c), true);
+                    }
+
+                    @Override
+                    public void tooSlow() {
+                        slowBodies.warn("request bodies were not complete within {} ms: answered 408 and closed",
+                                c.bodyTimeoutMs());
+                        finish(async, HttpServletResponse.SC_REQUEST_TIMEOUT, -32000, "Request Timeout: the body"
+                                + " did not arrive within " + c.bodyTimeoutMs() + " ms", true);
+                    }
+
+                    @Override
+                    public void lost(Throwable cause) {
+                        LOG.debug("A client went away while sending its request body: {}", cause.toString());
+                        try {
+                            async.complete();
+                        } catch (IllegalStateException e) {
+                            // the container completed it already
+                        }
+                    }
+                });
+    }
+
+    private static String payloadTooLarge(HttpConfig c) {
+        return "Payload Too Large: the limit is " + c.maxBodyBytes() + " bytes";
+    }
+
+    /** A whole body arrived: the engine classifies it, and the answer starts. */
+    private void received(HttpServletRequest req, AsyncContext async, byte[] body) {
+        HttpConfig c = config;
+        String sessionId = header(req, SESSION_HEADER);
+        Inbound inbound = new Inbound(sessionId, header(req, VERSION_HEADER), caller(), headers(req),
+                req.getRemoteAddr());
         Receipt receipt = engine.receive(body, inbound);
+        HttpServletResponse resp = (HttpServletResponse) async.getResponse();
         if (receipt instanceof Receipt.Accepted) {
             resp.setStatus(HttpServletResponse.SC_ACCEPTED);
+            async.complete();
             return;
         }
         if (receipt instanceof Receipt.Rejected rejected) {
-            HttpErrors.send(resp, HttpErrors.status(rejected.reason()), rejected.body());
+            send(async, HttpErrors.status(rejected.reason()), rejected.body());
             return;
         }
         Receipt.Pending pending = (Receipt.Pending) receipt;
         McpSession session = pending.session();
+        String method = pending.exchange().method();
+        boolean streams = c.sseMethods().length > 0 && List.of(c.sseMethods()).contains(method)
+                || LISTENING.contains(method);
         if (session == null) {
-            postStateless(req, pending);
+            postStateless(async, pending, streams);
             return;
         }
         SessionStreams sessionStreams = streamsOf(session);
-        if (inbound.sessionId() == null) {
+        StreamBudget.Ticket ticket = null;
+        if (streams) {
+            ticket = budget.take(sessionStreams, maxStreams, c.maxStreamsPerSession(), false);
+            if (ticket == null) {
+                pending.exchange().abandon();
+                finish(async, HttpServletResponse.SC_SERVICE_UNAVAILABLE, -32000, streamsFull(c), false);
+                return;
+            }
+        }
+        if (sessionId == null) {
             resp.setHeader(SESSION_HEADER, session.id());
         }
-        AsyncContext async = req.startAsync();
-        async.setTimeout(0);
-        boolean prime = supportsPriming(pending.exchange().protocolVersion(), inbound.sessionId() != null);
-        PostResponse response = new PostResponse(async, sessionStreams, settings.retryMs(), prime, null);
-        if (settings.sseMethods().contains(pending.exchange().method())) {
+        boolean prime = supportsPriming(pending.exchange().protocolVersion(), sessionId != null);
+        PostResponse response = new PostResponse(async, sessionStreams, budget, ticket, c.sseRetryMs(), prime, null);
+        if (streams) {
             response.streamNow();
-            if (prime && settings.ssePollingMs() > 0) {
-                timer.schedule(response::hangUp, settings.ssePollingMs(), TimeUnit.MILLISECONDS);
+            if (prime && c.ssePollingMs() > 0) {
+                timer.schedule(response::hangUp, c.ssePollingMs(), TimeUnit.MILLISECONDS);
             }
         }
         pending.exchange().start(response);
+    }
+
+    private String streamsFull(HttpConfig c) {
+        return "Service Unavailable: too many open streams (at most " + maxStreams + ", "
+                + c.maxStreamsPerSession() + " per session); try again later";
     }
 
     /**
      * A 2026-07-28 request: JSON unless notifications come first, no event ids or priming, no
      * resumption; the client closing the stream cancels the request.
      */
-    private void postStateless(HttpServletRequest req, Receipt.Pending pending) {
-        AsyncContext async = req.startAsync();
-        async.setTimeout(0);
-        SessionStreams own = new SessionStreams(1, settings.bufferEvents());
+    private void postStateless(AsyncContext async, Receipt.Pending pending, boolean streams) {
+        HttpConfig c = config;
+        StreamBudget.Ticket ticket = null;
+        if (streams) {
+            ticket = budget.take(null, maxStreams, 0, false);
+            if (ticket == null) {
+                pending.exchange().abandon();
+                finish(async, HttpServletResponse.SC_SERVICE_UNAVAILABLE, -32000, streamsFull(c), false);
+                return;
+            }
+        }
+        SessionStreams own = new SessionStreams(false, 1, c.sseBufferEvents());
         Runnable lost = () -> {
             stateless.remove(own);
             pending.exchange().abandon();
         };
         stateless.put(own, lost);
-        PostResponse response = new PostResponse(async, own, settings.retryMs(), false, lost);
-        async.addListener(new jakarta.servlet.AsyncListener() {
+        PostResponse response = new PostResponse(async, own, budget, ticket, c.sseRetryMs(), false, lost);
+        async.addListener(new AsyncListener() {
             @Override
-            public void onComplete(jakarta.servlet.AsyncEvent event) {
+            public void onComplete(AsyncEvent event) {
                 stateless.remove(own);
             }
 
             @Override
-            public void onTimeout(jakarta.servlet.AsyncEvent event) {
+            public void onTimeout(AsyncEvent event) {
+                // no timeout is set
             }
 
             @Override
-            public void onError(jakarta.servlet.AsyncEvent event) {
+            public void onError(AsyncEvent event) {
                 lost.run();
             }
 
             @Override
-            public void onStartAsync(jakarta.servlet.AsyncEvent event) {
+            public void onStartAsync(AsyncEvent event) {
+                // not restarted
             }
         });
         pending.exchange().start(response);
     }
 
     private static Map<String, String> headers(HttpServletRequest req) {
-        Map<String, String> headers = new java.util.HashMap<>();
-        for (java.util.Enumeration<String> names = req.getHeaderNames(); names.hasMoreElements();) {
+        Map<String, String> headers = new HashMap<>();
+        for (Enumeration<String> names = req.getHeaderNames(); names.hasMoreElements();) {
             String name = names.nextElement();
-            headers.putIfAbsent(name.toLowerCase(java.util.Locale.ROOT), req.getHeader(name));
+            headers.putIfAbsent(name.toLowerCase(Locale.ROOT), req.getHeader(name));
         }
         return headers;
-    }
-
-    private byte[] readBody(HttpServletRequest req) throws IOException {
-        long max = settings.maxBodyBytes();
-        if (req.getContentLengthLong() > max) {
-            return null;
-        }
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        byte[] chunk = new byte[8192];
-        try (InputStream in = req.getInputStream()) {
-            int n;
-            while ((n = in.read(chunk)) >= 0) {
-                if (out.size() + n > max) {
-                    return null;
-                }
-                out.write(chunk, 0, n);
-            }
-        }
-        return out.toByteArray();
     }
 
     // --- GET -----------------------------------------------------------------------------------
@@ -195,6 +282,7 @@ final class McpServlet extends HttpServlet {
         if (session == null) {
             return;
         }
+        HttpConfig c = config;
         SessionStreams sessionStreams = streamsOf(session);
         String lastEventId = header(req, "Last-Event-ID");
         SseStream resumed = null;
@@ -210,24 +298,49 @@ final class McpServlet extends HttpServlet {
                 }
             }
         }
+        StreamBudget.Ticket ticket = budget.take(sessionStreams, maxStreams, c.maxStreamsPerSession(), false);
+        if (ticket == null) {
+            fail(resp, HttpServletResponse.SC_SERVICE_UNAVAILABLE, -32000, streamsFull(c));
+            return;
+        }
         if (resumed != null) {
             AsyncContext async = openSse(req, resp);
-            Connection connection = new Connection(async);
-            async.addListener(new StreamListener(resumed, connection));
-            resumed.resume(connection, after);
+            Connection connection = connect(async, ticket);
+            if (connection != null) {
+                async.addListener(new StreamListener(resumed, connection));
+                resumed.resume(connection, after);
+            }
             return;
         }
         StandaloneStream current = standalone.computeIfAbsent(session.id(), id -> new StandaloneStream());
         SseStream stream = current.open(session, sessionStreams);
         if (stream == null) {
+            ticket.release();
             fail(resp, HttpServletResponse.SC_CONFLICT, -32000,
                     "Conflict: this session already has an open stream");
             return;
         }
         AsyncContext async = openSse(req, resp);
-        Connection connection = new Connection(async);
-        async.addListener(new StreamListener(stream, connection));
-        stream.open(connection, settings.retryMs(), supportsPriming(session.protocolVersion(), true));
+        Connection connection = connect(async, ticket);
+        if (connection != null) {
+            async.addListener(new StreamListener(stream, connection));
+            stream.open(connection, c.sseRetryMs(), supportsPriming(session.protocolVersion(), true));
+        }
+    }
+
+    /** The connection of a stream, or null (its ticket given back) when the client already left. */
+    private static Connection connect(AsyncContext async, StreamBudget.Ticket ticket) {
+        try {
+            return new Connection(async, ticket);
+        } catch (IOException | IllegalStateException e) {
+            ticket.release();
+            try {
+                async.complete();
+            } catch (IllegalStateException ignored) {
+                // completed already
+            }
+            return null;
+        }
     }
 
     private AsyncContext openSse(HttpServletRequest req, HttpServletResponse resp) throws IOException {
@@ -278,7 +391,8 @@ final class McpServlet extends HttpServlet {
 
     private SessionStreams streamsOf(McpSession session) {
         return streams.computeIfAbsent(session.id(), id -> {
-            SessionStreams created = new SessionStreams(settings.retainedStreams(), settings.bufferEvents());
+            HttpConfig c = config;
+            SessionStreams created = new SessionStreams(c.sseRetainedStreams(), c.sseBufferEvents());
             session.onClose(() -> {
                 streams.remove(id);
                 StandaloneStream s = standalone.remove(id);
@@ -309,12 +423,35 @@ final class McpServlet extends HttpServlet {
         HttpErrors.send(resp, status, engine.errorResponse(code, message));
     }
 
+    /** Answers an async request with an error and completes it; {@code close}: the connection ends after it. */
+    private void finish(AsyncContext async, int status, int code, String message, boolean close) {
+        HttpServletResponse resp = (HttpServletResponse) async.getResponse();
+        if (close) {
+            resp.setHeader("Connection", "close");
+        }
+        send(async, status, engine.errorResponse(code, message));
+    }
+
+    private static void send(AsyncContext async, int status, byte[] body) {
+        try {
+            HttpErrors.send((HttpServletResponse) async.getResponse(), status, body);
+        } catch (IOException | IllegalStateException e) {
+            LOG.debug("The client left before its answer was written: {}", e.toString());
+        } finally {
+            try {
+                async.complete();
+            } catch (IllegalStateException e) {
+                // the container completed it already
+            }
+        }
+    }
+
     private static String header(HttpServletRequest req, String name) {
         String value = req.getHeader(name);
         return value == null || value.isBlank() ? null : value.trim();
     }
 
-    private static CallerIdentity caller(HttpServletRequest req) {
+    private static CallerIdentity caller() {
         return CallerIdentity.ANONYMOUS;
     }
 
@@ -342,5 +479,4 @@ final class McpServlet extends HttpServlet {
         streams.values().forEach(SessionStreams::closeAll);
         streams.clear();
     }
-
 }

@@ -1,6 +1,7 @@
 package io.quiver.transport.http.internal;
 
 import io.quiver.api.transport.MessageSink;
+import io.quiver.api.transport.Receipt;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -19,26 +20,34 @@ final class PostResponse implements MessageSink {
 
     private final AsyncContext async;
     private final SessionStreams streams;
+    private final StreamBudget budget;
     private final int retryMs;
     private final boolean prime;
     private final Runnable onLost;
+    /** The place among open streams this response holds, once it streams (or was reserved for it). */
+    private StreamBudget.Ticket ticket;
     private SseStream stream;
     private boolean done;
 
     /**
+     * @param ticket a place among the open streams reserved for this response, or {@code null}: one
+     *     is taken (whatever the limits) if it turns into a stream
      * @param onLost run when the client goes away before the exchange is over (stateless requests:
      *     that cancels them), or {@code null}
      */
-    PostResponse(AsyncContext async, SessionStreams streams, int retryMs, boolean prime, Runnable onLost) {
+    PostResponse(AsyncContext async, SessionStreams streams, StreamBudget budget, StreamBudget.Ticket ticket,
+            int retryMs, boolean prime, Runnable onLost) {
         this.async = async;
         this.streams = streams;
+        this.budget = budget;
+        this.ticket = ticket;
         this.retryMs = retryMs;
         this.prime = prime;
         this.onLost = onLost;
     }
 
     @Override
-    public synchronized void fail(io.quiver.api.transport.Receipt.Reason reason, byte[] response) {
+    public synchronized void fail(Receipt.Reason reason, byte[] response) {
         if (done) {
             return;
         }
@@ -47,6 +56,7 @@ final class PostResponse implements MessageSink {
             return;
         }
         done = true;
+        releaseUnused();
         try {
             HttpErrors.send((HttpServletResponse) async.getResponse(), HttpErrors.status(reason), response);
         } catch (IOException | IllegalStateException e) {
@@ -102,6 +112,7 @@ final class PostResponse implements MessageSink {
             stream.finish(response);
             return;
         }
+        releaseUnused();
         HttpServletResponse http = (HttpServletResponse) async.getResponse();
         try {
             if (response == null) {
@@ -123,7 +134,18 @@ final class PostResponse implements MessageSink {
         }
     }
 
+    /** A place reserved for a stream that never opened goes back. */
+    private void releaseUnused() {
+        if (ticket != null && stream == null) {
+            ticket.release();
+            ticket = null;
+        }
+    }
+
     private void openStream() {
+        if (ticket == null) {
+            ticket = budget.take(streams.ownerOfTickets(), Integer.MAX_VALUE, Integer.MAX_VALUE, true);
+        }
         HttpServletResponse http = (HttpServletResponse) async.getResponse();
         http.setStatus(HttpServletResponse.SC_OK);
         http.setContentType(MediaTypes.SSE);
@@ -132,11 +154,12 @@ final class PostResponse implements MessageSink {
         http.setHeader("X-Accel-Buffering", "no");
         stream = streams.create('p');
         try {
-            Connection connection = new Connection(async);
+            Connection connection = new Connection(async, ticket);
             async.addListener(new StreamListener(stream, connection));
             stream.open(connection, retryMs, prime);
-        } catch (IOException e) {
-            LOG.debug("The client left before its stream opened", e);
+        } catch (IOException | IllegalStateException e) {
+            ticket.release();
+            LOG.debug("The client left before its stream opened: {}", e.toString());
         }
     }
 }

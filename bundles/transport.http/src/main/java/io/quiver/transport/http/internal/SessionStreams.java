@@ -5,6 +5,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The SSE streams of one session: one per POST that answered with SSE, plus the standalone GET
@@ -12,12 +13,21 @@ import java.util.Map;
  */
 final class SessionStreams {
 
+    private final boolean session;
     private final int retainedStreams;
     private final int bufferEvents;
     private final Map<String, SseStream> streams = new LinkedHashMap<>();
+    private final AtomicInteger connections = new AtomicInteger();
     private long counter;
 
+    /** The streams of one session. */
     SessionStreams(int retainedStreams, int bufferEvents) {
+        this(true, retainedStreams, bufferEvents);
+    }
+
+    /** @param session false for the one stream of a request outside a session (not counted per session) */
+    SessionStreams(boolean session, int retainedStreams, int bufferEvents) {
+        this.session = session;
         this.retainedStreams = Math.max(1, retainedStreams);
         this.bufferEvents = bufferEvents;
     }
@@ -28,6 +38,16 @@ final class SessionStreams {
         streams.put(stream.id(), stream);
         evict();
         return stream;
+    }
+
+    /** Whom the streams' tickets count against besides the server: this session, or nobody. */
+    SessionStreams ownerOfTickets() {
+        return session ? this : null;
+    }
+
+    /** The connections carrying this session's streams now (counted by {@link StreamBudget}). */
+    AtomicInteger connections() {
+        return connections;
     }
 
     synchronized SseStream get(String streamId) {

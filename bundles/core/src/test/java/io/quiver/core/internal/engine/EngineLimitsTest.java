@@ -1,0 +1,216 @@
+package io.quiver.core.internal.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quiver.api.CallerIdentity;
+import io.quiver.api.Outcome;
+import io.quiver.api.transport.Inbound;
+import io.quiver.api.transport.MessageSink;
+import io.quiver.api.transport.Receipt;
+import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.json.Json;
+import io.quiver.lib.config.TypedConfig;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** The engine's bounds: sessions and listeners, the handshake timeout, configuration changes, graceful stop. */
+class EngineLimitsTest {
+
+    private static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+            + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+    private static final String META = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+            + "\"io.modelcontextprotocol/clientCapabilities\":{}}";
+
+    private final Catalog catalog = new Catalog();
+    private Engine engine;
+
+    @AfterEach
+    void close() {
+        engine.close();
+    }
+
+    @Test
+    void sessionsAreBoundedPerClientAddressAndOverall() {
+        engine = new Engine(catalog, EngineSettings.of(Map.of("maxSessions", 5, "maxSessionsPerClient", 3)));
+        for (int i = 0; i < 3; i++) {
+            assertInstanceOf(Receipt.Pending.class, initialize("10.0.0.1"));
+        }
+        Receipt.Rejected refused = assertInstanceOf(Receipt.Rejected.class, initialize("10.0.0.1"));
+        assertEquals(Receipt.Reason.UNAVAILABLE, refused.reason());
+        assertEquals(-32000, Json.MAPPER.readTree(refused.body()).path("error").path("code").asInt());
+        assertInstanceOf(Receipt.Pending.class, initialize("10.0.0.2"));
+        assertInstanceOf(Receipt.Pending.class, initialize("10.0.0.3"));
+        assertEquals(Receipt.Reason.UNAVAILABLE,
+                assertInstanceOf(Receipt.Rejected.class, initialize("10.0.0.4")).reason(), "the overall bound");
+        engine.sessions().all().get(0).close();
+        assertInstanceOf(Receipt.Pending.class, initialize("10.0.0.4"), "a closed session frees its room");
+        assertEquals(5, engine.sessions().size());
+    }
+
+    @Test
+    void aSessionThatNeverSpeaksAfterInitializeExpiresAfterTheHandshakeTimeout() throws Exception {
+        engine = new Engine(catalog, EngineSettings.of(Map.of("handshakeTimeoutMs", 1_000)));
+        String silent = ((Receipt.Pending) initialize("10.0.0.1")).session().id();
+        String talking = ((Receipt.Pending) initialize("10.0.0.1")).session().id();
+        assertInstanceOf(Receipt.Accepted.class, engine.receive(bytes(
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"), inbound(talking)));
+        Thread.sleep(1_100);
+        engine.sessions().expireIdle(3_600_000, 1_000);
+        assertNull(engine.sessions().get(silent));
+        assertNotNull(engine.sessions().get(talking));
+    }
+
+    @Test
+    void listenStreamsAreBounded() throws Exception {
+        engine = new Engine(catalog, EngineSettings.of(Map.of("maxListeners", 1)));
+        Recorder first = start(engine.receive(bytes(listen(1)), stateless()));
+        first.firstInterim.get(5, TimeUnit.SECONDS);
+        Receipt.Rejected refused = assertInstanceOf(Receipt.Rejected.class, engine.receive(bytes(listen(2)), stateless()));
+        assertEquals(Receipt.Reason.UNAVAILABLE, refused.reason());
+    }
+
+    @Test
+    void aNewConfigurationKeepsSessionsAndAppliesAtOnce() throws Exception {
+        engine = new Engine(catalog, EngineSettings.of(Map.of("pageSize", 1)));
+        for (String name : List.of("a", "b")) {
+            register(name, call -> Outcome.text(name));
+        }
+        String session = ((Receipt.Pending) initialize(null)).session().id();
+        assertTrue(call(session, "tools/list").path("result").has("nextCursor"));
+        engine.reconfigure(TypedConfig.of(EngineConfig.class, Map.of("pageSize", 5, "serverName", "renamed")));
+        assertNotNull(engine.sessions().get(session), "the session is still there");
+        assertTrue(!call(session, "tools/list").path("result").has("nextCursor"), "the new page size applies");
+    }
+
+    @Test
+    void drainingLetsQuickCallsFinishThenCancelsTheRestWithAnErrorAndEndsStreams() throws Exception {
+        engine = new Engine(catalog, EngineSettings.of(Map.of("shutdownGraceMs", 500)));
+        CountDownLatch stopped = new CountDownLatch(1);
+        register("quick", call -> {
+            Thread.sleep(100);
+            return Outcome.text("quick done");
+        });
+        register("stuck", call -> {
+            try {
+                Thread.sleep(60_000);
+            } catch (InterruptedException e) {
+                stopped.countDown();
+            }
+            return Outcome.text("never");
+        });
+        String session = ((Receipt.Pending) initialize(null)).session().id();
+        Recorder stream = new Recorder();
+        engine.session(session).orElseThrow().attach(stream);
+        Recorder listener = start(engine.receive(bytes(listen(7)), stateless()));
+        Recorder quick = start(engine.receive(bytes(callTool(2, "quick")), inbound(session)));
+        Recorder stuck = start(engine.receive(bytes(callTool(3, "stuck")), inbound(session)));
+        Thread.sleep(50);
+        long t0 = System.nanoTime();
+        engine.drain();
+        assertTrue(System.nanoTime() - t0 >= TimeUnit.MILLISECONDS.toNanos(450), "the grace period is given");
+        assertEquals("quick done", quick.json().path("result").path("content").get(0).path("text").asString());
+        JsonNode error = stuck.json().path("error");
+        assertEquals(-32000, error.path("code").asInt());
+        assertTrue(error.path("message").asString().contains("shutting down"), error.toString());
+        assertTrue(stopped.await(5, TimeUnit.SECONDS), "the stuck tool was interrupted");
+        assertEquals("complete", listener.json().path("result").path("resultType").asString(),
+                "the listen stream ends with its final result");
+        assertTrue(stream.done.isDone(), "the session stream ended");
+        assertEquals("notifications/message", Json.MAPPER.readTree(stream.interim.get(stream.interim.size() - 1))
+                .path("method").asString(), "after a last message");
+        Receipt after = engine.receive(bytes(callTool(4, "quick")), inbound(session));
+        assertEquals(Receipt.Reason.UNAVAILABLE, assertInstanceOf(Receipt.Rejected.class, after).reason());
+    }
+
+    // -------------------------------------------------------------------------------------------
+
+    /** An initialize, answered. */
+    private Receipt initialize(String address) {
+        Receipt receipt = engine.receive(bytes(INIT), new Inbound(null, null, CallerIdentity.ANONYMOUS, null, address));
+        if (receipt instanceof Receipt.Pending pending) {
+            Recorder answer = new Recorder();
+            pending.exchange().start(answer);
+            answer.done.join();
+        }
+        return receipt;
+    }
+
+    private JsonNode call(String session, String method) throws Exception {
+        return start(engine.receive(bytes("{\"jsonrpc\":\"2.0\",\"id\":" + System.nanoTime() % 100_000
+                + ",\"method\":\"" + method + "\"}"), inbound(session))).json();
+    }
+
+    private static String callTool(int id, String name) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + name + "\"}}";
+    }
+
+    private static String listen(int id) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"subscriptions/listen\",\"params\":"
+                + "{\"notifications\":{\"toolsListChanged\":true}," + META + "}}";
+    }
+
+    private int serviceId = 2000;
+
+    private void register(String name, io.quiver.api.Tool tool) {
+        Map<String, Object> props = new HashMap<>();
+        props.put("mcp.tool.name", name);
+        props.put("mcp.tool.description", "test " + name);
+        props.put("service.id", (long) ++serviceId);
+        catalog.bindTool(tool, props);
+    }
+
+    private static Recorder start(Receipt receipt) {
+        Receipt.Pending pending = assertInstanceOf(Receipt.Pending.class, receipt, receipt.toString());
+        Recorder recorder = new Recorder();
+        pending.exchange().start(recorder);
+        return recorder;
+    }
+
+    private static Inbound inbound(String session) {
+        return new Inbound(session, null, CallerIdentity.ANONYMOUS);
+    }
+
+    private static Inbound stateless() {
+        return new Inbound(null, null, CallerIdentity.ANONYMOUS);
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static final class Recorder implements MessageSink {
+        final List<byte[]> interim = new CopyOnWriteArrayList<>();
+        final CompletableFuture<byte[]> done = new CompletableFuture<>();
+        final CompletableFuture<JsonNode> firstInterim = new CompletableFuture<>();
+
+        @Override
+        public void send(byte[] message) {
+            interim.add(message);
+            firstInterim.complete(Json.MAPPER.readTree(message));
+        }
+
+        @Override
+        public void complete(byte[] response) {
+            done.complete(response);
+        }
+
+        JsonNode json() throws Exception {
+            byte[] body = done.get(10, TimeUnit.SECONDS);
+            assertNotNull(body);
+            return Json.MAPPER.readTree(body);
+        }
+    }
+}

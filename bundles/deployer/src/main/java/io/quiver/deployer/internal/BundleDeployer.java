@@ -1,0 +1,252 @@
+package io.quiver.deployer.internal;
+
+import io.quiver.lib.config.TypedConfig;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+import java.util.zip.ZipException;
+import org.apache.felix.fileinstall.ArtifactInstaller;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
+import org.osgi.framework.Constants;
+import org.osgi.framework.FrameworkEvent;
+import org.osgi.framework.Version;
+import org.osgi.framework.wiring.FrameworkWiring;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.component.annotations.Reference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Installs, updates and uninstalls the bundle jars of the deploy folder, in place of FileInstall's
+ * own bundle handling (an installer service is asked before it), so that deploy/ cannot touch the
+ * platform and every failure is told.
+ *
+ * <ul>
+ * <li>A jar whose symbolic name is already installed from elsewhere (a feature bundle of the
+ * running platform, the framework, a bundle installed by hand, another file) is refused: deploy/
+ * installs new bundles and updates the ones it installed, nothing else.</li>
+ * <li>A file that is not a readable bundle (not a jar, no manifest, no symbolic name, too large),
+ * or that installs but does not resolve or start, is logged once with the file name and the
+ * reason, listed as a problem, and not tried again until the file changes.</li>
+ * </ul>
+ * The bundle's location is the file's URI, as FileInstall's own would be.
+ */
+@Component(service = ArtifactInstaller.class, configurationPid = DeployerConfig.PID, immediate = true)
+public final class BundleDeployer implements ArtifactInstaller {
+
+    private static final Logger LOG = LoggerFactory.getLogger("io.quiver.deploy");
+    private static final long REFRESH_TIMEOUT_MS = 30_000;
+
+    private final BundleContext context;
+    private final DeployProblems problems;
+    private volatile DeployerConfig config;
+
+    @Activate
+    public BundleDeployer(BundleContext context, @Reference DeployProblems problems, Map<String, Object> properties) {
+        this.context = context;
+        this.problems = problems;
+        modified(properties);
+    }
+
+    @Modified
+    void modified(Map<String, Object> properties) {
+        this.config = TypedConfig.read(DeployerConfig.class, properties, config).config();
+    }
+
+    @Override
+    public boolean canHandle(File artifact) {
+        return artifact.getName().toLowerCase(java.util.Locale.ROOT).endsWith(".jar");
+    }
+
+    @Override
+    public void install(File artifact) {
+        deploy(artifact);
+    }
+
+    @Override
+    public void update(File artifact) {
+        deploy(artifact);
+    }
+
+    @Override
+    public synchronized void uninstall(File artifact) {
+        problems.clear(artifact);
+        Bundle bundle = context.getBundle(location(artifact));
+        if (bundle == null) {
+            return;
+        }
+        String label = label(bundle);
+        try {
+            bundle.uninstall();
+            refresh(bundle);
+            LOG.info("{} removed: uninstalled {}", artifact, label);
+        } catch (BundleException | IllegalStateException e) {
+            LOG.warn("{} removed, but {} could not be uninstalled: {}", artifact, label, e.getMessage());
+        }
+    }
+
+    /** Installs or updates the bundle of a file, or says why not. Never throws: FileInstall would retry silently. */
+    private synchronized void deploy(File artifact) {
+        problems.clear(artifact);
+        try {
+            String refusal = check(artifact);
+            if (refusal != null) {
+                problems.report(artifact, refusal);
+                return;
+            }
+            Bundle bundle = context.getBundle(location(artifact));
+            boolean update = bundle != null;
+            try (InputStream in = Files.newInputStream(artifact.toPath())) {
+                if (update) {
+                    stop(bundle);
+                    bundle.update(in);
+                    refresh(bundle);
+                } else {
+                    bundle = context.installBundle(location(artifact), in);
+                }
+            } catch (BundleException | IOException | IllegalStateException e) {
+                problems.report(artifact, "refused: the framework cannot " + (update ? "update" : "install")
+                        + " it: " + e.getMessage());
+                return;
+            }
+            if (bundle.getHeaders("").get(Constants.FRAGMENT_HOST) != null) {
+                LOG.info("{}: {} {} (a fragment: it attaches to its host)", artifact, update ? "updated" : "installed",
+                        label(bundle));
+                return;
+            }
+            try {
+                bundle.start();
+                LOG.info("{}: {} and started {}", artifact, update ? "updated" : "installed", label(bundle));
+            } catch (BundleException | IllegalStateException e) {
+                String reason = e instanceof BundleException be && be.getType() == BundleException.RESOLVE_ERROR
+                        ? "does not resolve: " + e.getMessage() : "did not start: " + cause(e);
+                problems.report(artifact, (update ? "updated " : "installed ") + label(bundle) + " but it " + reason
+                        + "; it is tried again when the file changes");
+            }
+        } catch (RuntimeException e) {
+            problems.report(artifact, "failed: " + cause(e));
+        }
+    }
+
+    /** Why a file must not be installed, or null when it may. */
+    private String check(File artifact) {
+        long size = artifact.length();
+        if (size == 0) {
+            return "refused: the file is empty";
+        }
+        if (size > config.maxFileBytes()) {
+            return "refused: " + size + " bytes, more than maxFileBytes (" + config.maxFileBytes()
+                    + ") of configuration " + DeployerConfig.PID;
+        }
+        Manifest manifest;
+        try (JarFile jar = new JarFile(artifact)) {
+            manifest = jar.getManifest();
+        } catch (ZipException e) {
+            return "refused: not a jar (zip) file: " + e.getMessage();
+        } catch (IOException | SecurityException e) {
+            return "refused: cannot read it: " + e.getMessage();
+        }
+        if (manifest == null) {
+            return "refused: not an OSGi bundle: the jar has no META-INF/MANIFEST.MF";
+        }
+        Attributes main = manifest.getMainAttributes();
+        String name = symbolicName(main.getValue(Constants.BUNDLE_SYMBOLICNAME));
+        if (name == null) {
+            return "refused: not an OSGi bundle: its manifest has no Bundle-SymbolicName";
+        }
+        try {
+            Version.parseVersion(main.getValue(Constants.BUNDLE_VERSION));
+        } catch (IllegalArgumentException e) {
+            return "refused: its Bundle-Version is not a version: " + e.getMessage();
+        }
+        String location = location(artifact);
+        for (Bundle other : context.getBundles()) {
+            if (name.equals(other.getSymbolicName()) && !location.equals(other.getLocation())) {
+                return "refused: " + name + " is " + owner(other) + "; deploy/ installs new bundles and updates only"
+                        + " the ones it installed";
+            }
+        }
+        return null;
+    }
+
+    /** What an installed bundle is, for a refusal. */
+    private static String owner(Bundle bundle) {
+        String location = bundle.getLocation();
+        if (bundle.getBundleId() == 0) {
+            return "the OSGi framework itself";
+        }
+        if (location.startsWith("quiver:")) {
+            return "part of the running platform (" + label(bundle) + ", a bundle of the server's features)";
+        }
+        if (location.startsWith("feature:")) {
+            return "already installed by the feature file " + location.substring("feature:".length()).split("/")[0]
+                    + " (" + label(bundle) + ")";
+        }
+        return "already installed from " + location + " (" + label(bundle) + ")";
+    }
+
+    /** The symbolic name of a header value, without its attributes and directives. */
+    static String symbolicName(String header) {
+        if (header == null) {
+            return null;
+        }
+        String name = header.split(";", 2)[0].trim();
+        return name.isEmpty() ? null : name;
+    }
+
+    private static String location(File artifact) {
+        return artifact.toPath().toAbsolutePath().normalize().toUri().toString();
+    }
+
+    private static String label(Bundle bundle) {
+        return bundle.getSymbolicName() + " " + bundle.getVersion() + " (bundle " + bundle.getBundleId() + ")";
+    }
+
+    private static void stop(Bundle bundle) {
+        try {
+            bundle.stop(Bundle.STOP_TRANSIENT);
+        } catch (BundleException | IllegalStateException e) {
+            LOG.debug("Stopping {} before its update: {}", label(bundle), e.getMessage());
+        }
+    }
+
+    /** Drops the old revisions of an updated or uninstalled bundle, so its class loader can go. */
+    private void refresh(Bundle bundle) {
+        FrameworkWiring wiring = context.getBundle(Constants.SYSTEM_BUNDLE_LOCATION).adapt(FrameworkWiring.class);
+        CountDownLatch done = new CountDownLatch(1);
+        wiring.refreshBundles(List.of(bundle), event -> {
+            if (event.getType() == FrameworkEvent.PACKAGES_REFRESHED || event.getType() == FrameworkEvent.ERROR) {
+                done.countDown();
+            }
+        });
+        try {
+            if (!done.await(REFRESH_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
+                LOG.warn("Refreshing {} took more than {} ms", label(bundle), REFRESH_TIMEOUT_MS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The innermost message of a failure, on one line. */
+    private static String cause(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        String text = t == e ? String.valueOf(e.getMessage()) : e.getMessage() + " (" + t + ")";
+        return text.replaceAll("\\s+", " ").trim();
+    }
+}

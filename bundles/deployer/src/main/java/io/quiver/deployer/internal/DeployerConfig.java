@@ -1,0 +1,20 @@
+package io.quiver.deployer.internal;
+
+import io.quiver.lib.config.Min;
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/** Settings of the deploy folder's installers (PID {@code io.quiver.deployer}). */
+@ObjectClassDefinition(name = "Quiver deployer", description = "Bundles and feature files dropped into deploy/")
+public @interface DeployerConfig {
+
+    /** The configuration PID. */
+    String PID = "io.quiver.deployer";
+
+    @AttributeDefinition(description = "Local Maven repositories searched for feature bundles; empty: ~/.m2/repository")
+    String[] mavenRepositories() default {};
+
+    @AttributeDefinition(description = "Largest file taken from deploy/ (bytes); a larger one is refused and listed as a problem")
+    @Min(1)
+    long maxFileBytes() default 128L << 20;
+}

@@ -1,0 +1,72 @@
+package io.quiver.transport.http.internal;
+
+import io.quiver.lib.config.Min;
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/**
+ * Settings of the Streamable HTTP transport (PID {@code io.quiver.transport.http}), the single source of
+ * their defaults. Every setting applies to the running transport when its file changes: sessions and
+ * open streams stay (a new {@code path} serves new requests there; open streams keep their
+ * connections). A value that is not valid keeps the last good one and is listed as a problem.
+ */
+@ObjectClassDefinition(name = "Quiver Streamable HTTP transport")
+public @interface HttpConfig {
+
+    @AttributeDefinition(description = "Endpoint path")
+    String path() default "/mcp";
+
+    @AttributeDefinition(description = "Host names accepted in Host and Origin besides localhost, 127.0.0.1 and [::1];"
+            + " required to listen beyond loopback (--bind)")
+    String[] allowedHosts() default {};
+
+    @AttributeDefinition(description = "Origins accepted besides those on allowed hosts (* for any)")
+    String[] allowedOrigins() default {};
+
+    @AttributeDefinition(description = "Largest accepted request body in bytes (413 above)")
+    @Min(1)
+    long maxBodyBytes() default 4L << 20;
+
+    @AttributeDefinition(description = "Of a body over maxBodyBytes, up to this many bytes are read and dropped so"
+            + " the client hears its 413; beyond it the connection is closed at once")
+    @Min(0)
+    long maxDrainBytes() default 16L << 20;
+
+    @AttributeDefinition(description = "A request body must arrive within this long (ms); a slower one gets 408 and"
+            + " its connection is closed. Bodies are read without holding a thread meanwhile")
+    @Min(100)
+    long bodyTimeoutMs() default 30_000;
+
+    @AttributeDefinition(description = "SSE streams open at once (GET streams, streamed responses, listen streams);"
+            + " 0 sizes it to the heap (8 per MiB of -Xmx, at least 256). Beyond it: 503 and Retry-After")
+    @Min(0)
+    int maxStreams() default 0;
+
+    @AttributeDefinition(description = "SSE streams one session may hold open at once; beyond it: 503 and Retry-After")
+    @Min(1)
+    int maxStreamsPerSession() default 32;
+
+    @AttributeDefinition(description = "Reconnection delay advertised to SSE clients (ms)")
+    @Min(0)
+    int sseRetryMs() default 3000;
+
+    @AttributeDefinition(description = "Events kept per SSE stream for resumption")
+    @Min(1)
+    int sseBufferEvents() default 256;
+
+    @AttributeDefinition(description = "Finished SSE streams kept per session for resumption")
+    @Min(1)
+    int sseRetainedStreams() default 32;
+
+    @AttributeDefinition(description = "Interval of SSE keep-alive comments (ms)")
+    @Min(1000)
+    long sseKeepAliveMs() default 20_000;
+
+    @AttributeDefinition(description = "Methods answered with an SSE stream from the start")
+    String[] sseMethods() default {"tools/call"};
+
+    @AttributeDefinition(description = "Close request streams still waiting after this long (ms) so the"
+            + " client polls with Last-Event-ID; 0 keeps them open")
+    @Min(0)
+    long ssePollingMs() default 0;
+}

@@ -1,0 +1,13 @@
+package io.quiver.lib.config;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/** The values a text setting of a component property type accepts. */
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.METHOD)
+public @interface OneOf {
+    String[] value();
+}
