@@ -103,6 +103,16 @@ final class McpHttp implements AutoCloseable {
         }
     }
 
+    /** The session id. */
+    String session() {
+        return session;
+    }
+
+    /** The same session reached at another URL (the endpoint moved); its streams stay with this one. */
+    McpHttp at(String otherUrl) {
+        return new McpHttp(http, otherUrl, session, timeout);
+    }
+
     /** {@code tools/call}; returns the JSON-RPC response. */
     JsonNode callTool(String name, Map<String, Object> arguments) throws Exception {
         return request("tools/call", Map.of("name", name, "arguments", arguments));

@@ -41,18 +41,13 @@ final class QuiverServer implements AutoCloseable {
 
     /** Starts a server after {@code prepare} has seen its home (with etc/ and deploy/ created). */
     static QuiverServer start(String name, String features, Preparation prepare) throws Exception {
-        Path home = Files.createDirectories(Path.of("target", "servers", name + "-" + System.nanoTime()));
-        Files.createDirectories(home.resolve("etc"));
-        Files.createDirectories(home.resolve("deploy"));
-        prepare.prepare(home);
-        List<String> command = new ArrayList<>(List.of(javaBinary(), "-jar", System.getProperty("quiver.jar"), "run",
-                "--port", "0", "--features", features,
-                "--etc", home.resolve("etc").toString(),
-                "--deploy", home.resolve("deploy").toString(),
-                "--data", home.resolve("data").toString()));
-        Process process = new ProcessBuilder(command)
-                .redirectError(home.resolve("server.log").toFile())
-                .start();
+        return start(name, features, prepare, new String[0]);
+    }
+
+    /** Starts a server with more command line options (e.g. {@code --bind}). */
+    static QuiverServer start(String name, String features, Preparation prepare, String... options) throws Exception {
+        Path home = home(name, prepare);
+        Process process = launch(home, features, options);
         CompletableFuture<String> endpoint = CompletableFuture.supplyAsync(() -> {
             try (BufferedReader out = new BufferedReader(
                     new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
@@ -76,6 +71,45 @@ final class QuiverServer implements AutoCloseable {
         return new QuiverServer(process, url, home);
     }
 
+    /** How a start that was meant to fail ended. */
+    record Failure(int exitCode, String stdout, String log) {
+    }
+
+    /** Runs a start that should fail (a refused configuration, say) and returns how it ended. */
+    static Failure startFailing(String name, String features, Preparation prepare, String... options) throws Exception {
+        Path home = home(name, prepare);
+        Process process = launch(home, features, options);
+        String stdout = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException("the server was meant to stop on its own");
+        }
+        return new Failure(process.exitValue(), stdout, Files.readString(home.resolve("server.log")));
+    }
+
+    private static Path home(String name, Preparation prepare) throws IOException {
+        Path home = Files.createDirectories(Path.of("target", "servers", name + "-" + System.nanoTime()));
+        Files.createDirectories(home.resolve("etc"));
+        Files.createDirectories(home.resolve("deploy"));
+        prepare.prepare(home);
+        return home;
+    }
+
+    private static Process launch(Path home, String features, String... options) throws IOException {
+        List<String> command = new ArrayList<>(List.of(javaBinary(), "-jar", System.getProperty("quiver.jar"), "run",
+                "--port", "0", "--features", features,
+                "--etc", home.resolve("etc").toString(),
+                "--deploy", home.resolve("deploy").toString(),
+                "--data", home.resolve("data").toString()));
+        command.addAll(List.of(options));
+        return new ProcessBuilder(command).redirectError(home.resolve("server.log").toFile()).start();
+    }
+
+    /** Whether the process still runs. */
+    boolean alive() {
+        return process.isAlive();
+    }
+
     /** The MCP endpoint URL, e.g. {@code http://127.0.0.1:41234/mcp}. */
     String url() {
         return url;
@@ -84,6 +118,30 @@ final class QuiverServer implements AutoCloseable {
     /** The base URL without the path. */
     String base() {
         return url.substring(0, url.indexOf('/', "http://".length()));
+    }
+
+    /** The port the server listens on. */
+    int port() {
+        return java.net.URI.create(url).getPort();
+    }
+
+    /** Sends SIGTERM and returns at once; {@link #awaitExit} waits for the end. */
+    void terminate() {
+        process.destroy();
+    }
+
+    /** Waits for the process to end; its exit code, or -1 when it did not end in time (then it is killed). */
+    int awaitExit(long seconds) throws InterruptedException {
+        if (process.waitFor(seconds, TimeUnit.SECONDS)) {
+            return process.exitValue();
+        }
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        return -1;
+    }
+
+    /** How many lines of the server's log contain a text. */
+    long logLines(String text) throws IOException {
+        return log().lines().filter(l -> l.contains(text)).count();
     }
 
     Path home() {

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Enumeration;
+import java.util.Map;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -80,6 +81,61 @@ final class ToolBundles {
             if (!phrasebook || !component) {
                 throw new IllegalStateException(v1 + " lacks " + (phrasebook ? COMPONENT : PHRASEBOOK));
             }
+        }
+        return target;
+    }
+
+    /**
+     * The example bundle under another symbolic name whose tool declares an input schema that is not
+     * valid JSON Schema ({@code "type": "strng"}): the server must refuse the tool, not list it.
+     */
+    static Path badSchema(Path v1, Path target) throws IOException {
+        Files.createDirectories(target.toAbsolutePath().getParent());
+        try (JarFile in = new JarFile(v1.toFile());
+             OutputStream file = Files.newOutputStream(target)) {
+            Manifest manifest = new Manifest(in.getManifest());
+            manifest.getMainAttributes().put(new Attributes.Name("Bundle-SymbolicName"), BAD_SCHEMA_BUNDLE);
+            try (JarOutputStream out = new JarOutputStream(file, manifest)) {
+                for (Enumeration<JarEntry> entries = in.entries(); entries.hasMoreElements();) {
+                    JarEntry entry = entries.nextElement();
+                    if (entry.getName().equals(JarFile.MANIFEST_NAME)) {
+                        continue;
+                    }
+                    byte[] bytes;
+                    try (InputStream data = in.getInputStream(entry)) {
+                        bytes = data.readAllBytes();
+                    }
+                    if (entry.getName().equals(COMPONENT)) {
+                        bytes = replace(bytes, "value=\"io.quiver.examples.greeting.GreetingArgs\"", "value=\"java.lang.Void\"");
+                        bytes = replace(bytes, "name=\"mcp.tool.name\" type=\"String\" value=\"greet\"",
+                                "name=\"mcp.tool.name\" type=\"String\" value=\"" + BAD_SCHEMA_TOOL + "\"");
+                        bytes = replace(bytes, "value=\"{&quot;type&quot;:&quot;object&quot;}\"", "value=\"{&quot;type&quot;:"
+                                + "&quot;object&quot;,&quot;properties&quot;:{&quot;x&quot;:{&quot;type&quot;:&quot;strng&quot;}}}\"");
+                    }
+                    out.putNextEntry(new JarEntry(entry.getName()));
+                    out.write(bytes);
+                    out.closeEntry();
+                }
+            }
+        }
+        return target;
+    }
+
+    static final String BAD_SCHEMA_BUNDLE = "io.quiver.examples.greeting.badschema";
+    static final String BAD_SCHEMA_TOOL = "greet_badly";
+
+    /** A jar with nothing but a manifest of these headers (an impostor, a bundle that cannot start, ...). */
+    static Path manifestOnly(Path target, Map<String, String> headers) throws IOException {
+        Files.createDirectories(target.toAbsolutePath().getParent());
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(new Attributes.Name("Bundle-ManifestVersion"), "2");
+        headers.forEach((k, v) -> manifest.getMainAttributes().put(new Attributes.Name(k), v));
+        try (OutputStream file = Files.newOutputStream(target);
+             JarOutputStream out = new JarOutputStream(file, manifest)) {
+            out.putNextEntry(new JarEntry("readme.txt"));
+            out.write("a test bundle".getBytes(StandardCharsets.UTF_8));
+            out.closeEntry();
         }
         return target;
     }

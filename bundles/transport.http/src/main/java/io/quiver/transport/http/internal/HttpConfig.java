@@ -37,12 +37,14 @@ public @interface HttpConfig {
     @Min(100)
     long bodyTimeoutMs() default 30_000;
 
-    @AttributeDefinition(description = "SSE streams open at once (GET streams, streamed responses, listen streams);"
-            + " 0 sizes it to the heap (8 per MiB of -Xmx, at least 256). Beyond it: 503 and Retry-After")
+    @AttributeDefinition(description = "Streams that stay open until their client leaves (session GET streams, 2026-07-28"
+            + " listen streams); 0 sizes it to the heap (8 per MiB of -Xmx, at least 256). Beyond it: 503 and Retry-After."
+            + " Streamed responses end with their answer and are bounded per session and by the engine's tool shares")
     @Min(0)
     int maxStreams() default 0;
 
-    @AttributeDefinition(description = "SSE streams one session may hold open at once; beyond it: 503 and Retry-After")
+    @AttributeDefinition(description = "SSE streams (its GET stream and streamed responses) one session may hold open"
+            + " at once; beyond it: 503 and Retry-After")
     @Min(1)
     int maxStreamsPerSession() default 32;
 

@@ -68,7 +68,7 @@ final class McpServlet extends HttpServlet {
         this.config = next;
     }
 
-    /** SSE streams open now. */
+    /** Lasting SSE streams (GET and listen streams) open now. */
     int openStreams() {
         return budget.open();
     }
@@ -189,7 +189,7 @@ final class McpServlet extends HttpServlet {
         SessionStreams sessionStreams = streamsOf(session);
         StreamBudget.Ticket ticket = null;
         if (streams) {
-            ticket = budget.take(sessionStreams, maxStreams, c.maxStreamsPerSession(), false);
+            ticket = budget.response(sessionStreams, c.maxStreamsPerSession(), false);
             if (ticket == null) {
                 pending.exchange().abandon();
                 finish(async, HttpServletResponse.SC_SERVICE_UNAVAILABLE, -32000, streamsFull(c), false);
@@ -222,8 +222,8 @@ final class McpServlet extends HttpServlet {
     private void postStateless(AsyncContext async, Receipt.Pending pending, boolean streams) {
         HttpConfig c = config;
         StreamBudget.Ticket ticket = null;
-        if (streams) {
-            ticket = budget.take(null, maxStreams, 0, false);
+        if (streams && LISTENING.contains(pending.exchange().method())) {
+            ticket = budget.lasting(null, maxStreams, 0);
             if (ticket == null) {
                 pending.exchange().abandon();
                 finish(async, HttpServletResponse.SC_SERVICE_UNAVAILABLE, -32000, streamsFull(c), false);
@@ -298,7 +298,7 @@ final class McpServlet extends HttpServlet {
                 }
             }
         }
-        StreamBudget.Ticket ticket = budget.take(sessionStreams, maxStreams, c.maxStreamsPerSession(), false);
+        StreamBudget.Ticket ticket = budget.lasting(sessionStreams, maxStreams, c.maxStreamsPerSession());
         if (ticket == null) {
             fail(resp, HttpServletResponse.SC_SERVICE_UNAVAILABLE, -32000, streamsFull(c));
             return;

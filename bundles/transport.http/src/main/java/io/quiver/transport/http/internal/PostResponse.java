@@ -144,7 +144,7 @@ final class PostResponse implements MessageSink {
 
     private void openStream() {
         if (ticket == null) {
-            ticket = budget.take(streams.ownerOfTickets(), Integer.MAX_VALUE, Integer.MAX_VALUE, true);
+            ticket = budget.response(streams.ownerOfTickets(), Integer.MAX_VALUE, true);
         }
         HttpServletResponse http = (HttpServletResponse) async.getResponse();
         http.setStatus(HttpServletResponse.SC_OK);

@@ -4,8 +4,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The SSE streams open at once, overall and per session, against their limits. Every connection
- * that carries a stream holds a {@link Ticket} and gives it back when it closes.
+ * The SSE streams open at once against their limits. Every connection that carries a stream holds
+ * a {@link Ticket} and gives it back when it closes. Per session every stream counts; overall only
+ * the streams that stay open until the client leaves (session GET streams, listen streams) count,
+ * since a streamed response ends with its answer and the engine bounds those (tool shares, queues):
+ * so a flood of idle streams never keeps a normal call from being answered.
  */
 final class StreamBudget {
 
@@ -15,16 +18,20 @@ final class StreamBudget {
     static final class Ticket {
         private final StreamBudget budget;
         private final SessionStreams owner;
+        private final boolean lasting;
         private final AtomicBoolean released = new AtomicBoolean();
 
-        private Ticket(StreamBudget budget, SessionStreams owner) {
+        private Ticket(StreamBudget budget, SessionStreams owner, boolean lasting) {
             this.budget = budget;
             this.owner = owner;
+            this.lasting = lasting;
         }
 
         void release() {
             if (released.compareAndSet(false, true)) {
-                budget.open.decrementAndGet();
+                if (lasting) {
+                    budget.open.decrementAndGet();
+                }
                 if (owner != null) {
                     owner.connections().decrementAndGet();
                 }
@@ -33,26 +40,40 @@ final class StreamBudget {
     }
 
     /**
-     * A place for one more stream, or {@code null} when the server ({@code max}) or the session
-     * ({@code perSession}) is at its limit; {@code force} takes a place regardless (a response that
-     * turns into a stream half-way cannot be refused any more).
+     * A place for one more stream that stays open until its client leaves, or {@code null} when the
+     * server ({@code max}) or the session ({@code perSession}) is at its limit.
      *
      * @param owner the session's streams, or {@code null} for a stream outside a session
      */
-    Ticket take(SessionStreams owner, int max, int perSession, boolean force) {
-        if (open.incrementAndGet() > max && !force) {
+    Ticket lasting(SessionStreams owner, int max, int perSession) {
+        if (open.incrementAndGet() > max) {
             open.decrementAndGet();
             return null;
         }
-        if (owner != null && owner.connections().incrementAndGet() > perSession && !force) {
-            owner.connections().decrementAndGet();
+        Ticket ticket = response(owner, perSession, false, true);
+        if (ticket == null) {
             open.decrementAndGet();
-            return null;
         }
-        return new Ticket(this, owner);
+        return ticket;
     }
 
-    /** Streams open now. */
+    /**
+     * A place for a streamed response, or {@code null} when its session is at its limit; {@code force}
+     * takes one regardless (a response that turns into a stream half-way cannot be refused any more).
+     */
+    Ticket response(SessionStreams owner, int perSession, boolean force) {
+        return response(owner, perSession, force, false);
+    }
+
+    private Ticket response(SessionStreams owner, int perSession, boolean force, boolean lasting) {
+        if (owner != null && owner.connections().incrementAndGet() > perSession && !force) {
+            owner.connections().decrementAndGet();
+            return null;
+        }
+        return new Ticket(this, owner, lasting);
+    }
+
+    /** Lasting streams open now. */
     int open() {
         return open.get();
     }

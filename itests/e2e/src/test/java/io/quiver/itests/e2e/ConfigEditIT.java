@@ -1,0 +1,169 @@
+package io.quiver.itests.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Editing {@code etc/} while clients are connected: every core and transport setting (each one the
+ * shipped {@code etc/} files list) is changed while a session stream and a {@code subscriptions/listen}
+ * stream are open; both keep hearing list changes, the session keeps working, the new values apply.
+ * Then one bad value: it changes nothing but the problems list (and one log line), until it is fixed.
+ */
+class ConfigEditIT {
+
+    private static final String CHANGED = "notifications/tools/list_changed";
+    private static final Duration EFFECT = Duration.ofSeconds(15);
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    /** A valid value, different from the default, for every engine setting. */
+    private static final Map<String, String> CORE = ordered(
+            "serverName", "quiver-edited", "instructions", "Be brief.", "toolTimeoutMs", "30000",
+            "maxConcurrentCalls", "32", "toolSharePercent", "60", "maxQueuedPerTool", "20",
+            "maxConcurrentRequests", "128", "maxQueued", "512", "clientRequestTimeoutMs", "60000",
+            "sessionIdleTimeoutMs", "1800000", "handshakeTimeoutMs", "30000", "maxSessions", "5000",
+            "maxSessionsPerClient", "2000", "maxListeners", "1000", "pageSize", "3", "listChangedDebounceMs", "100",
+            "maxInputRounds", "5", "maxOutputBytes", "524288", "shutdownGraceMs", "5000", "listTtlMs", "1000",
+            "readTtlMs", "1000", "cacheScope", "public", "requestStateKeys", "a-new-signing-key-of-at-least-32-chars",
+            "requestStateTtlMs", "300000", "taskTtlMs", "1800000", "taskTimeoutMs", "1800000", "maxTasks", "5000");
+
+    /** And for every transport setting. */
+    private static final Map<String, String> TRANSPORT = ordered(
+            "path", "/mcp2", "allowedHosts", "quiver.test", "allowedOrigins", "https://app.example.com",
+            "maxBodyBytes", "65536", "maxDrainBytes", "1048576", "bodyTimeoutMs", "10000", "maxStreams", "2000",
+            "maxStreamsPerSession", "16", "sseRetryMs", "1000", "sseBufferEvents", "128", "sseRetainedStreams", "16",
+            "sseKeepAliveMs", "5000", "sseMethods", "tools/call", "ssePollingMs", "0");
+
+    @Test
+    void everySettingChangesWhileStreamsStayOpenAndABadValueOnlyMakesAProblem() throws Exception {
+        assertEquals(shipped("io.quiver.core.cfg"), CORE.keySet(), "every engine setting of etc/ is edited here");
+        assertEquals(shipped("io.quiver.transport.http.cfg"), TRANSPORT.keySet(),
+                "every transport setting of etc/ is edited here");
+        try (QuiverServer server = QuiverServer.start("config-edit", "core,http,tools-default,conformance,admin");
+             McpHttp client = McpHttp.connect(server.url(), "config", Duration.ofSeconds(20))) {
+            Path etc = server.home().resolve("etc");
+            McpHttp.Stream stream = client.openStream();
+            McpHttp.Stream listener = client.listenForToolChanges();
+            listener.await("notifications/subscriptions/acknowledged", 1, EFFECT);
+            assertTrue(client.request("tools/list", Map.of()).path("result").path("tools").size() > 3);
+
+            write(etc.resolve("io.quiver.core.cfg"), CORE);
+            write(etc.resolve("io.quiver.transport.http.cfg"), TRANSPORT);
+            String moved = server.base() + "/mcp2";
+            McpHttp there = client.at(moved);
+            JsonNode page = awaitPageOf(there, 3);
+            assertTrue(page.has("nextCursor"), "pageSize 3 applies: " + page);
+            assertEquals("{}", there.request("ping", Map.of()).path("result").toString(), "the session survived");
+            assertEquals(404, HTTP.send(HttpRequest.newBuilder(URI.create(server.url()))
+                    .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.discarding())
+                    .statusCode(), "the old path serves no new requests");
+
+            there.callTool("test_trigger_tool_change", Map.of());
+            stream.await(CHANGED, 1, EFFECT);
+            listener.await(CHANGED, 1, EFFECT);
+            assertEquals("quiver-edited", Probe.stateless(moved, "server/discover", null, Map.of(), EFFECT)
+                    .path("result").path("_meta").path("io.modelcontextprotocol/serverInfo").path("name").asString());
+
+            Map<String, String> bad = new LinkedHashMap<>(CORE);
+            bad.put("pageSize", "abc");
+            write(etc.resolve("io.quiver.core.cfg"), bad);
+            JsonNode problems = awaitProblems(there, "pageSize = abc");
+            assertTrue(problems.toString().contains("io.quiver.core.cfg"), problems.toString());
+            assertTrue(problems.toString().contains("not an integer"), problems.toString());
+            assertEquals(3, there.request("tools/list", Map.of()).path("result").path("tools").size(),
+                    "the last good page size stays");
+            there.callTool("test_trigger_tool_change", Map.of());
+            stream.await(CHANGED, 2, EFFECT);
+            listener.await(CHANGED, 2, EFFECT);
+            assertEquals(1, server.logLines("pageSize = abc"), "one log line:\n" + server.log());
+
+            write(etc.resolve("io.quiver.core.cfg"), CORE);
+            long deadline = System.nanoTime() + EFFECT.toNanos();
+            while (problemsText(there).contains("pageSize") && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertTrue(!problemsText(there).contains("pageSize"), "fixed, the problem is gone");
+            Probe.normalCallAnswers(moved);
+        }
+    }
+
+    // -------------------------------------------------------------------------------------------
+
+    /** The settings a shipped etc/ file documents ({@code #key = value} lines). */
+    private static Set<String> shipped(String file) throws IOException {
+        Matcher m = Pattern.compile("(?m)^#([A-Za-z]+) *=").matcher(
+                Files.readString(Path.of(System.getProperty("etc.dir")).resolve(file)));
+        Set<String> keys = new TreeSet<>();
+        while (m.find()) {
+            keys.add(m.group(1));
+        }
+        return keys;
+    }
+
+    private static void write(Path file, Map<String, String> settings) throws IOException {
+        String text = settings.entrySet().stream().map(e -> e.getKey() + " = " + e.getValue())
+                .collect(Collectors.joining("\n", "", "\n"));
+        Path part = file.resolveSibling("." + file.getFileName() + ".part");
+        Files.writeString(part, text);
+        Files.move(part, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static JsonNode awaitPageOf(McpHttp client, int size) throws Exception {
+        long deadline = System.nanoTime() + EFFECT.toNanos();
+        while (true) {
+            try {
+                JsonNode result = client.request("tools/list", Map.of()).path("result");
+                if (result.path("tools").size() == size || System.nanoTime() > deadline) {
+                    return result;
+                }
+            } catch (IllegalStateException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    private static JsonNode awaitProblems(McpHttp client, String text) throws Exception {
+        long deadline = System.nanoTime() + EFFECT.toNanos();
+        JsonNode problems;
+        do {
+            problems = client.callTool("problems_list", Map.of()).path("result").path("structuredContent");
+            if (problems.toString().contains(text)) {
+                return problems;
+            }
+            Thread.sleep(100);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("no problem with '" + text + "' listed: " + problems);
+    }
+
+    private static String problemsText(McpHttp client) throws Exception {
+        return client.callTool("problems_list", Map.of()).path("result").path("structuredContent").toString();
+    }
+
+    private static Map<String, String> ordered(String... keyValues) {
+        Map<String, String> map = new LinkedHashMap<>();
+        for (int i = 0; i < keyValues.length; i += 2) {
+            map.put(keyValues[i], keyValues[i + 1]);
+        }
+        return map;
+    }
+}

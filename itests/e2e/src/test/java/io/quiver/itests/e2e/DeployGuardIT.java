@@ -1,0 +1,133 @@
+package io.quiver.itests.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * What goes wrong in deploy/ stays there: jars that claim to be the core (same version, higher
+ * version) cannot replace or join the platform; broken files (not a jar, empty, bad feature JSON,
+ * far too large, an activator that is missing, an import nobody exports) and a tool with an invalid
+ * schema are each logged once with the file and the reason, listed as problems, and not tried again
+ * when something else in deploy/ changes. The endpoint answers throughout.
+ */
+class DeployGuardIT {
+
+    private static final Duration EFFECT = Duration.ofSeconds(20);
+
+    @Test
+    void deployCannotTouchThePlatformAndEveryBadFileIsToldOnce() throws Exception {
+        try (QuiverServer server = QuiverServer.start("deploy-guard", "core,http,tools-default,admin");
+             McpHttp client = McpHttp.connect(server.url(), "guard", Duration.ofSeconds(20))) {
+            Path deploy = server.home().resolve("deploy");
+            Path work = Files.createDirectories(server.home().resolve("work"));
+            String version = System.getProperty("quiver.version").replace('-', '.');
+            List<String> files = List.of("impostor.jar", "impostor-higher.jar", "corrupt.jar", "empty.jar", "bad.json",
+                    "huge.jar", "no-activator.jar", "unresolved.jar");
+            ToolBundles.place(ToolBundles.manifestOnly(work.resolve("a.jar"),
+                    Map.of("Bundle-SymbolicName", "io.quiver.core", "Bundle-Version", version)), deploy.resolve(files.get(0)));
+            ToolBundles.place(ToolBundles.manifestOnly(work.resolve("b.jar"),
+                    Map.of("Bundle-SymbolicName", "io.quiver.core", "Bundle-Version", "9.9.9")), deploy.resolve(files.get(1)));
+            Files.write(work.resolve("c.jar"), "PK this is not a zip file".getBytes());
+            ToolBundles.place(work.resolve("c.jar"), deploy.resolve(files.get(2)));
+            Files.write(work.resolve("d.jar"), new byte[0]);
+            ToolBundles.place(work.resolve("d.jar"), deploy.resolve(files.get(3)));
+            Files.writeString(work.resolve("e.json"), "{\"id\": \"broken:feature:1\", \"bundles\": [");
+            ToolBundles.place(work.resolve("e.json"), deploy.resolve(files.get(4)));
+            try (RandomAccessFile huge = new RandomAccessFile(work.resolve("f.jar").toFile(), "rw")) {
+                huge.setLength(300L << 20);
+            }
+            Files.move(work.resolve("f.jar"), deploy.resolve(files.get(5)));
+            ToolBundles.place(ToolBundles.manifestOnly(work.resolve("g.jar"), Map.of("Bundle-SymbolicName",
+                    "test.no.activator", "Bundle-Version", "1.0.0", "Bundle-Activator", "test.missing.Activator")),
+                    deploy.resolve(files.get(6)));
+            ToolBundles.place(ToolBundles.manifestOnly(work.resolve("h.jar"), Map.of("Bundle-SymbolicName",
+                    "test.unresolved", "Bundle-Version", "1.0.0", "Import-Package", "no.such.pkg;version=\"[9,10)\"")),
+                    deploy.resolve(files.get(7)));
+            ToolBundles.place(ToolBundles.badSchema(ToolBundles.exampleJar(), work.resolve("i.jar")),
+                    deploy.resolve("bad-schema.jar"));
+
+            JsonNode problems = awaitProblems(client, p -> files.stream().allMatch(p::contains)
+                    && p.contains(ToolBundles.BAD_SCHEMA_TOOL));
+            String text = problems.toString();
+            assertTrue(text.contains("io.quiver.core is part of the running platform"), text);
+            assertTrue(text.contains("not a jar"), text);
+            assertTrue(text.contains("the file is empty"), text);
+            assertTrue(text.contains("not a valid JSON file"), text);
+            assertTrue(text.contains("more than maxFileBytes"), text);
+            assertTrue(text.contains("did not start"), text);
+            assertTrue(text.contains("does not resolve"), text);
+            assertTrue(text.contains("/properties/x/type"), text);
+            Probe.normalCallAnswers(server.url());
+            assertEquals("{}", client.request("ping", Map.of()).path("result").toString());
+
+            JsonNode bundles = client.callTool("bundles_list", Map.of()).path("result").path("structuredContent")
+                    .path("bundles");
+            long cores = 0;
+            for (JsonNode b : bundles) {
+                if (b.path("symbolicName").asString().equals("io.quiver.core")) {
+                    cores++;
+                    assertEquals("ACTIVE", b.path("state").asString(), b.toString());
+                    assertTrue(b.path("location").asString().startsWith("quiver:"), "the platform's own: " + b);
+                }
+            }
+            assertEquals(1, cores, "one core, the platform's: " + bundles);
+            assertNull(client.tool(ToolBundles.BAD_SCHEMA_TOOL), "the tool with the invalid schema is not listed");
+
+            // a good bundle arrives: nothing refused before is tried (or logged) again
+            ToolBundles.place(ToolBundles.exampleJar(), deploy.resolve("greeting-tool.jar"));
+            awaitTool(client, ToolBundles.TOOL, true);
+            assertTrue(server.logLines("Tool greet added (io.quiver.examples.greeting 1.0.0") >= 1, server.log());
+            Thread.sleep(1500);
+            for (String file : files) {
+                assertEquals(1, server.logLines(file + ":"), file + " is logged once:\n" + server.log());
+            }
+            assertEquals(1, server.logLines("Refused service"), "the invalid schema is logged once:\n" + server.log());
+            assertFalse(server.log().contains("\tat "), "no stack traces:\n" + server.log());
+
+            // fixed or gone, a file's problem goes
+            Files.delete(deploy.resolve("corrupt.jar"));
+            Files.delete(deploy.resolve("greeting-tool.jar"));
+            awaitTool(client, ToolBundles.TOOL, false);
+            awaitProblems(client, p -> !p.contains("corrupt.jar"));
+            assertTrue(server.logLines("Tool greet removed (io.quiver.examples.greeting") >= 1, server.log());
+        }
+    }
+
+    private static JsonNode awaitProblems(McpHttp client, Predicate<String> wanted) throws Exception {
+        long deadline = System.nanoTime() + EFFECT.toNanos();
+        JsonNode problems;
+        do {
+            problems = client.callTool("problems_list", Map.of()).path("result").path("structuredContent");
+            if (wanted.test(problems.toString())) {
+                return problems;
+            }
+            Thread.sleep(200);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("the problems listed are not the ones expected: " + problems);
+    }
+
+    private static void awaitTool(McpHttp client, String name, boolean present) throws Exception {
+        long deadline = System.nanoTime() + EFFECT.toNanos();
+        while ((client.tool(name) != null) != present && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        if (present) {
+            assertNotNull(client.tool(name), name + " listed");
+        } else {
+            assertNull(client.tool(name), name + " gone");
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package io.quiver.itests.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Messages that are well-formed JSON-RPC but abuse the protocol: a cancellation naming no valid
+ * request, an id reused while its request runs, a replayed {@code requestState}, answers sent before
+ * the server asked. Each is refused or ignored with the right code, never a 500, and a normal call
+ * answers within a second meanwhile.
+ */
+class ProtocolAbuseIT {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    private static final String ELICITING = "test_input_required_result_elicitation";
+    private static QuiverServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        // the conformance feature turns SSE polling on; these raw clients read one stream to its end
+        server = QuiverServer.start("protocol-abuse", "core,http,tools-default,conformance",
+                home -> java.nio.file.Files.writeString(home.resolve("etc/io.quiver.transport.http.cfg"),
+                        "ssePollingMs = 0\n"));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        server.close();
+    }
+
+    @Test
+    void aCancellationWithAnObjectForItsRequestIdIsIgnored() throws Exception {
+        try (McpHttp client = McpHttp.connect(server.url(), "abuse", Duration.ofSeconds(10))) {
+            for (String requestId : new String[] {"{\"x\":[1]}", "[1,2]", "true", "null", "1.5"}) {
+                HttpResponse<String> r = post(client.session(), "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
+                        + "\"params\":{\"requestId\":" + requestId + "}}");
+                assertEquals(202, r.statusCode(), requestId + ": " + r.body());
+            }
+            assertEquals("{}", client.request("ping", Map.of()).path("result").toString(), "the session still answers");
+            Probe.normalCallAnswers(server.url());
+        }
+        assertFalse(server.log().contains(" ERROR "), server.log());
+        assertFalse(server.log().contains("\tat "), server.log());
+    }
+
+    @Test
+    void anIdStillInFlightInTheSessionIsRefused() throws Exception {
+        try (McpHttp client = McpHttp.connect(server.url(), "abuse", Duration.ofSeconds(10))) {
+            String call = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"slow_compute\","
+                    + "\"arguments\":{\"seconds\":2,\"label\":\"first\"}}}";
+            CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return responseOf(HTTP.send(request(client.session(), call).build(),
+                            HttpResponse.BodyHandlers.ofInputStream()).body(), 7);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(500);
+            HttpResponse<String> again = post(client.session(), call.replace("first", "second"));
+            assertEquals(400, again.statusCode(), again.body());
+            JsonNode error = McpHttp.JSON.readTree(again.body());
+            assertEquals(-32600, error.path("error").path("code").asInt());
+            assertEquals(7, error.path("id").asInt());
+            Probe.normalCallAnswers(server.url());
+            String answer = first.get(20, java.util.concurrent.TimeUnit.SECONDS);
+            assertTrue(answer.contains("Computed 'first'"), answer);
+            assertFalse(answer.contains("second"), "the refused duplicate never ran");
+            assertTrue(client.request("tools/call", Map.of("name", "slow_compute", "arguments",
+                    Map.of("seconds", 0, "label", "again"))).toString().contains("again"), "the id is free once answered");
+        }
+    }
+
+    @Test
+    void aRequestStateIsGoodForOneRetryAndAnswersCountOnlyWhenAsked() throws Exception {
+        JsonNode first = Probe.statelessCall(server.url(), ELICITING, Map.of(), Duration.ofSeconds(10)).path("result");
+        assertEquals("input_required", first.path("resultType").asString(), first.toString());
+        String state = first.path("requestState").asString();
+        Map<String, Object> answer = Map.of("user_name", Map.of("action", "accept", "content", Map.of("name", "Ada")));
+        JsonNode done = retry(state, answer).path("result");
+        assertEquals("Hello, Ada!", done.path("content").get(0).path("text").asString(), done.toString());
+
+        JsonNode replay = retry(state, Map.of("user_name", Map.of("action", "accept", "content", Map.of("name", "Eve"))));
+        assertEquals(-32602, replay.path("error").path("code").asInt(), replay.toString());
+        assertEquals("Invalid params: requestState integrity check failed", replay.path("error").path("message").asString());
+        assertFalse(replay.toString().contains("Eve"), "the replay never reached the tool");
+
+        JsonNode unasked = Probe.stateless(server.url(), "tools/call", ELICITING, Map.of("name", ELICITING,
+                "arguments", Map.of(), "inputResponses", answer), Duration.ofSeconds(10)).path("result");
+        assertEquals("input_required", unasked.path("resultType").asString(),
+                "an answer sent before the server asked does not count: " + unasked);
+        Probe.normalCallAnswers(server.url());
+    }
+
+    // -------------------------------------------------------------------------------------------
+
+    private static JsonNode retry(String state, Map<String, Object> answers) throws Exception {
+        return Probe.stateless(server.url(), "tools/call", ELICITING, Map.of("name", ELICITING, "arguments", Map.of(),
+                "requestState", state, "inputResponses", answers), Duration.ofSeconds(10));
+    }
+
+    private static HttpResponse<String> post(String session, String body) throws Exception {
+        return HTTP.send(request(session, body).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpRequest.Builder request(String session, String body) {
+        return HttpRequest.newBuilder(URI.create(server.url())).timeout(Duration.ofSeconds(20))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .header("MCP-Protocol-Version", McpHttp.VERSION)
+                .header("Mcp-Session-Id", session)
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+    }
+
+    /** The response with an id from an SSE (or JSON) body. */
+    private static String responseOf(InputStream body, int id) throws Exception {
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
+            String data;
+            while ((data = McpHttp.nextData(reader)) != null) {
+                if (!data.isBlank() && McpHttp.JSON.readTree(data).path("id").asInt(-1) == id) {
+                    return data;
+                }
+            }
+        }
+        return "";
+    }
+}

@@ -1,0 +1,90 @@
+package io.quiver.itests.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * SIGTERM with calls in flight: new requests are refused with 503, calls that finish within the grace
+ * period get their results, the rest get an error, the session stream ends with a last message and
+ * the listen stream with its final result; the process exits with status 0. Every client hears
+ * something.
+ */
+class ShutdownIT {
+
+    @Test
+    void everyCallInFlightGetsAResultOrAnErrorAndStreamsEndWithALastMessage() throws Exception {
+        QuiverServer server = QuiverServer.start("shutdown", "core,http,tools-default,conformance", home -> {
+            Files.writeString(home.resolve("etc/io.quiver.core.cfg"), "shutdownGraceMs = 3000\n");
+            Files.writeString(home.resolve("etc/io.quiver.transport.http.cfg"), "ssePollingMs = 0\n");
+        });
+        try (McpHttp client = McpHttp.connect(server.url(), "shutdown", Duration.ofSeconds(60))) {
+            McpHttp.Stream stream = client.openStream();
+            McpHttp.Stream listener = client.listenForToolChanges();
+            listener.await("notifications/subscriptions/acknowledged", 1, Duration.ofSeconds(10));
+            List<CompletableFuture<JsonNode>> quick = new ArrayList<>();
+            List<CompletableFuture<JsonNode>> slow = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                quick.add(call(client, 1, "quick" + i));
+                slow.add(call(client, 60, "slow" + i));
+            }
+            Thread.sleep(500);
+            server.terminate();
+            Thread.sleep(300);
+            HttpResponse<String> late = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url()))
+                    .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                    .header("MCP-Protocol-Version", McpHttp.VERSION).header("Mcp-Session-Id", client.session())
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"ping\"}"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(503, late.statusCode(), "a request while stopping: " + late.body());
+            assertTrue(late.headers().firstValue("Retry-After").isPresent());
+
+            for (CompletableFuture<JsonNode> f : quick) {
+                JsonNode r = f.get(30, TimeUnit.SECONDS);
+                assertTrue(r.path("result").path("content").get(0).path("text").asString().startsWith("Computed 'quick"),
+                        "a call that ends within the grace period gets its result: " + r);
+            }
+            for (CompletableFuture<JsonNode> f : slow) {
+                JsonNode r = f.get(30, TimeUnit.SECONDS);
+                assertEquals(-32000, r.path("error").path("code").asInt(), r.toString());
+                assertTrue(r.path("error").path("message").asString().contains("shutting down"), r.toString());
+            }
+            McpHttp.Stream.Received last = stream.await("notifications/message", 1, Duration.ofSeconds(30));
+            assertEquals("The server is shutting down", last.message().path("params").path("data").asString());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (listener.matching(m -> m.message().has("result")).isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            JsonNode end = listener.matching(m -> m.message().has("result")).stream().findFirst()
+                    .orElseThrow(() -> new AssertionError("the listen stream ended without its final result"))
+                    .message();
+            assertEquals("complete", end.path("result").path("resultType").asString(), end.toString());
+            assertEquals(0, server.awaitExit(60), "a clean stop exits with 0");
+        } finally {
+            server.close();
+        }
+    }
+
+    private static CompletableFuture<JsonNode> call(McpHttp client, int seconds, String label) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return client.callTool("slow_compute", Map.of("seconds", seconds, "label", label));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+}

@@ -1,0 +1,70 @@
+package io.quiver.itests.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Slow request bodies hold no thread: 300 clients that trickle their bodies a byte a second, and one
+ * whose chunked body never ends, get 408 and a closed connection once {@code bodyTimeoutMs} is over,
+ * while a normal call keeps answering within a second; nothing is logged but a warning line.
+ */
+class SlowClientsIT {
+
+    private static final int CLIENTS = 300;
+    private static QuiverServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = QuiverServer.start("slow-clients", "core,http,tools-default",
+                home -> Files.writeString(home.resolve("etc/io.quiver.transport.http.cfg"), "bodyTimeoutMs = 3000\n"));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        server.close();
+    }
+
+    @Test
+    void tricklingBodiesGet408AndOthersAreServedMeanwhile() throws Exception {
+        List<Probe.Raw> slow = new ArrayList<>();
+        try {
+            for (int i = 0; i < CLIENTS; i++) {
+                slow.add(new Probe.Raw(server.url()).send(Probe.postHead(server.url(), "Content-Length: 100000\r\n") + "{"));
+            }
+            Probe.Raw chunked = new Probe.Raw(server.url())
+                    .send(Probe.postHead(server.url(), "Transfer-Encoding: chunked\r\n") + "5\r\n{\"a\":\r\n");
+            slow.add(chunked);
+            // a byte a second each, past the 3 s deadline: the server ends them meanwhile
+            for (int second = 0; second < 5; second++) {
+                for (Probe.Raw raw : slow.subList(0, CLIENTS)) {
+                    raw.trySend(" ");
+                }
+                Probe.normalCallAnswers(server.url());
+                Thread.sleep(1000);
+            }
+            Map<Integer, Integer> statuses = new TreeMap<>();
+            for (Probe.Raw raw : slow) {
+                statuses.merge(raw.status(), 1, Integer::sum);
+                raw.rest(); // returns only once the server closed the connection
+            }
+            assertEquals(Map.of(408, CLIENTS + 1), statuses, "every slow body, the endless chunked one too");
+        } finally {
+            slow.forEach(Probe.Raw::close);
+        }
+        Probe.normalCallAnswers(server.url());
+        String log = server.log();
+        assertFalse(log.contains("\tat "), "no stack trace in the log:\n" + log);
+        assertFalse(log.contains(" ERROR "), "nothing logged as an error:\n" + log);
+        assertTrue(server.logLines("were not complete within 3000 ms") >= 1, log);
+    }
+}
