@@ -32,8 +32,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <li>{@code streams URL N SECONDS}: opens N sessions, each with its GET stream held open on a raw
  * socket, keeps them SECONDS seconds; prints how many streams opened.</li>
  * <li>{@code starvation URL SLOW SECONDS}: starts SLOW concurrent calls of {@code slow_compute}
- * (conformance feature), each working SECONDS s, then for 10 s calls {@code current_time} and
- * {@code ping} back to back from another session and prints their latency percentiles.</li>
+ * (conformance feature), each working SECONDS s, 30 per session, then for 10 s calls
+ * {@code current_time} and {@code ping} back to back from another session and prints their latency
+ * percentiles, and how the slow calls ended (done, told busy, failed).</li>
  * </ul>
  * Every result line starts with the command name, so a script can grep it.
  */
@@ -122,7 +123,11 @@ public final class Pressure {
     }
 
     static void starvation(URI url, int slow, int seconds) throws Exception {
-        String slowSession = session(url);
+        // 30 calls per session: within the default maxStreamsPerSession (32), as real clients would be
+        List<String> slowSessions = new ArrayList<>();
+        for (int i = 0; i < (slow + 29) / 30; i++) {
+            slowSessions.add(session(url));
+        }
         String probe = session(url);
         Map<String, AtomicInteger> slowOutcomes = new ConcurrentHashMap<>();
         HttpClient slowClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -131,10 +136,11 @@ public final class Pressure {
         for (int i = 0; i < slow; i++) {
             String body = "{\"jsonrpc\":\"2.0\",\"id\":" + (1000 + i) + ",\"method\":\"tools/call\",\"params\":"
                     + "{\"name\":\"slow_compute\",\"arguments\":{\"seconds\":" + seconds + ",\"label\":\"s" + i + "\"}}}";
-            calls.add(slowClient.sendAsync(post(url, slowSession, body), HttpResponse.BodyHandlers.ofString())
+            calls.add(slowClient.sendAsync(post(url, slowSessions.get(i / 30), body), HttpResponse.BodyHandlers.ofString())
                     .handle((r, e) -> {
                         String outcome = e != null ? e.getClass().getSimpleName()
-                                : r.body().contains("\"isError\":true") ? "isError" : "ok " + r.statusCode();
+                                : r.body().contains("is busy") ? "busy" : r.body().contains("\"isError\":true") ? "isError"
+                                : "ok " + r.statusCode();
                         slowOutcomes.computeIfAbsent(outcome, k -> new AtomicInteger()).incrementAndGet();
                         return null;
                     }));

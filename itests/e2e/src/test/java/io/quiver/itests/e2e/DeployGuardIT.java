@@ -19,7 +19,7 @@ import tools.jackson.databind.JsonNode;
 /**
  * What goes wrong in deploy/ stays there: jars that claim to be the core (same version, higher
  * version) cannot replace or join the platform; broken files (not a jar, empty, bad feature JSON,
- * far too large, an activator that is missing, an import nobody exports) and a tool with an invalid
+ * far too large, no manifest, an activator that is missing, an import nobody exports) and a tool with an invalid
  * schema are each logged once with the file and the reason, listed as problems, and not tried again
  * when something else in deploy/ changes. The endpoint answers throughout.
  */
@@ -35,7 +35,7 @@ class DeployGuardIT {
             Path work = Files.createDirectories(server.home().resolve("work"));
             String version = System.getProperty("quiver.version").replace('-', '.');
             List<String> files = List.of("impostor.jar", "impostor-higher.jar", "corrupt.jar", "empty.jar", "bad.json",
-                    "huge.jar", "no-activator.jar", "unresolved.jar");
+                    "huge.jar", "no-activator.jar", "unresolved.jar", "no-manifest.jar");
             ToolBundles.place(ToolBundles.manifestOnly(work.resolve("a.jar"),
                     Map.of("Bundle-SymbolicName", "io.quiver.core", "Bundle-Version", version)), deploy.resolve(files.get(0)));
             ToolBundles.place(ToolBundles.manifestOnly(work.resolve("b.jar"),
@@ -56,6 +56,13 @@ class DeployGuardIT {
             ToolBundles.place(ToolBundles.manifestOnly(work.resolve("h.jar"), Map.of("Bundle-SymbolicName",
                     "test.unresolved", "Bundle-Version", "1.0.0", "Import-Package", "no.such.pkg;version=\"[9,10)\"")),
                     deploy.resolve(files.get(7)));
+            try (java.util.zip.ZipOutputStream zip = new java.util.zip.ZipOutputStream(
+                    Files.newOutputStream(work.resolve("j.jar")))) {
+                zip.putNextEntry(new java.util.zip.ZipEntry("hello.txt"));
+                zip.write("a zip, but no bundle".getBytes());
+                zip.closeEntry();
+            }
+            ToolBundles.place(work.resolve("j.jar"), deploy.resolve(files.get(8)));
             ToolBundles.place(ToolBundles.badSchema(ToolBundles.exampleJar(), work.resolve("i.jar")),
                     deploy.resolve("bad-schema.jar"));
 
@@ -69,6 +76,7 @@ class DeployGuardIT {
             assertTrue(text.contains("more than maxFileBytes"), text);
             assertTrue(text.contains("did not start"), text);
             assertTrue(text.contains("does not resolve"), text);
+            assertTrue(text.contains("has no META-INF/MANIFEST.MF"), text);
             assertTrue(text.contains("/properties/x/type"), text);
             Probe.normalCallAnswers(server.url());
             assertEquals("{}", client.request("ping", Map.of()).path("result").toString());

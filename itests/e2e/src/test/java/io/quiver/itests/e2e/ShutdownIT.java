@@ -43,12 +43,17 @@ class ShutdownIT {
             }
             Thread.sleep(500);
             server.terminate();
-            Thread.sleep(300);
-            HttpResponse<String> late = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url()))
-                    .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-                    .header("MCP-Protocol-Version", McpHttp.VERSION).header("Mcp-Session-Id", client.session())
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"ping\"}"))
-                    .build(), HttpResponse.BodyHandlers.ofString());
+            // once the stop has begun (the signal takes a moment to arrive), new requests are refused
+            HttpResponse<String> late = null;
+            for (int i = 0; i < 25 && (late == null || late.statusCode() == 200); i++) {
+                Thread.sleep(100);
+                late = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url()))
+                        .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                        .header("MCP-Protocol-Version", McpHttp.VERSION).header("Mcp-Session-Id", client.session())
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":" + (100 + i)
+                                + ",\"method\":\"ping\"}"))
+                        .build(), HttpResponse.BodyHandlers.ofString());
+            }
             assertEquals(503, late.statusCode(), "a request while stopping: " + late.body());
             assertTrue(late.headers().firstValue("Retry-After").isPresent());
 

@@ -47,7 +47,6 @@ public final class HttpTransport implements ProblemSource {
 
     private static final Logger LOG = LoggerFactory.getLogger(HttpTransport.class);
 
-    private final McpEngine engine;
     private final BundleContext context;
     private final McpServlet servlet;
     private final ScheduledExecutorService timer;
@@ -62,7 +61,6 @@ public final class HttpTransport implements ProblemSource {
 
     @Activate
     public HttpTransport(@Reference McpEngine engine, Map<String, Object> properties, BundleContext context) {
-        this.engine = engine;
         this.context = context;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "quiver-sse-timer");
@@ -182,10 +180,13 @@ public final class HttpTransport implements ProblemSource {
         return problems;
     }
 
+    /**
+     * Streams still open end here. When the whole server stops, the engine has drained before (calls in
+     * flight answered, streams given their last message); this transport alone stopping (its bundle
+     * updated, say) leaves the engine serving other transports.
+     */
     @Deactivate
     synchronized void deactivate() {
-        // calls in flight get the engine's grace period; then every stream gets its last message
-        engine.drain();
         unregister();
         timer.shutdownNow();
         servlet.closeAll();
