@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Slow request bodies hold no thread: 300 clients that trickle their bodies a byte a second, and one
- * whose chunked body never ends, get 408 and a closed connection once {@code bodyTimeoutMs} is over,
- * while a normal call keeps answering within a second; nothing is logged but a warning line.
+ * whose chunked body never ends, get 408 and a closed connection once {@code bodyTimeoutMs} is over;
+ * 300 clients that trickle their headers are cut off after {@code headerTimeoutMs}; a normal call
+ * keeps answering within a second meanwhile, and nothing is logged but a warning line.
  */
 class SlowClientsIT {
 
@@ -26,12 +27,46 @@ class SlowClientsIT {
     @BeforeAll
     static void start() throws Exception {
         server = QuiverServer.start("slow-clients", "core,http,tools-default",
-                home -> Files.writeString(home.resolve("etc/io.quiver.transport.http.cfg"), "bodyTimeoutMs = 3000\n"));
+                home -> Files.writeString(home.resolve("etc/io.quiver.transport.http.cfg"),
+                        "bodyTimeoutMs = 3000\nheaderTimeoutMs = 2000\n"));
     }
 
     @AfterAll
     static void stop() throws Exception {
         server.close();
+    }
+
+    @Test
+    void tricklingHeadersAreCutOffAfterTheHeaderTimeout() throws Exception {
+        String head = Probe.postHead(server.url(), "Content-Length: 2\r\n");
+        List<Probe.Raw> slow = new ArrayList<>();
+        try {
+            for (int i = 0; i < CLIENTS; i++) {
+                slow.add(new Probe.Raw(server.url()).send(head.substring(0, 3)));
+            }
+            // a byte a second each: never silent long enough for an idle timeout, never done
+            int closed = 0;
+            for (int second = 3; second < 9 && closed < CLIENTS; second++) {
+                closed = 0;
+                for (Probe.Raw raw : slow) {
+                    if (!raw.trySend(head.substring(second, second + 1))) {
+                        closed++;
+                    }
+                }
+                Probe.normalCallAnswers(server.url());
+                Thread.sleep(1000);
+            }
+            for (Probe.Raw raw : slow) {
+                raw.socket.setSoTimeout(10_000);
+                assertEquals(-1, raw.in.read(), "the server closed the connection");
+            }
+        } catch (java.net.SocketException e) {
+            // a reset reads as closed too
+        } finally {
+            slow.forEach(Probe.Raw::close);
+        }
+        Probe.normalCallAnswers(server.url());
+        assertTrue(server.logLines("connections sent no complete request headers within 2000 ms") >= 1, server.log());
     }
 
     @Test

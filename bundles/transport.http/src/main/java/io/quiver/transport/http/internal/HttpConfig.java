@@ -37,6 +37,11 @@ public @interface HttpConfig {
     @Min(100)
     long bodyTimeoutMs() default 30_000;
 
+    @AttributeDefinition(description = "A request line and its headers must arrive within this long (ms); a slower"
+            + " connection is closed (Jetty's own idle timeout counts only silence)")
+    @Min(1000)
+    long headerTimeoutMs() default 10_000;
+
     @AttributeDefinition(description = "Streams that stay open until their client leaves (session GET streams, 2026-07-28"
             + " listen streams); 0 sizes it to the heap (8 per MiB of -Xmx, at least 256). Beyond it: 503 and Retry-After."
             + " Streamed responses end with their answer and are bounded per session and by the engine's tool shares")

@@ -68,7 +68,8 @@ public final class HttpTransport implements ProblemSource {
             return t;
         });
         this.config = read(properties, null);
-        this.servlet = new McpServlet(engine, config, timer);
+        this.servlet = new McpServlet(engine, config, timer, headerWatch());
+        timer.scheduleWithFixedDelay(servlet::sweepHeaders, 1, 1, TimeUnit.SECONDS);
         apply(properties);
     }
 
@@ -131,6 +132,16 @@ public final class HttpTransport implements ProblemSource {
         props.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_SERVLET_ASYNC_SUPPORTED, Boolean.TRUE);
         props.put(ENDPOINT_PATH, path);
         return props;
+    }
+
+    /** The header-time guard where the HTTP service is Jetty's (Felix HTTP), else none. */
+    private static HeaderWatch headerWatch() {
+        try {
+            return new HeaderGuard();
+        } catch (LinkageError e) {
+            LOG.info("Not Jetty: request headers are not timed ({})", e.toString());
+            return HeaderWatch.NONE;
+        }
     }
 
     /** Why the endpoint must not be served as configured, or null. */

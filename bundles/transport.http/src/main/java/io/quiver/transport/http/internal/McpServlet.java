@@ -46,6 +46,8 @@ final class McpServlet extends HttpServlet {
     private final transient ScheduledExecutorService timer;
     private final transient StreamBudget budget = new StreamBudget();
     private final transient Throttled slowBodies = new Throttled(LOG, 10_000);
+    private final transient Throttled slowHeaders = new Throttled(LOG, 10_000);
+    private final transient HeaderWatch headers;
     private final transient Map<String, SessionStreams> streams = new ConcurrentHashMap<>();
     private final transient Map<String, StandaloneStream> standalone = new ConcurrentHashMap<>();
     /** Streams of stateless requests, with what to do when their client is found gone. */
@@ -54,10 +56,20 @@ final class McpServlet extends HttpServlet {
     private transient volatile RequestGuard guard;
     private transient volatile int maxStreams;
 
-    McpServlet(McpEngine engine, HttpConfig config, ScheduledExecutorService timer) {
+    McpServlet(McpEngine engine, HttpConfig config, ScheduledExecutorService timer, HeaderWatch headers) {
         this.engine = engine;
         this.timer = timer;
+        this.headers = headers;
         configure(config);
+    }
+
+    /** Closes connections too slow with their headers (run once a second). */
+    void sweepHeaders() {
+        long timeout = config.headerTimeoutMs();
+        int closed = headers.sweep(timeout);
+        if (closed > 0) {
+            slowHeaders.warn(closed, "connections sent no complete request headers within {} ms: closed", timeout);
+        }
     }
 
     /** Takes new settings; requests and streams in progress keep going. */
@@ -75,6 +87,7 @@ final class McpServlet extends HttpServlet {
 
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        headers.observe(req);
         RequestGuard g = guard;
         if (!g.hostAllowed(req.getHeader("Host"))) {
             refuseUnread(resp, HttpServletResponse.SC_FORBIDDEN, -32000, "Forbidden: Host not allowed");

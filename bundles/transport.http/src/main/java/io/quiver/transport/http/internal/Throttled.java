@@ -21,7 +21,12 @@ final class Throttled {
 
     /** Counts one occurrence; logs "N what" when the interval has passed since the last line. */
     void warn(String what, Object argument) {
-        long n = count.incrementAndGet();
+        warn(1, what, argument);
+    }
+
+    /** Counts {@code times} occurrences at once. */
+    void warn(int times, String what, Object argument) {
+        long n = count.addAndGet(times);
         long now = System.nanoTime();
         long due = next.get();
         if (now - due >= 0 && next.compareAndSet(due, now + intervalNanos)) {

@@ -1,0 +1,75 @@
+package io.quiver.transport.http.internal;
+
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
+import org.eclipse.jetty.http.HttpParser;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.server.AbstractConnector;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.internal.HttpConnection;
+
+/**
+ * Bounds how long a client may take to send a request's headers. Jetty reads headers without a
+ * thread, but it has no time limit for them: its idle timeout counts only silence, so a client that
+ * sends a byte every few seconds keeps a connection for hours. Once a second this closes every
+ * connection that has been in the middle of a request line or its headers for longer than the limit.
+ *
+ * <p>Jetty-specific (Felix HTTP runs Jetty 12): it learns the connectors from the requests it sees
+ * and looks at each connection's HTTP/1.1 parser. Where the classes are missing (another servlet
+ * container) the transport runs without it.
+ */
+final class HeaderGuard implements HeaderWatch {
+
+    private final Set<Connector> connectors = ConcurrentHashMap.newKeySet();
+    /** When each connection was first seen inside a request's headers; touched by the sweeping thread only. */
+    private final Map<EndPoint, Long> inHeaders = new WeakHashMap<>();
+
+    /** Notes the connector a request came through. */
+    @Override
+    public void observe(HttpServletRequest request) {
+        ServletContextRequest jetty = ServletContextRequest.getServletContextRequest(request);
+        if (jetty != null) {
+            connectors.add(jetty.getConnectionMetaData().getConnector());
+        }
+    }
+
+    /**
+     * Closes the connections whose headers take longer than {@code timeoutMs}.
+     *
+     * @return how many were closed
+     */
+    @Override
+    public int sweep(long timeoutMs) {
+        long now = System.nanoTime();
+        long limit = timeoutMs * 1_000_000L;
+        int closed = 0;
+        for (Connector connector : connectors) {
+            if (!(connector instanceof AbstractConnector abstractConnector) || !connector.isRunning()) {
+                continue;
+            }
+            for (EndPoint endPoint : abstractConnector.getConnectedEndPoints()) {
+                Connection connection = endPoint.getConnection();
+                if (!(connection instanceof HttpConnection http)) {
+                    continue;
+                }
+                HttpParser parser = http.getParser();
+                if (parser.inHeaderState() && !parser.isStart()) {
+                    Long since = inHeaders.putIfAbsent(endPoint, now);
+                    if (since != null && now - since > limit) {
+                        inHeaders.remove(endPoint);
+                        endPoint.close();
+                        closed++;
+                    }
+                } else {
+                    inHeaders.remove(endPoint);
+                }
+            }
+        }
+        return closed;
+    }
+}

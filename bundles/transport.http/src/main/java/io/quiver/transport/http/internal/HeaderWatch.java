@@ -1,0 +1,25 @@
+package io.quiver.transport.http.internal;
+
+import jakarta.servlet.http.HttpServletRequest;
+
+/** Bounds how long clients take to send request headers, where the servlet container lets it ({@link HeaderGuard}). */
+interface HeaderWatch {
+
+    /** Nothing to watch with (not Jetty). */
+    HeaderWatch NONE = new HeaderWatch() {
+        @Override
+        public void observe(HttpServletRequest request) {
+        }
+
+        @Override
+        public int sweep(long timeoutMs) {
+            return 0;
+        }
+    };
+
+    /** Learns the connector a request came through. */
+    void observe(HttpServletRequest request);
+
+    /** Closes the connections whose headers take longer than {@code timeoutMs}; how many it closed. */
+    int sweep(long timeoutMs);
+}
