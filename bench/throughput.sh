@@ -6,7 +6,8 @@
 # The server (the quiver script's heap and GC options, features core,http,conformance, sseMethods
 # empty so calls answer JSON) runs pinned to CPU 0; wrk (Debian package, installed if missing) runs
 # pinned to CPU 1 with one thread, calling test_simple_text in one session: warm-up load, then the
-# measured run, at concurrency 1 and 32. Prints requests/s and latency percentiles per run.
+# measured run, at concurrency 1 and 32. Prints requests/s, latency percentiles and the server's CPU
+# time per call (user + system, from /proc: steadier than requests/s on a shared machine).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JAR="${1:-$ROOT/launcher/target/quiver.jar}"
@@ -31,9 +32,16 @@ curl -s -o /dev/null -H 'Content-Type: application/json' -H 'Accept: application
   -H "Mcp-Session-Id: $SESSION" -H 'MCP-Protocol-Version: 2025-11-25' \
   -d '{"jsonrpc":"2.0","method":"notifications/initialized"}' "$URL"
 export SESSION
+# the server's CPU time (user + system, in clock ticks) so far
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
+TICK=$(getconf CLK_TCK)
 for c in 1 32; do
   taskset -c 1 wrk -t1 -c"$c" -d"${WARMUP}s" -s "$ROOT/bench/lua/session-call.lua" "$URL" > /dev/null
+  before=$(cpu_ticks)
   result=$(taskset -c 1 wrk -t1 -c"$c" -d"${MEASURE}s" --latency -s "$ROOT/bench/lua/session-call.lua" "$URL" | grep '^rps=')
-  echo "concurrency $c: $result"
+  after=$(cpu_ticks)
+  rps=$(echo "$result" | sed 's/rps=\([0-9]*\).*/\1/')
+  cpu_us=$(( (after - before) * 1000000 / TICK / (rps * MEASURE) ))
+  echo "concurrency $c: $result server_cpu_us_per_call=$cpu_us"
 done
 echo "java: $(java -version 2>&1 | head -1); cores: $(nproc); load: $(cut -d' ' -f1-3 /proc/loadavg); jar: $JAR"

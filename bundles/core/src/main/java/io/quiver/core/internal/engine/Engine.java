@@ -329,6 +329,25 @@ public final class Engine implements AutoCloseable {
         taskPool.shutdownNow();
     }
 
+    private static final Runnable NOTHING = () -> { };
+
+    /** Runs its action the first time only. */
+    private static final class Once implements Runnable {
+        private final AtomicBoolean done = new AtomicBoolean();
+        private final Runnable action;
+
+        Once(Runnable action) {
+            this.action = action;
+        }
+
+        @Override
+        public void run() {
+            if (done.compareAndSet(false, true)) {
+                action.run();
+            }
+        }
+    }
+
     /** One request on its way through a handler. */
     private final class RequestExchange implements Exchange, InFlight {
         private final Session session;
@@ -410,24 +429,26 @@ public final class Engine implements AutoCloseable {
                 scope.cancel();
             }
             if (CONTROL.contains(request.method())) {
-                run(scope);
+                run(scope, NOTHING);
                 return;
             }
             String tool = "tools/call".equals(request.method()) ? toolName() : null;
             if (tool == null) {
-                dispatch(() -> run(scope));
+                dispatch(() -> run(scope, NOTHING));
                 return;
             }
             admission.admit(tool, new ToolAdmission.Call() {
                 @Override
                 public void start() {
+                    // the share is given back before the answer goes out: the client's next call finds it free
+                    Runnable release = new Once(() -> admission.release(tool));
                     dispatch(() -> {
                         try {
-                            run(scope);
+                            run(scope, release);
                         } finally {
-                            admission.release(tool);
+                            release.run();
                         }
-                    }, () -> admission.release(tool));
+                    }, release);
                 }
 
                 @Override
@@ -458,8 +479,10 @@ public final class Engine implements AutoCloseable {
             }
         }
 
-        private void run(RequestScope scope) {
+        /** @param handled run once the handler returned or threw, before the answer is written */
+        private void run(RequestScope scope, Runnable handled) {
             if (scope.isCancelled() && !"initialize".equals(request.method())) {
+                handled.run();
                 answer(null);
                 return;
             }
@@ -469,7 +492,11 @@ public final class Engine implements AutoCloseable {
                 if (handler == null) {
                     throw new McpException(ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + request.method());
                 }
-                result = handler.handle(scope, request.params());
+                try {
+                    result = handler.handle(scope, request.params());
+                } finally {
+                    handled.run();
+                }
             } catch (McpException e) {
                 if (e.reason() != null && !scope.isCancelled()) {
                     if (answered.compareAndSet(false, true)) {

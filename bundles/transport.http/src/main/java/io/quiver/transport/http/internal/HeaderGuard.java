@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import org.eclipse.jetty.http.HttpParser;
 import org.eclipse.jetty.io.Connection;
@@ -26,12 +27,18 @@ import org.eclipse.jetty.server.internal.HttpConnection;
 final class HeaderGuard implements HeaderWatch {
 
     private final Set<Connector> connectors = ConcurrentHashMap.newKeySet();
+    /** Requests seen; the connector is looked up for the first ones and then every 1024th. */
+    private final AtomicLong requests = new AtomicLong();
     /** When each connection was first seen inside a request's headers; touched by the sweeping thread only. */
     private final Map<EndPoint, Long> inHeaders = new WeakHashMap<>();
 
     /** Notes the connector a request came through. */
     @Override
     public void observe(HttpServletRequest request) {
+        long n = requests.incrementAndGet();
+        if (n > 64 && (n & 1023) != 0) {
+            return;
+        }
         ServletContextRequest jetty = ServletContextRequest.getServletContextRequest(request);
         if (jetty != null) {
             connectors.add(jetty.getConnectionMetaData().getConnector());

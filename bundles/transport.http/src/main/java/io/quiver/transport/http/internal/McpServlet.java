@@ -8,10 +8,12 @@ import io.quiver.api.transport.Receipt;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
+import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.Enumeration;
 import java.util.HashMap;
 import java.util.List;
@@ -130,6 +132,12 @@ final class McpServlet extends HttpServlet {
             refuseUnread(resp, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, -32000, payloadTooLarge(c));
             return;
         }
+        byte[] arrived = arrived(req, declared, c);
+        if (arrived != null) {
+            // the whole body came with the headers (the usual small message): no waiting, no hand-off
+            received(req, resp, null, arrived);
+            return;
+        }
         AsyncContext async = req.startAsync();
         async.setTimeout(0);
         BodyReader.read(req.getInputStream(), c.maxBodyBytes(), c.maxDrainBytes(), declared, c.bodyTimeoutMs(), timer,
@@ -137,7 +145,7 @@ final class McpServlet extends HttpServlet {
                     @Override
                     public void body(byte[] body) {
                         try {
-                            received(req, async, body);
+                            received(req, resp, async, body);
                         } catch (RuntimeException e) {
                             LOG.error("A POST to the MCP endpoint failed", e);
                             finish(async, HttpServletResponse.SC_INTERNAL_SERVER_ERROR, -32603, "Internal error", true);
@@ -169,27 +177,69 @@ final class McpServlet extends HttpServlet {
                 });
     }
 
+    /**
+     * The body when all of it has already arrived (a declared length that the container holds), read
+     * without blocking; null when it has to be waited for.
+     */
+    private static byte[] arrived(HttpServletRequest req, long declared, HttpConfig c) throws IOException {
+        if (declared < 0 || declared > c.maxBodyBytes()) {
+            return null;
+        }
+        ServletInputStream in = req.getInputStream();
+        if (in.available() < declared) {
+            return null;
+        }
+        byte[] body = new byte[(int) declared];
+        int read = 0;
+        while (read < body.length) {
+            int n = in.read(body, read, body.length - read);
+            if (n < 0) {
+                break;
+            }
+            read += n;
+        }
+        return read == body.length ? body : Arrays.copyOf(body, read);
+    }
+
     private static String payloadTooLarge(HttpConfig c) {
         return "Payload Too Large: the limit is " + c.maxBodyBytes() + " bytes";
     }
 
-    /** A whole body arrived: the engine classifies it, and the answer starts. */
-    private void received(HttpServletRequest req, AsyncContext async, byte[] body) {
+    /**
+     * A whole body arrived: the engine classifies it, and the answer starts.
+     *
+     * @param started the request's async context when the body was read asynchronously, else null
+     *     (then the answer is written at once, or an async context starts for a pending exchange)
+     */
+    private void received(HttpServletRequest req, HttpServletResponse resp, AsyncContext started, byte[] body) {
         HttpConfig c = config;
         String sessionId = header(req, SESSION_HEADER);
         Inbound inbound = new Inbound(sessionId, header(req, VERSION_HEADER), caller(), headers(req),
                 req.getRemoteAddr());
         Receipt receipt = engine.receive(body, inbound);
-        HttpServletResponse resp = (HttpServletResponse) async.getResponse();
         if (receipt instanceof Receipt.Accepted) {
-            resp.setStatus(HttpServletResponse.SC_ACCEPTED);
-            async.complete();
+            if (started == null) {
+                resp.setStatus(HttpServletResponse.SC_ACCEPTED);
+            } else {
+                resp.setStatus(HttpServletResponse.SC_ACCEPTED);
+                started.complete();
+            }
             return;
         }
         if (receipt instanceof Receipt.Rejected rejected) {
-            send(async, HttpErrors.status(rejected.reason()), rejected.body());
+            if (started == null) {
+                try {
+                    HttpErrors.send(resp, HttpErrors.status(rejected.reason()), rejected.body());
+                } catch (IOException e) {
+                    LOG.debug("The client left before its answer was written: {}", e.toString());
+                }
+            } else {
+                send(started, HttpErrors.status(rejected.reason()), rejected.body());
+            }
             return;
         }
+        AsyncContext async = started != null ? started : req.startAsync();
+        async.setTimeout(0);
         Receipt.Pending pending = (Receipt.Pending) receipt;
         McpSession session = pending.session();
         String method = pending.exchange().method();
