@@ -18,6 +18,9 @@ public interface Exchange {
     /** The protocol revision the request is served under. */
     String protocolVersion();
 
+    /** What the transport does with the stream that carries this exchange's messages. */
+    StreamPolicy streamPolicy();
+
     /**
      * The transport lost the client; the engine stops the work where the revision says so. A
      * transport that decides not to {@link #start} an exchange after all (a limit of its own is

@@ -16,6 +16,9 @@ public interface McpSession {
     /** The caller that opened the session. */
     CallerIdentity caller();
 
+    /** What the transport does with the session's stream (the one {@link #attach} takes). */
+    StreamPolicy streamPolicy();
+
     /**
      * Attaches the stream for messages not tied to a request (list changes, resource updates).
      * Only one is attached at a time.

@@ -111,7 +111,7 @@ public class IsolationIT {
             Eventually.until("both listed", client::listTools,
                     t -> t.containsKey("itest_blocked") && t.containsKey("itest_echo_iso"), BOUND);
             Eventually.until("the limits configuration is active",
-                    () -> context.getServiceReferences("io.quiver.core.internal.engine.ToolLimitsComponent",
+                    () -> context.getServiceReferences("io.quiver.core.internal.wiring.ToolLimitsComponent",
                             "(tool=itest_blocked)") != null, Boolean::booleanValue, BOUND);
             long started = System.nanoTime();
             McpClient.Call call = client.send("tools/call", client.toolCall("itest_blocked", Map.of(), null));

@@ -4,19 +4,31 @@ import io.quiver.api.transport.Exchange;
 import io.quiver.api.transport.Inbound;
 import io.quiver.api.transport.McpSession;
 import io.quiver.api.transport.MessageSink;
-import io.quiver.api.transport.Receipt;
 import io.quiver.api.transport.Receipt.Reason;
+import io.quiver.api.transport.Receipt;
+import io.quiver.api.transport.StreamPolicy;
 import io.quiver.core.internal.catalog.Catalog;
-import io.quiver.core.internal.handlers.Handlers;
+import io.quiver.core.internal.era.SessionEra;
+import io.quiver.core.internal.era.StatelessEra;
+import io.quiver.core.internal.exec.Workers;
 import io.quiver.core.internal.pipeline.CallToolResult;
-import io.quiver.core.internal.pipeline.ToolAdmission;
 import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
-import io.quiver.core.internal.pipeline.ToolPipeline;
+import io.quiver.core.internal.request.Era;
+import io.quiver.core.internal.request.InFlight;
+import io.quiver.core.internal.request.Listeners;
+import io.quiver.core.internal.request.MethodHandler;
+import io.quiver.core.internal.request.Peer;
+import io.quiver.core.internal.request.ProtocolVersions;
+import io.quiver.core.internal.request.RequestScope;
+import io.quiver.core.internal.request.Session;
+import io.quiver.core.internal.request.SessionRegistry;
 import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.JsonRpc;
 import io.quiver.core.internal.rpc.McpException;
 import io.quiver.core.internal.rpc.Message;
 import io.quiver.core.internal.rpc.RpcError;
+import io.quiver.core.internal.settings.EngineConfig;
+import io.quiver.core.internal.settings.EngineSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,7 +36,6 @@ import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -55,16 +66,12 @@ public final class Engine implements AutoCloseable {
     private final Catalog catalog;
     private final EngineSettings settings;
     private final ToolLimitsRegistry limits;
+    private final Workers workers;
+    private final SessionEra sessionEra;
+    private final StatelessEra statelessEra;
     private final SessionRegistry sessions = new SessionRegistry();
-    private final Listeners listeners = new Listeners();
-    private final Pools.Pool workPool;
-    private final Pools.Pool toolPool;
-    private final Pools.Pool taskPool;
-    private final ScheduledExecutorService timer;
-    private final ToolPipeline pipeline;
+    private final Listeners listeners;
     private final ToolAdmission admission;
-    private final Map<String, MethodHandler> handlers;
-    private final Map<String, MethodHandler> statelessHandlers;
     private final ListChangeNotifier listChanges;
     private final Consumer<Catalog.Kind> catalogListener;
     /** Requests started and not yet answered (listen streams included until they end). */
@@ -72,28 +79,26 @@ public final class Engine implements AutoCloseable {
     private final AtomicBoolean draining = new AtomicBoolean();
     private volatile boolean accepting = true;
 
-    public Engine(Catalog catalog, EngineSettings settings) {
-        this(catalog, settings, new ToolLimitsRegistry());
-    }
-
-    public Engine(Catalog catalog, EngineSettings settings, ToolLimitsRegistry limits) {
+    /**
+     * @param listeners the listen streams, shared with the stateless era's {@code subscriptions/listen}
+     * @param sessionEra the session era with its method table
+     * @param statelessEra the stateless era with its method table
+     */
+    public Engine(Catalog catalog, EngineSettings settings, ToolLimitsRegistry limits, Workers workers,
+            Listeners listeners, SessionEra sessionEra, StatelessEra statelessEra) {
         this.catalog = catalog;
         this.settings = settings;
         this.limits = limits;
-        EngineConfig c = settings.config();
-        this.workPool = Pools.bounded("quiver-request", c.maxConcurrentRequests(), c.maxQueued());
-        this.toolPool = Pools.bounded("quiver-tool", c.maxConcurrentCalls(), c.maxQueued());
-        this.taskPool = Pools.bounded("quiver-task", c.maxConcurrentCalls(), c.maxQueued());
-        this.timer = Pools.timer("quiver-timer");
-        this.pipeline = new ToolPipeline(catalog, toolPool, taskPool, settings, limits);
+        this.workers = workers;
+        this.listeners = listeners;
+        this.sessionEra = sessionEra;
+        this.statelessEra = statelessEra;
         this.admission = new ToolAdmission(this::toolShare, () -> settings.config().maxQueuedPerTool());
-        this.handlers = Handlers.create(catalog, pipeline, settings);
-        this.statelessHandlers = Handlers.createStateless(catalog, pipeline, settings, listeners);
-        this.listChanges = new ListChangeNotifier(sessions, listeners, timer,
+        this.listChanges = new ListChangeNotifier(sessions, listeners, workers.timer(),
                 () -> settings.config().listChangedDebounceMs());
         this.catalogListener = listChanges::changed;
         catalog.addListener(catalogListener);
-        timer.schedule(this::sweep, sweepDelayMs(), TimeUnit.MILLISECONDS);
+        workers.timer().schedule(this::sweep, sweepDelayMs(), TimeUnit.MILLISECONDS);
     }
 
     public EngineSettings settings() {
@@ -125,10 +130,7 @@ public final class Engine implements AutoCloseable {
     /** Takes a new configuration: pools, limits and timeouts change in place; sessions and streams stay. */
     public void reconfigure(EngineConfig next) {
         settings.update(next);
-        workPool.resize(next.maxConcurrentRequests(), next.maxQueued());
-        toolPool.resize(next.maxConcurrentCalls(), next.maxQueued());
-        taskPool.resize(next.maxConcurrentCalls(), next.maxQueued());
-        pipeline.reconfigure();
+        workers.resize(next);
     }
 
     private void sweep() {
@@ -139,7 +141,7 @@ public final class Engine implements AutoCloseable {
             LOG.warn("Expiring idle sessions failed", e);
         } finally {
             try {
-                timer.schedule(this::sweep, sweepDelayMs(), TimeUnit.MILLISECONDS);
+                workers.timer().schedule(this::sweep, sweepDelayMs(), TimeUnit.MILLISECONDS);
             } catch (RejectedExecutionException e) {
                 // closed
             }
@@ -166,7 +168,7 @@ public final class Engine implements AutoCloseable {
         }
         ObjectNode params = message instanceof Message.Request r ? r.params()
                 : message instanceof Message.Notification n ? n.params() : null;
-        if (params != null && Stateless.claims(params, inbound)) {
+        if (params != null && StatelessEra.claims(params, inbound)) {
             return receiveStateless(message, params, inbound);
         }
         if (inbound.protocolVersion() != null && !ProtocolVersions.isSupported(inbound.protocolVersion())) {
@@ -181,12 +183,12 @@ public final class Engine implements AutoCloseable {
             }
             Session session;
             try {
-                session = sessions.create(inbound.caller(), inbound.clientAddress(), settings.maxSessions(),
+                session = sessions.create(sessionEra, inbound.caller(), inbound.clientAddress(), settings.maxSessions(),
                         settings.maxSessionsPerClient());
             } catch (McpException e) {
                 return new Receipt.Rejected(e.reason(), JsonRpc.error(id, e.toError()));
             }
-            RequestExchange exchange = new RequestExchange(session, null, request);
+            RequestExchange exchange = new RequestExchange(sessionEra, session, null, request);
             session.register(exchange.key, exchange);
             return new Receipt.Pending(session, exchange);
         }
@@ -196,7 +198,7 @@ public final class Engine implements AutoCloseable {
         }
         Session session = sessions.get(inbound.sessionId());
         if (session == null) {
-            return reject(Reason.SESSION_NOT_FOUND, id, -32001, "Session not found");
+            return reject(Reason.SESSION_NOT_FOUND, id, ErrorCodes.SESSION_NOT_FOUND, "Session not found");
         }
         session.touch();
         if (message instanceof Message.Notification notification) {
@@ -210,7 +212,7 @@ public final class Engine implements AutoCloseable {
             }
             return new Receipt.Accepted();
         }
-        RequestExchange exchange = new RequestExchange(session, null, (Message.Request) message);
+        RequestExchange exchange = new RequestExchange(sessionEra, session, null, (Message.Request) message);
         if (!session.register(exchange.key, exchange)) {
             return reject(Reason.INVALID_REQUEST, id, ErrorCodes.INVALID_REQUEST, "Invalid Request: the id " + id
                     + " belongs to a request of this session that is still in progress; ids must be unique");
@@ -218,28 +220,28 @@ public final class Engine implements AutoCloseable {
         return new Receipt.Pending(session, exchange);
     }
 
-    /** A 2026-07-28 request: no session; checked, then served by the stateless method table. */
+    /** A message of the stateless era: no session; checked, then served by that era's method table. */
     private Receipt receiveStateless(Message message, ObjectNode params, Inbound inbound) {
         boolean request = message instanceof Message.Request;
         String method = request ? ((Message.Request) message).method() : ((Message.Notification) message).method();
         JsonNode id = request ? ((Message.Request) message).id() : null;
         Peer peer;
         try {
-            peer = Stateless.admit(method, params, inbound, request);
+            peer = statelessEra.admit(method, params, inbound, request);
         } catch (McpException e) {
             return new Receipt.Rejected(e.reason(), JsonRpc.error(id, e.toError()));
         }
         if (!request) {
             return new Receipt.Accepted();
         }
-        if (Stateless.REMOVED.contains(method) || !statelessHandlers.containsKey(method)) {
+        if (statelessEra.handler(method) == null) {
             return reject(Reason.METHOD_NOT_FOUND, id, ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + method);
         }
         if ("subscriptions/listen".equals(method) && listeners.size() >= settings.maxListeners()) {
             return reject(Reason.UNAVAILABLE, id, ErrorCodes.SERVER_UNAVAILABLE, "Server busy: "
                     + settings.maxListeners() + " listen streams are open, the most this server keeps; try again later");
         }
-        return new Receipt.Pending(null, new RequestExchange(null, peer, (Message.Request) message));
+        return new Receipt.Pending(null, new RequestExchange(statelessEra, null, peer, (Message.Request) message));
     }
 
     private static Receipt reject(Reason reason, JsonNode id, int code, String text) {
@@ -248,7 +250,7 @@ public final class Engine implements AutoCloseable {
 
     private void onNotification(Session session, Message.Notification notification) {
         switch (notification.method()) {
-            case "notifications/initialized" -> session.markInitialized();
+            case "notifications/initialized" -> LOG.debug("Session {}: initialized", session.id());
             case "notifications/cancelled" -> {
                 JsonNode requestId = notification.params().get("requestId");
                 if (requestId == null || !(requestId.isString() || requestId.isIntegralNumber())) {
@@ -318,15 +320,12 @@ public final class Engine implements AutoCloseable {
         return Map.of("name", settings.config().serverName(), "version", settings.serverVersion());
     }
 
+    /** Ends every session and stream; the threads are the caller's to close. */
     @Override
     public void close() {
         catalog.removeListener(catalogListener);
         listeners.closeAll(serverInfo());
         sessions.closeAll();
-        timer.shutdownNow();
-        workPool.shutdownNow();
-        toolPool.shutdownNow();
-        taskPool.shutdownNow();
     }
 
     private static final Runnable NOTHING = () -> { };
@@ -350,6 +349,8 @@ public final class Engine implements AutoCloseable {
 
     /** One request on its way through a handler. */
     private final class RequestExchange implements Exchange, InFlight {
+        private final Era era;
+        /** The request's session; null in the stateless era. */
         private final Session session;
         private final Peer peer;
         private final Message.Request request;
@@ -363,8 +364,9 @@ public final class Engine implements AutoCloseable {
         /** A stream that stays open after its handler returned (subscriptions/listen). */
         volatile boolean open;
 
-        /** A session request ({@code peer} null: taken from the session) or a stateless one ({@code session} null). */
-        RequestExchange(Session session, Peer peer, Message.Request request) {
+        /** @param peer who sent it, or {@code null} to take it from the session */
+        RequestExchange(Era era, Session session, Peer peer, Message.Request request) {
+            this.era = era;
             this.session = session;
             this.peer = peer;
             this.request = request;
@@ -378,7 +380,12 @@ public final class Engine implements AutoCloseable {
 
         @Override
         public String protocolVersion() {
-            return session != null ? session.protocolVersion() : peer.protocolVersion();
+            return peer != null ? peer.protocolVersion() : session.protocolVersion();
+        }
+
+        @Override
+        public StreamPolicy streamPolicy() {
+            return era.streamPolicy(protocolVersion());
         }
 
         @Override
@@ -390,9 +397,8 @@ public final class Engine implements AutoCloseable {
                 forget();
                 return;
             }
-            // Session-based revisions: a lost connection is not a cancellation; the response is
-            // kept for resumption by the transport. Stateless: closing the stream cancels.
-            if (session == null) {
+            // the session era keeps the response for the client to resume; the stateless era cancels
+            if (streamPolicy().cancelOnDisconnect()) {
                 current.cancel();
             }
         }
@@ -420,8 +426,8 @@ public final class Engine implements AutoCloseable {
 
         @Override
         public void start(MessageSink sink) {
-            RequestScope scope = new RequestScope(session, peer != null ? peer : Peer.of(session), request.id(),
-                    request.method(), request.params(), sink);
+            RequestScope scope = new RequestScope(era, session, peer != null ? peer : Peer.of(session), request.id(),
+                    request.params(), sink);
             this.sink = sink;
             this.scope = scope;
             inflight.add(this);
@@ -471,7 +477,7 @@ public final class Engine implements AutoCloseable {
 
         private void dispatch(Runnable work, Runnable refused) {
             try {
-                workPool.execute(work);
+                workers.requests().execute(work);
             } catch (RejectedExecutionException e) {
                 refused.run();
                 answer(JsonRpc.error(request.id(), new RpcError(ErrorCodes.SERVER_UNAVAILABLE,
@@ -488,7 +494,7 @@ public final class Engine implements AutoCloseable {
             }
             Object result;
             try {
-                MethodHandler handler = (session == null ? statelessHandlers : handlers).get(request.method());
+                MethodHandler handler = era.handler(request.method());
                 if (handler == null) {
                     throw new McpException(ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + request.method());
                 }
@@ -511,12 +517,11 @@ public final class Engine implements AutoCloseable {
                 answer(null);
                 return;
             } catch (RuntimeException | Error e) {
-                LOG.error("Request {} ({}) failed{}", request.method(), scope.invocationId(),
-                        session == null ? "" : " in session " + session.id(), e);
+                LOG.error("Request {} ({}, {}) failed", request.method(), scope.invocationId(), era.name(), e);
                 answer(JsonRpc.error(request.id(), new RpcError(ErrorCodes.INTERNAL_ERROR, "Internal error", null)));
                 return;
             }
-            if (result == StatelessResults.KEEP_OPEN) {
+            if (result == MethodHandler.STAYS_OPEN) {
                 open = true;
                 scope.onCancel(() -> answered.set(true));
                 scope.onCancel(this::forget);
@@ -525,22 +530,17 @@ public final class Engine implements AutoCloseable {
             respond(scope, result);
         }
 
-        /** Shapes a handler's result for the client's revision and answers with it. */
+        /** Answers with a handler's result, written for the client's revision. */
         private void respond(RequestScope scope, Object result) {
-            Object shaped = result;
+            byte[] response;
             try {
-                if (session == null && shaped != null) {
-                    shaped = StatelessResults.decorate(request.method(), shaped, settings);
-                } else if (shaped != null) {
-                    shaped = OlderRevisions.adapt(request.method(), session.protocolVersion(), shaped);
-                }
+                response = era.response(request.id(), request.method(), protocolVersion(), result);
             } catch (RuntimeException e) {
                 LOG.error("Request {} ({}): its result could not be written", request.method(), scope.invocationId(), e);
-                answer(JsonRpc.error(request.id(), new RpcError(ErrorCodes.INTERNAL_ERROR, "Internal error", null)));
-                return;
+                response = JsonRpc.error(request.id(), new RpcError(ErrorCodes.INTERNAL_ERROR, "Internal error", null));
             }
             boolean cancelled = scope.isCancelled() && !"initialize".equals(request.method());
-            answer(cancelled ? null : JsonRpc.result(request.id(), shaped));
+            answer(cancelled ? null : response);
         }
 
         /** Sends the response (or none, for a cancelled request) once; false when it was sent already. */

@@ -1,6 +1,9 @@
 package io.quiver.core.internal.engine;
 
 import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.request.Listeners;
+import io.quiver.core.internal.request.Session;
+import io.quiver.core.internal.request.SessionRegistry;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;

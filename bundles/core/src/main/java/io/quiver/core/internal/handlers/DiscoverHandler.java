@@ -1,10 +1,10 @@
 package io.quiver.core.internal.handlers;
 
-import io.quiver.core.internal.engine.EngineSettings;
-import io.quiver.core.internal.engine.MethodHandler;
-import io.quiver.core.internal.engine.RequestScope;
-import io.quiver.core.internal.engine.Stateless;
 import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.request.MethodHandler;
+import io.quiver.core.internal.request.ProtocolVersions;
+import io.quiver.core.internal.request.RequestScope;
+import io.quiver.core.internal.settings.EngineSettings;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@code server/discover} (2026-07-28): the revisions, capabilities and instructions of this server. */
@@ -19,7 +19,7 @@ final class DiscoverHandler implements MethodHandler {
     @Override
     public Object handle(RequestScope scope, ObjectNode params) {
         ObjectNode result = Json.MAPPER.createObjectNode();
-        result.putArray("supportedVersions").add(Stateless.VERSION);
+        result.putArray("supportedVersions").add(ProtocolVersions.STATELESS);
         ObjectNode capabilities = InitializeHandler.capabilities();
         capabilities.putObject("extensions").putObject(io.quiver.core.internal.pipeline.Tasks.EXTENSION);
         result.set("capabilities", capabilities);

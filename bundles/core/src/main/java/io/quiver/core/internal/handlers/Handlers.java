@@ -1,10 +1,10 @@
 package io.quiver.core.internal.handlers;
 
 import io.quiver.core.internal.catalog.Catalog;
-import io.quiver.core.internal.engine.EngineSettings;
-import io.quiver.core.internal.engine.Listeners;
-import io.quiver.core.internal.engine.MethodHandler;
 import io.quiver.core.internal.pipeline.ToolPipeline;
+import io.quiver.core.internal.request.Listeners;
+import io.quiver.core.internal.request.MethodHandler;
+import io.quiver.core.internal.settings.EngineSettings;
 import java.util.Map;
 
 /** The method table: one handler per MCP method. */
@@ -13,8 +13,8 @@ public final class Handlers {
     private Handlers() {
     }
 
-    /** The 2026-07-28 method table: no session methods, plus discovery and listening. */
-    public static Map<String, MethodHandler> createStateless(Catalog catalog, ToolPipeline pipeline,
+    /** The stateless era's method table: no session methods, plus discovery and listening. */
+    public static Map<String, MethodHandler> statelessTable(Catalog catalog, ToolPipeline pipeline,
             EngineSettings settings, Listeners listeners) {
         return Map.ofEntries(
                 Map.entry("server/discover", new DiscoverHandler(settings)),
@@ -32,7 +32,8 @@ public final class Handlers {
                 Map.entry("tasks/cancel", new TasksCancelHandler(pipeline)));
     }
 
-    public static Map<String, MethodHandler> create(Catalog catalog, ToolPipeline pipeline, EngineSettings settings) {
+    /** The session era's method table. */
+    public static Map<String, MethodHandler> sessionTable(Catalog catalog, ToolPipeline pipeline, EngineSettings settings) {
         return Map.ofEntries(
                 Map.entry("initialize", new InitializeHandler(settings)),
                 Map.entry("ping", new PingHandler()),

@@ -1,11 +1,11 @@
 package io.quiver.core.internal.handlers;
 
 import io.quiver.api.ClientInfo;
-import io.quiver.core.internal.engine.EngineSettings;
-import io.quiver.core.internal.engine.MethodHandler;
-import io.quiver.core.internal.engine.ProtocolVersions;
-import io.quiver.core.internal.engine.RequestScope;
 import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.request.MethodHandler;
+import io.quiver.core.internal.request.ProtocolVersions;
+import io.quiver.core.internal.request.RequestScope;
+import io.quiver.core.internal.settings.EngineSettings;
 import java.util.Map;
 import tools.jackson.databind.node.ObjectNode;
 

@@ -1,11 +1,11 @@
 package io.quiver.core.internal.handlers;
 
 import io.quiver.core.internal.catalog.Catalog;
-import io.quiver.core.internal.engine.Listeners;
-import io.quiver.core.internal.engine.MethodHandler;
-import io.quiver.core.internal.engine.RequestScope;
-import io.quiver.core.internal.engine.StatelessResults;
 import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.request.Listeners;
+import io.quiver.core.internal.request.Meta;
+import io.quiver.core.internal.request.MethodHandler;
+import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.rpc.JsonRpc;
 import io.quiver.core.internal.rpc.McpException;
 import java.util.EnumSet;
@@ -50,14 +50,14 @@ final class ListenHandler implements MethodHandler {
         }
         Listeners.Listener listener = new Listeners.Listener(scope.requestId(), lists, resources, scope.sink());
         scope.sink().send(JsonRpc.notification("notifications/subscriptions/acknowledged",
-                Map.of("_meta", Map.of(io.quiver.core.internal.engine.Stateless.META_SUBSCRIPTION, scope.requestId()),
+                Map.of("_meta", Map.of(Meta.SUBSCRIPTION, scope.requestId()),
                         "notifications", honoured)));
         listeners.add(listener);
         scope.onCancel(() -> {
             listeners.remove(listener);
             scope.sink().complete(null);
         });
-        return StatelessResults.KEEP_OPEN;
+        return MethodHandler.STAYS_OPEN;
     }
 
     private static void flag(JsonNode filter, ObjectNode honoured, String field, Catalog.Kind kind,

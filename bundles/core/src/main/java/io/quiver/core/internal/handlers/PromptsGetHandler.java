@@ -1,16 +1,16 @@
 package io.quiver.core.internal.handlers;
 
 import io.quiver.api.RequestContext;
-import io.quiver.api.prompt.PromptArgument;
-import io.quiver.api.prompt.PromptRequest;
 import io.quiver.api.input.InputNeeded;
 import io.quiver.api.input.InputResponse;
+import io.quiver.api.prompt.PromptArgument;
+import io.quiver.api.prompt.PromptRequest;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.catalog.PromptEntry;
-import io.quiver.core.internal.engine.MethodHandler;
-import io.quiver.core.internal.engine.RequestScope;
 import io.quiver.core.internal.pipeline.InputRounds;
 import io.quiver.core.internal.pipeline.ToolPipeline;
+import io.quiver.core.internal.request.MethodHandler;
+import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.McpException;
 import java.util.LinkedHashMap;

@@ -3,8 +3,8 @@ package io.quiver.core.internal.handlers;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.catalog.Cursor;
 import io.quiver.core.internal.catalog.PromptEntry;
-import io.quiver.core.internal.engine.MethodHandler;
-import io.quiver.core.internal.engine.RequestScope;
+import io.quiver.core.internal.request.MethodHandler;
+import io.quiver.core.internal.request.RequestScope;
 import java.util.function.IntSupplier;
 import tools.jackson.databind.node.ObjectNode;
 

@@ -8,10 +8,10 @@ import io.quiver.api.resource.ResourceRequest;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.catalog.ResourceEntry;
 import io.quiver.core.internal.catalog.TemplateEntry;
-import io.quiver.core.internal.engine.MethodHandler;
-import io.quiver.core.internal.engine.RequestScope;
 import io.quiver.core.internal.pipeline.InputRounds;
 import io.quiver.core.internal.pipeline.ToolPipeline;
+import io.quiver.core.internal.request.MethodHandler;
+import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.McpException;
 import java.util.List;
@@ -59,9 +59,7 @@ final class ResourcesReadHandler implements MethodHandler {
         @SuppressWarnings("unchecked")
         List<ResourceContents> contents = (List<ResourceContents>) outcome;
         if (contents == null || contents.isEmpty()) {
-            // 2026-07-28 made a missing resource an invalid-params error (SEP-2164)
-            throw new McpException(scope.session() == null ? ErrorCodes.INVALID_PARAMS : ErrorCodes.RESOURCE_NOT_FOUND,
-                    "Resource not found", Map.of("uri", uri));
+            throw new McpException(scope.era().resourceNotFound(), "Resource not found", Map.of("uri", uri));
         }
         return Map.of("contents", contents);
     }

@@ -1,8 +1,8 @@
 package io.quiver.core.internal.handlers;
 
 import io.quiver.core.internal.catalog.Catalog;
-import io.quiver.core.internal.engine.MethodHandler;
-import io.quiver.core.internal.engine.RequestScope;
+import io.quiver.core.internal.request.MethodHandler;
+import io.quiver.core.internal.request.RequestScope;
 import java.util.Map;
 import tools.jackson.databind.node.ObjectNode;
 

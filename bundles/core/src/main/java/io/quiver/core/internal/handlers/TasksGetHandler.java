@@ -1,9 +1,9 @@
 package io.quiver.core.internal.handlers;
 
-import io.quiver.core.internal.engine.MethodHandler;
-import io.quiver.core.internal.engine.RequestScope;
 import io.quiver.core.internal.pipeline.Tasks;
 import io.quiver.core.internal.pipeline.ToolPipeline;
+import io.quiver.core.internal.request.MethodHandler;
+import io.quiver.core.internal.request.RequestScope;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@code tasks/get} (tasks extension): only for clients that declare the extension. */

@@ -5,9 +5,9 @@ import io.quiver.api.ToolResult;
 import io.quiver.api.content.Content;
 import io.quiver.api.content.TextContent;
 import io.quiver.core.internal.json.Json;
-import tools.jackson.databind.json.JsonMapper;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.json.JsonMapper;
 
 /** The wire shape of a {@code tools/call} result. */
 public record CallToolResult(List<Content> content, Object structuredContent, boolean isError,

@@ -2,8 +2,9 @@ package io.quiver.core.internal.pipeline;
 
 import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
-import io.quiver.core.internal.engine.RequestScope;
 import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.request.RequestScope;
+import io.quiver.core.internal.request.Session;
 import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.McpException;
 import java.util.LinkedHashMap;
@@ -51,7 +52,7 @@ public final class InputRounds {
 
     /** Runs with the input source of the request's revision: {@link #withSession} or {@link #stateless}. */
     public Object run(RequestScope scope, String target, ObjectNode params, Runner runner) throws Exception {
-        return scope.session() == null ? stateless(scope, target, params, runner) : withSession(scope, runner);
+        return scope.era().asksClient() ? withSession(scope, runner) : stateless(scope, target, params, runner);
     }
 
     /** Session clients: ask for each missing answer on the request's stream, then try again. */

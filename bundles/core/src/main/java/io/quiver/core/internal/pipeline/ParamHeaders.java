@@ -1,9 +1,12 @@
 package io.quiver.core.internal.pipeline;
 
-import io.quiver.core.internal.engine.Peer;
-import io.quiver.core.internal.engine.Stateless;
+import io.quiver.core.internal.request.Peer;
 import io.quiver.core.internal.rpc.McpException;
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.Locale;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
@@ -12,7 +15,7 @@ import tools.jackson.databind.JsonNode;
  * {@code x-mcp-header} (2026-07-28): a tool argument whose schema names a header must arrive in
  * {@code Mcp-Param-<name>} too, with the same value, so intermediaries can route on it.
  */
-final class ParamHeaders {
+public final class ParamHeaders {
 
     private ParamHeaders() {
     }
@@ -32,7 +35,7 @@ final class ParamHeaders {
             if (sent == null) {
                 throw McpException.headerMismatch("Header mismatch: " + name + " is required");
             }
-            String decoded = Stateless.decode(sent);
+            String decoded = decode(sent);
             if (decoded == null || !matches(value, decoded)) {
                 throw McpException.headerMismatch("Header mismatch: " + name + " differs from argument "
                         + property.getKey());
@@ -55,5 +58,26 @@ final class ParamHeaders {
             }
         }
         return false;
+    }
+
+    /**
+     * A header value with surrounding whitespace trimmed and the {@code =?base64?…?=} form decoded;
+     * {@code null} when that form holds invalid base64 or UTF-8.
+     */
+    public static String decode(String header) {
+        String value = header.strip();
+        if (value.length() >= 11 && value.startsWith("=?base64?") && value.endsWith("?=")) {
+            String payload = value.substring(9, value.length() - 2);
+            if (!payload.matches("(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")) {
+                return null;
+            }
+            try {
+                byte[] bytes = Base64.getDecoder().decode(payload);
+                return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
+            } catch (IllegalArgumentException | CharacterCodingException e) {
+                return null;
+            }
+        }
+        return value;
     }
 }

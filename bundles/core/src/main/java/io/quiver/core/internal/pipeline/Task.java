@@ -3,7 +3,7 @@ package io.quiver.core.internal.pipeline;
 import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
 import io.quiver.core.internal.catalog.ToolEntry;
-import io.quiver.core.internal.engine.RequestScope;
+import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.rpc.RpcError;
 import java.time.Instant;
 import java.util.LinkedHashMap;

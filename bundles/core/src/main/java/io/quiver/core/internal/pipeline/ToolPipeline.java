@@ -6,11 +6,12 @@ import io.quiver.api.ToolResult;
 import io.quiver.api.input.InputResponse;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.catalog.ToolEntry;
-import io.quiver.core.internal.engine.EngineConfig;
-import io.quiver.core.internal.engine.EngineSettings;
-import io.quiver.core.internal.engine.RequestScope;
+import io.quiver.core.internal.engine.ToolAdmission;
 import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.rpc.McpException;
+import io.quiver.core.internal.settings.EngineConfig;
+import io.quiver.core.internal.settings.EngineSettings;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -99,7 +100,7 @@ public final class ToolPipeline {
                     + problems.stream().map(Error::toString).collect(Collectors.joining("; ")));
         }
         boolean escalate = false;
-        if (scope.session() == null && !"none".equals(tool.taskSupport())) {
+        if (scope.era().offersTasks() && !"none".equals(tool.taskSupport())) {
             // tasks extension (2026-07-28): task tools become tasks for clients that declare it
             boolean declared = Tasks.declared(scope);
             if ("required".equals(tool.taskSupport()) && !declared) {

@@ -13,6 +13,10 @@ import io.quiver.api.transport.MessageSink;
 import io.quiver.api.transport.Receipt;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
+import io.quiver.core.internal.settings.EngineConfig;
+import io.quiver.core.internal.settings.EngineSettings;
+import io.quiver.core.internal.wiring.EngineAssembly;
 import io.quiver.lib.config.TypedConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -35,16 +39,23 @@ class EngineLimitsTest {
             + "\"io.modelcontextprotocol/clientCapabilities\":{}}";
 
     private final Catalog catalog = new Catalog();
+    private EngineAssembly assembly;
     private Engine engine;
+
+    /** The engine as the component builds it; {@link #assembly} closes it. */
+    private Engine assemble(EngineSettings settings, ToolLimitsRegistry limits) {
+        assembly = EngineAssembly.of(catalog, settings, limits);
+        return assembly.engine();
+    }
 
     @AfterEach
     void close() {
-        engine.close();
+        assembly.close();
     }
 
     @Test
     void sessionsAreBoundedPerClientAddressAndOverall() {
-        engine = new Engine(catalog, EngineSettings.of(Map.of("maxSessions", 5, "maxSessionsPerClient", 3)));
+        engine = assemble(EngineSettings.of(Map.of("maxSessions", 5, "maxSessionsPerClient", 3)), new ToolLimitsRegistry());
         for (int i = 0; i < 3; i++) {
             assertInstanceOf(Receipt.Pending.class, initialize("10.0.0.1"));
         }
@@ -62,7 +73,7 @@ class EngineLimitsTest {
 
     @Test
     void aSessionThatNeverSpeaksAfterInitializeExpiresAfterTheHandshakeTimeout() throws Exception {
-        engine = new Engine(catalog, EngineSettings.of(Map.of("handshakeTimeoutMs", 1_000)));
+        engine = assemble(EngineSettings.of(Map.of("handshakeTimeoutMs", 1_000)), new ToolLimitsRegistry());
         String silent = ((Receipt.Pending) initialize("10.0.0.1")).session().id();
         String talking = ((Receipt.Pending) initialize("10.0.0.1")).session().id();
         assertInstanceOf(Receipt.Accepted.class, engine.receive(bytes(
@@ -75,7 +86,7 @@ class EngineLimitsTest {
 
     @Test
     void listenStreamsAreBounded() throws Exception {
-        engine = new Engine(catalog, EngineSettings.of(Map.of("maxListeners", 1)));
+        engine = assemble(EngineSettings.of(Map.of("maxListeners", 1)), new ToolLimitsRegistry());
         Recorder first = start(engine.receive(bytes(listen(1)), stateless()));
         first.firstInterim.get(5, TimeUnit.SECONDS);
         Receipt.Rejected refused = assertInstanceOf(Receipt.Rejected.class, engine.receive(bytes(listen(2)), stateless()));
@@ -84,7 +95,7 @@ class EngineLimitsTest {
 
     @Test
     void aNewConfigurationKeepsSessionsAndAppliesAtOnce() throws Exception {
-        engine = new Engine(catalog, EngineSettings.of(Map.of("pageSize", 1)));
+        engine = assemble(EngineSettings.of(Map.of("pageSize", 1)), new ToolLimitsRegistry());
         for (String name : List.of("a", "b")) {
             register(name, call -> Outcome.text(name));
         }
@@ -97,7 +108,7 @@ class EngineLimitsTest {
 
     @Test
     void drainingLetsQuickCallsFinishThenCancelsTheRestWithAnErrorAndEndsStreams() throws Exception {
-        engine = new Engine(catalog, EngineSettings.of(Map.of("shutdownGraceMs", 500)));
+        engine = assemble(EngineSettings.of(Map.of("shutdownGraceMs", 500)), new ToolLimitsRegistry());
         CountDownLatch stopped = new CountDownLatch(1);
         register("quick", call -> {
             Thread.sleep(100);

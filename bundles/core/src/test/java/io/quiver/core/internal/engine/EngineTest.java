@@ -18,6 +18,9 @@ import io.quiver.api.transport.Receipt;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.json.Json;
 import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
+import io.quiver.core.internal.settings.EngineConfig;
+import io.quiver.core.internal.settings.EngineSettings;
+import io.quiver.core.internal.wiring.EngineAssembly;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -39,6 +42,7 @@ class EngineTest {
     private static final AtomicLong SERVICE_IDS = new AtomicLong(100);
 
     private Catalog catalog;
+    private EngineAssembly assembly;
     private Engine engine;
     private final ToolLimitsRegistry limits = new ToolLimitsRegistry();
     private String sessionId;
@@ -46,7 +50,7 @@ class EngineTest {
     @BeforeEach
     void setUp() throws Exception {
         catalog = new Catalog();
-        engine = new Engine(catalog, EngineSettings.of(Map.of("toolTimeoutMs", 500, "clientRequestTimeoutMs", 2_000,
+        engine = assemble(EngineSettings.of(Map.of("toolTimeoutMs", 500, "clientRequestTimeoutMs", 2_000,
                 "pageSize", 2, "listChangedDebounceMs", 20, "maxOutputBytes", 64)), limits);
         Recorder init = request(null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
                 + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"elicitation\":{}},"
@@ -56,9 +60,15 @@ class EngineTest {
                 inbound(sessionId)) instanceof Receipt.Rejected);
     }
 
+    /** The engine as the component builds it; {@link #assembly} closes it. */
+    private Engine assemble(EngineSettings settings, ToolLimitsRegistry limits) {
+        assembly = EngineAssembly.of(catalog, settings, limits);
+        return assembly.engine();
+    }
+
     @AfterEach
     void tearDown() {
-        engine.close();
+        assembly.close();
     }
 
     @Test

@@ -17,6 +17,10 @@ import io.quiver.api.transport.MessageSink;
 import io.quiver.api.transport.Receipt;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.pipeline.ParamHeaders;
+import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
+import io.quiver.core.internal.settings.EngineSettings;
+import io.quiver.core.internal.wiring.EngineAssembly;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -40,18 +44,25 @@ class StatelessTest {
     private static final CallerIdentity MALLORY = new CallerIdentity("mallory", "default", Set.of(), true);
 
     private final Catalog catalog = new Catalog();
+    private EngineAssembly assembly;
     private Engine engine = engine(600_000);
     private final AtomicInteger greeted = new AtomicInteger();
 
     private Engine engine(long stateTtlMs) {
-        return new Engine(catalog, EngineSettings.of(Map.of("toolTimeoutMs", 2_000, "listChangedDebounceMs", 20,
+        return assemble(EngineSettings.of(Map.of("toolTimeoutMs", 2_000, "listChangedDebounceMs", 20,
                 "listTtlMs", 5_000, "cacheScope", "public",
-                "requestStateKeys", List.of("a-signing-key-of-at-least-32-characters"), "requestStateTtlMs", stateTtlMs)));
+                "requestStateKeys", List.of("a-signing-key-of-at-least-32-characters"), "requestStateTtlMs", stateTtlMs)), new ToolLimitsRegistry());
+    }
+
+    /** The engine as the component builds it; {@link #assembly} closes it. */
+    private Engine assemble(EngineSettings settings, ToolLimitsRegistry limits) {
+        assembly = EngineAssembly.of(catalog, settings, limits);
+        return assembly.engine();
     }
 
     @AfterEach
     void close() {
-        engine.close();
+        assembly.close();
     }
 
     @Test
@@ -98,9 +109,9 @@ class StatelessTest {
         assertEquals(Receipt.Reason.HEADER_MISMATCH, rejected("tools/call", params, headers));
         headers.put("mcp-name", "=?base64?ZWNob19uYW1l?=!");
         assertEquals(Receipt.Reason.HEADER_MISMATCH, rejected("tools/call", params, headers));
-        assertEquals("echo_name", Stateless.decode("  echo_name "));
-        assertNull(Stateless.decode("=?base64?SGVsbG8?="), "bad padding");
-        assertEquals("=?base64?SGVsbG8=", Stateless.decode("=?base64?SGVsbG8="), "no suffix: literal");
+        assertEquals("echo_name", ParamHeaders.decode("  echo_name "));
+        assertNull(ParamHeaders.decode("=?base64?SGVsbG8?="), "bad padding");
+        assertEquals("=?base64?SGVsbG8=", ParamHeaders.decode("=?base64?SGVsbG8="), "no suffix: literal");
     }
 
     @Test
@@ -127,7 +138,7 @@ class StatelessTest {
         assertEquals(-32602, complete(request("tools/call", retry(tampered), ALICE, null)).path("error").path("code").asInt());
         assertEquals(-32602, complete(request("tools/call", retry(state + "x"), ALICE, null)).path("error").path("code").asInt());
         assertEquals(-32602, complete(request("tools/call", retry(state), MALLORY, null)).path("error").path("code").asInt());
-        engine.close();
+        assembly.close();
         engine = engine(1);
         String expired = complete(request("tools/call", "{\"name\":\"greeter\"," + META + "}}", ALICE, null))
                 .path("result").path("requestState").asString();

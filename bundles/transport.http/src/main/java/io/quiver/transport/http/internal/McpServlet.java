@@ -5,6 +5,8 @@ import io.quiver.api.transport.Inbound;
 import io.quiver.api.transport.McpEngine;
 import io.quiver.api.transport.McpSession;
 import io.quiver.api.transport.Receipt;
+import io.quiver.api.transport.StreamPolicy;
+import io.quiver.api.transport.TransportErrors;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -52,7 +54,7 @@ final class McpServlet extends HttpServlet {
     private final transient HeaderWatch headers;
     private final transient Map<String, SessionStreams> streams = new ConcurrentHashMap<>();
     private final transient Map<String, StandaloneStream> standalone = new ConcurrentHashMap<>();
-    /** Streams of stateless requests, with what to do when their client is found gone. */
+    /** Streams of requests outside a session, with what to do when their client is found gone. */
     private final transient Map<SessionStreams, Runnable> stateless = new ConcurrentHashMap<>();
     private transient volatile HttpConfig config;
     private transient volatile RequestGuard guard;
@@ -92,11 +94,11 @@ final class McpServlet extends HttpServlet {
         headers.observe(req);
         RequestGuard g = guard;
         if (!g.hostAllowed(req.getHeader("Host"))) {
-            refuseUnread(resp, HttpServletResponse.SC_FORBIDDEN, -32000, "Forbidden: Host not allowed");
+            refuseUnread(resp, HttpServletResponse.SC_FORBIDDEN, TransportErrors.SERVER_ERROR, "Forbidden: Host not allowed");
             return;
         }
         if (!g.originAllowed(req.getHeader("Origin"))) {
-            refuseUnread(resp, HttpServletResponse.SC_FORBIDDEN, -32000, "Forbidden: Origin not allowed");
+            refuseUnread(resp, HttpServletResponse.SC_FORBIDDEN, TransportErrors.SERVER_ERROR, "Forbidden: Origin not allowed");
             return;
         }
         switch (req.getMethod()) {
@@ -105,7 +107,7 @@ final class McpServlet extends HttpServlet {
             case "DELETE" -> delete(req, resp);
             default -> {
                 resp.setHeader("Allow", "GET, POST, DELETE");
-                refuseUnread(resp, HttpServletResponse.SC_METHOD_NOT_ALLOWED, -32000, "Method not allowed");
+                refuseUnread(resp, HttpServletResponse.SC_METHOD_NOT_ALLOWED, TransportErrors.SERVER_ERROR, "Method not allowed");
             }
         }
     }
@@ -115,12 +117,12 @@ final class McpServlet extends HttpServlet {
     private void post(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         String accept = req.getHeader("Accept");
         if (!MediaTypes.accepts(accept, MediaTypes.JSON) || !MediaTypes.accepts(accept, MediaTypes.SSE)) {
-            refuseUnread(resp, HttpServletResponse.SC_NOT_ACCEPTABLE, -32000,
+            refuseUnread(resp, HttpServletResponse.SC_NOT_ACCEPTABLE, TransportErrors.SERVER_ERROR,
                     "Not Acceptable: the client must accept both application/json and text/event-stream");
             return;
         }
         if (!MediaTypes.isJson(req.getContentType())) {
-            refuseUnread(resp, HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE, -32000,
+            refuseUnread(resp, HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE, TransportErrors.SERVER_ERROR,
                     "Unsupported Media Type: the body must be application/json");
             return;
         }
@@ -129,7 +131,7 @@ final class McpServlet extends HttpServlet {
         if (declared > c.maxBodyBytes() && (declared > c.maxBodyBytes() + c.maxDrainBytes()
                 || "100-continue".equalsIgnoreCase(String.valueOf(req.getHeader("Expect")).trim()))) {
             // not worth reading (or not sent yet): answer at once, the connection closes after it
-            refuseUnread(resp, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, -32000, payloadTooLarge(c));
+            refuseUnread(resp, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, TransportErrors.SERVER_ERROR, payloadTooLarge(c));
             return;
         }
         byte[] arrived = arrived(req, declared, c);
@@ -148,20 +150,20 @@ final class McpServlet extends HttpServlet {
                             received(req, resp, async, body);
                         } catch (RuntimeException e) {
                             LOG.error("A POST to the MCP endpoint failed", e);
-                            finish(async, HttpServletResponse.SC_INTERNAL_SERVER_ERROR, -32603, "Internal error", true);
+                            finish(async, HttpServletResponse.SC_INTERNAL_SERVER_ERROR, TransportErrors.INTERNAL_ERROR, "Internal error", true);
                         }
                     }
 
                     @Override
                     public void tooLarge(boolean drained) {
-                        finish(async, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, -32000, payloadTooLarge(c), true);
+                        finish(async, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, TransportErrors.SERVER_ERROR, payloadTooLarge(c), true);
                     }
 
                     @Override
                     public void tooSlow() {
                         slowBodies.warn("request bodies were not complete within {} ms: answered 408 and closed",
                                 c.bodyTimeoutMs());
-                        finish(async, HttpServletResponse.SC_REQUEST_TIMEOUT, -32000, "Request Timeout: the body"
+                        finish(async, HttpServletResponse.SC_REQUEST_TIMEOUT, TransportErrors.SERVER_ERROR, "Request Timeout: the body"
                                 + " did not arrive within " + c.bodyTimeoutMs() + " ms", true);
                     }
 
@@ -241,32 +243,34 @@ final class McpServlet extends HttpServlet {
         AsyncContext async = started != null ? started : req.startAsync();
         async.setTimeout(0);
         Receipt.Pending pending = (Receipt.Pending) receipt;
-        McpSession session = pending.session();
+        StreamPolicy policy = pending.exchange().streamPolicy();
         String method = pending.exchange().method();
         boolean streams = c.sseMethods().length > 0 && List.of(c.sseMethods()).contains(method)
                 || LISTENING.contains(method);
-        if (session == null) {
-            postStateless(async, pending, streams);
+        if (!policy.resumable()) {
+            postAlone(async, pending, policy, streams);
             return;
         }
+        McpSession session = pending.session();
         SessionStreams sessionStreams = streamsOf(session);
         StreamBudget.Ticket ticket = null;
         if (streams) {
             ticket = budget.response(sessionStreams, c.maxStreamsPerSession(), false);
             if (ticket == null) {
                 pending.exchange().abandon();
-                finish(async, HttpServletResponse.SC_SERVICE_UNAVAILABLE, -32000, streamsFull(c), false);
+                finish(async, HttpServletResponse.SC_SERVICE_UNAVAILABLE, TransportErrors.SERVER_ERROR, streamsFull(c), false);
                 return;
             }
         }
         if (sessionId == null) {
             resp.setHeader(SESSION_HEADER, session.id());
         }
-        boolean prime = supportsPriming(pending.exchange().protocolVersion(), sessionId != null);
+        // an initialize (no session id yet) is never primed: its client has nothing to resume with
+        boolean prime = policy.prime() && sessionId != null;
         PostResponse response = new PostResponse(async, sessionStreams, budget, ticket, c.sseRetryMs(), prime, null);
         if (streams) {
             response.streamNow();
-            if (prime && c.ssePollingMs() > 0) {
+            if (policy.pollable() && sessionId != null && c.ssePollingMs() > 0) {
                 timer.schedule(response::hangUp, c.ssePollingMs(), TimeUnit.MILLISECONDS);
             }
         }
@@ -279,27 +283,28 @@ final class McpServlet extends HttpServlet {
     }
 
     /**
-     * A 2026-07-28 request: JSON unless notifications come first, no event ids or priming, no
-     * resumption; the client closing the stream cancels the request.
+     * A request whose stream is not resumable (the stateless era): JSON unless notifications come
+     * first, no event ids, no resumption; where the policy says so, the client closing the stream
+     * cancels the request.
      */
-    private void postStateless(AsyncContext async, Receipt.Pending pending, boolean streams) {
+    private void postAlone(AsyncContext async, Receipt.Pending pending, StreamPolicy policy, boolean streams) {
         HttpConfig c = config;
         StreamBudget.Ticket ticket = null;
         if (streams && LISTENING.contains(pending.exchange().method())) {
             ticket = budget.lasting(null, maxStreams, 0);
             if (ticket == null) {
                 pending.exchange().abandon();
-                finish(async, HttpServletResponse.SC_SERVICE_UNAVAILABLE, -32000, streamsFull(c), false);
+                finish(async, HttpServletResponse.SC_SERVICE_UNAVAILABLE, TransportErrors.SERVER_ERROR, streamsFull(c), false);
                 return;
             }
         }
         SessionStreams own = new SessionStreams(false, 1, c.sseBufferEvents());
-        Runnable lost = () -> {
+        Runnable lost = policy.cancelOnDisconnect() ? () -> {
             stateless.remove(own);
             pending.exchange().abandon();
-        };
+        } : () -> stateless.remove(own);
         stateless.put(own, lost);
-        PostResponse response = new PostResponse(async, own, budget, ticket, c.sseRetryMs(), false, lost);
+        PostResponse response = new PostResponse(async, own, budget, ticket, c.sseRetryMs(), policy.prime(), lost);
         async.addListener(new AsyncListener() {
             @Override
             public void onComplete(AsyncEvent event) {
@@ -337,7 +342,7 @@ final class McpServlet extends HttpServlet {
 
     private void get(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         if (!MediaTypes.accepts(req.getHeader("Accept"), MediaTypes.SSE)) {
-            fail(resp, HttpServletResponse.SC_NOT_ACCEPTABLE, -32000,
+            fail(resp, HttpServletResponse.SC_NOT_ACCEPTABLE, TransportErrors.SERVER_ERROR,
                     "Not Acceptable: the client must accept text/event-stream");
             return;
         }
@@ -363,7 +368,7 @@ final class McpServlet extends HttpServlet {
         }
         StreamBudget.Ticket ticket = budget.lasting(sessionStreams, maxStreams, c.maxStreamsPerSession());
         if (ticket == null) {
-            fail(resp, HttpServletResponse.SC_SERVICE_UNAVAILABLE, -32000, streamsFull(c));
+            fail(resp, HttpServletResponse.SC_SERVICE_UNAVAILABLE, TransportErrors.SERVER_ERROR, streamsFull(c));
             return;
         }
         if (resumed != null) {
@@ -379,7 +384,7 @@ final class McpServlet extends HttpServlet {
         SseStream stream = current.open(session, sessionStreams);
         if (stream == null) {
             ticket.release();
-            fail(resp, HttpServletResponse.SC_CONFLICT, -32000,
+            fail(resp, HttpServletResponse.SC_CONFLICT, TransportErrors.SERVER_ERROR,
                     "Conflict: this session already has an open stream");
             return;
         }
@@ -387,7 +392,7 @@ final class McpServlet extends HttpServlet {
         Connection connection = connect(async, ticket);
         if (connection != null) {
             async.addListener(new StreamListener(stream, connection));
-            stream.open(connection, c.sseRetryMs(), supportsPriming(session.protocolVersion(), true));
+            stream.open(connection, c.sseRetryMs(), session.streamPolicy().prime());
         }
     }
 
@@ -435,19 +440,19 @@ final class McpServlet extends HttpServlet {
     private McpSession session(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         String version = header(req, VERSION_HEADER);
         if (version != null && !engine.supportedVersions().contains(version)) {
-            fail(resp, HttpServletResponse.SC_BAD_REQUEST, -32600,
+            fail(resp, HttpServletResponse.SC_BAD_REQUEST, TransportErrors.INVALID_REQUEST,
                     "Bad Request: unsupported protocol version " + version);
             return null;
         }
         String id = header(req, SESSION_HEADER);
         if (id == null) {
-            fail(resp, HttpServletResponse.SC_BAD_REQUEST, -32600,
+            fail(resp, HttpServletResponse.SC_BAD_REQUEST, TransportErrors.INVALID_REQUEST,
                     "Bad Request: Mcp-Session-Id header is required");
             return null;
         }
         McpSession session = engine.session(id).orElse(null);
         if (session == null) {
-            fail(resp, HttpServletResponse.SC_NOT_FOUND, -32001, "Session not found");
+            fail(resp, HttpServletResponse.SC_NOT_FOUND, TransportErrors.SESSION_NOT_FOUND, "Session not found");
         }
         return session;
     }
@@ -466,11 +471,6 @@ final class McpServlet extends HttpServlet {
             });
             return created;
         });
-    }
-
-    /** SSE priming events (empty data) confuse clients older than 2025-11-25. */
-    private static boolean supportsPriming(String version, boolean known) {
-        return known && version != null && version.compareTo("2025-11-25") >= 0;
     }
 
     /**

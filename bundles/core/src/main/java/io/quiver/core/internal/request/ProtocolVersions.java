@@ -1,0 +1,40 @@
+package io.quiver.core.internal.request;
+
+import java.util.List;
+
+/** The protocol revisions Quiver speaks, in both eras, and how a requested one is negotiated. */
+public final class ProtocolVersions {
+
+    /** Revisions with an {@code initialize} handshake and sessions, oldest first. */
+    public static final List<String> SESSION_ERA = List.of("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25");
+
+    /** The revision of the stateless era. */
+    public static final String STATELESS = "2026-07-28";
+
+    /** Every revision this server speaks, on one endpoint. */
+    public static final List<String> ALL = List.of("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", STATELESS);
+
+    /** The newest session-based revision: what a client asking for an unknown one is offered. */
+    public static final String LATEST_SESSION = "2025-11-25";
+
+    private ProtocolVersions() {
+    }
+
+    /** Whether the revision is one of the session era. */
+    public static boolean isSupported(String version) {
+        return SESSION_ERA.contains(version);
+    }
+
+    /**
+     * The revision to answer an {@code initialize} with: the one requested when supported, else the
+     * newest (the client then decides whether it can go on).
+     */
+    public static String negotiate(String requested) {
+        return isSupported(requested) ? requested : LATEST_SESSION;
+    }
+
+    /** Whether {@code version} is {@code minimum} or newer (revisions are dates, so text order is time order). */
+    public static boolean atLeast(String version, String minimum) {
+        return version != null && version.compareTo(minimum) >= 0;
+    }
+}

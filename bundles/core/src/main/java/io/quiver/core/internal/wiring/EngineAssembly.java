@@ -1,0 +1,47 @@
+package io.quiver.core.internal.wiring;
+
+import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.engine.Engine;
+import io.quiver.core.internal.era.SessionEra;
+import io.quiver.core.internal.era.StatelessEra;
+import io.quiver.core.internal.exec.Workers;
+import io.quiver.core.internal.handlers.Handlers;
+import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
+import io.quiver.core.internal.pipeline.ToolPipeline;
+import io.quiver.core.internal.request.Listeners;
+import io.quiver.core.internal.settings.EngineConfig;
+import io.quiver.core.internal.settings.EngineSettings;
+
+/**
+ * The engine put together: its threads, the tool pipeline, the method table of each era, and the
+ * engine that dispatches to them. The OSGi component and the tests build it the same way.
+ *
+ * @param engine the engine
+ * @param pipeline the {@code tools/call} pipeline the handlers share
+ * @param workers the threads, closed with the assembly
+ */
+public record EngineAssembly(Engine engine, ToolPipeline pipeline, Workers workers) implements AutoCloseable {
+
+    public static EngineAssembly of(Catalog catalog, EngineSettings settings, ToolLimitsRegistry limits) {
+        Workers workers = new Workers(settings.config());
+        ToolPipeline pipeline = new ToolPipeline(catalog, workers.tools(), workers.tasks(), settings, limits);
+        Listeners listeners = new Listeners();
+        SessionEra sessionEra = new SessionEra(Handlers.sessionTable(catalog, pipeline, settings));
+        StatelessEra statelessEra = new StatelessEra(Handlers.statelessTable(catalog, pipeline, settings, listeners),
+                settings);
+        Engine engine = new Engine(catalog, settings, limits, workers, listeners, sessionEra, statelessEra);
+        return new EngineAssembly(engine, pipeline, workers);
+    }
+
+    /** Takes a new configuration while everything runs. */
+    public void reconfigure(EngineConfig next) {
+        engine.reconfigure(next);
+        pipeline.reconfigure();
+    }
+
+    @Override
+    public void close() {
+        engine.close();
+        workers.close();
+    }
+}
