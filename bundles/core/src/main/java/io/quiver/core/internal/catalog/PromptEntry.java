@@ -2,14 +2,12 @@ package io.quiver.core.internal.catalog;
 
 import io.quiver.api.prompt.Prompt;
 import io.quiver.api.prompt.PromptArgument;
-import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.messages.PromptDescriptor;
 import java.util.List;
 import java.util.Map;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /** A prompt: its listing descriptor, arguments and service. */
-public record PromptEntry(String name, ObjectNode descriptor, List<PromptArgument> arguments, Prompt prompt) {
+public record PromptEntry(String name, PromptDescriptor descriptor, List<PromptArgument> arguments, Prompt prompt) {
 
     static final String P = "mcp.prompt.";
 
@@ -19,17 +17,9 @@ public record PromptEntry(String name, ObjectNode descriptor, List<PromptArgumen
             throw new IllegalArgumentException("a prompt service needs " + P + "name");
         }
         List<PromptArgument> arguments = List.copyOf(prompt.arguments());
-        ObjectNode d = Json.MAPPER.createObjectNode();
-        d.put("name", name);
-        ToolEntry.putIfPresent(d, "title", Props.string(props, P + "title"));
-        ToolEntry.putIfPresent(d, "description", Props.string(props, P + "description"));
-        ArrayNode args = d.putArray("arguments");
-        for (PromptArgument a : arguments) {
-            ObjectNode arg = args.addObject();
-            arg.put("name", a.name());
-            ToolEntry.putIfPresent(arg, "description", a.description());
-            arg.put("required", a.required());
-        }
+        PromptDescriptor d = new PromptDescriptor(name, Props.string(props, P + "title"),
+                Props.string(props, P + "description"), arguments.stream()
+                        .map(a -> new PromptDescriptor.Argument(a.name(), a.description(), a.required())).toList());
         return new PromptEntry(name, d, arguments, prompt);
     }
 

@@ -1,12 +1,11 @@
 package io.quiver.core.internal.catalog;
 
 import io.quiver.api.resource.Resource;
-import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.messages.ResourceDescriptor;
 import java.util.Map;
-import tools.jackson.databind.node.ObjectNode;
 
 /** A fixed resource: its listing descriptor and service. */
-public record ResourceEntry(String uri, ObjectNode descriptor, Resource resource) {
+public record ResourceEntry(String uri, ResourceDescriptor descriptor, Resource resource) {
 
     static final String P = "mcp.resource.";
 
@@ -16,13 +15,8 @@ public record ResourceEntry(String uri, ObjectNode descriptor, Resource resource
         if (uri == null || name == null) {
             throw new IllegalArgumentException("a resource service needs " + P + "uri and " + P + "name");
         }
-        ObjectNode d = Json.MAPPER.createObjectNode();
-        d.put("uri", uri);
-        d.put("name", name);
-        ToolEntry.putIfPresent(d, "title", Props.string(props, P + "title"));
-        ToolEntry.putIfPresent(d, "description", Props.string(props, P + "description"));
-        ToolEntry.putIfPresent(d, "mimeType", Props.string(props, P + "mimeType"));
-        return new ResourceEntry(uri, d, resource);
+        return new ResourceEntry(uri, new ResourceDescriptor(uri, name, Props.string(props, P + "title"),
+                Props.string(props, P + "description"), Props.string(props, P + "mimeType")), resource);
     }
 
     @Override

@@ -1,12 +1,12 @@
 package io.quiver.core.internal.catalog;
 
 import io.quiver.api.resource.ResourceTemplate;
-import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.messages.TemplateDescriptor;
 import java.util.Map;
-import tools.jackson.databind.node.ObjectNode;
 
 /** A resource template: its listing descriptor, matcher and service. */
-public record TemplateEntry(String uriTemplate, ObjectNode descriptor, UriTemplate matcher, ResourceTemplate template) {
+public record TemplateEntry(String uriTemplate, TemplateDescriptor descriptor, UriTemplate matcher,
+        ResourceTemplate template) {
 
     static final String P = "mcp.template.";
 
@@ -16,13 +16,9 @@ public record TemplateEntry(String uriTemplate, ObjectNode descriptor, UriTempla
         if (uriTemplate == null || name == null) {
             throw new IllegalArgumentException("a resource template service needs " + P + "uriTemplate and " + P + "name");
         }
-        ObjectNode d = Json.MAPPER.createObjectNode();
-        d.put("uriTemplate", uriTemplate);
-        d.put("name", name);
-        ToolEntry.putIfPresent(d, "title", Props.string(props, P + "title"));
-        ToolEntry.putIfPresent(d, "description", Props.string(props, P + "description"));
-        ToolEntry.putIfPresent(d, "mimeType", Props.string(props, P + "mimeType"));
-        return new TemplateEntry(uriTemplate, d, new UriTemplate(uriTemplate), template);
+        return new TemplateEntry(uriTemplate, new TemplateDescriptor(uriTemplate, name, Props.string(props, P + "title"),
+                Props.string(props, P + "description"), Props.string(props, P + "mimeType")),
+                new UriTemplate(uriTemplate), template);
     }
 
     @Override

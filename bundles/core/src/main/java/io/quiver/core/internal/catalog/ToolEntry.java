@@ -4,16 +4,18 @@ import com.networknt.schema.Schema;
 import io.quiver.api.Tool;
 import io.quiver.api.schema.RecordSchemas;
 import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.messages.ToolDescriptor;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A tool as the catalog knows it: its listing descriptor, compiled input schema and limits, read
  * once from its service properties.
  */
-public record ToolEntry(String name, ObjectNode descriptor, Schema inputSchema, JsonNode outputSchema,
+public record ToolEntry(String name, ToolDescriptor descriptor, Schema inputSchema, JsonNode outputSchema,
         long timeoutMs, Tool tool, long bundleId, ToolMapper mapper, String taskSupport, boolean inputBeforeTask) {
 
     static final String P = "mcp.tool.";
@@ -29,19 +31,15 @@ public record ToolEntry(String name, ObjectNode descriptor, Schema inputSchema, 
         if (!NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("tool name '" + name + "' is not 1 to 128 of A-Z a-z 0-9 _ . -");
         }
-        ObjectNode descriptor = Json.MAPPER.createObjectNode();
-        descriptor.put("name", name);
-        putIfPresent(descriptor, "title", Props.string(props, P + "title"));
-        descriptor.put("description", orEmpty(Props.string(props, P + "description")));
-        if (props.get(P + "icons") instanceof String[] icons && icons.length > 0) {
-            tools.jackson.databind.node.ArrayNode list = descriptor.putArray("icons");
-            for (String icon : icons) {
+        List<ToolDescriptor.Icon> icons = new ArrayList<>();
+        if (props.get(P + "icons") instanceof String[] given) {
+            for (String icon : given) {
                 if (!icon.isBlank()) {
-                    list.addObject().put("src", icon.trim());
+                    icons.add(new ToolDescriptor.Icon(icon.trim()));
                 }
             }
         } else if (Props.string(props, P + "icons") != null) {
-            descriptor.putArray("icons").addObject().put("src", Props.string(props, P + "icons").trim());
+            icons.add(new ToolDescriptor.Icon(Props.string(props, P + "icons").trim()));
         }
         JsonNode input = generated(tool, props, "arguments", name);
         if (input == null) {
@@ -53,7 +51,6 @@ public record ToolEntry(String name, ObjectNode descriptor, Schema inputSchema, 
         if (!input.isObject() || !"object".equals(input.path("type").asString(""))) {
             throw new IllegalArgumentException("tool " + name + ": inputSchema must be a JSON object schema of type object");
         }
-        descriptor.set("inputSchema", input);
         JsonNode output = generated(tool, props, "output", name);
         if (output == null) {
             output = parseSchema(props, "outputSchema", name);
@@ -63,14 +60,11 @@ public record ToolEntry(String name, ObjectNode descriptor, Schema inputSchema, 
                 throw new IllegalArgumentException("tool " + name + ": outputSchema must be a JSON object schema of type object");
             }
             schemas.compile(output, "tool " + name + ": outputSchema");
-            descriptor.set("outputSchema", output);
         }
-        ObjectNode annotations = descriptor.putObject("annotations");
-        putIfPresent(annotations, "title", Props.string(props, P + "title"));
-        annotations.put("readOnlyHint", Props.bool(props, P + "readOnlyHint", false));
-        annotations.put("destructiveHint", Props.bool(props, P + "destructiveHint", true));
-        annotations.put("idempotentHint", Props.bool(props, P + "idempotentHint", false));
-        annotations.put("openWorldHint", Props.bool(props, P + "openWorldHint", true));
+        String title = Props.string(props, P + "title");
+        ToolDescriptor.ToolAnnotations annotations = new ToolDescriptor.ToolAnnotations(title,
+                Props.bool(props, P + "readOnlyHint", false), Props.bool(props, P + "destructiveHint", true),
+                Props.bool(props, P + "idempotentHint", false), Props.bool(props, P + "openWorldHint", true));
         Schema compiled = schemas.compile(input, "tool " + name + ": inputSchema");
         long timeout = Props.number(props, P + "timeoutMs", 0);
         String taskSupport = Props.string(props, P + "taskSupport");
@@ -78,9 +72,9 @@ public record ToolEntry(String name, ObjectNode descriptor, Schema inputSchema, 
         if (!java.util.Set.of("none", "optional", "required").contains(taskSupport)) {
             throw new IllegalArgumentException("tool " + name + ": taskSupport must be none, optional or required");
         }
-        if (!"none".equals(taskSupport)) {
-            descriptor.putObject("execution").put("taskSupport", taskSupport);
-        }
+        ToolDescriptor descriptor = new ToolDescriptor(name, title, orEmpty(Props.string(props, P + "description")),
+                icons.isEmpty() ? null : List.copyOf(icons), input, output, annotations,
+                "none".equals(taskSupport) ? null : new ToolDescriptor.Execution(taskSupport));
         return new ToolEntry(name, descriptor, compiled, output, timeout, tool,
                 Props.number(props, "service.bundleid", -1), new ToolMapper(), taskSupport,
                 Props.bool(props, P + "inputBeforeTask", false));
@@ -118,12 +112,6 @@ public record ToolEntry(String name, ObjectNode descriptor, Schema inputSchema, 
             return Json.MAPPER.readTree(text);
         } catch (JacksonException e) {
             throw new IllegalArgumentException("tool " + name + ": " + key + " is not valid JSON");
-        }
-    }
-
-    static void putIfPresent(ObjectNode node, String field, String value) {
-        if (value != null) {
-            node.put(field, value);
         }
     }
 

@@ -11,14 +11,17 @@ import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.era.SessionEra;
 import io.quiver.core.internal.era.StatelessEra;
 import io.quiver.core.internal.exec.Workers;
-import io.quiver.core.internal.pipeline.CallToolResult;
+import io.quiver.core.internal.messages.CallToolResult;
+import io.quiver.core.internal.messages.ListenEnded;
+import io.quiver.core.internal.messages.ProtocolVersions;
+import io.quiver.core.internal.messages.Result;
+import io.quiver.core.internal.messages.StreamOpen;
 import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
 import io.quiver.core.internal.request.Era;
 import io.quiver.core.internal.request.InFlight;
 import io.quiver.core.internal.request.Listeners;
 import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.Peer;
-import io.quiver.core.internal.request.ProtocolVersions;
 import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.request.Session;
 import io.quiver.core.internal.request.SessionRegistry;
@@ -308,7 +311,7 @@ public final class Engine implements AutoCloseable {
             LOG.warn("Stopping: cancelled {} request(s) still running after {} ms; their clients got an error",
                     cancelled, grace);
         }
-        listeners.closeAll(serverInfo());
+        listeners.closeAll(this::listenEnded);
         byte[] last = JsonRpc.notification("notifications/message", Map.of("level", "warning", "logger", "quiver",
                 "data", "The server is shutting down"));
         for (Session session : sessions.all()) {
@@ -316,15 +319,17 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    private Map<String, Object> serverInfo() {
-        return Map.of("name", settings.config().serverName(), "version", settings.serverVersion());
+    /** The last message of a listen stream: its result, written as the stateless era writes results. */
+    private byte[] listenEnded(JsonNode subscriptionId) {
+        return statelessEra.response(subscriptionId, "subscriptions/listen", ProtocolVersions.STATELESS,
+                new ListenEnded(subscriptionId));
     }
 
     /** Ends every session and stream; the threads are the caller's to close. */
     @Override
     public void close() {
         catalog.removeListener(catalogListener);
-        listeners.closeAll(serverInfo());
+        listeners.closeAll(this::listenEnded);
         sessions.closeAll();
     }
 
@@ -492,9 +497,9 @@ public final class Engine implements AutoCloseable {
                 answer(null);
                 return;
             }
-            Object result;
+            Result result;
             try {
-                MethodHandler handler = era.handler(request.method());
+                MethodHandler<?> handler = era.handler(request.method());
                 if (handler == null) {
                     throw new McpException(ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + request.method());
                 }
@@ -521,7 +526,7 @@ public final class Engine implements AutoCloseable {
                 answer(JsonRpc.error(request.id(), new RpcError(ErrorCodes.INTERNAL_ERROR, "Internal error", null)));
                 return;
             }
-            if (result == MethodHandler.STAYS_OPEN) {
+            if (result instanceof StreamOpen) {
                 open = true;
                 scope.onCancel(() -> answered.set(true));
                 scope.onCancel(this::forget);
@@ -531,7 +536,7 @@ public final class Engine implements AutoCloseable {
         }
 
         /** Answers with a handler's result, written for the client's revision. */
-        private void respond(RequestScope scope, Object result) {
+        private void respond(RequestScope scope, Result result) {
             byte[] response;
             try {
                 response = era.response(request.id(), request.method(), protocolVersion(), result);

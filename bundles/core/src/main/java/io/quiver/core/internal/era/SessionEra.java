@@ -1,9 +1,11 @@
 package io.quiver.core.internal.era;
 
 import io.quiver.api.transport.StreamPolicy;
+import io.quiver.core.internal.messages.ProtocolVersions;
+import io.quiver.core.internal.messages.Result;
+import io.quiver.core.internal.messages.Views;
 import io.quiver.core.internal.request.Era;
 import io.quiver.core.internal.request.MethodHandler;
-import io.quiver.core.internal.request.ProtocolVersions;
 import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.JsonRpc;
 import java.util.Map;
@@ -62,8 +64,9 @@ public final class SessionEra implements Era {
         return new StreamPolicy(ProtocolVersions.atLeast(version, PRIMING), true, false);
     }
 
+    /** The result as the client's revision defines it: newer properties left out, newer content replaced. */
     @Override
-    public byte[] response(JsonNode id, String method, String version, Object result) {
-        return JsonRpc.result(id, OlderRevisions.adapt(method, version, result));
+    public byte[] response(JsonNode id, String method, String version, Result result) {
+        return JsonRpc.result(id, result.forRevision(version), Views.of(version));
     }
 }

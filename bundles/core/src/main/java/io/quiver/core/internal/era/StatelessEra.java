@@ -6,12 +6,14 @@ import io.quiver.api.transport.Inbound;
 import io.quiver.api.transport.Receipt.Reason;
 import io.quiver.api.transport.StreamPolicy;
 import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.messages.Meta;
+import io.quiver.core.internal.messages.ProtocolVersions;
+import io.quiver.core.internal.messages.Result;
+import io.quiver.core.internal.messages.Views;
 import io.quiver.core.internal.pipeline.ParamHeaders;
 import io.quiver.core.internal.request.Era;
-import io.quiver.core.internal.request.Meta;
 import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.Peer;
-import io.quiver.core.internal.request.ProtocolVersions;
 import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.JsonRpc;
 import io.quiver.core.internal.rpc.McpException;
@@ -79,9 +81,10 @@ public final class StatelessEra implements Era {
         return STREAM;
     }
 
+    /** The result with what every stateless-era result carries ({@link StatelessResult}). */
     @Override
-    public byte[] response(JsonNode id, String method, String version, Object result) {
-        return JsonRpc.result(id, StatelessResults.decorate(method, result, settings));
+    public byte[] response(JsonNode id, String method, String version, Result result) {
+        return JsonRpc.result(id, StatelessResult.of(method, result, settings), Views.R20260728.class);
     }
 
     /** Whether a message belongs to this era: its {@code _meta} claims a revision, or its header names 2026-07-28 or later. */

@@ -5,6 +5,7 @@ import io.quiver.api.completion.Completer;
 import io.quiver.api.completion.Completion;
 import io.quiver.api.completion.CompletionRequest;
 import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.messages.CompleteResult;
 import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.rpc.ErrorCodes;
@@ -18,7 +19,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@code completion/complete}: asks the completer registered for the prompt or template, if any. */
-final class CompletionHandler implements MethodHandler {
+final class CompletionHandler implements MethodHandler<CompleteResult> {
 
     private static final Logger LOG = LoggerFactory.getLogger(CompletionHandler.class);
     private static final int MAX_VALUES = 100;
@@ -30,7 +31,7 @@ final class CompletionHandler implements MethodHandler {
     }
 
     @Override
-    public Object handle(RequestScope scope, ObjectNode params) {
+    public CompleteResult handle(RequestScope scope, ObjectNode params) {
         ObjectNode ref = Params.optionalObject(params, "ref");
         ObjectNode argument = Params.optionalObject(params, "argument");
         if (ref == null || argument == null) {
@@ -78,11 +79,8 @@ final class CompletionHandler implements MethodHandler {
         }
         List<String> values = completion.values();
         boolean cut = values.size() > MAX_VALUES;
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("values", cut ? values.subList(0, MAX_VALUES) : values);
-        body.put("total", completion.total() != null ? completion.total() : values.size());
-        body.put("hasMore", completion.hasMore() || cut);
-        return Map.of("completion", body);
+        return new CompleteResult(new CompleteResult.Values(cut ? List.copyOf(values.subList(0, MAX_VALUES)) : values,
+                completion.total() != null ? completion.total() : values.size(), completion.hasMore() || cut));
     }
 
     private record Request(String argument, String value, Map<String, String> resolvedArguments,

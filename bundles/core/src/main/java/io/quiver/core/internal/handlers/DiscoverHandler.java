@@ -1,14 +1,18 @@
 package io.quiver.core.internal.handlers;
 
-import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.messages.DiscoverResult;
+import io.quiver.core.internal.messages.ProtocolVersions;
+import io.quiver.core.internal.messages.ServerCapabilities;
+import io.quiver.core.internal.pipeline.Tasks;
 import io.quiver.core.internal.request.MethodHandler;
-import io.quiver.core.internal.request.ProtocolVersions;
 import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.settings.EngineSettings;
+import java.util.List;
+import java.util.Map;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@code server/discover} (2026-07-28): the revisions, capabilities and instructions of this server. */
-final class DiscoverHandler implements MethodHandler {
+final class DiscoverHandler implements MethodHandler<DiscoverResult> {
 
     private final EngineSettings settings;
 
@@ -17,15 +21,9 @@ final class DiscoverHandler implements MethodHandler {
     }
 
     @Override
-    public Object handle(RequestScope scope, ObjectNode params) {
-        ObjectNode result = Json.MAPPER.createObjectNode();
-        result.putArray("supportedVersions").add(ProtocolVersions.STATELESS);
-        ObjectNode capabilities = InitializeHandler.capabilities();
-        capabilities.putObject("extensions").putObject(io.quiver.core.internal.pipeline.Tasks.EXTENSION);
-        result.set("capabilities", capabilities);
-        if (!settings.config().instructions().isBlank()) {
-            result.put("instructions", settings.config().instructions());
-        }
-        return result;
+    public DiscoverResult handle(RequestScope scope, ObjectNode params) {
+        String instructions = settings.config().instructions();
+        return new DiscoverResult(List.of(ProtocolVersions.STATELESS), ServerCapabilities.all(Map.of(Tasks.EXTENSION,
+                Map.of())), instructions.isBlank() ? null : instructions);
     }
 }

@@ -2,8 +2,9 @@ package io.quiver.core.internal.handlers;
 
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.messages.Meta;
+import io.quiver.core.internal.messages.StreamOpen;
 import io.quiver.core.internal.request.Listeners;
-import io.quiver.core.internal.request.Meta;
 import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.rpc.JsonRpc;
@@ -19,7 +20,7 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code subscriptions/listen} (2026-07-28): acknowledges the filter it honours, then keeps the
  * response stream open for the notifications asked for, until the client goes away.
  */
-final class ListenHandler implements MethodHandler {
+final class ListenHandler implements MethodHandler<StreamOpen> {
 
     private final Listeners listeners;
 
@@ -28,7 +29,7 @@ final class ListenHandler implements MethodHandler {
     }
 
     @Override
-    public Object handle(RequestScope scope, ObjectNode params) {
+    public StreamOpen handle(RequestScope scope, ObjectNode params) {
         JsonNode filter = params.get("notifications");
         if (filter == null || !filter.isObject()) {
             throw McpException.invalidParams("Invalid params: 'notifications' must be an object");
@@ -57,7 +58,7 @@ final class ListenHandler implements MethodHandler {
             listeners.remove(listener);
             scope.sink().complete(null);
         });
-        return MethodHandler.STAYS_OPEN;
+        return StreamOpen.INSTANCE;
     }
 
     private static void flag(JsonNode filter, ObjectNode honoured, String field, Catalog.Kind kind,

@@ -1,15 +1,15 @@
 package io.quiver.core.internal.handlers;
 
+import io.quiver.core.internal.messages.EmptyResult;
 import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.RequestScope;
-import java.util.Map;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@code ping}: an empty result. */
-final class PingHandler implements MethodHandler {
+final class PingHandler implements MethodHandler<EmptyResult> {
 
     @Override
-    public Object handle(RequestScope scope, ObjectNode params) {
-        return Map.of();
+    public EmptyResult handle(RequestScope scope, ObjectNode params) {
+        return EmptyResult.INSTANCE;
     }
 }

@@ -1,28 +1,26 @@
 package io.quiver.core.internal.handlers;
 
 import io.quiver.api.RequestContext;
-import io.quiver.api.input.InputNeeded;
 import io.quiver.api.input.InputResponse;
 import io.quiver.api.prompt.PromptArgument;
 import io.quiver.api.prompt.PromptRequest;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.catalog.PromptEntry;
-import io.quiver.core.internal.pipeline.InputRounds;
+import io.quiver.core.internal.messages.GetPromptResult;
+import io.quiver.core.internal.messages.Result;
 import io.quiver.core.internal.pipeline.ToolPipeline;
 import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.RequestScope;
-import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.McpException;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CancellationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@code prompts/get}: renders a prompt after checking its required arguments. */
-final class PromptsGetHandler implements MethodHandler {
+final class PromptsGetHandler implements MethodHandler<Result> {
 
     private static final Logger LOG = LoggerFactory.getLogger(PromptsGetHandler.class);
 
@@ -35,7 +33,7 @@ final class PromptsGetHandler implements MethodHandler {
     }
 
     @Override
-    public Object handle(RequestScope scope, ObjectNode params) {
+    public Result handle(RequestScope scope, ObjectNode params) {
         String name = Params.requireString(params, "name");
         PromptEntry entry = catalog.prompts().get(name);
         if (entry == null) {
@@ -57,21 +55,9 @@ final class PromptsGetHandler implements MethodHandler {
             }
         }
         Map<String, String> values = Map.copyOf(arguments);
-        InputRounds.Runner render = answers -> {
-            try {
-                return new InputRounds.Attempt.Done(entry.prompt().get(new Request(name, values, scope, answers)));
-            } catch (InputNeeded needed) {
-                return new InputRounds.Attempt.Needs(needed.requests());
-            }
-        };
-        try {
-            return pipeline.rounds().run(scope, "prompts/get " + name, params, render);
-        } catch (McpException | CancellationException e) {
-            throw e;
-        } catch (Exception e) {
-            LOG.error("Prompt {} failed ({})", name, scope.invocationId(), e);
-            throw new McpException(ErrorCodes.INTERNAL_ERROR, "Rendering the prompt failed");
-        }
+        return pipeline.rounds().runAsking(scope, "prompts/get " + name, params,
+                answers -> GetPromptResult.of(entry.prompt().get(new Request(name, values, scope, answers))),
+                "Rendering the prompt failed");
     }
 
     private record Request(String name, Map<String, String> arguments, RequestContext context,

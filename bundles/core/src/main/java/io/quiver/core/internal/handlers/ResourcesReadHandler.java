@@ -2,27 +2,25 @@ package io.quiver.core.internal.handlers;
 
 import io.quiver.api.RequestContext;
 import io.quiver.api.content.ResourceContents;
-import io.quiver.api.input.InputNeeded;
 import io.quiver.api.input.InputResponse;
 import io.quiver.api.resource.ResourceRequest;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.catalog.ResourceEntry;
 import io.quiver.core.internal.catalog.TemplateEntry;
-import io.quiver.core.internal.pipeline.InputRounds;
+import io.quiver.core.internal.messages.ReadResourceResult;
+import io.quiver.core.internal.messages.Result;
 import io.quiver.core.internal.pipeline.ToolPipeline;
 import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.RequestScope;
-import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.McpException;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CancellationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@code resources/read}: a fixed resource by URI, else the first template that matches. */
-final class ResourcesReadHandler implements MethodHandler {
+final class ResourcesReadHandler implements MethodHandler<Result> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ResourcesReadHandler.class);
 
@@ -35,33 +33,14 @@ final class ResourcesReadHandler implements MethodHandler {
     }
 
     @Override
-    public Object handle(RequestScope scope, ObjectNode params) {
+    public Result handle(RequestScope scope, ObjectNode params) {
         String uri = Params.requireString(params, "uri");
-        InputRounds.Runner reading = answers -> {
-            try {
-                return new InputRounds.Attempt.Done(read(scope, uri, answers));
-            } catch (InputNeeded needed) {
-                return new InputRounds.Attempt.Needs(needed.requests());
-            }
-        };
-        Object outcome;
-        try {
-            outcome = pipeline.rounds().run(scope, "resources/read " + uri, params, reading);
-        } catch (McpException | CancellationException e) {
-            throw e;
-        } catch (Exception e) {
-            LOG.error("Reading resource {} failed ({})", uri, scope.invocationId(), e);
-            throw new McpException(ErrorCodes.INTERNAL_ERROR, "Reading the resource failed");
-        }
-        if (!(outcome instanceof List<?>)) {
-            return outcome; // input_required
-        }
-        @SuppressWarnings("unchecked")
-        List<ResourceContents> contents = (List<ResourceContents>) outcome;
-        if (contents == null || contents.isEmpty()) {
+        Result outcome = pipeline.rounds().runAsking(scope, "resources/read " + uri, params,
+                answers -> new ReadResourceResult(read(scope, uri, answers)), "Reading the resource failed");
+        if (outcome instanceof ReadResourceResult read && read.contents().isEmpty()) {
             throw new McpException(scope.era().resourceNotFound(), "Resource not found", Map.of("uri", uri));
         }
-        return Map.of("contents", contents);
+        return outcome;
     }
 
     private List<ResourceContents> read(RequestScope scope, String uri, Map<String, InputResponse> answers)

@@ -1,5 +1,6 @@
 package io.quiver.core.internal.handlers;
 
+import io.quiver.core.internal.messages.TaskInfo;
 import io.quiver.core.internal.pipeline.Tasks;
 import io.quiver.core.internal.pipeline.ToolPipeline;
 import io.quiver.core.internal.request.MethodHandler;
@@ -7,7 +8,7 @@ import io.quiver.core.internal.request.RequestScope;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@code tasks/get} (tasks extension): only for clients that declare the extension. */
-final class TasksGetHandler implements MethodHandler {
+final class TasksGetHandler implements MethodHandler<TaskInfo> {
 
     private final ToolPipeline pipeline;
 
@@ -16,7 +17,7 @@ final class TasksGetHandler implements MethodHandler {
     }
 
     @Override
-    public Object handle(RequestScope scope, ObjectNode params) {
+    public TaskInfo handle(RequestScope scope, ObjectNode params) {
         if (!Tasks.declared(scope)) {
             throw Tasks.required();
         }

@@ -1,14 +1,14 @@
 package io.quiver.core.internal.handlers;
 
+import io.quiver.core.internal.messages.EmptyResult;
 import io.quiver.core.internal.pipeline.Tasks;
 import io.quiver.core.internal.pipeline.ToolPipeline;
 import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.RequestScope;
-import java.util.Map;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@code tasks/update} (tasks extension): only for clients that declare the extension. */
-final class TasksUpdateHandler implements MethodHandler {
+final class TasksUpdateHandler implements MethodHandler<EmptyResult> {
 
     private final ToolPipeline pipeline;
 
@@ -17,12 +17,12 @@ final class TasksUpdateHandler implements MethodHandler {
     }
 
     @Override
-    public Object handle(RequestScope scope, ObjectNode params) {
+    public EmptyResult handle(RequestScope scope, ObjectNode params) {
         if (!Tasks.declared(scope)) {
             throw Tasks.required();
         }
         String taskId = Params.requireString(params, "taskId");
         pipeline.tasks().update(scope, taskId, params.get("inputResponses"));
-        return Map.of();
+        return EmptyResult.INSTANCE;
     }
 }

@@ -1,12 +1,13 @@
 package io.quiver.core.internal.handlers;
 
+import io.quiver.core.internal.messages.Result;
 import io.quiver.core.internal.pipeline.ToolPipeline;
 import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.RequestScope;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@code tools/call}: hands the call to the execution pipeline. */
-final class ToolsCallHandler implements MethodHandler {
+final class ToolsCallHandler implements MethodHandler<Result> {
 
     private final ToolPipeline pipeline;
 
@@ -15,7 +16,7 @@ final class ToolsCallHandler implements MethodHandler {
     }
 
     @Override
-    public Object handle(RequestScope scope, ObjectNode params) {
+    public Result handle(RequestScope scope, ObjectNode params) {
         String name = Params.requireString(params, "name");
         ObjectNode arguments = Params.optionalObject(params, "arguments");
         return pipeline.call(scope, name, arguments, params);

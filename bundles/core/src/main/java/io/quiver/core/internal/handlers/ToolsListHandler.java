@@ -3,13 +3,14 @@ package io.quiver.core.internal.handlers;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.catalog.Cursor;
 import io.quiver.core.internal.catalog.ToolEntry;
+import io.quiver.core.internal.messages.Lists;
 import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.RequestScope;
 import java.util.function.IntSupplier;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@code tools/list}: the visible tools in name order, one page at a time. */
-final class ToolsListHandler implements MethodHandler {
+final class ToolsListHandler implements MethodHandler<Lists.Tools> {
 
     private final Catalog catalog;
     private final IntSupplier pageSize;
@@ -20,9 +21,9 @@ final class ToolsListHandler implements MethodHandler {
     }
 
     @Override
-    public Object handle(RequestScope scope, ObjectNode params) {
+    public Lists.Tools handle(RequestScope scope, ObjectNode params) {
         Cursor.Page<ToolEntry> page = Cursor.page(catalog.tools().values(), ToolEntry::name,
                 Params.cursor(params), pageSize.getAsInt());
-        return ListResults.of("tools", page.items().stream().map(ToolEntry::descriptor).toList(), page.nextCursor());
+        return new Lists.Tools(page.items().stream().map(ToolEntry::descriptor).toList(), page.nextCursor());
     }
 }

@@ -4,6 +4,7 @@ import io.quiver.api.content.Content;
 import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
 import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.messages.InputRequiredResult;
 import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.rpc.McpException;
 import java.util.ArrayList;
@@ -58,6 +59,11 @@ final class InputBroker {
             return "elicitation/create";
         }
         return request instanceof InputRequest.Sampling ? "sampling/createMessage" : "roots/list";
+    }
+
+    /** The request as an {@code input_required} result names it. */
+    static InputRequiredResult.InputRequestWire wire(InputRequest request) {
+        return new InputRequiredResult.InputRequestWire(method(request), params(request));
     }
 
     /** The params of that method. */

@@ -1,8 +1,11 @@
 package io.quiver.core.internal.pipeline;
 
+import io.quiver.api.input.InputNeeded;
 import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
 import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.messages.InputRequiredResult;
+import io.quiver.core.internal.messages.Result;
 import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.request.Session;
 import io.quiver.core.internal.rpc.ErrorCodes;
@@ -11,7 +14,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.function.IntSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -23,10 +29,12 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class InputRounds {
 
+    private static final Logger LOG = LoggerFactory.getLogger(InputRounds.class);
+
     /** What one attempt gave. */
     public sealed interface Attempt {
         /** Finished, with this result. */
-        record Done(Object result) implements Attempt {
+        record Done(Result result) implements Attempt {
         }
 
         /** Needs these answers first. */
@@ -40,6 +48,34 @@ public final class InputRounds {
         Attempt run(Map<String, InputResponse> answers) throws Exception;
     }
 
+    /** Extension code that asks for input by throwing {@link InputNeeded} (prompts, resources). */
+    @FunctionalInterface
+    public interface Asking {
+        Result run(Map<String, InputResponse> answers) throws Exception;
+    }
+
+    /**
+     * Runs extension code that asks by throwing {@link InputNeeded} to completion; a failure of its own
+     * is logged with the invocation id and answered as an internal error whose text is {@code failure}.
+     */
+    public Result runAsking(RequestScope scope, String target, ObjectNode params, Asking code, String failure) {
+        Runner runner = answers -> {
+            try {
+                return new Attempt.Done(code.run(answers));
+            } catch (InputNeeded needed) {
+                return new Attempt.Needs(needed.requests());
+            }
+        };
+        try {
+            return run(scope, target, params, runner);
+        } catch (McpException | CancellationException e) {
+            throw e;
+        } catch (Exception e) {
+            LOG.error("{} failed ({})", target, scope.invocationId(), e);
+            throw new McpException(ErrorCodes.INTERNAL_ERROR, failure);
+        }
+    }
+
     private final InputBroker broker;
     private final RequestState state;
     private final IntSupplier maxRounds;
@@ -51,12 +87,12 @@ public final class InputRounds {
     }
 
     /** Runs with the input source of the request's revision: {@link #withSession} or {@link #stateless}. */
-    public Object run(RequestScope scope, String target, ObjectNode params, Runner runner) throws Exception {
+    public Result run(RequestScope scope, String target, ObjectNode params, Runner runner) throws Exception {
         return scope.era().asksClient() ? withSession(scope, runner) : stateless(scope, target, params, runner);
     }
 
     /** Session clients: ask for each missing answer on the request's stream, then try again. */
-    public Object withSession(RequestScope scope, Runner runner) throws Exception {
+    Result withSession(RequestScope scope, Runner runner) throws Exception {
         Map<String, InputResponse> answers = new LinkedHashMap<>();
         for (int round = 0; round <= maxRounds.getAsInt(); round++) {
             Attempt attempt = runner.run(Map.copyOf(answers));
@@ -78,7 +114,7 @@ public final class InputRounds {
      *
      * @param target what the state is bound to besides the caller, e.g. {@code tools/call echo}
      */
-    public Object stateless(RequestScope scope, String target, ObjectNode params, Runner runner) throws Exception {
+    Result stateless(RequestScope scope, String target, ObjectNode params, Runner runner) throws Exception {
         String subject = scope.caller().tenant() + "/" + scope.caller().subject();
         Map<String, JsonNode> signed = new LinkedHashMap<>();
         JsonNode responses = params.get("inputResponses");
@@ -102,7 +138,7 @@ public final class InputRounds {
                 return done.result();
             }
             Map<String, Object> required = new LinkedHashMap<>();
-            Map<String, Object> missing = new LinkedHashMap<>();
+            Map<String, InputRequiredResult.InputRequestWire> missing = new LinkedHashMap<>();
             boolean answered = false;
             for (InputRequest request : ((Attempt.Needs) attempt).requests()) {
                 if (signed.containsKey(request.key())) {
@@ -121,19 +157,14 @@ public final class InputRounds {
                             .put("method", InputBroker.method(request)).set("response", response));
                     answered = true;
                 } else {
-                    missing.put(request.key(), Map.of("method", InputBroker.method(request),
-                            "params", InputBroker.params(request)));
+                    missing.put(request.key(), InputBroker.wire(request));
                 }
             }
             if (!required.isEmpty()) {
                 throw McpException.missingCapability(required);
             }
             if (!answered) {
-                Map<String, Object> result = new LinkedHashMap<>();
-                result.put("resultType", "input_required");
-                result.put("inputRequests", missing);
-                result.put("requestState", state.sign(subject, target, signed, missing.keySet()));
-                return result;
+                return new InputRequiredResult(missing, state.sign(subject, target, signed, missing.keySet()));
             }
             asked = Set.of();
         }

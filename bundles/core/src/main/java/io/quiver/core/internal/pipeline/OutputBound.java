@@ -7,6 +7,7 @@ import io.quiver.api.content.ImageContent;
 import io.quiver.api.content.ResourceContents;
 import io.quiver.api.content.TextContent;
 import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.messages.CallToolResult;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,6 +3,8 @@ package io.quiver.core.internal.pipeline;
 import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
 import io.quiver.core.internal.catalog.ToolEntry;
+import io.quiver.core.internal.messages.CallToolResult;
+import io.quiver.core.internal.messages.TaskStatus;
 import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.rpc.RpcError;
 import java.time.Instant;
@@ -24,9 +26,9 @@ final class Task {
     final long expiresAtMillis;
     final Map<String, InputResponse> answers = new LinkedHashMap<>();
     final Map<String, InputRequest> outstanding = new LinkedHashMap<>();
-    String status = "working";
+    TaskStatus status = TaskStatus.WORKING;
     Instant lastUpdatedAt = createdAt;
-    Object result;
+    CallToolResult result;
     RpcError error;
     Future<?> running;
 
@@ -41,10 +43,10 @@ final class Task {
     }
 
     boolean terminal() {
-        return "completed".equals(status) || "failed".equals(status) || "cancelled".equals(status);
+        return status.terminal();
     }
 
-    void status(String value) {
+    void status(TaskStatus value) {
         status = value;
         lastUpdatedAt = Instant.now();
     }

@@ -2,7 +2,12 @@ package io.quiver.core.internal.pipeline;
 
 import io.quiver.api.Outcome;
 import io.quiver.api.input.InputRequest;
+import io.quiver.api.input.InputResponse;
 import io.quiver.core.internal.catalog.ToolEntry;
+import io.quiver.core.internal.messages.CallToolResult;
+import io.quiver.core.internal.messages.InputRequiredResult;
+import io.quiver.core.internal.messages.TaskInfo;
+import io.quiver.core.internal.messages.TaskStatus;
 import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.McpException;
@@ -30,14 +35,17 @@ public final class Tasks {
 
     public static final String EXTENSION = "io.modelcontextprotocol/tasks";
 
+    /** How often clients are asked to poll a task (ms). */
+    static final long POLL_INTERVAL_MS = 250;
+
     private static final Logger LOG = LoggerFactory.getLogger(Tasks.class);
 
     /** What the tool pipeline does for a task: one attempt with the answers so far. */
     interface Attempts {
         Outcome attempt(RequestScope scope, ToolEntry tool, ObjectNode arguments,
-                Map<String, io.quiver.api.input.InputResponse> answers, long timeoutMs);
+                Map<String, InputResponse> answers, long timeoutMs);
 
-        Object finish(ToolEntry tool, Outcome.Done done);
+        CallToolResult finish(ToolEntry tool, Outcome.Done done);
     }
 
     private final SecureRandom random = new SecureRandom();
@@ -64,8 +72,8 @@ public final class Tasks {
     }
 
     /** Starts a task for a call; answers gathered before (input-before-task tools) come along. */
-    Map<String, Object> start(RequestScope scope, ToolEntry tool, ObjectNode arguments,
-            Map<String, io.quiver.api.input.InputResponse> answers, Object finishedResult) {
+    TaskInfo start(RequestScope scope, ToolEntry tool, ObjectNode arguments, Map<String, InputResponse> answers,
+            CallToolResult finishedResult) {
         if (tasks.size() >= settings.config().maxTasks()) {
             expire();
         }
@@ -81,18 +89,16 @@ public final class Tasks {
         synchronized (task) {
             if (finishedResult != null) {
                 task.result = finishedResult;
-                task.status("completed");
+                task.status(TaskStatus.COMPLETED);
             } else {
                 drive(task);
             }
-            Map<String, Object> created = describe(task, false);
-            created.put("resultType", "task");
-            return created;
+            return describe(task, false);
         }
     }
 
     /** {@code tasks/get}. */
-    public Map<String, Object> get(RequestScope scope, String taskId) {
+    public TaskInfo get(RequestScope scope, String taskId) {
         Task task = find(scope, taskId);
         synchronized (task) {
             return describe(task, true);
@@ -113,8 +119,8 @@ public final class Tasks {
                     task.outstanding.remove(e.getKey());
                 }
             }
-            if ("input_required".equals(task.status) && task.outstanding.isEmpty()) {
-                task.status("working");
+            if (task.status == TaskStatus.INPUT_REQUIRED && task.outstanding.isEmpty()) {
+                task.status(TaskStatus.WORKING);
                 drive(task);
             }
         }
@@ -127,7 +133,7 @@ public final class Tasks {
             if (task.terminal()) {
                 return;
             }
-            task.status("cancelled");
+            task.status(TaskStatus.CANCELLED);
             task.outstanding.clear();
             task.scope.cancel();
             if (task.running != null) {
@@ -141,13 +147,13 @@ public final class Tasks {
             task.running = drivers.submit(() -> run(task));
         } catch (RejectedExecutionException e) {
             task.error = new RpcError(ErrorCodes.INTERNAL_ERROR, "Server busy", null);
-            task.status("failed");
+            task.status(TaskStatus.FAILED);
         }
     }
 
     private void run(Task task) {
         Outcome outcome;
-        Map<String, io.quiver.api.input.InputResponse> answers;
+        Map<String, InputResponse> answers;
         synchronized (task) {
             answers = Map.copyOf(task.answers);
         }
@@ -171,10 +177,10 @@ public final class Tasks {
             if (outcome == null) {
                 task.result = CallToolResult.error("The tool " + task.tool.name() + " failed (task " + task.id
                         + "). The server log has the details.");
-                task.status("completed");
+                task.status(TaskStatus.COMPLETED);
             } else if (outcome instanceof Outcome.Done done) {
                 task.result = attempts.finish(task.tool, done);
-                task.status("completed");
+                task.status(TaskStatus.COMPLETED);
             } else {
                 for (InputRequest request : ((Outcome.NeedsInput) outcome).requests()) {
                     if (!task.answers.containsKey(request.key())) {
@@ -184,20 +190,20 @@ public final class Tasks {
                 if (task.outstanding.isEmpty()) {
                     drive(task);
                 } else {
-                    task.status("input_required");
+                    task.status(TaskStatus.INPUT_REQUIRED);
                 }
             }
         }
     }
 
-    private void finish(Task task, Object result, RpcError error) {
+    private void finish(Task task, CallToolResult result, RpcError error) {
         synchronized (task) {
             if (task.terminal()) {
                 return;
             }
             task.result = result;
             task.error = error;
-            task.status(error != null ? "failed" : "completed");
+            task.status(error != null ? TaskStatus.FAILED : TaskStatus.COMPLETED);
         }
     }
 
@@ -209,27 +215,19 @@ public final class Tasks {
         return task;
     }
 
-    private Map<String, Object> describe(Task task, boolean detailed) {
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("taskId", task.id);
-        d.put("status", task.status);
-        d.put("createdAt", task.createdAt.toString());
-        d.put("lastUpdatedAt", task.lastUpdatedAt.toString());
-        d.put("ttlMs", task.ttlMs);
-        d.put("pollIntervalMs", 250);
-        if (detailed) {
-            if ("input_required".equals(task.status)) {
-                Map<String, Object> requests = new LinkedHashMap<>();
-                task.outstanding.forEach((key, request) -> requests.put(key, Map.of(
-                        "method", InputBroker.method(request), "params", InputBroker.params(request))));
-                d.put("inputRequests", requests);
-            } else if ("completed".equals(task.status) && task.result != null) {
-                d.put("result", task.result);
-            } else if ("failed".equals(task.status) && task.error != null) {
-                d.put("error", task.error);
+    /** A task as its creation answers ({@code detailed} false) or as {@code tasks/get} shows it. */
+    private TaskInfo describe(Task task, boolean detailed) {
+        Map<String, InputRequiredResult.InputRequestWire> requests = null;
+        if (detailed && task.status == TaskStatus.INPUT_REQUIRED) {
+            requests = new LinkedHashMap<>();
+            for (Map.Entry<String, InputRequest> e : task.outstanding.entrySet()) {
+                requests.put(e.getKey(), InputBroker.wire(e.getValue()));
             }
         }
-        return d;
+        boolean done = detailed && task.status == TaskStatus.COMPLETED;
+        boolean failed = detailed && task.status == TaskStatus.FAILED;
+        return new TaskInfo(task.id, task.status, task.createdAt.toString(), task.lastUpdatedAt.toString(), task.ttlMs,
+                POLL_INTERVAL_MS, requests, done ? task.result : null, failed ? task.error : null, !detailed);
     }
 
     private static String owner(RequestScope scope) {

@@ -8,6 +8,8 @@ import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.catalog.ToolEntry;
 import io.quiver.core.internal.engine.ToolAdmission;
 import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.messages.CallToolResult;
+import io.quiver.core.internal.messages.Result;
 import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.rpc.McpException;
 import io.quiver.core.internal.settings.EngineConfig;
@@ -56,7 +58,7 @@ public final class ToolPipeline {
             }
 
             @Override
-            public Object finish(ToolEntry tool, Outcome.Done done) {
+            public CallToolResult finish(ToolEntry tool, Outcome.Done done) {
                 return bounded(tool, done);
             }
         }, settings);
@@ -85,14 +87,14 @@ public final class ToolPipeline {
      * obtains input by asking the client; a stateless (2026-07-28) call answers
      * {@code input_required} instead and picks the answers up from the retry.
      */
-    public Object call(RequestScope scope, String name, ObjectNode given, ObjectNode params) {
+    public Result call(RequestScope scope, String name, ObjectNode given, ObjectNode params) {
         ToolEntry tool = catalog.tools().get(name);
         if (tool == null) {
             throw McpException.invalidParams("Unknown tool: " + name);
         }
         ObjectNode arguments = given == null ? Json.MAPPER.createObjectNode() : given;
         if (scope.peer().headers() != null) {
-            ParamHeaders.check(tool.descriptor().path("inputSchema"), arguments, scope.peer());
+            ParamHeaders.check(tool.descriptor().inputSchema(), arguments, scope.peer());
         }
         List<Error> problems = tool.inputSchema().validate(arguments);
         if (!problems.isEmpty()) {

@@ -1,6 +1,7 @@
 package io.quiver.core.internal.request;
 
 import io.quiver.api.transport.StreamPolicy;
+import io.quiver.core.internal.messages.Result;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -43,5 +44,5 @@ public interface Era {
      * The JSON-RPC response to a request, its result written as the client's revision has it:
      * one serialisation.
      */
-    byte[] response(JsonNode id, String method, String version, Object result);
+    byte[] response(JsonNode id, String method, String version, Result result);
 }

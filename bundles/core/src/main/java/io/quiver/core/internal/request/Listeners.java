@@ -2,11 +2,13 @@ package io.quiver.core.internal.request;
 
 import io.quiver.api.transport.MessageSink;
 import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.messages.Meta;
 import io.quiver.core.internal.rpc.JsonRpc;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -50,14 +52,10 @@ public final class Listeners {
         }
     }
 
-    /** Ends every stream with its final result, as on shutdown. */
-    public void closeAll(Map<String, Object> serverInfo) {
+    /** Ends every stream with its last message ({@code ending} writes it for a subscription id), as on shutdown. */
+    public void closeAll(Function<JsonNode, byte[]> ending) {
         for (Listener listener : open) {
-            Map<String, Object> meta = new LinkedHashMap<>();
-            meta.put(Meta.SUBSCRIPTION, listener.subscriptionId());
-            meta.put(Meta.SERVER, serverInfo);
-            listener.sink().complete(JsonRpc.result(listener.subscriptionId(),
-                    Map.of("resultType", "complete", "_meta", meta)));
+            listener.sink().complete(ending.apply(listener.subscriptionId()));
         }
         open.clear();
     }

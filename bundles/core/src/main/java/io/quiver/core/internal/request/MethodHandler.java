@@ -1,18 +1,22 @@
 package io.quiver.core.internal.request;
 
+import io.quiver.core.internal.messages.Result;
 import tools.jackson.databind.node.ObjectNode;
 
-/** Serves one MCP method. Knows nothing of transports; throws {@code McpException} for protocol errors. */
+/**
+ * Serves one MCP method. Knows nothing of transports or of how its result is written; throws
+ * {@code McpException} for protocol errors.
+ *
+ * @param <R> the result it answers with
+ */
 @FunctionalInterface
-public interface MethodHandler {
-
-    /** What a handler returns when its answer is a stream that stays open (the result comes later, if ever). */
-    Object STAYS_OPEN = new Object();
+public interface MethodHandler<R extends Result> {
 
     /**
      * @param scope the request being served
      * @param params the request's params object (empty when absent)
-     * @return the result, any JSON-mappable value
+     * @return the result; {@link io.quiver.core.internal.messages.StreamOpen} when the answer is a
+     *     stream that stays open
      */
-    Object handle(RequestScope scope, ObjectNode params);
+    R handle(RequestScope scope, ObjectNode params);
 }

@@ -6,6 +6,7 @@ import io.quiver.api.LogLevel;
 import io.quiver.api.transport.McpSession;
 import io.quiver.api.transport.MessageSink;
 import io.quiver.api.transport.StreamPolicy;
+import io.quiver.core.internal.messages.ProtocolVersions;
 import io.quiver.core.internal.rpc.JsonRpc;
 import java.util.List;
 import java.util.Map;

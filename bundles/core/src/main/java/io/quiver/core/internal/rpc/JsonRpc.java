@@ -78,11 +78,22 @@ public final class JsonRpc {
 
     /** A success response. */
     public static byte[] result(JsonNode id, Object result) {
-        Map<String, Object> message = new LinkedHashMap<>();
-        message.put("jsonrpc", "2.0");
-        message.put("id", id);
-        message.put("result", result);
-        return Json.MAPPER.writeValueAsBytes(message);
+        return Json.MAPPER.writeValueAsBytes(new Response(id, result));
+    }
+
+    /**
+     * A success response written for a client of one protocol revision: properties marked with a
+     * later revision's view are left out.
+     */
+    public static byte[] result(JsonNode id, Object result, Class<?> view) {
+        return Json.MAPPER.writerWithView(view).writeValueAsBytes(new Response(id, result));
+    }
+
+    /** The envelope of a success response. */
+    private record Response(String jsonrpc, JsonNode id, Object result) {
+        Response(JsonNode id, Object result) {
+            this("2.0", id, result);
+        }
     }
 
     /** An error response; {@code id} may be null when the request's id could not be read. */

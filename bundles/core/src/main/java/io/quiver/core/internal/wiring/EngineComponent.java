@@ -199,7 +199,7 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
     }
 
     private static CatalogEntry entry(RankedRegistry.Entry<ToolEntry> e) {
-        return new CatalogEntry(e.key(), e.value().descriptor().path("description").asString(""), e.serviceId(),
+        return new CatalogEntry(e.key(), e.value().descriptor().description(), e.serviceId(),
                 e.ranking(), e.value().bundleId());
     }
 }

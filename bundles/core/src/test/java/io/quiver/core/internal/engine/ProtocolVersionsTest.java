@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.quiver.core.internal.request.ProtocolVersions;
+import io.quiver.core.internal.messages.ProtocolVersions;
 import org.junit.jupiter.api.Test;
 
 class ProtocolVersionsTest {

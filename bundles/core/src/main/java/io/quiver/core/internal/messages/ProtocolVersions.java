@@ -1,4 +1,4 @@
-package io.quiver.core.internal.request;
+package io.quiver.core.internal.messages;
 
 import java.util.List;
 

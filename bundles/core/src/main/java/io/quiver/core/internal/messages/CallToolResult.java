@@ -1,6 +1,7 @@
-package io.quiver.core.internal.pipeline;
+package io.quiver.core.internal.messages;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonView;
 import io.quiver.api.ToolResult;
 import io.quiver.api.content.Content;
 import io.quiver.api.content.TextContent;
@@ -9,15 +10,19 @@ import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.json.JsonMapper;
 
-/** The wire shape of a {@code tools/call} result. */
-public record CallToolResult(List<Content> content, Object structuredContent, boolean isError,
-        @JsonProperty("_meta") Map<String, Object> meta) {
+/**
+ * The answer to {@code tools/call}. Structured content is written for 2025-06-18 and later; content
+ * blocks an older client cannot show are replaced by a note ({@link #forRevision}).
+ */
+public record CallToolResult(List<Content> content, @JsonView(Views.R20250618.class) Object structuredContent,
+        boolean isError, @JsonProperty("_meta") Map<String, Object> meta) implements Result {
 
     /**
      * The wire form of a tool's result; structured-only results get their JSON as a text block too.
      * Values of the tool's own types become JSON trees through the tool's own mapper.
      */
-    static CallToolResult of(ToolResult result, JsonMapper mapper) {
+    @SuppressWarnings("unchecked")
+    public static CallToolResult of(ToolResult result, JsonMapper mapper) {
         Object structured = result.structuredContent() == null ? null : mapper.valueToTree(result.structuredContent());
         List<Content> content = result.content();
         if (content.isEmpty() && structured != null) {
@@ -30,5 +35,10 @@ public record CallToolResult(List<Content> content, Object structuredContent, bo
     /** A failed call, explained to the model. */
     public static CallToolResult error(String text) {
         return new CallToolResult(List.of(new TextContent(text)), null, true, null);
+    }
+
+    @Override
+    public CallToolResult forRevision(String version) {
+        return new CallToolResult(ContentNotes.forRevision(content, version), structuredContent, isError, meta);
     }
 }

@@ -1,4 +1,4 @@
-package io.quiver.core.internal.request;
+package io.quiver.core.internal.messages;
 
 /** The {@code _meta} keys of the stateless era (2026-07-28). */
 public final class Meta {

@@ -1,0 +1,29 @@
+package io.quiver.core.internal.messages;
+
+import com.fasterxml.jackson.annotation.JsonView;
+import java.util.List;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A tool as {@code tools/list} shows it. Titles, icons, the output schema and the execution hints are
+ * written for 2025-06-18 and later, annotations for 2025-03-26 and later.
+ */
+public record ToolDescriptor(String name, @JsonView(Views.R20250618.class) String title, String description,
+        @JsonView(Views.R20250618.class) List<Icon> icons, JsonNode inputSchema,
+        @JsonView(Views.R20250618.class) JsonNode outputSchema,
+        @JsonView(Views.R20250326.class) ToolAnnotations annotations,
+        @JsonView(Views.R20250618.class) Execution execution) {
+
+    /** An icon by its source. */
+    public record Icon(String src) {
+    }
+
+    /** Hints for the client about what the tool does. */
+    public record ToolAnnotations(String title, boolean readOnlyHint, boolean destructiveHint, boolean idempotentHint,
+            boolean openWorldHint) {
+    }
+
+    /** How the tool may be run: {@code taskSupport} of the tasks extension. */
+    public record Execution(String taskSupport) {
+    }
+}
