@@ -7,6 +7,7 @@ import io.quiver.api.transport.McpEngine;
 import io.quiver.api.transport.McpSession;
 import io.quiver.api.transport.MessageSink;
 import io.quiver.api.transport.Receipt;
+import io.quiver.api.transport.StreamPolicy;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
@@ -23,6 +24,8 @@ import tools.jackson.databind.json.JsonMapper;
 final class FakeEngine implements McpEngine {
 
     static final ObjectMapper JSON = JsonMapper.builder().build();
+    static final StreamPolicy POLICY = new StreamPolicy(true, true, false);
+
 
     final List<JsonNode> received = new CopyOnWriteArrayList<>();
     final List<Inbound> inbounds = new CopyOnWriteArrayList<>();
@@ -85,6 +88,11 @@ final class FakeEngine implements McpEngine {
             @Override
             public void abandon() {
             }
+
+            @Override
+            public StreamPolicy streamPolicy() {
+                return POLICY;
+            }
         };
     }
 
@@ -124,6 +132,11 @@ final class FakeEngine implements McpEngine {
         @Override
         public CallerIdentity caller() {
             return ShellClient.OPERATOR;
+        }
+
+        @Override
+        public StreamPolicy streamPolicy() {
+            return POLICY;
         }
 
         @Override
