@@ -69,8 +69,10 @@ public @interface McpTool {
     String taskSupport() default "none";
 
     /**
-     * For task tools: gather the input the tool asks for first, in the call itself (multi-round
-     * {@code input_required}), and start the task once the tool has what it needs.
+     * For task tools: the call starts in the request, not as a task, so the tool can gather its input
+     * there first (multi-round {@code input_required}); once it has what it needs it returns
+     * {@link Outcome#escalate()} and the rest runs as a task. (A tool that finishes instead is answered
+     * with a task that is already completed.)
      */
     boolean inputBeforeTask() default false;
 }

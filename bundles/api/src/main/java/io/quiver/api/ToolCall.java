@@ -29,6 +29,14 @@ public interface ToolCall {
         return Optional.ofNullable(answers().get(key));
     }
 
+    /**
+     * Whether this attempt runs after the call was handed on ({@link Outcome#escalate()}) or as a task
+     * from the start: the time to do the long work, not to ask for more input.
+     */
+    default boolean escalated() {
+        return false;
+    }
+
     /** The context shared by every kind of request. */
     RequestContext context();
 }

@@ -11,12 +11,11 @@ import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.era.SessionEra;
 import io.quiver.core.internal.era.StatelessEra;
 import io.quiver.core.internal.exec.Workers;
-import io.quiver.core.internal.messages.CallToolResult;
 import io.quiver.core.internal.messages.ListenEnded;
 import io.quiver.core.internal.messages.ProtocolVersions;
 import io.quiver.core.internal.messages.Result;
 import io.quiver.core.internal.messages.StreamOpen;
-import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
+import io.quiver.core.internal.pipeline.ToolShares;
 import io.quiver.core.internal.request.Era;
 import io.quiver.core.internal.request.InFlight;
 import io.quiver.core.internal.request.Listeners;
@@ -54,7 +53,7 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Scheduling: control methods (ping, lists, initialize, discovery, listening, task status) are
  * quick and touch no tool code, so they run at once on the caller's thread and never wait behind
  * tool calls. Methods that run extension code go to the work pool; a {@code tools/call} first gets
- * its tool's share ({@link ToolAdmission}), waiting for it without a thread.
+ * its tool's share ({@link ToolShares}), waiting for it without a thread.
  */
 public final class Engine implements AutoCloseable {
 
@@ -68,13 +67,12 @@ public final class Engine implements AutoCloseable {
 
     private final Catalog catalog;
     private final EngineSettings settings;
-    private final ToolLimitsRegistry limits;
     private final Workers workers;
     private final SessionEra sessionEra;
     private final StatelessEra statelessEra;
     private final SessionRegistry sessions = new SessionRegistry();
     private final Listeners listeners;
-    private final ToolAdmission admission;
+    private final ToolShares shares;
     private final ListChangeNotifier listChanges;
     private final Consumer<Catalog.Kind> catalogListener;
     /** Requests started and not yet answered (listen streams included until they end). */
@@ -83,20 +81,20 @@ public final class Engine implements AutoCloseable {
     private volatile boolean accepting = true;
 
     /**
+     * @param shares the tool shares a {@code tools/call} waits for before it runs
      * @param listeners the listen streams, shared with the stateless era's {@code subscriptions/listen}
      * @param sessionEra the session era with its method table
      * @param statelessEra the stateless era with its method table
      */
-    public Engine(Catalog catalog, EngineSettings settings, ToolLimitsRegistry limits, Workers workers,
+    public Engine(Catalog catalog, EngineSettings settings, ToolShares shares, Workers workers,
             Listeners listeners, SessionEra sessionEra, StatelessEra statelessEra) {
         this.catalog = catalog;
         this.settings = settings;
-        this.limits = limits;
+        this.shares = shares;
         this.workers = workers;
         this.listeners = listeners;
         this.sessionEra = sessionEra;
         this.statelessEra = statelessEra;
-        this.admission = new ToolAdmission(this::toolShare, () -> settings.config().maxQueuedPerTool());
         this.listChanges = new ListChangeNotifier(sessions, listeners, workers.timer(),
                 () -> settings.config().listChangedDebounceMs());
         this.catalogListener = listChanges::changed;
@@ -118,16 +116,6 @@ public final class Engine implements AutoCloseable {
 
     public Optional<McpSession> session(String id) {
         return Optional.ofNullable(sessions.get(id));
-    }
-
-    /** How many calls of a tool may run at once: its own limit, else its share of the tool threads. */
-    private int toolShare(String tool) {
-        int own = limits.of(tool).maxConcurrentCalls();
-        if (own > 0) {
-            return own;
-        }
-        EngineConfig c = settings.config();
-        return Math.max(1, (int) Math.ceil(c.maxConcurrentCalls() * c.toolSharePercent() / 100.0));
     }
 
     /** Takes a new configuration: pools, limits and timeouts change in place; sessions and streams stay. */
@@ -443,16 +431,17 @@ public final class Engine implements AutoCloseable {
                 run(scope, NOTHING);
                 return;
             }
-            String tool = "tools/call".equals(request.method()) ? toolName() : null;
+            MethodHandler<?> handler = era.handler(request.method());
+            String tool = handler == null ? null : handler.share(scope, request.params());
             if (tool == null) {
                 dispatch(() -> run(scope, NOTHING));
                 return;
             }
-            admission.admit(tool, new ToolAdmission.Call() {
+            shares.admit(tool, new ToolShares.Waiter() {
                 @Override
                 public void start() {
                     // the share is given back before the answer goes out: the client's next call finds it free
-                    Runnable release = new Once(() -> admission.release(tool));
+                    Runnable release = new Once(() -> shares.release(tool));
                     dispatch(() -> {
                         try {
                             run(scope, release);
@@ -464,16 +453,16 @@ public final class Engine implements AutoCloseable {
 
                 @Override
                 public void busy(String reason) {
-                    respond(scope, CallToolResult.error(reason));
+                    Result answer;
+                    try {
+                        answer = handler.busy(scope, request.params(), reason);
+                    } catch (McpException e) {
+                        answer(JsonRpc.error(request.id(), e.toError()));
+                        return;
+                    }
+                    respond(scope, answer);
                 }
             });
-        }
-
-        /** The tool a {@code tools/call} names, when the catalog has it. */
-        private String toolName() {
-            JsonNode name = request.params().get("name");
-            return name != null && name.isString() && catalog.tools().get(name.stringValue()) != null
-                    ? name.stringValue() : null;
         }
 
         private void dispatch(Runnable work) {

@@ -4,7 +4,9 @@ import io.quiver.api.RequestContext;
 import io.quiver.api.completion.Completer;
 import io.quiver.api.completion.Completion;
 import io.quiver.api.completion.CompletionRequest;
+import io.quiver.api.call.Target;
 import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.pipeline.Authorize;
 import io.quiver.core.internal.messages.CompleteResult;
 import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.RequestScope;
@@ -18,16 +20,21 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** {@code completion/complete}: asks the completer registered for the prompt or template, if any. */
+/**
+ * {@code completion/complete}: asks the completer registered for the prompt or template, if any (one the
+ * caller may see).
+ */
 final class CompletionHandler implements MethodHandler<CompleteResult> {
 
     private static final Logger LOG = LoggerFactory.getLogger(CompletionHandler.class);
     private static final int MAX_VALUES = 100;
 
     private final Catalog catalog;
+    private final Authorize authorize;
 
-    CompletionHandler(Catalog catalog) {
+    CompletionHandler(Catalog catalog, Authorize authorize) {
         this.catalog = catalog;
+        this.authorize = authorize;
     }
 
     @Override
@@ -41,14 +48,18 @@ final class CompletionHandler implements MethodHandler<CompleteResult> {
         String target = switch (type) {
             case "ref/prompt" -> {
                 String name = Params.requireString(ref, "name");
-                if (catalog.prompts().get(name) == null) {
+                if (catalog.prompts().get(name) == null || !authorize.allows(scope.caller(), Target.prompt(name))) {
                     throw McpException.invalidParams("Unknown prompt: " + name);
                 }
                 yield name;
             }
             case "ref/resource" -> {
                 String uri = Params.requireString(ref, "uri");
-                if (catalog.templates().get(uri) == null && catalog.resources().get(uri) == null) {
+                boolean template = catalog.templates().get(uri) != null
+                        && authorize.allows(scope.caller(), Target.resourceTemplate(uri));
+                boolean resource = catalog.resources().get(uri) != null
+                        && authorize.allows(scope.caller(), Target.resource(uri));
+                if (!template && !resource) {
                     throw McpException.invalidParams("Unknown resource template: " + uri);
                 }
                 yield uri;

@@ -4,6 +4,7 @@ import io.quiver.api.RequestContext;
 import io.quiver.api.input.InputResponse;
 import io.quiver.api.prompt.PromptArgument;
 import io.quiver.api.prompt.PromptRequest;
+import io.quiver.api.call.Target;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.catalog.PromptEntry;
 import io.quiver.core.internal.messages.GetPromptResult;
@@ -36,7 +37,7 @@ final class PromptsGetHandler implements MethodHandler<Result> {
     public Result handle(RequestScope scope, ObjectNode params) {
         String name = Params.requireString(params, "name");
         PromptEntry entry = catalog.prompts().get(name);
-        if (entry == null) {
+        if (entry == null || !pipeline.authorize().allows(scope.caller(), Target.prompt(name))) {
             throw McpException.invalidParams("Unknown prompt: " + name);
         }
         Map<String, String> arguments = new LinkedHashMap<>();

@@ -4,11 +4,13 @@ import io.quiver.api.RequestContext;
 import io.quiver.api.content.ResourceContents;
 import io.quiver.api.input.InputResponse;
 import io.quiver.api.resource.ResourceRequest;
+import io.quiver.api.call.Target;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.catalog.ResourceEntry;
 import io.quiver.core.internal.catalog.TemplateEntry;
 import io.quiver.core.internal.messages.ReadResourceResult;
 import io.quiver.core.internal.messages.Result;
+import io.quiver.core.internal.pipeline.Authorize;
 import io.quiver.core.internal.pipeline.ToolPipeline;
 import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.RequestScope;
@@ -19,7 +21,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ObjectNode;
 
-/** {@code resources/read}: a fixed resource by URI, else the first template that matches. */
+/**
+ * {@code resources/read}: a fixed resource by URI, else the first template that matches and has it;
+ * what the call policy hides from the caller is not there for it.
+ */
 final class ResourcesReadHandler implements MethodHandler<Result> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ResourcesReadHandler.class);
@@ -45,11 +50,15 @@ final class ResourcesReadHandler implements MethodHandler<Result> {
 
     private List<ResourceContents> read(RequestScope scope, String uri, Map<String, InputResponse> answers)
             throws Exception {
+        Authorize authorize = pipeline.authorize();
         ResourceEntry fixed = catalog.resources().get(uri);
-        if (fixed != null) {
+        if (fixed != null && authorize.allows(scope.caller(), Target.resource(uri))) {
             return orEmpty(fixed.resource().read(new Request(uri, Map.of(), scope, answers)));
         }
         for (TemplateEntry template : catalog.templates().values()) {
+            if (!authorize.allows(scope.caller(), Target.resourceTemplate(template.uriTemplate()))) {
+                continue;
+            }
             Map<String, String> variables = template.matcher().match(uri);
             if (variables != null) {
                 List<ResourceContents> contents = template.template().read(new Request(uri, variables, scope, answers));

@@ -4,6 +4,7 @@ import io.quiver.core.internal.messages.Result;
 import io.quiver.core.internal.pipeline.ToolPipeline;
 import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.RequestScope;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@code tools/call}: hands the call to the execution pipeline. */
@@ -20,5 +21,16 @@ final class ToolsCallHandler implements MethodHandler<Result> {
         String name = Params.requireString(params, "name");
         ObjectNode arguments = Params.optionalObject(params, "arguments");
         return pipeline.call(scope, name, arguments, params);
+    }
+
+    @Override
+    public String share(RequestScope scope, ObjectNode params) {
+        JsonNode name = params.get("name");
+        return name != null && name.isString() ? pipeline.shareOf(scope, name.stringValue()) : null;
+    }
+
+    @Override
+    public Result busy(RequestScope scope, ObjectNode params, String reason) {
+        return pipeline.busy(scope, params.path("name").asString(""), reason);
     }
 }

@@ -1,5 +1,8 @@
 package io.quiver.core.internal.pipeline;
 
+import io.quiver.api.CallerIdentity;
+import io.quiver.api.ClientInfo;
+import io.quiver.api.LogLevel;
 import io.quiver.api.RequestContext;
 import io.quiver.api.ToolCall;
 import io.quiver.api.input.InputResponse;
@@ -17,11 +20,15 @@ final class AttemptCall implements ToolCall {
     private final Map<String, InputResponse> answers;
     private final RequestContext context;
     private final JsonMapper mapper;
+    private final boolean escalated;
 
-    /** @param mapper the tool's own mapper, so no shared cache holds on to the tool's classes */
+    /**
+     * @param escalated whether the call was handed on (a task, or after {@code Outcome.escalate()})
+     * @param mapper the tool's own mapper, so no shared cache holds on to the tool's classes */
     @SuppressWarnings("unchecked")
-    AttemptCall(String name, ObjectNode arguments, Map<String, InputResponse> answers, RequestContext context,
-            JsonMapper mapper) {
+    AttemptCall(String name, ObjectNode arguments, Map<String, InputResponse> answers, boolean escalated,
+            RequestContext context, JsonMapper mapper) {
+        this.escalated = escalated;
         this.name = name;
         this.arguments = arguments;
         this.argumentMap = Map.copyOf(Json.MAPPER.convertValue(arguments, Map.class));
@@ -51,6 +58,11 @@ final class AttemptCall implements ToolCall {
     }
 
     @Override
+    public boolean escalated() {
+        return escalated;
+    }
+
+    @Override
     public RequestContext context() {
         return context;
     }
@@ -63,12 +75,12 @@ final class AttemptCall implements ToolCall {
         }
 
         @Override
-        public io.quiver.api.CallerIdentity caller() {
+        public CallerIdentity caller() {
             return delegate.caller();
         }
 
         @Override
-        public io.quiver.api.ClientInfo client() {
+        public ClientInfo client() {
             return delegate.client();
         }
 
@@ -83,7 +95,7 @@ final class AttemptCall implements ToolCall {
         }
 
         @Override
-        public void log(io.quiver.api.LogLevel level, String logger, Object data) {
+        public void log(LogLevel level, String logger, Object data) {
             delegate.log(level, logger, data == null || data instanceof String ? data : mapper.valueToTree(data));
         }
 

@@ -1,25 +1,46 @@
 package io.quiver.core.internal.pipeline;
 
+import io.quiver.api.ToolResult;
+import io.quiver.api.call.CallEvent;
 import io.quiver.api.content.AudioContent;
 import io.quiver.api.content.Content;
 import io.quiver.api.content.EmbeddedResource;
 import io.quiver.api.content.ImageContent;
 import io.quiver.api.content.ResourceContents;
+import io.quiver.api.content.ResourceLink;
 import io.quiver.api.content.TextContent;
 import io.quiver.core.internal.json.Json;
 import io.quiver.core.internal.messages.CallToolResult;
+import io.quiver.core.internal.settings.EngineSettings;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Bounds what one call may return: text is cut at a UTF-8 character boundary with a visible
- * marker, binary blocks past the limit are replaced by a note, oversized structured content makes
- * the call fail. The model always learns that something was cut.
+ * Stage 7: bounds what one call may return (the tool's {@code maxOutputBytes}, else the server's): text
+ * is cut at a UTF-8 character boundary with a visible marker, binary blocks past the limit are replaced
+ * by a note, oversized structured content makes the call fail. The model always learns that something
+ * was cut.
  */
-final class OutputBound {
+final class BoundOutput {
 
-    private OutputBound() {
+    private final EngineSettings settings;
+    private final ToolLimitsRegistry limits;
+
+    BoundOutput(EngineSettings settings, ToolLimitsRegistry limits) {
+        this.settings = settings;
+        this.limits = limits;
+    }
+
+    /** The tool's result in its wire form, within the limit. */
+    CallToolResult bound(Call call, ToolResult result) {
+        long own = limits.of(call.name()).maxOutputBytes();
+        CallToolResult bounded = apply(CallToolResult.of(result, call.tool().mapper().get()),
+                own > 0 ? own : settings.config().maxOutputBytes());
+        if (bounded.isError() && !result.isError()) {
+            call.end(CallEvent.Ending.FAILED, "the structured output exceeds the output limit");
+        }
+        return bounded;
     }
 
     static CallToolResult apply(CallToolResult result, long limit) {
@@ -66,7 +87,7 @@ final class OutputBound {
         if (block instanceof AudioContent a) {
             return a.data() == null ? 0 : a.data().length();
         }
-        if (block instanceof io.quiver.api.content.ResourceLink link) {
+        if (block instanceof ResourceLink link) {
             return link.uri().length() + (link.name() == null ? 0 : link.name().length())
                     + (link.description() == null ? 0 : link.description().length());
         }

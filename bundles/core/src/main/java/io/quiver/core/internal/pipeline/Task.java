@@ -2,25 +2,23 @@ package io.quiver.core.internal.pipeline;
 
 import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
-import io.quiver.core.internal.catalog.ToolEntry;
 import io.quiver.core.internal.messages.CallToolResult;
 import io.quiver.core.internal.messages.TaskStatus;
-import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.rpc.RpcError;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Future;
-import tools.jackson.databind.node.ObjectNode;
 
-/** One task of the tasks extension: a tool call running on after its request was answered. */
+/**
+ * One task of the tasks extension: a tool call running on after its request was answered. Its mutable
+ * state is guarded by the task itself.
+ */
 final class Task {
 
     final String id;
     final String owner;
-    final ToolEntry tool;
-    final ObjectNode arguments;
-    final RequestScope scope;
+    final Call call;
     final Instant createdAt = Instant.now();
     final long ttlMs;
     final long expiresAtMillis;
@@ -31,13 +29,12 @@ final class Task {
     CallToolResult result;
     RpcError error;
     Future<?> running;
+    Future<?> expiry;
 
-    Task(String id, String owner, ToolEntry tool, ObjectNode arguments, RequestScope scope, long ttlMs) {
+    Task(String id, String owner, Call call, long ttlMs) {
         this.id = id;
         this.owner = owner;
-        this.tool = tool;
-        this.arguments = arguments;
-        this.scope = scope;
+        this.call = call;
         this.ttlMs = ttlMs;
         this.expiresAtMillis = System.currentTimeMillis() + ttlMs;
     }

@@ -1,11 +1,12 @@
 package io.quiver.core.internal.pipeline;
 
-import io.quiver.api.Outcome;
+import io.quiver.api.call.CallEvent;
 import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
-import io.quiver.core.internal.catalog.ToolEntry;
 import io.quiver.core.internal.messages.CallToolResult;
+import io.quiver.core.internal.messages.EmptyResult;
 import io.quiver.core.internal.messages.InputRequiredResult;
+import io.quiver.core.internal.messages.Result;
 import io.quiver.core.internal.messages.TaskInfo;
 import io.quiver.core.internal.messages.TaskStatus;
 import io.quiver.core.internal.request.RequestScope;
@@ -16,20 +17,27 @@ import io.quiver.core.internal.settings.EngineSettings;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The tasks extension ({@code io.modelcontextprotocol/tasks}, 2026-07-28): tool calls that run on
  * after the request is answered, polled with {@code tasks/get}, given input with
- * {@code tasks/update} and stopped with {@code tasks/cancel}. Tasks belong to the caller that
- * started them, expire after their TTL, and their number is bounded.
+ * {@code tasks/update} and stopped with {@code tasks/cancel}. A task runs the same {@link AttemptLoop}
+ * as a call, its input parked in the task ({@code input_required}) until {@code tasks/update} brings
+ * it. Tasks belong to the caller that started them, end when their TTL does (a running one is
+ * cancelled), and their number is bounded.
  */
 public final class Tasks {
 
@@ -40,24 +48,27 @@ public final class Tasks {
 
     private static final Logger LOG = LoggerFactory.getLogger(Tasks.class);
 
-    /** What the tool pipeline does for a task: one attempt with the answers so far. */
-    interface Attempts {
-        Outcome attempt(RequestScope scope, ToolEntry tool, ObjectNode arguments,
-                Map<String, InputResponse> answers, long timeoutMs);
-
-        CallToolResult finish(ToolEntry tool, Outcome.Done done);
-    }
-
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Task> tasks = new ConcurrentHashMap<>();
     private final ExecutorService drivers;
-    private final Attempts attempts;
+    private final ScheduledExecutorService timer;
     private final EngineSettings settings;
+    private final ToolAttempts attempts;
+    private final HostAnswers hostAnswers;
+    private final Review review;
+    private final Record record;
+    private final IntSupplier maxRounds;
 
-    Tasks(ExecutorService drivers, Attempts attempts, EngineSettings settings) {
+    Tasks(ExecutorService drivers, ScheduledExecutorService timer, EngineSettings settings, ToolAttempts attempts,
+            HostAnswers hostAnswers, Review review, Record record, IntSupplier maxRounds) {
         this.drivers = drivers;
-        this.attempts = attempts;
+        this.timer = timer;
         this.settings = settings;
+        this.attempts = attempts;
+        this.hostAnswers = hostAnswers;
+        this.review = review;
+        this.record = record;
+        this.maxRounds = maxRounds;
     }
 
     /** Whether the request's client declared the extension. */
@@ -71,9 +82,27 @@ public final class Tasks {
         return McpException.missingCapability(Map.of("extensions", Map.of(EXTENSION, Map.of())));
     }
 
-    /** Starts a task for a call; answers gathered before (input-before-task tools) come along. */
-    TaskInfo start(RequestScope scope, ToolEntry tool, ObjectNode arguments, Map<String, InputResponse> answers,
-            CallToolResult finishedResult) {
+    /** Starts a task for a call with the answers it gathered so far; the task owns the call from now on. */
+    TaskInfo start(Call call, Map<String, InputResponse> answers) {
+        Task task = create(call);
+        task.answers.putAll(answers);
+        synchronized (task) {
+            drive(task);
+            return describe(task, false);
+        }
+    }
+
+    /** A task already completed with the call's result (a tool that gathered input, then just finished). */
+    TaskInfo completed(Call call, CallToolResult result) {
+        Task task = create(call);
+        synchronized (task) {
+            task.result = result;
+            task.status(TaskStatus.COMPLETED);
+            return describe(task, false);
+        }
+    }
+
+    private Task create(Call call) {
         if (tasks.size() >= settings.config().maxTasks()) {
             expire();
         }
@@ -82,19 +111,14 @@ public final class Tasks {
         }
         byte[] bytes = new byte[16];
         random.nextBytes(bytes);
-        Task task = new Task(HexFormat.of().formatHex(bytes), owner(scope), tool, arguments, scope.detached(),
-                settings.config().taskTtlMs());
-        task.answers.putAll(answers);
+        RequestScope scope = call.scope();
+        call.handOff(scope.detached());
+        call.escalate("running as a task");
+        long ttl = settings.config().taskTtlMs();
+        Task task = new Task(HexFormat.of().formatHex(bytes), owner(scope), call, ttl);
         tasks.put(task.id, task);
-        synchronized (task) {
-            if (finishedResult != null) {
-                task.result = finishedResult;
-                task.status(TaskStatus.COMPLETED);
-            } else {
-                drive(task);
-            }
-            return describe(task, false);
-        }
+        task.expiry = timer.schedule(() -> expire(task), ttl, TimeUnit.MILLISECONDS);
+        return task;
     }
 
     /** {@code tasks/get}. */
@@ -128,74 +152,66 @@ public final class Tasks {
 
     /** {@code tasks/cancel}: stops a running task; a finished one stays as it is. */
     public void cancel(RequestScope scope, String taskId) {
-        Task task = find(scope, taskId);
+        stop(find(scope, taskId), "cancelled by the client");
+    }
+
+    /** Cancels a task that has not ended; the call is over. */
+    private void stop(Task task, String why) {
         synchronized (task) {
             if (task.terminal()) {
                 return;
             }
             task.status(TaskStatus.CANCELLED);
             task.outstanding.clear();
-            task.scope.cancel();
+            task.call.scope().cancel();
             if (task.running != null) {
                 task.running.cancel(true);
             }
         }
+        task.call.end(CallEvent.Ending.CANCELLED, why);
+        over(task);
     }
 
+    /** Caller thread: under the task's lock. */
     private void drive(Task task) {
         try {
             task.running = drivers.submit(() -> run(task));
         } catch (RejectedExecutionException e) {
             task.error = new RpcError(ErrorCodes.INTERNAL_ERROR, "Server busy", null);
             task.status(TaskStatus.FAILED);
+            task.call.end(CallEvent.Ending.FAILED, "no task thread free");
+            timer.execute(() -> over(task));
         }
     }
 
+    /** One run of the task's attempt loop: to its end, or until it parks waiting for input. */
     private void run(Task task) {
-        Outcome outcome;
-        Map<String, InputResponse> answers;
-        synchronized (task) {
-            answers = Map.copyOf(task.answers);
-        }
+        Call call = task.call;
+        AttemptLoop.End end;
         try {
-            outcome = attempts.attempt(task.scope, task.tool, task.arguments, answers,
-                    settings.config().taskTimeoutMs());
+            end = AttemptLoop.run(attempts.runner(call, true, false), new TaskInput(task), hostAnswers.of(call),
+                    maxRounds.getAsInt());
         } catch (McpException e) {
+            call.end(CallEvent.Ending.FAILED, e.getMessage());
             finish(task, null, e.toError());
             return;
-        } catch (RuntimeException e) {
-            if (!task.scope.isCancelled()) {
-                LOG.error("Task {} of tool {} failed", task.id, task.tool.name(), e);
+        } catch (CancellationException e) {
+            return;
+        } catch (Exception e) {
+            if (!call.scope().isCancelled()) {
+                LOG.error("Task {} of tool {} failed", task.id, call.name(), e);
             }
+            call.end(CallEvent.Ending.FAILED, String.valueOf(e));
             finish(task, null, new RpcError(ErrorCodes.INTERNAL_ERROR, "Internal error", null));
             return;
         }
-        synchronized (task) {
-            if (task.terminal()) {
-                return;
-            }
-            if (outcome == null) {
-                task.result = CallToolResult.error("The tool " + task.tool.name() + " failed (task " + task.id
-                        + "). The server log has the details.");
-                task.status(TaskStatus.COMPLETED);
-            } else if (outcome instanceof Outcome.Done done) {
-                task.result = attempts.finish(task.tool, done);
-                task.status(TaskStatus.COMPLETED);
-            } else {
-                for (InputRequest request : ((Outcome.NeedsInput) outcome).requests()) {
-                    if (!task.answers.containsKey(request.key())) {
-                        task.outstanding.put(request.key(), request);
-                    }
-                }
-                if (task.outstanding.isEmpty()) {
-                    drive(task);
-                } else {
-                    task.status(TaskStatus.INPUT_REQUIRED);
-                }
-            }
+        if (end instanceof AttemptLoop.End.Done done) {
+            finish(task, review.review(call, (CallToolResult) done.result()), null);
         }
+        // parked: the task waits in input_required (set by TaskInput) for tasks/update
     }
 
+    /** The task ends with a result or an error, unless it ended already (cancelled, expired). */
     private void finish(Task task, CallToolResult result, RpcError error) {
         synchronized (task) {
             if (task.terminal()) {
@@ -205,6 +221,15 @@ public final class Tasks {
             task.error = error;
             task.status(error != null ? TaskStatus.FAILED : TaskStatus.COMPLETED);
         }
+        if (result != null) {
+            record.delivered(task.call, result);
+        }
+        over(task);
+    }
+
+    /** The task's call is over (the task stays visible until its TTL). */
+    private void over(Task task) {
+        record.over(task.call);
     }
 
     private Task find(RequestScope scope, String taskId) {
@@ -234,9 +259,65 @@ public final class Tasks {
         return scope.caller().tenant() + "/" + scope.caller().subject();
     }
 
-    /** Drops tasks past their TTL (expired tasks are already invisible; this frees their room). */
+    /** Drops tasks past their TTL (they are invisible already; this frees their room). */
     void expire() {
         long now = System.currentTimeMillis();
-        tasks.values().removeIf(t -> t.expiresAtMillis < now);
+        for (Task task : List.copyOf(tasks.values())) {
+            if (task.expiresAtMillis < now) {
+                expire(task);
+            }
+        }
+    }
+
+    /** A task's TTL is over: it is forgotten, and stopped if it still runs or waits. */
+    private void expire(Task task) {
+        if (tasks.remove(task.id, task)) {
+            stop(task, "expired after " + task.ttlMs + " ms");
+            if (task.expiry != null) {
+                task.expiry.cancel(false);
+            }
+        }
+    }
+
+    /** How many tasks are kept now. */
+    int size() {
+        return tasks.size();
+    }
+
+    /** The answers of a task: its own, parked in the task until {@code tasks/update} brings the rest. */
+    private static final class TaskInput implements AttemptLoop.Source {
+
+        private final Task task;
+
+        TaskInput(Task task) {
+            this.task = task;
+        }
+
+        @Override
+        public Map<String, InputResponse> answers() {
+            synchronized (task) {
+                return Map.copyOf(task.answers);
+            }
+        }
+
+        @Override
+        public void accept(String key, InputResponse answer) {
+            synchronized (task) {
+                task.answers.put(key, answer);
+            }
+        }
+
+        @Override
+        public Optional<Result> obtain(List<InputRequest> missing) {
+            synchronized (task) {
+                if (!task.terminal()) {
+                    for (InputRequest request : missing) {
+                        task.outstanding.put(request.key(), request);
+                    }
+                    task.status(TaskStatus.INPUT_REQUIRED);
+                }
+            }
+            return Optional.of(EmptyResult.INSTANCE);
+        }
     }
 }

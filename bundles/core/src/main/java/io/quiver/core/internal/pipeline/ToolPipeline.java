@@ -1,13 +1,10 @@
 package io.quiver.core.internal.pipeline;
 
-import com.networknt.schema.Error;
-import io.quiver.api.Outcome;
-import io.quiver.api.ToolResult;
-import io.quiver.api.input.InputResponse;
+import io.quiver.api.call.CallEvent;
+import io.quiver.api.call.Target;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.catalog.ToolEntry;
-import io.quiver.core.internal.engine.ToolAdmission;
-import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.exec.Workers;
 import io.quiver.core.internal.messages.CallToolResult;
 import io.quiver.core.internal.messages.Result;
 import io.quiver.core.internal.request.RequestScope;
@@ -18,56 +15,64 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The {@code tools/call} pipeline: resolve, validate, execute (timeout, cancellation, progress),
- * obtain input and re-execute, respond. The engine has admitted the call to its tool's share of the
- * tool threads before it gets here ({@link ToolAdmission}).
+ * The {@code tools/call} pipeline, one stage after the other: {@link Resolve} the tool,
+ * {@link Authorize} the caller, {@link Validate} the arguments, let the host {@link Admit} the call,
+ * then the {@link AttemptLoop} of {@link Execute}d attempts and input rounds ({@link ToolAttempts}),
+ * {@link BoundOutput}, the host's {@link Review}, and {@link Record}. Where the client takes tasks, the
+ * call becomes one ({@link Tasks}) at once or when the tool escalates, and the task runs the same
+ * loop. The engine took the tool's share of the tool threads ({@link ToolShares}) before this runs.
  */
 public final class ToolPipeline {
 
     private static final Logger LOG = LoggerFactory.getLogger(ToolPipeline.class);
 
-    private final Catalog catalog;
-    private final ExecutorService toolPool;
+    /** How a call relates to the tasks extension. */
+    private enum TaskMode {
+        /** Answered in the call. */
+        NONE,
+        /** A task from the start. */
+        NOW,
+        /** Starts in the call (input first) and becomes a task when the tool escalates. */
+        AFTER_INPUT
+    }
+
     private final EngineSettings settings;
-    private final ToolLimitsRegistry limits;
+    private final ToolShares shares;
     private final RequestState requestState;
     private final InputRounds rounds;
+    private final Resolve resolve;
+    private final Authorize authorize;
+    private final Validate validate = new Validate();
+    private final Admit admit;
+    private final ToolAttempts attempts;
+    private final HostAnswers hostAnswers;
+    private final Review review;
+    private final Record record;
     private final Tasks tasks;
 
-    public ToolPipeline(Catalog catalog, ExecutorService toolPool, ExecutorService taskPool, EngineSettings settings,
-            ToolLimitsRegistry limits) {
-        this.catalog = catalog;
-        this.limits = limits;
-        this.tasks = new Tasks(taskPool, new Tasks.Attempts() {
-            @Override
-            public Outcome attempt(RequestScope scope, ToolEntry tool, ObjectNode arguments,
-                    Map<String, InputResponse> answers, long timeoutMs) {
-                return ToolPipeline.this.attempt(scope, tool, arguments, answers, timeoutMs);
-            }
-
-            @Override
-            public CallToolResult finish(ToolEntry tool, Outcome.Done done) {
-                return bounded(tool, done);
-            }
-        }, settings);
-        this.toolPool = toolPool;
+    public ToolPipeline(Catalog catalog, Workers workers, EngineSettings settings, ToolLimitsRegistry limits,
+            Extensions extensions) {
         this.settings = settings;
+        this.shares = new ToolShares(limits, settings);
         EngineConfig c = settings.config();
         this.requestState = new RequestState(keys(c), c.requestStateTtlMs());
         this.rounds = new InputRounds(new InputBroker(() -> settings.config().clientRequestTimeoutMs()), requestState,
                 () -> settings.config().maxInputRounds());
+        this.resolve = new Resolve(catalog);
+        this.authorize = new Authorize(extensions);
+        this.admit = new Admit(extensions, validate);
+        this.attempts = new ToolAttempts(new Execute(workers.tools(), settings, limits),
+                new BoundOutput(settings, limits));
+        this.hostAnswers = new HostAnswers(extensions);
+        this.review = new Review(extensions);
+        this.record = new Record(extensions);
+        this.tasks = new Tasks(workers.tasks(), workers.timer(), settings, attempts, hostAnswers, review, record,
+                rounds::maxRounds);
     }
 
     /** Follows a configuration change (the request-state keys and lifetime; the rest is read on use). */
@@ -83,70 +88,108 @@ public final class ToolPipeline {
     }
 
     /**
-     * Runs one call; unknown tools are a protocol error, everything else a result. A session call
-     * obtains input by asking the client; a stateless (2026-07-28) call answers
-     * {@code input_required} instead and picks the answers up from the retry.
+     * The tool whose share a call must get before it runs: the named tool when it exists and the caller
+     * may use it; else {@code null} (the call runs at once and answers that the tool is unknown).
      */
-    public Result call(RequestScope scope, String name, ObjectNode given, ObjectNode params) {
-        ToolEntry tool = catalog.tools().get(name);
-        if (tool == null) {
-            throw McpException.invalidParams("Unknown tool: " + name);
-        }
-        ObjectNode arguments = given == null ? Json.MAPPER.createObjectNode() : given;
-        if (scope.peer().headers() != null) {
-            ParamHeaders.check(tool.descriptor().inputSchema(), arguments, scope.peer());
-        }
-        List<Error> problems = tool.inputSchema().validate(arguments);
-        if (!problems.isEmpty()) {
-            return CallToolResult.error("Invalid arguments for tool " + name + ": "
-                    + problems.stream().map(Error::toString).collect(Collectors.joining("; ")));
-        }
-        boolean escalate = false;
-        if (scope.era().offersTasks() && !"none".equals(tool.taskSupport())) {
-            // tasks extension (2026-07-28): task tools become tasks for clients that declare it
-            boolean declared = Tasks.declared(scope);
-            if ("required".equals(tool.taskSupport()) && !declared) {
-                throw Tasks.required();
-            }
-            if (declared && !tool.inputBeforeTask()) {
-                return tasks.start(scope, tool, arguments, Map.of(), null);
-            }
-            escalate = declared;
-        }
-        boolean asTask = escalate;
+    public String shareOf(RequestScope scope, String name) {
+        ToolEntry tool = name == null ? null : resolve.find(name);
+        return tool != null && authorize.allows(scope.caller(), Target.tool(name)) ? name : null;
+    }
+
+    /** The answer to a call refused because its tool's share and queue are full. */
+    public CallToolResult busy(RequestScope scope, String name, String reason) {
+        Call call = new Call(scope, name, null);
+        call.step("share", false, reason);
+        call.end(CallEvent.Ending.BUSY, reason);
+        record.over(call);
+        return CallToolResult.error(reason);
+    }
+
+    /**
+     * Runs one call through the stages. An unknown or hidden tool is a protocol error; everything after
+     * that is a result. A session client is asked for input; a 2026-07-28 client gets
+     * {@code input_required} and retries.
+     */
+    public Result call(RequestScope scope, String name, ObjectNode arguments, ObjectNode params) {
+        Call call = new Call(scope, name, arguments);
+        boolean handedOff = false;
         try {
-            return rounds.run(scope, "tools/call " + name, params, answers -> {
-                Outcome outcome = attempt(scope, tool, arguments, answers);
-                if (outcome == null) {
-                    return new InputRounds.Attempt.Done(failed(scope, tool));
-                }
-                if (outcome instanceof Outcome.Done done) {
-                    // an input-before-task tool with all it needs answers with a task
-                    return new InputRounds.Attempt.Done(asTask
-                            ? tasks.start(scope, tool, arguments, answers, bounded(tool, done)) : bounded(tool, done));
-                }
-                return new InputRounds.Attempt.Needs(((Outcome.NeedsInput) outcome).requests());
-            });
+            resolve.resolve(call);
+            authorize.authorize(call);
+            CallToolResult refused = validate.validate(call);
+            if (refused != null) {
+                return refused;
+            }
+            TaskMode mode = taskMode(call);
+            refused = admit.admit(call);
+            if (refused != null) {
+                return refused;
+            }
+            if (mode == TaskMode.NOW) {
+                Result task = tasks.start(call, Map.of());
+                handedOff = true;
+                return task;
+            }
+            AttemptLoop.End end = AttemptLoop.run(attempts.runner(call, false, mode == TaskMode.AFTER_INPUT),
+                    rounds.source(scope, "tools/call " + name, params), hostAnswers.of(call), rounds.maxRounds());
+            if (end instanceof AttemptLoop.End.Escalated escalated) {
+                Result task = tasks.start(call, escalated.answers());
+                handedOff = true;
+                return task;
+            }
+            if (end instanceof AttemptLoop.End.Parked parked) {
+                call.end(CallEvent.Ending.INPUT_REQUIRED, null);
+                return parked.result();
+            }
+            CallToolResult result = review.review(call, (CallToolResult) ((AttemptLoop.End.Done) end).result());
+            record.delivered(call, result);
+            // a tool that gathered its input in the call and finished there is answered with a done task
+            return mode == TaskMode.AFTER_INPUT ? tasks.completed(call, result) : result;
         } catch (InputBroker.Unanswerable e) {
+            call.end(CallEvent.Ending.FAILED, e.getMessage());
             return CallToolResult.error(e.getMessage());
-        } catch (McpException | CancellationException e) {
+        } catch (McpException e) {
+            call.end(CallEvent.Ending.FAILED, e.getMessage());
+            throw e;
+        } catch (CancellationException e) {
+            call.end(CallEvent.Ending.CANCELLED, "cancelled");
             throw e;
         } catch (Exception e) {
-            LOG.error("Tool {} failed ({})", tool.name(), scope.invocationId(), e);
-            return failed(scope, tool);
+            LOG.error("Tool {} failed ({})", name, scope.invocationId(), e);
+            return Execute.failedResult(call, String.valueOf(e));
+        } finally {
+            if (!handedOff) {
+                record.over(call);
+            }
         }
     }
 
-    /** The generic answer for a tool that threw: its message stays in the log. */
-    private static CallToolResult failed(RequestScope scope, ToolEntry tool) {
-        return CallToolResult.error("The tool " + tool.name() + " failed (invocation " + scope.invocationId()
-                + "). The server log has the details.");
+    /** Whether the call becomes a task (the tasks extension, for clients that declare it). */
+    private static TaskMode taskMode(Call call) {
+        RequestScope scope = call.scope();
+        String support = call.tool().taskSupport();
+        if (!scope.era().offersTasks() || "none".equals(support)) {
+            return TaskMode.NONE;
+        }
+        boolean declared = Tasks.declared(scope);
+        if ("required".equals(support) && !declared) {
+            call.end(CallEvent.Ending.INVALID, "the tool runs only as a task and the client takes no tasks");
+            throw Tasks.required();
+        }
+        if (!declared) {
+            return TaskMode.NONE;
+        }
+        return call.tool().inputBeforeTask() ? TaskMode.AFTER_INPUT : TaskMode.NOW;
     }
 
-    private CallToolResult bounded(ToolEntry tool, Outcome.Done done) {
-        long limit = limits.of(tool.name()).maxOutputBytes() > 0 ? limits.of(tool.name()).maxOutputBytes()
-                : settings.config().maxOutputBytes();
-        return OutputBound.apply(CallToolResult.of(done.result(), tool.mapper().get()), limit);
+    /** The policy's say over what a caller sees and uses, for the lists, resources and prompts. */
+    public Authorize authorize() {
+        return authorize;
+    }
+
+    /** The shares of the tool threads, taken by the engine before a call runs. */
+    public ToolShares shares() {
+        return shares;
     }
 
     /** The tasks of the tasks extension. */
@@ -157,57 +200,5 @@ public final class ToolPipeline {
     /** Obtains input for prompts and resources the same way as for tools. */
     public InputRounds rounds() {
         return rounds;
-    }
-
-    /** One attempt on a tool thread; {@code null} when the tool threw. */
-    private Outcome attempt(RequestScope scope, ToolEntry tool, ObjectNode arguments,
-            Map<String, InputResponse> answers) {
-        return attempt(scope, tool, arguments, answers, 0);
-    }
-
-    /** @param timeoutOverride above 0: the timeout of a task's attempt */
-    private Outcome attempt(RequestScope scope, ToolEntry tool, ObjectNode arguments,
-            Map<String, InputResponse> answers, long timeoutOverride) {
-        AttemptCall call = new AttemptCall(tool.name(), arguments, answers, scope, tool.mapper().get());
-        ToolLimits configured = limits.of(tool.name());
-        long timeout = timeoutOverride > 0 ? timeoutOverride : configured.timeoutMs() > 0 ? configured.timeoutMs()
-                : tool.timeoutMs() > 0 ? tool.timeoutMs() : settings.config().toolTimeoutMs();
-        return run(scope, tool, call, timeout);
-    }
-
-    private Outcome run(RequestScope scope, ToolEntry tool, AttemptCall call, long timeout) {
-        Future<Outcome> future;
-        try {
-            future = toolPool.submit(() -> tool.tool().call(call));
-        } catch (RejectedExecutionException e) {
-            return new Outcome.Done(ToolResult.error("The server is busy: too many tool calls in progress. Try again shortly."));
-        }
-        try (AutoCloseable hook = scope.onCancel(() -> future.cancel(true))) {
-            Outcome outcome = future.get(timeout, TimeUnit.MILLISECONDS);
-            if (outcome == null) {
-                LOG.error("Tool {} returned no outcome ({})", tool.name(), scope.invocationId());
-                return null;
-            }
-            return outcome;
-        } catch (TimeoutException e) {
-            future.cancel(true);
-            LOG.warn("Tool {} timed out after {} ms ({})", tool.name(), timeout, scope.invocationId());
-            return new Outcome.Done(ToolResult.error("The tool " + tool.name() + " timed out after " + timeout + " ms."));
-        } catch (CancellationException e) {
-            throw e;
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof io.quiver.api.ProtocolError refusal) {
-                throw new McpException(refusal.code(), refusal.getMessage());
-            }
-            LOG.error("Tool {} failed ({})", tool.name(), scope.invocationId(), e.getCause());
-            return null;
-        } catch (InterruptedException e) {
-            future.cancel(true);
-            Thread.currentThread().interrupt();
-            throw new CancellationException("interrupted");
-        } catch (Exception e) {
-            LOG.error("Tool {} failed ({})", tool.name(), scope.invocationId(), e);
-            return null;
-        }
     }
 }

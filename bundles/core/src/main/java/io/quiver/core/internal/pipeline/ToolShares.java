@@ -1,57 +1,64 @@
-package io.quiver.core.internal.engine;
+package io.quiver.core.internal.pipeline;
 
+import io.quiver.core.internal.settings.EngineConfig;
+import io.quiver.core.internal.settings.EngineSettings;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.IntSupplier;
-import java.util.function.ToIntFunction;
 
 /**
- * Fair shares of the tool pool: each tool runs at most its share of calls at once (its own
+ * The limits gate in front of stage 5: fair shares of the tool pool: each tool runs at most its share of calls at once (its own
  * {@code maxConcurrentCalls}, else a percentage of the server's), further calls of it wait in its
  * own bounded queue, holding no thread, and a call beyond that queue is refused at once. So one slow
- * or flooded tool cannot take every thread from the others.
+ * or flooded tool cannot take every thread from the others. The engine takes the share for a
+ * {@code tools/call} before the call gets a request thread, so a waiting call costs no thread at all.
  */
-public final class ToolAdmission {
+public final class ToolShares {
 
     /** What to do with one call: start it, or answer that the tool is busy. */
-    public interface Call {
+    public interface Waiter {
         void start();
 
         void busy(String reason);
     }
 
-    private final ToIntFunction<String> permits;
-    private final IntSupplier maxQueued;
+    private final ToolLimitsRegistry limits;
+    private final EngineSettings settings;
     private final Map<String, Gate> gates = new ConcurrentHashMap<>();
 
     /** One tool's calls running and waiting. Guarded by itself. */
     private static final class Gate {
         int running;
-        final Queue<Call> waiting = new ArrayDeque<>();
+        final Queue<Waiter> waiting = new ArrayDeque<>();
     }
 
-    /**
-     * @param permits how many calls of a tool may run at once
-     * @param maxQueued how many calls of a tool may wait
-     */
-    public ToolAdmission(ToIntFunction<String> permits, IntSupplier maxQueued) {
-        this.permits = permits;
-        this.maxQueued = maxQueued;
+    public ToolShares(ToolLimitsRegistry limits, EngineSettings settings) {
+        this.limits = limits;
+        this.settings = settings;
+    }
+
+    /** How many calls of a tool may run at once: its own limit, else its share of the tool threads. */
+    int permits(String tool) {
+        int own = limits.of(tool).maxConcurrentCalls();
+        if (own > 0) {
+            return own;
+        }
+        EngineConfig c = settings.config();
+        return Math.max(1, (int) Math.ceil(c.maxConcurrentCalls() * c.toolSharePercent() / 100.0));
     }
 
     /** Starts a call now, queues it, or refuses it; {@link #release} must follow every started call. */
-    public void admit(String tool, Call call) {
+    public void admit(String tool, Waiter call) {
         Gate gate = gates.computeIfAbsent(tool, t -> new Gate());
-        int limit = Math.max(1, permits.applyAsInt(tool));
+        int limit = permits(tool);
         String refusal = null;
         boolean start = false;
         synchronized (gate) {
             if (gate.running < limit) {
                 gate.running++;
                 start = true;
-            } else if (gate.waiting.size() < maxQueued.getAsInt()) {
+            } else if (gate.waiting.size() < settings.config().maxQueuedPerTool()) {
                 gate.waiting.add(call);
             } else {
                 refusal = "The tool " + tool + " is busy: " + gate.running + " calls are running and "
@@ -71,7 +78,7 @@ public final class ToolAdmission {
         if (gate == null) {
             return;
         }
-        Call next;
+        Waiter next;
         synchronized (gate) {
             next = gate.waiting.poll();
             if (next == null) {

@@ -1,6 +1,8 @@
 package io.quiver.core.internal.request;
 
 import io.quiver.core.internal.messages.Result;
+import io.quiver.core.internal.rpc.ErrorCodes;
+import io.quiver.core.internal.rpc.McpException;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -19,4 +21,17 @@ public interface MethodHandler<R extends Result> {
      *     stream that stays open
      */
     R handle(RequestScope scope, ObjectNode params);
+
+    /**
+     * The share of the tool threads this request must get before it runs (a tool's name), or
+     * {@code null}: it runs at once. The engine waits for the share holding no thread.
+     */
+    default String share(RequestScope scope, ObjectNode params) {
+        return null;
+    }
+
+    /** The answer when that share and its queue are full. */
+    default Result busy(RequestScope scope, ObjectNode params, String reason) {
+        throw new McpException(ErrorCodes.SERVER_UNAVAILABLE, reason);
+    }
 }

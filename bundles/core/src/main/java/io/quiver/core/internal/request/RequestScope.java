@@ -33,13 +33,19 @@ public final class RequestScope implements RequestContext {
     private final JsonNode requestId;
     private final ObjectNode params;
     private final MessageSink sink;
-    private final String invocationId = UUID.randomUUID().toString();
+    private final String invocationId;
     private final JsonNode progressToken;
     private final List<Runnable> cancelActions = new CopyOnWriteArrayList<>();
     private volatile boolean cancelled;
 
     /** @param session the request's session, or {@code null} in the stateless era */
     public RequestScope(Era era, Session session, Peer peer, JsonNode requestId, ObjectNode params, MessageSink sink) {
+        this(era, session, peer, requestId, params, sink, UUID.randomUUID().toString());
+    }
+
+    private RequestScope(Era era, Session session, Peer peer, JsonNode requestId, ObjectNode params, MessageSink sink,
+            String invocationId) {
+        this.invocationId = invocationId;
         this.era = era;
         this.session = session;
         this.peer = peer;
@@ -68,8 +74,8 @@ public final class RequestScope implements RequestContext {
     }
 
     /**
-     * A scope for work that outlives the request (a task): same caller, client and arguments, but
-     * its own cancellation and no stream (tasks send no progress or log messages).
+     * A scope for work that outlives the request (a task): same invocation, caller, client and
+     * arguments, but its own cancellation and no stream (tasks send no progress or log messages).
      */
     public RequestScope detached() {
         return new RequestScope(era, null, peer, requestId, params, new MessageSink() {
@@ -80,7 +86,7 @@ public final class RequestScope implements RequestContext {
             @Override
             public void complete(byte[] response) {
             }
-        });
+        }, invocationId);
     }
 
     /** Where this request's messages go. */

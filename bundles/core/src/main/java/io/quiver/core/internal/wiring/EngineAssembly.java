@@ -6,6 +6,7 @@ import io.quiver.core.internal.era.SessionEra;
 import io.quiver.core.internal.era.StatelessEra;
 import io.quiver.core.internal.exec.Workers;
 import io.quiver.core.internal.handlers.Handlers;
+import io.quiver.core.internal.pipeline.Extensions;
 import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
 import io.quiver.core.internal.pipeline.ToolPipeline;
 import io.quiver.core.internal.request.Listeners;
@@ -13,8 +14,8 @@ import io.quiver.core.internal.settings.EngineConfig;
 import io.quiver.core.internal.settings.EngineSettings;
 
 /**
- * The engine put together: its threads, the tool pipeline, the method table of each era, and the
- * engine that dispatches to them. The OSGi component and the tests build it the same way.
+ * The engine put together: its threads, the tool pipeline with the call SPIs in place, the method table
+ * of each era, and the engine that dispatches to them. The OSGi component and the tests build it the same way.
  *
  * @param engine the engine
  * @param pipeline the {@code tools/call} pipeline the handlers share
@@ -22,14 +23,15 @@ import io.quiver.core.internal.settings.EngineSettings;
  */
 public record EngineAssembly(Engine engine, ToolPipeline pipeline, Workers workers) implements AutoCloseable {
 
-    public static EngineAssembly of(Catalog catalog, EngineSettings settings, ToolLimitsRegistry limits) {
+    public static EngineAssembly of(Catalog catalog, EngineSettings settings, ToolLimitsRegistry limits,
+            Extensions extensions) {
         Workers workers = new Workers(settings.config());
-        ToolPipeline pipeline = new ToolPipeline(catalog, workers.tools(), workers.tasks(), settings, limits);
+        ToolPipeline pipeline = new ToolPipeline(catalog, workers, settings, limits, extensions);
         Listeners listeners = new Listeners();
         SessionEra sessionEra = new SessionEra(Handlers.sessionTable(catalog, pipeline, settings));
         StatelessEra statelessEra = new StatelessEra(Handlers.statelessTable(catalog, pipeline, settings, listeners),
                 settings);
-        Engine engine = new Engine(catalog, settings, limits, workers, listeners, sessionEra, statelessEra);
+        Engine engine = new Engine(catalog, settings, pipeline.shares(), workers, listeners, sessionEra, statelessEra);
         return new EngineAssembly(engine, pipeline, workers);
     }
 

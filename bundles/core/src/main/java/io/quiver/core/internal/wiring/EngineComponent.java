@@ -1,5 +1,8 @@
 package io.quiver.core.internal.wiring;
 
+import io.quiver.api.call.CallListener;
+import io.quiver.api.call.CallPolicy;
+import io.quiver.api.call.HostChannel;
 import io.quiver.api.operator.CatalogEntry;
 import io.quiver.api.operator.CatalogProblem;
 import io.quiver.api.operator.McpOperator;
@@ -15,6 +18,7 @@ import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.catalog.RankedRegistry;
 import io.quiver.core.internal.catalog.ToolEntry;
 import io.quiver.core.internal.engine.Engine;
+import io.quiver.core.internal.pipeline.Extensions;
 import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
 import io.quiver.core.internal.request.Session;
 import io.quiver.core.internal.rpc.JsonRpc;
@@ -30,6 +34,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleEvent;
+import org.osgi.framework.Constants;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.framework.SynchronousBundleListener;
 import org.osgi.service.component.annotations.Activate;
@@ -60,6 +65,7 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
     private final Engine engine;
     private final Catalog catalog;
     private final ToolLimitsRegistry limits = new ToolLimitsRegistry();
+    private final Extensions extensions = new Extensions();
     private final ServiceRegistration<ProblemSource> problemSource;
     private final BundleContext context;
     /** Drains the engine when the framework begins to stop, before any bundle (a tool's, say) stops. */
@@ -71,7 +77,7 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
         this.catalog = catalog;
         String version = EngineComponent.class.getPackage().getImplementationVersion();
         this.assembly = EngineAssembly.of(catalog, new EngineSettings(read(properties, null),
-                version == null ? "0.1.0" : version), limits);
+                version == null ? "0.1.0" : version), limits, extensions);
         this.engine = assembly.engine();
         this.problemSource = context.registerService(ProblemSource.class, () -> configProblems, null);
         this.context = context;
@@ -129,6 +135,46 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
 
     void unbindLimits(ToolLimitsComponent component) {
         limits.remove(component.limits().tool());
+    }
+
+    // The call SPIs, followed while the engine runs: the pipeline reads the ones in place at each call.
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            unbind = "unbindPolicy", updated = "bindPolicy")
+    void bindPolicy(CallPolicy policy, Map<String, Object> properties) {
+        extensions.addPolicy(policy, ranking(properties), serviceId(properties));
+    }
+
+    void unbindPolicy(CallPolicy policy) {
+        extensions.removePolicy(policy);
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            unbind = "unbindHost", updated = "bindHost")
+    void bindHost(HostChannel host, Map<String, Object> properties) {
+        extensions.addHost(host, ranking(properties), serviceId(properties));
+    }
+
+    void unbindHost(HostChannel host) {
+        extensions.removeHost(host);
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            unbind = "unbindCallListener", updated = "bindCallListener")
+    void bindCallListener(CallListener listener, Map<String, Object> properties) {
+        extensions.addListener(listener, ranking(properties), serviceId(properties));
+    }
+
+    void unbindCallListener(CallListener listener) {
+        extensions.removeListener(listener);
+    }
+
+    private static int ranking(Map<String, Object> properties) {
+        return properties.get(Constants.SERVICE_RANKING) instanceof Integer ranking ? ranking : 0;
+    }
+
+    private static long serviceId(Map<String, Object> properties) {
+        return properties.get(Constants.SERVICE_ID) instanceof Long id ? id : Long.MAX_VALUE;
     }
 
     @Deactivate

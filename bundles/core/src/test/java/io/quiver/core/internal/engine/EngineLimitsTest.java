@@ -13,6 +13,7 @@ import io.quiver.api.transport.MessageSink;
 import io.quiver.api.transport.Receipt;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.pipeline.Extensions;
 import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
 import io.quiver.core.internal.settings.EngineConfig;
 import io.quiver.core.internal.settings.EngineSettings;
@@ -33,6 +34,8 @@ import tools.jackson.databind.JsonNode;
 /** The engine's bounds: sessions and listeners, the handshake timeout, configuration changes, graceful stop. */
 class EngineLimitsTest {
 
+    private final Extensions extensions = new Extensions();
+
     private static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
             + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
     private static final String META = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
@@ -44,7 +47,7 @@ class EngineLimitsTest {
 
     /** The engine as the component builds it; {@link #assembly} closes it. */
     private Engine assemble(EngineSettings settings, ToolLimitsRegistry limits) {
-        assembly = EngineAssembly.of(catalog, settings, limits);
+        assembly = EngineAssembly.of(catalog, settings, limits, extensions);
         return assembly.engine();
     }
 

@@ -17,6 +17,7 @@ import io.quiver.api.transport.MessageSink;
 import io.quiver.api.transport.Receipt;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.pipeline.Extensions;
 import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
 import io.quiver.core.internal.settings.EngineConfig;
 import io.quiver.core.internal.settings.EngineSettings;
@@ -38,6 +39,8 @@ import tools.jackson.databind.JsonNode;
 
 /** The engine driven directly, as a transport would, with tools registered in a real catalog. */
 class EngineTest {
+
+    private final Extensions extensions = new Extensions();
 
     private static final AtomicLong SERVICE_IDS = new AtomicLong(100);
 
@@ -62,7 +65,7 @@ class EngineTest {
 
     /** The engine as the component builds it; {@link #assembly} closes it. */
     private Engine assemble(EngineSettings settings, ToolLimitsRegistry limits) {
-        assembly = EngineAssembly.of(catalog, settings, limits);
+        assembly = EngineAssembly.of(catalog, settings, limits, extensions);
         return assembly.engine();
     }
 

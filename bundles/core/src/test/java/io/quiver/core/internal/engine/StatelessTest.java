@@ -18,6 +18,7 @@ import io.quiver.api.transport.Receipt;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.json.Json;
 import io.quiver.core.internal.pipeline.ParamHeaders;
+import io.quiver.core.internal.pipeline.Extensions;
 import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
 import io.quiver.core.internal.settings.EngineSettings;
 import io.quiver.core.internal.wiring.EngineAssembly;
@@ -38,6 +39,8 @@ import tools.jackson.databind.JsonNode;
 /** The 2026-07-28 path of the engine: envelope checks, stateless results, multi-round input. */
 class StatelessTest {
 
+    private final Extensions extensions = new Extensions();
+
     private static final String META = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
             + "\"io.modelcontextprotocol/clientCapabilities\":{\"elicitation\":{}}";
     private static final CallerIdentity ALICE = new CallerIdentity("alice", "default", Set.of(), true);
@@ -56,7 +59,7 @@ class StatelessTest {
 
     /** The engine as the component builds it; {@link #assembly} closes it. */
     private Engine assemble(EngineSettings settings, ToolLimitsRegistry limits) {
-        assembly = EngineAssembly.of(catalog, settings, limits);
+        assembly = EngineAssembly.of(catalog, settings, limits, extensions);
         return assembly.engine();
     }
 

@@ -29,6 +29,7 @@ import io.quiver.api.transport.MessageSink;
 import io.quiver.api.transport.Receipt;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.pipeline.Extensions;
 import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
 import io.quiver.core.internal.settings.EngineSettings;
 import io.quiver.core.internal.wiring.EngineAssembly;
@@ -59,6 +60,8 @@ import tools.jackson.databind.node.ObjectNode;
  */
 class WireFormatTest {
 
+    private final Extensions extensions = new Extensions();
+
     private static final boolean UPDATE = Boolean.getBoolean("golden.update");
     private static final String META = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
             + "\"io.modelcontextprotocol/clientCapabilities\":{\"elicitation\":{},\"extensions\":"
@@ -73,7 +76,8 @@ class WireFormatTest {
     void setUp() {
         assembly = EngineAssembly.of(catalog, EngineSettings.of(Map.of("instructions", "Use the tools.",
                 "listTtlMs", 60_000, "readTtlMs", 5_000, "cacheScope", "public",
-                "requestStateKeys", List.of("a-signing-key-of-at-least-32-characters"))), new ToolLimitsRegistry());
+                "requestStateKeys", List.of("a-signing-key-of-at-least-32-characters"))), new ToolLimitsRegistry(),
+                extensions);
         register(Tool.class, "mcp.tool.", "echo", Map.of("mcp.tool.title", "Echo",
                 "mcp.tool.description", "Says it back",
                 "mcp.tool.inputSchema", "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}}}",

@@ -6,7 +6,7 @@ import io.quiver.api.Tool;
 import io.quiver.api.ToolCall;
 import org.osgi.service.component.annotations.Component;
 
-/** Gathers the user's name in the call itself, then finishes as a task. */
+/** Gathers the user's name in the call itself, then hands the rest to a task. */
 @Component(service = Tool.class)
 @McpTool(name = "test_tool_with_task", taskSupport = "required", inputBeforeTask = true,
         description = "Asks for a name (input_required), then answers as a task")
@@ -15,7 +15,7 @@ public final class ToolWithTask implements Tool {
     @Override
     public Outcome call(ToolCall call) {
         return Elicitations.accepted(call, "user_name", "name")
-                .map(name -> Outcome.text("Task finished for " + name))
+                .map(name -> call.escalated() ? Outcome.text("Task finished for " + name) : Outcome.escalate())
                 .orElseGet(() -> Outcome.needsInput(Elicitations.oneField("user_name", "What is your name?", "name",
                         "string", "Your name")));
     }

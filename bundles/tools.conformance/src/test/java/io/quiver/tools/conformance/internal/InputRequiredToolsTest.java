@@ -223,4 +223,14 @@ class InputRequiredToolsTest {
         InputRequest.Elicitation asked = onlyElicitation(tool, first);
         assertEquals("Streaming complete", finished(tool, first.answered(asked.key(), accept("proceed", true))));
     }
+
+    @Test
+    void toolWithTaskAsksForTheNameThenEscalatesAndFinishesAsTheTask() throws Exception {
+        Tool tool = new ToolWithTask();
+        FakeToolCall first = FakeToolCall.of("test_tool_with_task", Map.of());
+        assertEquals("user_name", onlyElicitation(tool, first).key());
+        FakeToolCall answered = first.answered("user_name", accept("name", "Ada"));
+        assertInstanceOf(Outcome.Escalate.class, tool.call(answered));
+        assertEquals("Task finished for Ada", finished(tool, answered.escalation()));
+    }
 }

@@ -1,0 +1,21 @@
+package io.quiver.api.call;
+
+import io.quiver.api.CallerIdentity;
+import org.osgi.annotation.versioning.ConsumerType;
+
+/**
+ * Decides what a caller may see and use. One decision serves every list ({@code tools/list},
+ * {@code resources/list}, {@code resources/templates/list}, {@code prompts/list}) and every use
+ * ({@code tools/call}, {@code resources/read}, {@code prompts/get}), so a caller never sees what it
+ * cannot use nor uses what it cannot see: what is denied is, for that caller, not there at all (a
+ * call names an unknown tool). Registered as a service; the highest-ranked one decides. Without one,
+ * everything is allowed.
+ *
+ * <p>Called on every list and every call: keep it fast and free of I/O (precompute from
+ * configuration).
+ */
+@ConsumerType
+public interface CallPolicy {
+
+    Decision decide(CallerIdentity caller, Target target);
+}

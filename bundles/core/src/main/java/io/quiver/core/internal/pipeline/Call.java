@@ -1,0 +1,123 @@
+package io.quiver.core.internal.pipeline;
+
+import io.quiver.api.call.CallEvent;
+import io.quiver.api.call.Invocation;
+import io.quiver.core.internal.catalog.ToolEntry;
+import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.request.RequestScope;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One {@code tools/call} on its way through the stages: what each stage found (the tool, the arguments
+ * as admitted), the decisions taken, and how it ended. A task carries it on after the request is
+ * answered; the {@link Record} stage publishes it once the call is over.
+ */
+final class Call {
+
+    private final String name;
+    private final Instant started = Instant.now();
+    private final long startNanos = System.nanoTime();
+    private final List<CallEvent.Step> steps = new ArrayList<>(4);
+    private RequestScope scope;
+    private ToolEntry tool;
+    private ObjectNode arguments;
+    private Invocation invocation;
+    private boolean hostInvolved;
+    private volatile boolean escalated;
+    private CallEvent.Ending ending = CallEvent.Ending.COMPLETED;
+    private String detail;
+    private boolean ended;
+
+    Call(RequestScope scope, String name, ObjectNode arguments) {
+        this.scope = scope;
+        this.name = name;
+        this.arguments = arguments == null ? Json.MAPPER.createObjectNode() : arguments;
+    }
+
+    String name() {
+        return name;
+    }
+
+    RequestScope scope() {
+        return scope;
+    }
+
+    /** The call goes on as a task: from now on it runs in the task's own scope. */
+    void handOff(RequestScope taskScope) {
+        this.scope = taskScope;
+    }
+
+    ToolEntry tool() {
+        return tool;
+    }
+
+    void tool(ToolEntry resolved) {
+        this.tool = resolved;
+    }
+
+    ObjectNode arguments() {
+        return arguments;
+    }
+
+    /** The arguments the host edited: they replace the client's. */
+    void arguments(ObjectNode edited) {
+        this.arguments = edited;
+        this.invocation = null;
+    }
+
+    /** The call as the host channel sees it. */
+    synchronized Invocation invocation() {
+        if (invocation == null) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> args = Json.MAPPER.convertValue(arguments, Map.class);
+            invocation = new Invocation(scope.invocationId(), scope.caller(), scope.client(), scope.protocolVersion(),
+                    name, args);
+        }
+        return invocation;
+    }
+
+    /** The host channel admitted this call, so it is told when the call is over. */
+    void hostInvolved() {
+        this.hostInvolved = true;
+    }
+
+    boolean isHostInvolved() {
+        return hostInvolved;
+    }
+
+    /** The call was handed on (to a task, or to the tool's own escalated attempts). */
+    void escalate(String how) {
+        escalated = true;
+        step("escalate", true, how);
+    }
+
+    /** Whether the tool sees {@code escalated()}: its attempts do the long work now. */
+    boolean isEscalated() {
+        return escalated;
+    }
+
+    /** A decision taken on the way. */
+    synchronized void step(String stage, boolean allowed, String reason) {
+        steps.add(new CallEvent.Step(stage, allowed, reason));
+    }
+
+    /** How the call ended, when not as {@link CallEvent.Ending#COMPLETED}; the first ending set stays. */
+    synchronized void end(CallEvent.Ending how, String why) {
+        if (!ended) {
+            ended = true;
+            ending = how;
+            detail = why;
+        }
+    }
+
+    /** The event that tells listeners about the call, once it is over. */
+    synchronized CallEvent event() {
+        return new CallEvent(scope.invocationId(), scope.caller(), scope.protocolVersion(), name, started,
+                Duration.ofNanos(System.nanoTime() - startNanos), steps, ending, detail);
+    }
+}

@@ -1,0 +1,120 @@
+package io.quiver.core.internal.pipeline;
+
+import io.quiver.api.input.InputRequest;
+import io.quiver.api.input.InputResponse;
+import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.messages.InputRequiredResult;
+import io.quiver.core.internal.messages.Result;
+import io.quiver.core.internal.request.RequestScope;
+import io.quiver.core.internal.rpc.McpException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Answers of a 2026-07-28 request: earlier ones from its verified {@code requestState}, new ones from
+ * its {@code inputResponses} (counted only for what this server asked, as the state it issued
+ * records). What is still missing parks the request as an {@code input_required} result with a new
+ * signed state, for the client to retry with.
+ */
+final class RequestStateInput implements AttemptLoop.Source {
+
+    private final RequestScope scope;
+    private final RequestState state;
+    private final String subject;
+    private final String target;
+    private final JsonNode responses;
+    /** The answers to sign into the next state: raw {@code {method, response}} by key. */
+    private final Map<String, JsonNode> signed = new LinkedHashMap<>();
+    /** Answers from elsewhere (the host's), for this request only. */
+    private final Map<String, InputResponse> local = new LinkedHashMap<>();
+    private Set<String> asked = Set.of();
+
+    /**
+     * @param target what the state is bound to besides the caller, e.g. {@code tools/call echo}
+     * @throws McpException (-32602) for a malformed or forged {@code requestState} or {@code inputResponses}
+     */
+    RequestStateInput(RequestScope scope, RequestState state, String target, ObjectNode params) {
+        this.scope = scope;
+        this.state = state;
+        this.target = target;
+        this.subject = scope.caller().tenant() + "/" + scope.caller().subject();
+        JsonNode given = params.get("inputResponses");
+        if (given != null && !given.isNull() && !given.isObject()) {
+            throw McpException.invalidParams("Invalid params: inputResponses must be an object");
+        }
+        this.responses = given;
+        JsonNode previous = params.get("requestState");
+        if (previous != null && !previous.isNull()) {
+            if (!previous.isString()) {
+                throw McpException.invalidParams("Invalid params: requestState must be a string");
+            }
+            RequestState.Verified verified = state.redeem(previous.stringValue(), subject, target);
+            signed.putAll(verified.answers());
+            asked = verified.asked();
+        }
+    }
+
+    @Override
+    public Map<String, InputResponse> answers() {
+        Map<String, InputResponse> answers = new LinkedHashMap<>(typed(signed));
+        answers.putAll(local);
+        return Map.copyOf(answers);
+    }
+
+    @Override
+    public void accept(String key, InputResponse answer) {
+        local.put(key, answer);
+    }
+
+    @Override
+    public Optional<Result> obtain(List<InputRequest> missing) {
+        Map<String, Object> required = new LinkedHashMap<>();
+        Map<String, InputRequiredResult.InputRequestWire> unanswered = new LinkedHashMap<>();
+        boolean answered = false;
+        for (InputRequest request : missing) {
+            String capability = InputBroker.capability(request);
+            if (!scope.client().supports(capability)) {
+                required.put(capability, Map.of());
+                continue;
+            }
+            JsonNode response = responses == null || !asked.contains(request.key()) ? null
+                    : responses.get(request.key());
+            if (response != null && !response.isNull()) {
+                InputBroker.answer(request, response);
+                signed.put(request.key(), Json.MAPPER.createObjectNode()
+                        .put("method", InputBroker.method(request)).set("response", response));
+                answered = true;
+            } else {
+                unanswered.put(request.key(), InputBroker.wire(request));
+            }
+        }
+        if (!required.isEmpty()) {
+            throw McpException.missingCapability(required);
+        }
+        if (answered) {
+            // the client's answers are used up: what the next attempt asks is new
+            asked = Set.of();
+            return Optional.empty();
+        }
+        return Optional.of(new InputRequiredResult(unanswered, state.sign(subject, target, signed, unanswered.keySet())));
+    }
+
+    /** The typed answers of the signed raw ones (each {@code {method, response}}). */
+    private static Map<String, InputResponse> typed(Map<String, JsonNode> signed) {
+        Map<String, InputResponse> answers = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> e : signed.entrySet()) {
+            InputRequest shape = switch (e.getValue().path("method").asString("")) {
+                case "elicitation/create" -> new InputRequest.Elicitation(e.getKey(), "", Map.of());
+                case "sampling/createMessage" -> new InputRequest.Sampling(e.getKey(), List.of(), 1, null);
+                default -> new InputRequest.Roots(e.getKey());
+            };
+            answers.put(e.getKey(), InputBroker.answer(shape, e.getValue().get("response")));
+        }
+        return answers;
+    }
+}

@@ -1,0 +1,76 @@
+package io.quiver.core.internal.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quiver.api.CallerIdentity;
+import io.quiver.api.Outcome;
+import io.quiver.api.call.CallEvent;
+import io.quiver.api.call.CallPolicy;
+import io.quiver.api.call.Decision;
+import io.quiver.api.call.Target;
+import io.quiver.core.internal.rpc.McpException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class AuthorizeTest {
+
+    private final Stages stages = new Stages().listening();
+    private final Authorize authorize = new Authorize(stages.extensions);
+
+    @Test
+    void withoutAPolicyEverythingIsAllowedAndListsAreKept() {
+        List<String> names = List.of("a", "b");
+        assertTrue(authorize.allows(CallerIdentity.ANONYMOUS, Target.tool("a")));
+        assertEquals(names, authorize.visible(CallerIdentity.ANONYMOUS, names, Target::tool));
+    }
+
+    @Test
+    void aDeniedCallHearsWhatAnUnknownToolWouldAndIsRecordedAsDenied() {
+        stages.tool("secret", call -> Outcome.text("ran"), null);
+        stages.extensions.addPolicy((caller, target) -> target.name().equals("secret")
+                ? Decision.deny("not for " + caller.subject()) : Decision.allow(), 0, 1);
+        Call call = stages.resolved("secret", "{}");
+        McpException e = assertThrows(McpException.class, () -> authorize.authorize(call));
+        assertEquals("Unknown tool: secret", e.getMessage());
+        CallEvent event = stages.over(call);
+        assertEquals(CallEvent.Ending.DENIED, event.ending());
+        assertEquals(new CallEvent.Step("authorize", false, "not for anonymous"), event.decisions().get(0));
+    }
+
+    @Test
+    void oneDecisionFiltersTheListsInOrder() {
+        stages.extensions.addPolicy((caller, target) -> target.kind() == Target.Kind.TOOL
+                && target.name().startsWith("x") ? Decision.deny("x") : Decision.allow(), 0, 1);
+        assertEquals(List.of("a", "b"), authorize.visible(CallerIdentity.ANONYMOUS, List.of("a", "x1", "b", "x2"),
+                Target::tool));
+        assertEquals(List.of("x1"), authorize.visible(CallerIdentity.ANONYMOUS, List.of("x1"), Target::prompt));
+    }
+
+    @Test
+    void aPolicyThatFailsOrGivesNoDecisionDenies() {
+        stages.extensions.addPolicy((caller, target) -> {
+            throw new IllegalStateException("broken");
+        }, 0, 1);
+        assertFalse(authorize.allows(CallerIdentity.ANONYMOUS, Target.tool("a")));
+        CallPolicy silent = (caller, target) -> null;
+        stages.extensions.addPolicy(silent, 5, 2);
+        assertEquals(Decision.deny("the policy gave no decision"),
+                authorize.decide(CallerIdentity.ANONYMOUS, Target.tool("a")));
+    }
+
+    @Test
+    void theHighestRankedPolicyDecidesAndTheNextTakesOverWhenItGoes() {
+        CallPolicy allowAll = (caller, target) -> Decision.allow();
+        CallPolicy denyAll = (caller, target) -> Decision.deny("no");
+        stages.extensions.addPolicy(allowAll, 0, 1);
+        stages.extensions.addPolicy(denyAll, 10, 2);
+        assertFalse(authorize.allows(CallerIdentity.ANONYMOUS, Target.tool("a")));
+        stages.extensions.removePolicy(denyAll);
+        assertTrue(authorize.allows(CallerIdentity.ANONYMOUS, Target.tool("a")));
+        stages.extensions.removePolicy(allowAll);
+        assertTrue(authorize.allows(CallerIdentity.ANONYMOUS, Target.tool("a")));
+    }
+}

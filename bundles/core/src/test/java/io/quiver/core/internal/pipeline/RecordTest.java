@@ -1,0 +1,71 @@
+package io.quiver.core.internal.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.quiver.api.Outcome;
+import io.quiver.api.ToolResult;
+import io.quiver.api.call.Admission;
+import io.quiver.api.call.CallEvent;
+import io.quiver.api.call.HostChannel;
+import io.quiver.api.call.Invocation;
+import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.messages.CallToolResult;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+class RecordTest {
+
+    private final Stages stages = new Stages().tool("t", call -> Outcome.text("ran"), null);
+    private final Record record = new Record(stages.extensions);
+    private final List<String> host = new CopyOnWriteArrayList<>();
+
+    @Test
+    void theHostRecordsWhatWasDeliveredAndReleasesOnceOverAndEveryListenerHearsOneEvent() {
+        stages.extensions.addHost(new HostChannel() {
+            @Override
+            public Admission admit(Invocation invocation) {
+                return Admission.approve();
+            }
+
+            @Override
+            public void record(Invocation invocation, ToolResult delivered) {
+                host.add("record " + delivered.content().size());
+            }
+
+            @Override
+            public void release(Invocation invocation) {
+                host.add("release " + invocation.tool());
+            }
+        }, 0, 1);
+        List<CallEvent> second = new CopyOnWriteArrayList<>();
+        stages.listening();
+        stages.extensions.addListener(event -> {
+            throw new IllegalStateException("a broken listener");
+        }, 5, 2);
+        stages.extensions.addListener(second::add, 0, 3);
+
+        Call call = stages.resolved("t", "{}");
+        new Admit(stages.extensions, new Validate()).admit(call);
+        record.delivered(call, CallToolResult.of(ToolResult.text("ran"), Json.MAPPER));
+        record.over(call);
+
+        assertEquals(List.of("record 1", "release t"), host);
+        assertEquals(1, stages.events.size());
+        assertEquals(1, second.size());
+        CallEvent event = second.get(0);
+        assertEquals(CallEvent.Ending.COMPLETED, event.ending());
+        assertEquals("t", event.tool());
+        assertEquals(call.scope().invocationId(), event.invocationId());
+    }
+
+    @Test
+    void aCallTheHostNeverSawIsNotReleasedToIt() {
+        stages.extensions.addHost(invocation -> Admission.approve(), 0, 1);
+        stages.listening();
+        Call call = stages.resolved("t", "{}");
+        record.over(call);
+        assertEquals(List.of(), host);
+        assertEquals(1, stages.events.size());
+    }
+}

@@ -1,0 +1,112 @@
+package io.quiver.core.internal.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quiver.api.CallerIdentity;
+import io.quiver.api.Outcome;
+import io.quiver.api.call.CallEvent;
+import io.quiver.api.content.TextContent;
+import io.quiver.api.input.InputRequest;
+import io.quiver.api.input.InputResponse;
+import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.messages.CallToolResult;
+import io.quiver.core.internal.messages.TaskInfo;
+import io.quiver.core.internal.messages.TaskStatus;
+import io.quiver.core.internal.request.RequestScope;
+import io.quiver.core.internal.rpc.McpException;
+import io.quiver.core.internal.settings.EngineSettings;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class TasksTest {
+
+    private final Stages stages = new Stages().listening();
+    private final ExecutorService pool = Executors.newCachedThreadPool();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    private final EngineSettings settings = EngineSettings.of(Map.of("taskTtlMs", 300, "taskTimeoutMs", 10_000));
+    private final ToolLimitsRegistry limits = new ToolLimitsRegistry();
+    private final Tasks tasks = new Tasks(pool, timer, settings,
+            new ToolAttempts(new Execute(pool, settings, limits), new BoundOutput(settings, limits)),
+            new HostAnswers(stages.extensions), new Review(stages.extensions), new Record(stages.extensions), () -> 3);
+
+    @AfterEach
+    void stop() {
+        pool.shutdownNow();
+        timer.shutdownNow();
+    }
+
+    private static void await(Supplier<Boolean> condition) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.get()) {
+            assertTrue(System.nanoTime() < end, "timed out");
+            Thread.sleep(10);
+        }
+    }
+
+    @Test
+    void aTaskGathersItsInputThroughUpdatesAndFinishesOnItsOwn() throws Exception {
+        stages.tool("ask", call -> call.answer("name")
+                .map(a -> Outcome.text("hello " + ((InputResponse.Elicited) a).content().get("who")))
+                .orElse(Outcome.needsInput(new InputRequest.Elicitation("name", "Who?", Map.of("type", "object")))),
+                null);
+        Call call = stages.resolved("ask", "{}");
+        RequestScope scope = call.scope();
+        TaskInfo created = tasks.start(call, Map.of());
+        assertEquals(TaskStatus.WORKING, created.status());
+        await(() -> tasks.get(scope, created.taskId()).status() == TaskStatus.INPUT_REQUIRED);
+        assertEquals(Set.of("name"), tasks.get(scope, created.taskId()).inputRequests().keySet());
+
+        tasks.update(scope, created.taskId(), Json.MAPPER.readTree(
+                "{\"name\":{\"action\":\"accept\",\"content\":{\"who\":\"Ada\"}}}"));
+        await(() -> tasks.get(scope, created.taskId()).status() == TaskStatus.COMPLETED);
+        CallToolResult result = (CallToolResult) tasks.get(scope, created.taskId()).result();
+        assertEquals("hello Ada", ((TextContent) result.content().get(0)).text());
+        await(() -> stages.events.size() == 1);
+        assertEquals(CallEvent.Ending.COMPLETED, stages.events.get(0).ending());
+    }
+
+    @Test
+    void aTaskPastItsTtlIsStoppedForgottenAndRecordedOnce() throws Exception {
+        CountDownLatch interrupted = new CountDownLatch(1);
+        stages.tool("hold", call -> {
+            try {
+                Thread.sleep(30_000);
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+            }
+            return Outcome.text("late");
+        }, null);
+        Call call = stages.resolved("hold", "{}");
+        RequestScope scope = call.scope();
+        TaskInfo created = tasks.start(call, Map.of());
+        assertTrue(interrupted.await(10, TimeUnit.SECONDS));
+        McpException gone = assertThrows(McpException.class, () -> tasks.get(scope, created.taskId()));
+        assertEquals("Unknown task: " + created.taskId(), gone.getMessage());
+        assertEquals(0, tasks.size());
+        await(() -> stages.events.size() == 1);
+        Thread.sleep(100);
+        assertEquals(1, stages.events.size());
+        assertEquals(CallEvent.Ending.CANCELLED, stages.events.get(0).ending());
+        assertEquals("expired after 300 ms", stages.events.get(0).detail());
+    }
+
+    @Test
+    void anotherCallerDoesNotSeeTheTask() throws Exception {
+        stages.tool("quick", call -> Outcome.text("ok"), null);
+        Call call = stages.resolved("quick", "{}");
+        TaskInfo created = tasks.start(call, Map.of());
+        RequestScope other = stages.scope(new CallerIdentity("mallory", "t2", Set.of(), true));
+        assertThrows(McpException.class, () -> tasks.get(other, created.taskId()));
+        assertThrows(McpException.class, () -> tasks.cancel(other, created.taskId()));
+    }
+}
