@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceReference;
+import org.osgi.framework.wiring.BundleWiring;
 
 /**
  * Configuration Admin, used from outside the framework. The launcher's class path does not carry
@@ -54,7 +54,7 @@ final class ConfigAdminBridge {
             return Optional.empty();
         }
         try {
-            ClassLoader api = ref.getBundle().adapt(org.osgi.framework.wiring.BundleWiring.class).getClassLoader();
+            ClassLoader api = ref.getBundle().adapt(BundleWiring.class).getClassLoader();
             return Optional.of(new ConfigAdminBridge(admin,
                     api.loadClass(SERVICE), api.loadClass("org.osgi.service.cm.Configuration")));
         } catch (ReflectiveOperationException | RuntimeException e) {

@@ -1,5 +1,7 @@
 package io.quiver.launcher;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -17,6 +19,6 @@ public record Feature(String name, String id, List<FeatureBundle> bundles,
 
     public Feature {
         bundles = List.copyOf(bundles);
-        configurations = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(configurations));
+        configurations = Collections.unmodifiableMap(new LinkedHashMap<>(configurations));
     }
 }

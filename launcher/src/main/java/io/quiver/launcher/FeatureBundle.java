@@ -1,5 +1,7 @@
 package io.quiver.launcher;
 
+import java.util.Objects;
+
 /**
  * A bundle entry of a feature.
  *
@@ -13,7 +15,7 @@ public record FeatureBundle(ArtifactId id, int startOrder) {
     public static final int DEFAULT_START_ORDER = 20;
 
     public FeatureBundle {
-        java.util.Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(id, "id");
         if (startOrder < 0) {
             throw new IllegalArgumentException("start-order of " + id + " is negative: " + startOrder);
         }

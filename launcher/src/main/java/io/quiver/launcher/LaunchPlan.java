@@ -1,6 +1,7 @@
 package io.quiver.launcher;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,7 +20,7 @@ public record LaunchPlan(List<Step> bundles, Map<String, Map<String, Object>> co
 
     public LaunchPlan {
         bundles = List.copyOf(bundles);
-        configurations = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(configurations));
+        configurations = Collections.unmodifiableMap(new LinkedHashMap<>(configurations));
     }
 
     public static LaunchPlan of(List<Feature> features) {

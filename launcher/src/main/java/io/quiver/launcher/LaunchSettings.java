@@ -3,6 +3,7 @@ package io.quiver.launcher;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +58,7 @@ public record LaunchSettings(List<String> features, int port, String bind, Path 
             }
         }
         features = List.copyOf(f);
-        frameworkProperties = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(frameworkProperties));
+        frameworkProperties = Collections.unmodifiableMap(new LinkedHashMap<>(frameworkProperties));
     }
 
     /** The defaults of {@code ./quiver run}, relative to the current folder. */

@@ -8,12 +8,13 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
-
 import org.apache.felix.framework.Felix;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
@@ -167,10 +168,10 @@ public final class Quiver implements AutoCloseable {
 
     /** The names of a list setting as Configuration Admin holds it (text with commas, an array, a list). */
     static List<String> names(Object value) {
-        List<Object> items = new java.util.ArrayList<>();
+        List<Object> items = new ArrayList<>();
         if (value instanceof Object[] array) {
             items.addAll(Arrays.asList(array));
-        } else if (value instanceof java.util.Collection<?> c) {
+        } else if (value instanceof Collection<?> c) {
             items.addAll(c);
         } else if (value != null) {
             items.add(value);

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import org.slf4j.LoggerFactory;
 
 /**
  * The framework's storage folder: either one the user chose (kept between runs) or a fresh
@@ -42,7 +43,7 @@ record Storage(Path folder, boolean temporary) {
                 }
             });
         } catch (IOException e) {
-            org.slf4j.LoggerFactory.getLogger(Storage.class).warn("Cannot delete {}: {}", folder, e.toString());
+            LoggerFactory.getLogger(Storage.class).warn("Cannot delete {}: {}", folder, e.toString());
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.quiver.api.content;
 
+import java.util.Objects;
+
 /** Plain text. */
 public record TextContent(String text, Annotations annotations) implements Content {
 
@@ -8,7 +10,7 @@ public record TextContent(String text, Annotations annotations) implements Conte
     }
 
     public TextContent {
-        java.util.Objects.requireNonNull(text, "text");
+        Objects.requireNonNull(text, "text");
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -67,7 +68,7 @@ public final class BundleDeployer implements ArtifactInstaller {
 
     @Override
     public boolean canHandle(File artifact) {
-        return artifact.getName().toLowerCase(java.util.Locale.ROOT).endsWith(".jar");
+        return artifact.getName().toLowerCase(Locale.ROOT).endsWith(".jar");
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.quiver.deployer.internal;
 
+import io.quiver.lib.config.TypedConfig;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,8 +9,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Hashtable;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import io.quiver.lib.config.TypedConfig;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.felix.fileinstall.ArtifactInstaller;
 import org.osgi.framework.Bundle;
@@ -21,9 +22,9 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.metatype.annotations.Designate;
-import tools.jackson.core.JacksonException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
 
 /**
  * Installs a Feature file dropped into the deploy folder: its bundles (found beside it in
@@ -69,7 +70,7 @@ public final class FeatureInstaller implements ArtifactInstaller {
     /** Every {@code .json} file: one that is not a valid feature is refused with a reason, not ignored. */
     @Override
     public boolean canHandle(File artifact) {
-        return artifact.getName().toLowerCase(java.util.Locale.ROOT).endsWith(".json");
+        return artifact.getName().toLowerCase(Locale.ROOT).endsWith(".json");
     }
 
     /** Installs a feature, or says why not. Never throws: FileInstall would only try again, silently. */

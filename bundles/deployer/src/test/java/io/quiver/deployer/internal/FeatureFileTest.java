@@ -2,8 +2,8 @@ package io.quiver.deployer.internal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.core.JacksonException;
 
 class FeatureFileTest {
 
@@ -43,7 +44,7 @@ class FeatureFileTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FeatureFile.read(file.toFile()));
         assertTrue(e.getMessage().contains("not an OSGi feature"), e.getMessage());
         Files.writeString(file, "not json");
-        assertThrows(tools.jackson.core.JacksonException.class, () -> FeatureFile.read(file.toFile()));
+        assertThrows(JacksonException.class, () -> FeatureFile.read(file.toFile()));
     }
 
     @Test

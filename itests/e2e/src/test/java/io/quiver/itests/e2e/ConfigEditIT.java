@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -123,7 +124,7 @@ class ConfigEditIT {
                 .collect(Collectors.joining("\n", "", "\n"));
         Path part = file.resolveSibling("." + file.getFileName() + ".part");
         Files.writeString(part, text);
-        Files.move(part, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.move(part, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
     private static JsonNode awaitPageOf(McpHttp client, int size) throws Exception {

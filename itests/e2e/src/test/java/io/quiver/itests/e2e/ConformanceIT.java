@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -33,7 +35,7 @@ class ConformanceIT {
      * asked, so answers put into a first request (by a client that lets a model fill request params,
      * say) cannot skip the question. The check is a SHOULD; the server answers input_required.
      */
-    private static final java.util.Set<String> DELIBERATE = java.util.Set.of("sep-2322-ignore-unexpected-params");
+    private static final Set<String> DELIBERATE = Set.of("sep-2322-ignore-unexpected-params");
     private static QuiverServer server;
 
     @BeforeAll
@@ -120,7 +122,7 @@ class ConformanceIT {
         Path reports = Path.of(System.getProperty("reports.dir"), name);
         if (Files.exists(reports)) {
             try (Stream<Path> old = Files.walk(reports)) {
-                for (Path p : old.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                for (Path p : old.sorted(Comparator.reverseOrder()).toList()) {
                     Files.delete(p);
                 }
             }

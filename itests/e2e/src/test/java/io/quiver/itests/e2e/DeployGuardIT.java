@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -56,9 +58,9 @@ class DeployGuardIT {
             ToolBundles.place(ToolBundles.manifestOnly(work.resolve("h.jar"), Map.of("Bundle-SymbolicName",
                     "test.unresolved", "Bundle-Version", "1.0.0", "Import-Package", "no.such.pkg;version=\"[9,10)\"")),
                     deploy.resolve(files.get(7)));
-            try (java.util.zip.ZipOutputStream zip = new java.util.zip.ZipOutputStream(
+            try (ZipOutputStream zip = new ZipOutputStream(
                     Files.newOutputStream(work.resolve("j.jar")))) {
-                zip.putNextEntry(new java.util.zip.ZipEntry("hello.txt"));
+                zip.putNextEntry(new ZipEntry("hello.txt"));
                 zip.write("a zip, but no bundle".getBytes());
                 zip.closeEntry();
             }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -123,7 +124,7 @@ class HttpEdgeCasesIT {
                 + "\"}}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
         for (int i = 0; i < 10; i++) {
             HttpRequest request = base("POST", HttpRequest.BodyPublishers.ofInputStream(
-                    () -> new java.io.ByteArrayInputStream(big))).header("Mcp-Session-Id", session)
+                    () -> new ByteArrayInputStream(big))).header("Mcp-Session-Id", session)
                     .header("MCP-Protocol-Version", VERSION).build();
             assertEquals(413, HTTP.send(request, HttpResponse.BodyHandlers.ofString()).statusCode(), "attempt " + i);
         }

@@ -13,6 +13,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
 
@@ -51,7 +52,7 @@ final class Probe {
     /** A 2026-07-28 request with the envelope and headers the revision wants. */
     static JsonNode stateless(String url, String method, String name, Map<String, Object> params, Duration timeout)
             throws Exception {
-        Map<String, Object> withMeta = new java.util.LinkedHashMap<>(params);
+        Map<String, Object> withMeta = new LinkedHashMap<>(params);
         withMeta.put("_meta", Map.of("io.modelcontextprotocol/protocolVersion", "2026-07-28",
                 "io.modelcontextprotocol/clientCapabilities", Map.of("elicitation", Map.of()),
                 "io.modelcontextprotocol/clientInfo", Map.of("name", "probe", "version", "1")));

@@ -12,9 +12,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,7 +39,7 @@ class ProtocolAbuseIT {
     static void start() throws Exception {
         // the conformance feature turns SSE polling on; these raw clients read one stream to its end
         server = QuiverServer.start("protocol-abuse", "core,http,tools-default,conformance",
-                home -> java.nio.file.Files.writeString(home.resolve("etc/io.quiver.transport.http.cfg"),
+                home -> Files.writeString(home.resolve("etc/io.quiver.transport.http.cfg"),
                         "ssePollingMs = 0\n"));
     }
 
@@ -81,7 +83,7 @@ class ProtocolAbuseIT {
             assertEquals(-32600, error.path("error").path("code").asInt());
             assertEquals(7, error.path("id").asInt());
             Probe.normalCallAnswers(server.url());
-            String answer = first.get(20, java.util.concurrent.TimeUnit.SECONDS);
+            String answer = first.get(20, TimeUnit.SECONDS);
             assertTrue(answer.contains("Computed 'first'"), answer);
             assertFalse(answer.contains("second"), "the refused duplicate never ran");
             assertTrue(client.request("tools/call", Map.of("name", "slow_compute", "arguments",

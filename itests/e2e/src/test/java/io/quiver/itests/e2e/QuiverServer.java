@@ -3,6 +3,7 @@ package io.quiver.itests.e2e;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -122,7 +123,7 @@ final class QuiverServer implements AutoCloseable {
 
     /** The port the server listens on. */
     int port() {
-        return java.net.URI.create(url).getPort();
+        return URI.create(url).getPort();
     }
 
     /** Sends SIGTERM and returns at once; {@link #awaitExit} waits for the end. */

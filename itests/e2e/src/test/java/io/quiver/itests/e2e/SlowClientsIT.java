@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.SocketException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +61,7 @@ class SlowClientsIT {
                 raw.socket.setSoTimeout(10_000);
                 assertEquals(-1, raw.in.read(), "the server closed the connection");
             }
-        } catch (java.net.SocketException e) {
+        } catch (SocketException e) {
             // a reset reads as closed too
         } finally {
             slow.forEach(Probe.Raw::close);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -41,7 +42,7 @@ class StarvationIT {
                 Map<String, AtomicInteger> outcomes = new ConcurrentHashMap<>();
                 List<CompletableFuture<Void>> calls = new ArrayList<>();
                 long t0 = System.nanoTime();
-                List<Long> busyMillis = java.util.Collections.synchronizedList(new ArrayList<>());
+                List<Long> busyMillis = Collections.synchronizedList(new ArrayList<>());
                 for (McpHttp client : clients) {
                     for (int j = 0; j < CALLS_PER_SESSION; j++) {
                         calls.add(CompletableFuture.runAsync(() -> {

@@ -3,6 +3,8 @@ package io.quiver.itests.paxexam;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import io.quiver.api.operator.CatalogEntry;
+import io.quiver.api.operator.McpOperator;
 import io.quiver.itests.paxexam.config.QuiverOptions;
 import io.quiver.itests.paxexam.fixture.FixtureBundles;
 import io.quiver.itests.paxexam.mcp.Endpoint;
@@ -88,8 +90,8 @@ public class IsolationIT {
         ServiceReference<?> ref = context.getServiceReference("io.quiver.api.operator.McpOperator");
         Object operator = context.getService(ref);
         try {
-            return String.valueOf(((io.quiver.api.operator.McpOperator) operator).shadowed().stream()
-                    .map(io.quiver.api.operator.CatalogEntry::name).reduce("", (a, b) -> a + b + " ")).trim();
+            return String.valueOf(((McpOperator) operator).shadowed().stream()
+                    .map(CatalogEntry::name).reduce("", (a, b) -> a + b + " ")).trim();
         } finally {
             context.ungetService(ref);
         }

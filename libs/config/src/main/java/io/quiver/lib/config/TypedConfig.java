@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -149,7 +150,7 @@ public final class TypedConfig {
                 members.add(m);
             }
         }
-        members.sort(java.util.Comparator.comparing(Method::getName));
+        members.sort(Comparator.comparing(Method::getName));
         return members;
     }
 

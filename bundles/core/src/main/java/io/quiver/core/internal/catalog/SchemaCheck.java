@@ -1,5 +1,6 @@
 package io.quiver.core.internal.catalog;
 
+import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaException;
 import com.networknt.schema.SchemaLocation;
@@ -59,10 +60,10 @@ final class SchemaCheck {
             throw new IllegalArgumentException(what + ": $schema " + declared + " is not a JSON Schema dialect this"
                     + " server knows (2020-12, 2019-09, draft-07, draft-06, draft-04)");
         }
-        List<com.networknt.schema.Error> errors = meta(dialect).validate(schema);
+        List<Error> errors = meta(dialect).validate(schema);
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException(what + " is not a valid JSON Schema: " + errors.stream()
-                    .limit(MAX_REPORTED).map(com.networknt.schema.Error::toString).collect(Collectors.joining("; "))
+                    .limit(MAX_REPORTED).map(Error::toString).collect(Collectors.joining("; "))
                     + (errors.size() > MAX_REPORTED ? " (and " + (errors.size() - MAX_REPORTED) + " more)" : ""));
         }
         try {

@@ -8,6 +8,8 @@ import io.quiver.core.internal.messages.ToolDescriptor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -20,7 +22,7 @@ public record ToolEntry(String name, ToolDescriptor descriptor, Schema inputSche
 
     static final String P = "mcp.tool.";
     /** The tool names MCP clients accept (2025-11-25: SHOULD; clients reject others). */
-    static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]{1,128}");
+    static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
 
     /** Reads a tool's properties; throws {@link IllegalArgumentException} naming what is wrong. */
     static ToolEntry from(Tool tool, Map<String, Object> props, SchemaCheck schemas) {
@@ -69,7 +71,7 @@ public record ToolEntry(String name, ToolDescriptor descriptor, Schema inputSche
         long timeout = Props.number(props, P + "timeoutMs", 0);
         String taskSupport = Props.string(props, P + "taskSupport");
         taskSupport = taskSupport == null ? "none" : taskSupport;
-        if (!java.util.Set.of("none", "optional", "required").contains(taskSupport)) {
+        if (!Set.of("none", "optional", "required").contains(taskSupport)) {
             throw new IllegalArgumentException("tool " + name + ": taskSupport must be none, optional or required");
         }
         ToolDescriptor descriptor = new ToolDescriptor(name, title, orEmpty(Props.string(props, P + "description")),

@@ -1,6 +1,7 @@
 package io.quiver.core.internal.rpc;
 
 import io.quiver.api.transport.Receipt;
+import java.util.Map;
 
 /**
  * A request that fails with a JSON-RPC error. Its message goes to the client, so it must never
@@ -39,9 +40,9 @@ public final class McpException extends RuntimeException {
     }
 
     /** 2026-07-28: the request needs client capabilities the client did not declare (always HTTP 400). */
-    public static McpException missingCapability(java.util.Map<String, Object> requiredCapabilities) {
+    public static McpException missingCapability(Map<String, Object> requiredCapabilities) {
         return new McpException(ErrorCodes.MISSING_CAPABILITY, "Missing required client capability",
-                java.util.Map.of("requiredCapabilities", requiredCapabilities), Receipt.Reason.MISSING_CAPABILITY);
+                Map.of("requiredCapabilities", requiredCapabilities), Receipt.Reason.MISSING_CAPABILITY);
     }
 
     /** 2026-07-28: a header disagrees with the body. */

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quiver.api.CallerIdentity;
 import io.quiver.api.Outcome;
+import io.quiver.api.Tool;
 import io.quiver.api.transport.Inbound;
 import io.quiver.api.transport.MessageSink;
 import io.quiver.api.transport.Receipt;
@@ -178,7 +179,7 @@ class EngineLimitsTest {
 
     private int serviceId = 2000;
 
-    private void register(String name, io.quiver.api.Tool tool) {
+    private void register(String name, Tool tool) {
         Map<String, Object> props = new HashMap<>();
         props.put("mcp.tool.name", name);
         props.put("mcp.tool.description", "test " + name);

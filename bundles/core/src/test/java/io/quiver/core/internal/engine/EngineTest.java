@@ -10,6 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.quiver.api.CallerIdentity;
 import io.quiver.api.Outcome;
 import io.quiver.api.Tool;
+import io.quiver.api.ToolResult;
+import io.quiver.api.content.AudioContent;
+import io.quiver.api.content.ResourceLink;
+import io.quiver.api.content.TextContent;
 import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
 import io.quiver.api.transport.Inbound;
@@ -18,14 +22,17 @@ import io.quiver.api.transport.Receipt;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.json.Json;
 import io.quiver.core.internal.pipeline.Extensions;
+import io.quiver.core.internal.pipeline.ToolLimits;
 import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
 import io.quiver.core.internal.settings.EngineConfig;
 import io.quiver.core.internal.settings.EngineSettings;
 import io.quiver.core.internal.wiring.EngineAssembly;
+import io.quiver.lib.config.TypedConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -280,7 +287,7 @@ class EngineTest {
     }
 
     /** Arguments of a record-typed tool. */
-    public record Greeting(String name, java.util.Optional<Integer> times) {
+    public record Greeting(String name, Optional<Integer> times) {
     }
 
     @Test
@@ -316,8 +323,8 @@ class EngineTest {
 
     @Test
     void aToolAtItsLimitQueuesWithoutAThreadThenRefusesAndOthersStillAnswer() throws Exception {
-        engine.reconfigure(io.quiver.lib.config.TypedConfig.of(EngineConfig.class, Map.of("maxQueuedPerTool", 1)));
-        limits.put(new io.quiver.core.internal.pipeline.ToolLimits("slow", 5_000, 1, 0));
+        engine.reconfigure(TypedConfig.of(EngineConfig.class, Map.of("maxQueuedPerTool", 1)));
+        limits.put(new ToolLimits("slow", 5_000, 1, 0));
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger running = new AtomicInteger();
         AtomicInteger most = new AtomicInteger();
@@ -343,7 +350,7 @@ class EngineTest {
 
     @Test
     void byDefaultOneToolGetsItsShareOfTheToolThreads() throws Exception {
-        engine.reconfigure(io.quiver.lib.config.TypedConfig.of(EngineConfig.class, Map.of("maxConcurrentCalls", 4,
+        engine.reconfigure(TypedConfig.of(EngineConfig.class, Map.of("maxConcurrentCalls", 4,
                 "toolSharePercent", 50, "maxQueuedPerTool", 0)));
         CountDownLatch release = new CountDownLatch(1);
         register("hog", 0, call -> {
@@ -363,7 +370,7 @@ class EngineTest {
 
     @Test
     void pingIsAnsweredOnTheCallersThreadWhileEveryWorkerIsBusy() throws Exception {
-        engine.reconfigure(io.quiver.lib.config.TypedConfig.of(EngineConfig.class, Map.of("maxConcurrentRequests", 1,
+        engine.reconfigure(TypedConfig.of(EngineConfig.class, Map.of("maxConcurrentRequests", 1,
                 "maxQueued", 1)));
         CountDownLatch release = new CountDownLatch(1);
         register("blocker", 0, call -> {
@@ -381,10 +388,10 @@ class EngineTest {
 
     @Test
     void olderRevisionsGetOnlyWhatTheirRevisionDefines() throws Exception {
-        register("linker", 0, call -> Outcome.done(new io.quiver.api.ToolResult(List.of(
-                new io.quiver.api.content.TextContent("see"),
-                new io.quiver.api.content.ResourceLink("file:///a.txt", "a", "text/plain"),
-                new io.quiver.api.content.AudioContent("UklG", "audio/wav")), Map.of("k", 1), false, Map.of())));
+        register("linker", 0, call -> Outcome.done(new ToolResult(List.of(
+                new TextContent("see"),
+                new ResourceLink("file:///a.txt", "a", "text/plain"),
+                new AudioContent("UklG", "audio/wav")), Map.of("k", 1), false, Map.of())));
         Recorder init = request(null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
                 + "{\"protocolVersion\":\"2024-11-05\",\"capabilities\":{},\"clientInfo\":{\"name\":\"old\",\"version\":\"1\"}}}");
         assertEquals("2024-11-05", init.response().path("result").path("protocolVersion").asString());
@@ -459,7 +466,7 @@ class EngineTest {
     /** Collects what the engine sends for one request. */
     private static final class Recorder implements MessageSink {
         final List<byte[]> interim = new CopyOnWriteArrayList<>();
-        final CompletableFuture<java.util.Optional<byte[]>> done = new CompletableFuture<>();
+        final CompletableFuture<Optional<byte[]>> done = new CompletableFuture<>();
         final CompletableFuture<JsonNode> firstInterim = new CompletableFuture<>();
 
         @Override
@@ -470,7 +477,7 @@ class EngineTest {
 
         @Override
         public void complete(byte[] response) {
-            done.complete(java.util.Optional.ofNullable(response));
+            done.complete(Optional.ofNullable(response));
         }
 
         JsonNode response() throws Exception {

@@ -10,6 +10,8 @@ import io.quiver.api.CallerIdentity;
 import io.quiver.api.LogLevel;
 import io.quiver.api.Outcome;
 import io.quiver.api.Tool;
+import io.quiver.api.content.ResourceContents;
+import io.quiver.api.input.InputNeeded;
 import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
 import io.quiver.api.transport.Inbound;
@@ -17,8 +19,8 @@ import io.quiver.api.transport.MessageSink;
 import io.quiver.api.transport.Receipt;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.json.Json;
-import io.quiver.core.internal.pipeline.ParamHeaders;
 import io.quiver.core.internal.pipeline.Extensions;
+import io.quiver.core.internal.pipeline.ParamHeaders;
 import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
 import io.quiver.core.internal.settings.EngineSettings;
 import io.quiver.core.internal.wiring.EngineAssembly;
@@ -30,6 +32,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -205,7 +208,7 @@ class StatelessTest {
 
     @Test
     void taskToolsRunAsTasksForDeclaringClientsOnlyAndBelongToTheirCaller() throws Exception {
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
         Map<String, Object> props = new HashMap<>();
         props.put("mcp.tool.name", "job");
         props.put("mcp.tool.description", "a job");
@@ -251,10 +254,10 @@ class StatelessTest {
         props.put("service.id", (long) ++serviceId);
         catalog.bindResource(request -> {
             if (request.answers().get("pin") instanceof InputResponse.Elicited e && e.accepted()) {
-                return List.of(new io.quiver.api.content.ResourceContents.Text(request.uri(), "text/plain",
+                return List.of(new ResourceContents.Text(request.uri(), "text/plain",
                         "opened with " + e.content().get("pin")));
             }
-            throw new io.quiver.api.input.InputNeeded(new InputRequest.Elicitation("pin", "PIN?",
+            throw new InputNeeded(new InputRequest.Elicitation("pin", "PIN?",
                     Map.of("type", "object", "properties", Map.of("pin", Map.of("type", "string")))));
         }, props);
         JsonNode first = complete(request("resources/read", "{\"uri\":\"secret://note\"," + META + "}}", ALICE, null))

@@ -25,6 +25,7 @@ import io.quiver.api.prompt.PromptResult;
 import io.quiver.api.resource.Resource;
 import io.quiver.api.resource.ResourceTemplate;
 import io.quiver.api.transport.Inbound;
+import io.quiver.api.transport.McpSession;
 import io.quiver.api.transport.MessageSink;
 import io.quiver.api.transport.Receipt;
 import io.quiver.core.internal.catalog.Catalog;
@@ -245,7 +246,7 @@ class WireFormatTest {
             return recorder;
         }
         Receipt.Pending pending = assertInstanceOf(Receipt.Pending.class, receipt);
-        recorder.session = pending.session() == null ? session : pending.session().id();
+        recorder.session = Optional.ofNullable(pending.session()).map(McpSession::id).orElse(session);
         pending.exchange().start(recorder);
         return recorder;
     }

@@ -17,6 +17,7 @@ import io.quiver.api.content.EmbeddedResource;
 import io.quiver.api.content.ImageContent;
 import io.quiver.api.content.ResourceContents;
 import io.quiver.api.content.TextContent;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
@@ -59,7 +60,7 @@ class ContentToolsTest {
         AudioContent audio = assertInstanceOf(AudioContent.class, done(new AudioContentTool()).content().get(0));
         assertEquals("audio/wav", audio.mimeType());
         byte[] wav = Base64.getDecoder().decode(audio.data());
-        assertEquals("RIFF", new String(wav, 0, 4, java.nio.charset.StandardCharsets.US_ASCII));
+        assertEquals("RIFF", new String(wav, 0, 4, StandardCharsets.US_ASCII));
     }
 
     @Test

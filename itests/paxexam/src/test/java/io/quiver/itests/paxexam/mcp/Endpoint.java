@@ -1,5 +1,6 @@
 package io.quiver.itests.paxexam.mcp;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -79,7 +80,7 @@ public final class Endpoint {
                 if (last != 404 && last != 503) {
                     return;
                 }
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 last = -1; // not listening yet
             }
             Thread.sleep(25);

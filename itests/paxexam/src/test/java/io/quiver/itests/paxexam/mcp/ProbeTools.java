@@ -3,6 +3,7 @@ package io.quiver.itests.paxexam.mcp;
 import io.quiver.api.Outcome;
 import io.quiver.api.Tool;
 import java.util.Hashtable;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
 
@@ -17,7 +18,7 @@ public final class ProbeTools {
 
     /** Registers a tool that blocks until it is interrupted, counting the interruptions. */
     public static ServiceRegistration<?> registerBlocking(BundleContext context, String name,
-            java.util.concurrent.atomic.AtomicInteger interrupted) {
+            AtomicInteger interrupted) {
         Hashtable<String, Object> props = new Hashtable<>();
         props.put("mcp.tool.name", name);
         props.put("mcp.tool.description", "Blocks until interrupted (Pax Exam fixture)");
