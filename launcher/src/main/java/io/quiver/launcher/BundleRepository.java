@@ -1,5 +1,6 @@
 package io.quiver.launcher;
 
+import io.quiver.lib.feature.ArtifactId;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.JarURLConnection;

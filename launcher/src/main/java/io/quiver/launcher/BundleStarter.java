@@ -3,7 +3,6 @@ package io.quiver.launcher;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleException;
 import org.osgi.framework.wiring.BundleRevision;

@@ -1,5 +1,7 @@
 package io.quiver.launcher;
 
+import io.quiver.lib.feature.Feature;
+import io.quiver.lib.feature.FeatureReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,5 +1,8 @@
 package io.quiver.launcher;
 
+import io.quiver.lib.feature.ArtifactId;
+import io.quiver.lib.feature.Feature;
+import io.quiver.lib.feature.FeatureBundle;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.net.URI;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
-
 import org.junit.jupiter.api.Test;
 
 class EndpointWaiterTest {

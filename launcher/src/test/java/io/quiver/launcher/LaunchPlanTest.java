@@ -2,9 +2,11 @@ package io.quiver.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.quiver.lib.feature.ArtifactId;
+import io.quiver.lib.feature.Feature;
+import io.quiver.lib.feature.FeatureBundle;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 class LaunchPlanTest {

@@ -24,7 +24,6 @@ import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.metatype.annotations.Designate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.core.JacksonException;
 
 /**
  * Installs a Feature file dropped into the deploy folder: its bundles (found beside it in
@@ -92,12 +91,7 @@ public final class FeatureInstaller implements ArtifactInstaller {
 
     private void installFeature(File artifact) throws Exception {
         Path path = artifact.toPath().toAbsolutePath();
-        FeatureFile feature;
-        try {
-            feature = FeatureFile.read(artifact);
-        } catch (JacksonException e) {
-            throw new IOException("not a valid JSON file: " + e.getOriginalMessage());
-        }
+        FeatureFile feature = FeatureFile.read(artifact);
         List<Path> jars = new ArrayList<>();
         for (FeatureFile.BundleRef ref : feature.bundles()) {
             Path jar = locator.find(path, ref);

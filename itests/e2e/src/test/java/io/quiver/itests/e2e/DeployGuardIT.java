@@ -74,7 +74,7 @@ class DeployGuardIT {
             assertTrue(text.contains("io.quiver.core is part of the running platform"), text);
             assertTrue(text.contains("not a jar"), text);
             assertTrue(text.contains("the file is empty"), text);
-            assertTrue(text.contains("not a valid JSON file"), text);
+            assertTrue(text.contains("is not valid JSON"), text);
             assertTrue(text.contains("more than maxFileBytes"), text);
             assertTrue(text.contains("did not start"), text);
             assertTrue(text.contains("does not resolve"), text);

@@ -1,4 +1,4 @@
-package io.quiver.launcher;
+package io.quiver.lib.feature;
 
 import java.lang.reflect.Array;
 import java.util.ArrayList;
@@ -16,12 +16,12 @@ import tools.jackson.databind.JsonNode;
  * those an array of it, and an object its JSON text. Keys starting with {@code :configurator:} are
  * the Configurator's own and are skipped.
  */
-final class ConfigValues {
+public final class ConfigValues {
 
     private ConfigValues() {
     }
 
-    static Map<String, Object> convert(String pid, JsonNode properties) {
+    public static Map<String, Object> convert(String pid, JsonNode properties) {
         if (!properties.isObject()) {
             throw new IllegalArgumentException("configuration " + pid + " is not a JSON object");
         }

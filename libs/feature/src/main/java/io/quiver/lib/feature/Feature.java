@@ -1,4 +1,4 @@
-package io.quiver.launcher;
+package io.quiver.lib.feature;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;

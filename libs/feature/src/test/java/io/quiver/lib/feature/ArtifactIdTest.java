@@ -1,4 +1,4 @@
-package io.quiver.launcher;
+package io.quiver.lib.feature;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
