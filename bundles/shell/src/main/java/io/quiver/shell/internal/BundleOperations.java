@@ -1,5 +1,6 @@
 package io.quiver.shell.internal;
 
+import io.quiver.api.operator.BundleState;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -186,14 +187,6 @@ final class BundleOperations {
     }
 
     static String state(int state) {
-        return switch (state) {
-            case Bundle.UNINSTALLED -> "UNINSTALLED";
-            case Bundle.INSTALLED -> "INSTALLED";
-            case Bundle.RESOLVED -> "RESOLVED";
-            case Bundle.STARTING -> "STARTING";
-            case Bundle.STOPPING -> "STOPPING";
-            case Bundle.ACTIVE -> "ACTIVE";
-            default -> Integer.toString(state);
-        };
+        return BundleState.name(state);
     }
 }

@@ -1,5 +1,6 @@
 package io.quiver.tools.admin.internal;
 
+import io.quiver.api.operator.BundleState;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -25,15 +26,7 @@ final class Bundles {
     }
 
     static String state(int state) {
-        return switch (state) {
-            case Bundle.UNINSTALLED -> "UNINSTALLED";
-            case Bundle.INSTALLED -> "INSTALLED";
-            case Bundle.RESOLVED -> "RESOLVED";
-            case Bundle.STARTING -> "STARTING";
-            case Bundle.STOPPING -> "STOPPING";
-            case Bundle.ACTIVE -> "ACTIVE";
-            default -> Integer.toString(state);
-        };
+        return BundleState.name(state);
     }
 
     /** {@code 12 io.quiver.tools.time 0.1.0 (ACTIVE)}. */
