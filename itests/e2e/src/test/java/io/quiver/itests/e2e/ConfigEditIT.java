@@ -3,6 +3,8 @@ package io.quiver.itests.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quiver.itests.client.McpClient;
+import io.quiver.itests.client.MessageStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -59,17 +61,17 @@ class ConfigEditIT {
         assertEquals(shipped("io.quiver.transport.http.cfg"), TRANSPORT.keySet(),
                 "every transport setting of etc/ is edited here");
         try (QuiverServer server = QuiverServer.start("config-edit", "core,http,tools-default,conformance,admin");
-             McpHttp client = McpHttp.connect(server.url(), "config", Duration.ofSeconds(20))) {
+             McpClient client = McpClient.connect(server.url(), "config", Duration.ofSeconds(20))) {
             Path etc = server.home().resolve("etc");
-            McpHttp.Stream stream = client.openStream();
-            McpHttp.Stream listener = client.listenForToolChanges();
+            MessageStream stream = client.openEventStream();
+            MessageStream listener = client.listenForToolChanges();
             listener.await("notifications/subscriptions/acknowledged", 1, EFFECT);
             assertTrue(client.request("tools/list", Map.of()).path("result").path("tools").size() > 3);
 
             write(etc.resolve("io.quiver.core.cfg"), CORE);
             write(etc.resolve("io.quiver.transport.http.cfg"), TRANSPORT);
             String moved = server.base() + "/mcp2";
-            McpHttp there = client.at(moved);
+            McpClient there = client.at(moved);
             JsonNode page = awaitPageOf(there, 3);
             assertTrue(page.has("nextCursor"), "pageSize 3 applies: " + page);
             assertEquals("{}", there.request("ping", Map.of()).path("result").toString(), "the session survived");
@@ -127,7 +129,7 @@ class ConfigEditIT {
         Files.move(part, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
-    private static JsonNode awaitPageOf(McpHttp client, int size) throws Exception {
+    private static JsonNode awaitPageOf(McpClient client, int size) throws Exception {
         long deadline = System.nanoTime() + EFFECT.toNanos();
         while (true) {
             try {
@@ -144,7 +146,7 @@ class ConfigEditIT {
         }
     }
 
-    private static JsonNode awaitProblems(McpHttp client, String text) throws Exception {
+    private static JsonNode awaitProblems(McpClient client, String text) throws Exception {
         long deadline = System.nanoTime() + EFFECT.toNanos();
         JsonNode problems;
         do {
@@ -157,7 +159,7 @@ class ConfigEditIT {
         throw new AssertionError("no problem with '" + text + "' listed: " + problems);
     }
 
-    private static String problemsText(McpHttp client) throws Exception {
+    private static String problemsText(McpClient client) throws Exception {
         return client.callTool("problems_list", Map.of()).path("result").path("structuredContent").toString();
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quiver.itests.client.McpClient;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +33,7 @@ class DeployGuardIT {
     @Test
     void deployCannotTouchThePlatformAndEveryBadFileIsToldOnce() throws Exception {
         try (QuiverServer server = QuiverServer.start("deploy-guard", "core,http,tools-default,admin");
-             McpHttp client = McpHttp.connect(server.url(), "guard", Duration.ofSeconds(20))) {
+             McpClient client = McpClient.connect(server.url(), "guard", Duration.ofSeconds(20))) {
             Path deploy = server.home().resolve("deploy");
             Path work = Files.createDirectories(server.home().resolve("work"));
             String version = System.getProperty("quiver.version").replace('-', '.');
@@ -116,7 +117,7 @@ class DeployGuardIT {
         }
     }
 
-    private static JsonNode awaitProblems(McpHttp client, Predicate<String> wanted) throws Exception {
+    private static JsonNode awaitProblems(McpClient client, Predicate<String> wanted) throws Exception {
         long deadline = System.nanoTime() + EFFECT.toNanos();
         JsonNode problems;
         do {
@@ -129,7 +130,7 @@ class DeployGuardIT {
         throw new AssertionError("the problems listed are not the ones expected: " + problems);
     }
 
-    private static void awaitTool(McpHttp client, String name, boolean present) throws Exception {
+    private static void awaitTool(McpClient client, String name, boolean present) throws Exception {
         long deadline = System.nanoTime() + EFFECT.toNanos();
         while ((client.tool(name) != null) != present && System.nanoTime() < deadline) {
             Thread.sleep(100);

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quiver.itests.client.McpClient;
+import io.quiver.itests.client.MessageStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,12 +35,12 @@ class DeployIT {
     @Test
     void installUpdateAndRemoveAToolBundle() throws Exception {
         try (QuiverServer server = QuiverServer.start("deploy", "core,http");
-             McpHttp client = McpHttp.connect(server.url(), "deploy-it", Duration.ofSeconds(20))) {
+             McpClient client = McpClient.connect(server.url(), "deploy-it", Duration.ofSeconds(20))) {
             Path v1 = ToolBundles.exampleJar();
             Path v2 = ToolBundles.version2(v1, server.home().resolve("greeting-tool-v2.jar"));
             Path jar = server.home().resolve("deploy").resolve("greeting-tool.jar");
-            McpHttp.Stream stream = client.openStream();
-            McpHttp.Stream listener = client.listenForToolChanges();
+            MessageStream stream = client.openEventStream();
+            MessageStream listener = client.listenForToolChanges();
             listener.await("notifications/subscriptions/acknowledged", 1, EFFECT);
             assertNull(client.tool(TOOL), "no greet tool before the bundle is deployed");
 
@@ -79,16 +81,16 @@ class DeployIT {
             stream.await(LIST_CHANGED, 3, EFFECT);
             assertFalse(client.toolNames().contains(TOOL), "gone from tools/list");
             JsonNode call = client.callTool(TOOL, Map.of("name", "Ada"));
-            assertEquals(McpHttp.INVALID_PARAMS, McpHttp.errorCode(call), call.toString());
+            assertEquals(McpClient.INVALID_PARAMS, McpClient.errorCode(call), call.toString());
             Thread.sleep(QUIET.toMillis());
             assertEquals(3, stream.count(LIST_CHANGED), "one removal, one more list_changed");
             assertEquals(3, listener.count(LIST_CHANGED), "the listener heard each change once");
-            assertEquals(0, stream.count(McpHttp.Stream.ENDED), "the GET stream stayed open throughout");
+            assertFalse(stream.ended(), "the GET stream stayed open throughout");
         }
     }
 
     /** Calls the tool until it answers with the expected greeting (the update is under way). */
-    private static void awaitGreeting(McpHttp client, String expected) throws Exception {
+    private static void awaitGreeting(McpClient client, String expected) throws Exception {
         long deadline = System.nanoTime() + EFFECT.toNanos();
         while (true) {
             JsonNode response = client.callTool(TOOL, Map.of("name", "Ada"));
@@ -103,7 +105,7 @@ class DeployIT {
         }
     }
 
-    private static void assertGreeting(McpHttp client, String expected) throws Exception {
+    private static void assertGreeting(McpClient client, String expected) throws Exception {
         JsonNode response = client.callTool(TOOL, Map.of("name", "Ada"));
         JsonNode result = response.path("result");
         assertFalse(result.path("isError").asBoolean(true), response.toString());

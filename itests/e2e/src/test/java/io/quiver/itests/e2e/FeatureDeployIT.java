@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quiver.itests.client.McpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,12 +22,12 @@ import tools.jackson.databind.JsonNode;
 class FeatureDeployIT {
 
     private static QuiverServer server;
-    private static McpHttp client;
+    private static McpClient client;
 
     @BeforeAll
     static void start() throws Exception {
         server = QuiverServer.start("feature-deploy", "core,http");
-        client = McpHttp.connect(server.url(), "feature-deploy", Duration.ofSeconds(20));
+        client = McpClient.connect(server.url(), "feature-deploy", Duration.ofSeconds(20));
     }
 
     @AfterAll
@@ -57,7 +58,7 @@ class FeatureDeployIT {
         Files.delete(feature);
         await(() -> String.join(" ", client.toolNames()), names -> !names.contains("test_simple_text"));
         JsonNode gone = client.callTool("test_simple_text", Map.of());
-        assertEquals(-32602, McpHttp.errorCode(gone));
+        assertEquals(-32602, McpClient.errorCode(gone));
     }
 
     private static String simpleText() throws Exception {

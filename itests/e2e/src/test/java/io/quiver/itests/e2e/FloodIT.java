@@ -3,6 +3,7 @@ package io.quiver.itests.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quiver.itests.client.McpClient;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -58,7 +59,7 @@ class FloodIT {
     @Test
     @Order(3)
     void aSessionFloodIsRefusedBeyondTheLimitAndClearsItself() throws Exception {
-        try (McpHttp normal = McpHttp.connect(server.url(), "normal", Duration.ofSeconds(10))) {
+        try (McpClient normal = McpClient.connect(server.url(), "normal", Duration.ofSeconds(10))) {
             Map<Integer, Integer> statuses = new TreeMap<>();
             boolean retryAfter = true;
             List<CompletableFuture<HttpResponse<String>>> flood = new ArrayList<>();
@@ -100,18 +101,18 @@ class FloodIT {
     @Order(1)
     void streamsBeyondTheLimitAreRefused() throws Exception {
         List<Probe.Raw> open = new ArrayList<>();
-        List<McpHttp> sessions = new ArrayList<>();
+        List<McpClient> sessions = new ArrayList<>();
         Map<Integer, Integer> statuses = new TreeMap<>();
         try {
             for (int i = 0; i < 130; i++) {
-                McpHttp client = McpHttp.connect(server.url(), "streamer", Duration.ofSeconds(10));
+                McpClient client = McpClient.connect(server.url(), "streamer", Duration.ofSeconds(10));
                 sessions.add(client);
                 String session = client.session();
                 Probe.Raw raw = new Probe.Raw(server.url());
                 URI uri = URI.create(server.url());
                 raw.send("GET " + uri.getPath() + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + uri.getPort()
                         + "\r\nAccept: text/event-stream\r\nMcp-Session-Id: " + session
-                        + "\r\nMCP-Protocol-Version: " + McpHttp.VERSION + "\r\n\r\n");
+                        + "\r\nMCP-Protocol-Version: " + McpClient.VERSION + "\r\n\r\n");
                 int status = raw.status();
                 statuses.merge(status, 1, Integer::sum);
                 if (status == 200) {
@@ -124,14 +125,14 @@ class FloodIT {
             Probe.normalCallAnswers(server.url());
         } finally {
             open.forEach(Probe.Raw::close);
-            sessions.forEach(McpHttp::close);
+            sessions.forEach(McpClient::close);
         }
         // closed streams give their room back
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         boolean reopened = false;
         while (!reopened && System.nanoTime() < deadline) {
-            try (McpHttp client = McpHttp.connect(server.url(), "after", Duration.ofSeconds(10))) {
-                client.openStream();
+            try (McpClient client = McpClient.connect(server.url(), "after", Duration.ofSeconds(10))) {
+                client.openEventStream();
                 reopened = true;
             } catch (IllegalStateException e) {
                 Thread.sleep(200);
@@ -147,7 +148,7 @@ class FloodIT {
         Map<Integer, Integer> statuses = new TreeMap<>();
         try {
             for (int i = 0; i < 60; i++) {
-                String body = McpHttp.JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", i,
+                String body = McpClient.JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", i,
                         "method", "subscriptions/listen", "params", Map.of("notifications",
                                 Map.of("toolsListChanged", true), "_meta", Map.of(
                                         "io.modelcontextprotocol/protocolVersion", "2026-07-28",
@@ -171,7 +172,7 @@ class FloodIT {
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json, text/event-stream")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
-                        + "\"params\":{\"protocolVersion\":\"" + McpHttp.VERSION + "\",\"capabilities\":{},"
+                        + "\"params\":{\"protocolVersion\":\"" + McpClient.VERSION + "\",\"capabilities\":{},"
                         + "\"clientInfo\":{\"name\":\"flood\",\"version\":\"1\"}}}"))
                 .build();
     }

@@ -5,6 +5,8 @@ import static io.quiver.itests.e2e.ToolBundles.GREETING_V2;
 import static io.quiver.itests.e2e.ToolBundles.TOOL;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quiver.itests.client.McpClient;
+import io.quiver.itests.client.MessageStream;
 import java.net.http.HttpTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,19 +67,19 @@ class HotSwapCyclesIT {
         Assumptions.assumeTrue(ProcessStats.available(), "needs /proc and jcmd");
         AtomicBoolean running = new AtomicBoolean(true);
         ExecutorService pool = Executors.newFixedThreadPool(CALLERS);
-        List<McpHttp> sessions = new ArrayList<>();
+        List<McpClient> sessions = new ArrayList<>();
         try (QuiverServer server = QuiverServer.start("hotswap", "core,http",
                 home -> ToolBundles.watchFolder(home.resolve("etc"), "hotswap", home.resolve("hot"), POLL_MS));
-             McpHttp control = McpHttp.connect(server.url(), "hotswap-control", CALL_TIMEOUT)) {
+             McpClient control = McpClient.connect(server.url(), "hotswap-control", CALL_TIMEOUT)) {
             Path v1 = ToolBundles.exampleJar();
             Path v2 = ToolBundles.version2(v1, server.home().resolve("greeting-tool-v2.jar"));
             Cycler cycler = new Cycler(control, v1, v2, server.home().resolve("hot").resolve("greeting-tool.jar"));
-            McpHttp.Stream announcements = control.openStream();
+            MessageStream announcements = control.openEventStream();
 
             // The callers run from the start, so the engine's thread pools reach their size in the warm-up.
             List<Future<?>> callers = new ArrayList<>();
             for (int i = 0; i < CALLERS; i++) {
-                McpHttp session = McpHttp.connect(server.url(), "hotswap-caller-" + i, CALL_TIMEOUT);
+                McpClient session = McpClient.connect(server.url(), "hotswap-caller-" + i, CALL_TIMEOUT);
                 sessions.add(session);
                 callers.add(pool.submit(() -> callInALoop(session, running)));
             }
@@ -133,12 +135,12 @@ class HotSwapCyclesIT {
         } finally {
             running.set(false);
             pool.shutdownNow();
-            sessions.forEach(McpHttp::close);
+            sessions.forEach(McpClient::close);
         }
     }
 
     /** One client calling the tool until told to stop; every outcome is recorded. */
-    private Void callInALoop(McpHttp session, AtomicBoolean running) throws InterruptedException {
+    private Void callInALoop(McpClient session, AtomicBoolean running) throws InterruptedException {
         while (running.get()) {
             long start = System.nanoTime();
             Result result;
@@ -146,9 +148,9 @@ class HotSwapCyclesIT {
             try {
                 JsonNode response = session.callTool(TOOL, Map.of("name", "Ada"));
                 detail = response.toString();
-                int code = McpHttp.errorCode(response);
+                int code = McpClient.errorCode(response);
                 String text = response.path("result").path("structuredContent").path("text").asString("");
-                if (code == McpHttp.INVALID_PARAMS) {
+                if (code == McpClient.INVALID_PARAMS) {
                     result = Result.ABSENT;
                 } else if (code != 0) {
                     result = Result.FAILED;
@@ -176,13 +178,13 @@ class HotSwapCyclesIT {
 
     /** Drives the bundle through its cycle and times each step. */
     private final class Cycler {
-        private final McpHttp control;
+        private final McpClient control;
         private final Path v1;
         private final Path v2;
         private final Path jar;
         private final List<List<Long>> stepMs = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
 
-        Cycler(McpHttp control, Path v1, Path v2, Path jar) {
+        Cycler(McpClient control, Path v1, Path v2, Path jar) {
             this.control = control;
             this.v1 = v1;
             this.v2 = v2;

@@ -3,6 +3,7 @@ package io.quiver.itests.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quiver.itests.client.McpClient;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -56,7 +57,7 @@ final class Probe {
         withMeta.put("_meta", Map.of("io.modelcontextprotocol/protocolVersion", "2026-07-28",
                 "io.modelcontextprotocol/clientCapabilities", Map.of("elicitation", Map.of()),
                 "io.modelcontextprotocol/clientInfo", Map.of("name", "probe", "version", "1")));
-        String body = McpHttp.JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", 1, "method", method,
+        String body = McpClient.JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", 1, "method", method,
                 "params", withMeta));
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(timeout)
                 .header("Content-Type", "application/json")
@@ -69,7 +70,7 @@ final class Probe {
         }
         HttpResponse<String> r = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, r.statusCode(), r.body());
-        return McpHttp.JSON.readTree(r.body());
+        return McpClient.JSON.readTree(r.body());
     }
 
     /** One raw HTTP/1.1 exchange on its own socket, for requests the JDK client will not send. */

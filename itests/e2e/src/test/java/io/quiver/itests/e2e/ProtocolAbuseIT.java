@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quiver.itests.client.McpClient;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -50,7 +51,7 @@ class ProtocolAbuseIT {
 
     @Test
     void aCancellationWithAnObjectForItsRequestIdIsIgnored() throws Exception {
-        try (McpHttp client = McpHttp.connect(server.url(), "abuse", Duration.ofSeconds(10))) {
+        try (McpClient client = McpClient.connect(server.url(), "abuse", Duration.ofSeconds(10))) {
             for (String requestId : new String[] {"{\"x\":[1]}", "[1,2]", "true", "null", "1.5"}) {
                 HttpResponse<String> r = post(client.session(), "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
                         + "\"params\":{\"requestId\":" + requestId + "}}");
@@ -65,7 +66,7 @@ class ProtocolAbuseIT {
 
     @Test
     void anIdStillInFlightInTheSessionIsRefused() throws Exception {
-        try (McpHttp client = McpHttp.connect(server.url(), "abuse", Duration.ofSeconds(10))) {
+        try (McpClient client = McpClient.connect(server.url(), "abuse", Duration.ofSeconds(10))) {
             String call = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"slow_compute\","
                     + "\"arguments\":{\"seconds\":2,\"label\":\"first\"}}}";
             CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> {
@@ -79,7 +80,7 @@ class ProtocolAbuseIT {
             Thread.sleep(500);
             HttpResponse<String> again = post(client.session(), call.replace("first", "second"));
             assertEquals(400, again.statusCode(), again.body());
-            JsonNode error = McpHttp.JSON.readTree(again.body());
+            JsonNode error = McpClient.JSON.readTree(again.body());
             assertEquals(-32600, error.path("error").path("code").asInt());
             assertEquals(7, error.path("id").asInt());
             Probe.normalCallAnswers(server.url());
@@ -127,7 +128,7 @@ class ProtocolAbuseIT {
         return HttpRequest.newBuilder(URI.create(server.url())).timeout(Duration.ofSeconds(20))
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json, text/event-stream")
-                .header("MCP-Protocol-Version", McpHttp.VERSION)
+                .header("MCP-Protocol-Version", McpClient.VERSION)
                 .header("Mcp-Session-Id", session)
                 .POST(HttpRequest.BodyPublishers.ofString(body));
     }
@@ -136,8 +137,8 @@ class ProtocolAbuseIT {
     private static String responseOf(InputStream body, int id) throws Exception {
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
             String data;
-            while ((data = McpHttp.nextData(reader)) != null) {
-                if (!data.isBlank() && McpHttp.JSON.readTree(data).path("id").asInt(-1) == id) {
+            while ((data = McpClient.nextData(reader)) != null) {
+                if (!data.isBlank() && McpClient.JSON.readTree(data).path("id").asInt(-1) == id) {
                     return data;
                 }
             }

@@ -3,6 +3,8 @@ package io.quiver.itests.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quiver.itests.client.McpClient;
+import io.quiver.itests.client.MessageStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,9 +33,9 @@ class ShutdownIT {
             Files.writeString(home.resolve("etc/io.quiver.core.cfg"), "shutdownGraceMs = 3000\n");
             Files.writeString(home.resolve("etc/io.quiver.transport.http.cfg"), "ssePollingMs = 0\n");
         });
-        try (McpHttp client = McpHttp.connect(server.url(), "shutdown", Duration.ofSeconds(60))) {
-            McpHttp.Stream stream = client.openStream();
-            McpHttp.Stream listener = client.listenForToolChanges();
+        try (McpClient client = McpClient.connect(server.url(), "shutdown", Duration.ofSeconds(60))) {
+            MessageStream stream = client.openEventStream();
+            MessageStream listener = client.listenForToolChanges();
             listener.await("notifications/subscriptions/acknowledged", 1, Duration.ofSeconds(10));
             List<CompletableFuture<JsonNode>> quick = new ArrayList<>();
             List<CompletableFuture<JsonNode>> slow = new ArrayList<>();
@@ -49,7 +51,7 @@ class ShutdownIT {
                 Thread.sleep(100);
                 late = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url()))
                         .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-                        .header("MCP-Protocol-Version", McpHttp.VERSION).header("Mcp-Session-Id", client.session())
+                        .header("MCP-Protocol-Version", McpClient.VERSION).header("Mcp-Session-Id", client.session())
                         .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":" + (100 + i)
                                 + ",\"method\":\"ping\"}"))
                         .build(), HttpResponse.BodyHandlers.ofString());
@@ -67,7 +69,7 @@ class ShutdownIT {
                 assertEquals(-32000, r.path("error").path("code").asInt(), r.toString());
                 assertTrue(r.path("error").path("message").asString().contains("shutting down"), r.toString());
             }
-            McpHttp.Stream.Received last = stream.await("notifications/message", 1, Duration.ofSeconds(30));
+            MessageStream.Received last = stream.await("notifications/message", 1, Duration.ofSeconds(30));
             assertEquals("The server is shutting down", last.message().path("params").path("data").asString());
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (listener.matching(m -> m.message().has("result")).isEmpty() && System.nanoTime() < deadline) {
@@ -83,7 +85,7 @@ class ShutdownIT {
         }
     }
 
-    private static CompletableFuture<JsonNode> call(McpHttp client, int seconds, String label) {
+    private static CompletableFuture<JsonNode> call(McpClient client, int seconds, String label) {
         return CompletableFuture.supplyAsync(() -> {
             try {
                 return client.callTool("slow_compute", Map.of("seconds", seconds, "label", label));

@@ -3,6 +3,7 @@ package io.quiver.itests.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quiver.itests.client.McpClient;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,17 +34,17 @@ class StarvationIT {
     void aFloodedToolGetsItsShareAndOthersStillAnswer() throws Exception {
         try (QuiverServer server = QuiverServer.start("starvation", "core,http,tools-default,conformance",
                 home -> Files.writeString(home.resolve("etc/io.quiver.transport.http.cfg"), "ssePollingMs = 0\n"))) {
-            List<McpHttp> clients = new ArrayList<>();
+            List<McpClient> clients = new ArrayList<>();
             ExecutorService senders = Executors.newFixedThreadPool(SESSIONS * CALLS_PER_SESSION);
             try {
                 for (int i = 0; i < SESSIONS; i++) {
-                    clients.add(McpHttp.connect(server.url(), "flooder-" + i, Duration.ofSeconds(60)));
+                    clients.add(McpClient.connect(server.url(), "flooder-" + i, Duration.ofSeconds(60)));
                 }
                 Map<String, AtomicInteger> outcomes = new ConcurrentHashMap<>();
                 List<CompletableFuture<Void>> calls = new ArrayList<>();
                 long t0 = System.nanoTime();
                 List<Long> busyMillis = Collections.synchronizedList(new ArrayList<>());
-                for (McpHttp client : clients) {
+                for (McpClient client : clients) {
                     for (int j = 0; j < CALLS_PER_SESSION; j++) {
                         calls.add(CompletableFuture.runAsync(() -> {
                             try {
@@ -62,7 +63,7 @@ class StarvationIT {
                     }
                 }
                 Thread.sleep(1500);
-                try (McpHttp other = McpHttp.connect(server.url(), "other", Duration.ofSeconds(10))) {
+                try (McpClient other = McpClient.connect(server.url(), "other", Duration.ofSeconds(10))) {
                     for (int i = 0; i < 5; i++) {
                         long t = System.nanoTime();
                         assertEquals("{}", other.request("ping", Map.of()).path("result").toString());
@@ -86,7 +87,7 @@ class StarvationIT {
                 assertTrue(busyMillis.stream().allMatch(ms -> ms < 4000), "busy answers come at once: " + busyMillis);
             } finally {
                 senders.shutdownNow();
-                clients.forEach(McpHttp::close);
+                clients.forEach(McpClient::close);
             }
         }
     }

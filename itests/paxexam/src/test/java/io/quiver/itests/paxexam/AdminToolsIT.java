@@ -5,11 +5,11 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
+import io.quiver.itests.client.McpClient;
 import io.quiver.itests.paxexam.config.QuiverOptions;
 import io.quiver.itests.paxexam.fixture.FixtureBundles;
 import io.quiver.itests.paxexam.mcp.Endpoint;
 import io.quiver.itests.paxexam.mcp.Eventually;
-import io.quiver.itests.paxexam.mcp.McpClient;
 import io.quiver.itests.paxexam.operator.AdminSettings;
 import io.quiver.itests.paxexam.operator.ToolCalls;
 import java.net.URI;

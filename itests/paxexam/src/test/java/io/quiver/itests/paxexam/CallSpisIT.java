@@ -4,11 +4,11 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
+import io.quiver.itests.client.McpClient;
 import io.quiver.itests.paxexam.calls.CallProbes;
 import io.quiver.itests.paxexam.config.QuiverOptions;
 import io.quiver.itests.paxexam.mcp.Endpoint;
 import io.quiver.itests.paxexam.mcp.Eventually;
-import io.quiver.itests.paxexam.mcp.McpClient;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;

@@ -4,14 +4,14 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
+import io.quiver.itests.client.McpClient;
+import io.quiver.itests.client.MessageStream;
 import io.quiver.itests.paxexam.config.QuiverOptions;
 import io.quiver.itests.paxexam.mcp.Endpoint;
-import io.quiver.itests.paxexam.mcp.McpClient;
-import io.quiver.itests.paxexam.mcp.MessageStream;
 import io.quiver.itests.paxexam.mcp.ProbeTools;
-import javax.inject.Inject;
 import java.net.URI;
 import java.util.Map;
+import javax.inject.Inject;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.ops4j.pax.exam.Configuration;

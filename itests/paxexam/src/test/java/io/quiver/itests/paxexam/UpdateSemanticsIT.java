@@ -2,12 +2,12 @@ package io.quiver.itests.paxexam;
 
 import static org.junit.Assert.assertEquals;
 
+import io.quiver.itests.client.McpClient;
+import io.quiver.itests.client.MessageStream;
 import io.quiver.itests.paxexam.config.QuiverOptions;
 import io.quiver.itests.paxexam.fixture.FixtureBundles;
 import io.quiver.itests.paxexam.mcp.Endpoint;
 import io.quiver.itests.paxexam.mcp.Eventually;
-import io.quiver.itests.paxexam.mcp.McpClient;
-import io.quiver.itests.paxexam.mcp.MessageStream;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.quiver.itests.paxexam.operator;
 
-import io.quiver.itests.paxexam.mcp.McpClient;
+import io.quiver.itests.client.McpClient;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Predicate;
