@@ -5,6 +5,7 @@ import io.quiver.api.call.CallEvent;
 import io.quiver.api.call.HostChannel;
 import io.quiver.core.internal.json.Json;
 import io.quiver.core.internal.messages.CallToolResult;
+import java.util.concurrent.CancellationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -36,7 +37,9 @@ final class Admit {
         call.hostInvolved();
         Admission admission;
         try {
-            admission = host.admit(call.invocation());
+            admission = call.askHost(() -> host.admit(call.invocation()));
+        } catch (CancellationException e) {
+            throw e;
         } catch (RuntimeException e) {
             LOG.error("The host channel failed to admit {} ({}); denied", call.name(), call.scope().invocationId(), e);
             admission = null;

@@ -10,6 +10,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.function.Supplier;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -79,6 +81,37 @@ final class Call {
                     name, args);
         }
         return invocation;
+    }
+
+    /**
+     * Asks the host channel something on this thread. The host may block (a user deciding): the call's
+     * timeout does not run meanwhile, but the client cancelling the call interrupts the thread, and the
+     * call ends as cancelled whatever the host answers then.
+     *
+     * @throws CancellationException when the call was cancelled while the host decided
+     */
+    <T> T askHost(Supplier<T> question) {
+        Thread asking = Thread.currentThread();
+        T answer;
+        try (AutoCloseable hook = scope.onCancel(asking::interrupt)) {
+            answer = question.get();
+        } catch (RuntimeException e) {
+            if (scope.isCancelled()) {
+                throw cancelled();
+            }
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        if (scope.isCancelled()) {
+            throw cancelled();
+        }
+        return answer;
+    }
+
+    private CancellationException cancelled() {
+        Thread.interrupted(); // the interrupt was for the host's wait, not for whoever handles the cancellation
+        return new CancellationException("cancelled while the host decided");
     }
 
     /** The host channel admitted this call, so it is told when the call is over. */

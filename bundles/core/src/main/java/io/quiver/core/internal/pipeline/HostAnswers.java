@@ -4,6 +4,7 @@ import io.quiver.api.call.HostChannel;
 import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,11 +31,13 @@ final class HostAnswers {
         }
         return request -> {
             try {
-                Optional<InputResponse> answer = host.answer(call.invocation(), request);
+                Optional<InputResponse> answer = call.askHost(() -> host.answer(call.invocation(), request));
                 if (answer != null && answer.isPresent()) {
                     call.step("input", true, "the host answered " + request.key());
                     return answer;
                 }
+            } catch (CancellationException e) {
+                throw e;
             } catch (RuntimeException e) {
                 LOG.error("The host channel failed to answer {} of {} ({})", request.key(), call.name(),
                         call.scope().invocationId(), e);

@@ -4,6 +4,7 @@ import io.quiver.api.ToolResult;
 import io.quiver.api.call.HostChannel;
 import io.quiver.core.internal.json.Json;
 import io.quiver.core.internal.messages.CallToolResult;
+import java.util.concurrent.CancellationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +31,9 @@ final class Review {
         ToolResult given = toolResult(result);
         ToolResult reviewed;
         try {
-            reviewed = host.review(call.invocation(), given);
+            reviewed = call.askHost(() -> host.review(call.invocation(), given));
+        } catch (CancellationException e) {
+            throw e;
         } catch (RuntimeException e) {
             LOG.error("The host channel failed to review {} ({})", call.name(), call.scope().invocationId(), e);
             call.step("review", false, "the host failed to review the result");

@@ -3,11 +3,13 @@ package io.quiver.core.internal.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quiver.api.CallerIdentity;
 import io.quiver.api.Outcome;
 import io.quiver.api.Tool;
 import io.quiver.api.ToolResult;
+import io.quiver.api.call.Decision;
 import io.quiver.api.completion.Completer;
 import io.quiver.api.completion.Completion;
 import io.quiver.api.content.AudioContent;
@@ -189,6 +191,43 @@ class WireFormatTest {
         golden(revision, "subscriptions-listen-acknowledged", Json.MAPPER.readTree(listen.firstInterim.get(5, TimeUnit.SECONDS)));
         assembly.engine().drain();
         golden(revision, "subscriptions-listen-end", listen.json());
+    }
+
+    @Test
+    void aPolicyHidesWhatItDeniesFromEveryListAndEveryUseAsIfItWereNotThere() throws Exception {
+        extensions.addPolicy((caller, target) -> target.name().equals("echo") ? Decision.allow()
+                : Decision.deny("only echo"), 0, 1);
+        assertEquals(List.of("echo"), names(stateless("tools/list", "{" + META + "}").path("result").path("tools")));
+        assertEquals(0, stateless("resources/list", "{" + META + "}").path("result").path("resources").size());
+        assertEquals(0, stateless("resources/templates/list", "{" + META + "}").path("result")
+                .path("resourceTemplates").size());
+        assertEquals(0, stateless("prompts/list", "{" + META + "}").path("result").path("prompts").size());
+
+        // a hidden prompt, resource, template or tool answers exactly as one that does not exist
+        assertSameError(stateless("prompts/get", "{\"name\":\"greeting\",\"arguments\":{\"name\":\"A\"}," + META + "}"),
+                stateless("prompts/get", "{\"name\":\"nothing\",\"arguments\":{\"name\":\"A\"}," + META + "}"), "greeting", "nothing");
+        assertSameError(stateless("resources/read", "{\"uri\":\"test://static\"," + META + "}"),
+                stateless("resources/read", "{\"uri\":\"test://nothing\"," + META + "}"), "test://static", "test://nothing");
+        assertSameError(stateless("resources/read", "{\"uri\":\"test://items/7\"," + META + "}"),
+                stateless("resources/read", "{\"uri\":\"test://other/7\"," + META + "}"), "test://items/7", "test://other/7");
+        assertSameError(stateless("tools/call", "{\"name\":\"mixed\"," + META + "}"),
+                stateless("tools/call", "{\"name\":\"nope\"," + META + "}"), "mixed", "nope");
+        JsonNode completion = stateless("completion/complete", "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"greeting\"},"
+                + "\"argument\":{\"name\":\"name\",\"value\":\"A\"}," + META + "}");
+        assertEquals(0, completion.path("result").path("completion").path("values").size(), completion.toString());
+
+        JsonNode echo = stateless("tools/call", "{\"name\":\"echo\",\"arguments\":{\"text\":\"hi\"}," + META + "}");
+        assertEquals("said hi", echo.path("result").path("content").path(0).path("text").asString());
+    }
+
+    private static List<String> names(JsonNode items) {
+        return items.valueStream().map(i -> i.path("name").asString()).toList();
+    }
+
+    /** The same error, word for word once the names are swapped. */
+    private static void assertSameError(JsonNode hidden, JsonNode missing, String hiddenName, String missingName) {
+        assertTrue(hidden.has("error"), hidden.toString());
+        assertEquals(missing.toString(), hidden.toString().replace(hiddenName, missingName));
     }
 
     // -------------------------------------------------------------------------------------------

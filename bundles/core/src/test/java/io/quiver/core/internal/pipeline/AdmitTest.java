@@ -1,7 +1,9 @@
 package io.quiver.core.internal.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quiver.api.Outcome;
@@ -10,6 +12,9 @@ import io.quiver.api.call.CallEvent;
 import io.quiver.api.call.HostChannel;
 import io.quiver.core.internal.messages.CallToolResult;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class AdmitTest {
@@ -81,5 +86,34 @@ class AdmitTest {
         Call call = stages.resolved("t", "{}");
         assertTrue(admit.admit(call).isError());
         assertEquals(CallEvent.Ending.DENIED, stages.over(call).ending());
+    }
+
+    @Test
+    void theClientCancellingInterruptsAHostThatIsStillDeciding() throws Exception {
+        CountDownLatch deciding = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        host(invocation -> {
+            deciding.countDown();
+            try {
+                Thread.sleep(30_000);
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+            }
+            return Admission.approve();
+        });
+        Call call = stages.resolved("t", "{}");
+        Thread client = new Thread(() -> {
+            try {
+                deciding.await();
+                call.scope().cancel();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        client.start();
+        assertThrows(CancellationException.class, () -> admit.admit(call));
+        assertTrue(interrupted.await(5, TimeUnit.SECONDS));
+        assertFalse(Thread.currentThread().isInterrupted(), "the interrupt was the host's, not the caller's");
+        client.join();
     }
 }
