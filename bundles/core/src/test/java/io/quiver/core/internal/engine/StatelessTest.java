@@ -272,6 +272,50 @@ class StatelessTest {
 
     // -------------------------------------------------------------------------------------------
 
+    @Test
+    void aToolThatEscalatesAfterItsQuestionsAnswersWithAWorkingTaskWhileItStillRuns() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        Map<String, Object> props = new HashMap<>();
+        props.put("mcp.tool.name", "deploy");
+        props.put("mcp.tool.description", "asks where, then deploys");
+        props.put("mcp.tool.taskSupport", "optional");
+        props.put("mcp.tool.inputBeforeTask", true);
+        props.put("service.id", (long) ++serviceId);
+        catalog.bindTool(call -> {
+            Optional<InputResponse> where = call.answer("where");
+            if (where.isEmpty()) {
+                return Outcome.needsInput(new InputRequest.Elicitation("where", "Where to?",
+                        Map.of("type", "object", "properties", Map.of("env", Map.of("type", "string")))));
+            }
+            if (!call.escalated()) {
+                return Outcome.escalate();
+            }
+            release.await(10, TimeUnit.SECONDS);
+            return Outcome.text("deployed to " + ((InputResponse.Elicited) where.get()).content().get("env"));
+        }, props);
+        String tasksMeta = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientCapabilities\":{\"elicitation\":{},"
+                + "\"extensions\":{\"io.modelcontextprotocol/tasks\":{}}}}";
+        JsonNode asked = complete(request("tools/call", "{\"name\":\"deploy\"," + tasksMeta + "}", ALICE, null))
+                .path("result");
+        assertEquals("input_required", asked.path("resultType").asString(), asked.toString());
+        JsonNode created = complete(request("tools/call", "{\"name\":\"deploy\",\"requestState\":\""
+                + asked.path("requestState").asString() + "\",\"inputResponses\":{\"where\":{\"action\":\"accept\","
+                + "\"content\":{\"env\":\"staging\"}}}," + tasksMeta + "}", ALICE, null)).path("result");
+        assertEquals("task", created.path("resultType").asString(), created.toString());
+        String get = "{\"taskId\":\"" + created.path("taskId").asString() + "\"," + tasksMeta + "}";
+        assertEquals("working", complete(request("tasks/get", get, ALICE, null)).path("result").path("status")
+                .asString(), "the call answered while the long work still runs");
+        release.countDown();
+        JsonNode done = null;
+        for (int i = 0; i < 200 && (done == null || !"completed".equals(done.path("status").asString())); i++) {
+            Thread.sleep(20);
+            done = complete(request("tasks/get", get, ALICE, null)).path("result");
+        }
+        assertEquals("deployed to staging", done.path("result").path("content").get(0).path("text").asString(),
+                done.toString());
+    }
+
     private void registerGreeter() {
         register("greeter", call -> {
             Optional<InputResponse> answer = call.answer("who");
