@@ -11,8 +11,10 @@ import org.osgi.annotation.versioning.ConsumerType;
  * call names an unknown tool). Registered as a service; the highest-ranked one decides. Without one,
  * everything is allowed.
  *
- * <p>Called on every list and every call: keep it fast and free of I/O (precompute from
- * configuration).
+ * <p>Called on every list and every call, and for a call more than once (before it waits for its
+ * tool's share, so a caller cannot queue up behind a tool it cannot see, and again when it runs):
+ * decide from the caller and the target alone, keep it fast and free of I/O (precompute from
+ * configuration). The decision a call ran under is in its {@link CallEvent}.
  */
 @ConsumerType
 public interface CallPolicy {
