@@ -27,7 +27,7 @@ public final class Handlers {
             EngineSettings settings, Listeners listeners) {
         Map<String, MethodHandler> table = common(catalog, pipeline, settings);
         table.put("server/discover", new DiscoverHandler(settings));
-        table.put("subscriptions/listen", new ListenHandler(listeners));
+        table.put("subscriptions/listen", new ListenHandler(listeners, settings::maxListeners));
         table.put("tasks/get", new TasksGetHandler(pipeline));
         table.put("tasks/update", new TasksUpdateHandler(pipeline));
         table.put("tasks/cancel", new TasksCancelHandler(pipeline));

@@ -7,12 +7,14 @@ import io.quiver.core.internal.messages.StreamOpen;
 import io.quiver.core.internal.request.Listeners;
 import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.RequestScope;
+import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.JsonRpc;
 import io.quiver.core.internal.rpc.McpException;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntSupplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -23,9 +25,11 @@ import tools.jackson.databind.node.ObjectNode;
 final class ListenHandler implements MethodHandler<StreamOpen> {
 
     private final Listeners listeners;
+    private final IntSupplier maxListeners;
 
-    ListenHandler(Listeners listeners) {
+    ListenHandler(Listeners listeners, IntSupplier maxListeners) {
         this.listeners = listeners;
+        this.maxListeners = maxListeners;
     }
 
     @Override
@@ -50,10 +54,14 @@ final class ListenHandler implements MethodHandler<StreamOpen> {
             honoured.set("resourceSubscriptions", Json.MAPPER.valueToTree(resources));
         }
         Listeners.Listener listener = new Listeners.Listener(scope.requestId(), lists, resources, scope.sink());
-        scope.sink().send(JsonRpc.notification("notifications/subscriptions/acknowledged",
-                Map.of("_meta", Map.of(Meta.SUBSCRIPTION, scope.requestId()),
-                        "notifications", honoured)));
-        listeners.add(listener);
+        // counted before the acknowledgement goes out: a client that opens streams one after the other
+        // meets the limit exactly (the engine refuses with 503 once it is reached)
+        byte[] acknowledged = JsonRpc.notification("notifications/subscriptions/acknowledged",
+                Map.of("_meta", Map.of(Meta.SUBSCRIPTION, scope.requestId()), "notifications", honoured));
+        if (!listeners.tryOpen(listener, maxListeners.getAsInt(), acknowledged)) {
+            throw new McpException(ErrorCodes.SERVER_UNAVAILABLE, "Server busy: " + maxListeners.getAsInt()
+                    + " listen streams are open, the most this server keeps; try again later");
+        }
         scope.onCancel(() -> {
             listeners.remove(listener);
             scope.sink().complete(null);

@@ -23,8 +23,23 @@ public final class Listeners {
 
     private final CopyOnWriteArrayList<Listener> open = new CopyOnWriteArrayList<>();
 
-    public void add(Listener listener) {
-        open.add(listener);
+    /**
+     * Opens a listen stream unless {@code max} are open: it is counted at once, and its first message
+     * ({@code first}, the acknowledgement) goes out before any notification can.
+     *
+     * @return false when the most streams are open already
+     */
+    public boolean tryOpen(Listener listener, int max, byte[] first) {
+        synchronized (listener) {
+            synchronized (this) {
+                if (open.size() >= max) {
+                    return false;
+                }
+                open.add(listener);
+            }
+            listener.sink().send(first);
+        }
+        return true;
     }
 
     public void remove(Listener listener) {
@@ -38,7 +53,7 @@ public final class Listeners {
     public void listChanged(Catalog.Kind kind, String method) {
         for (Listener listener : open) {
             if (listener.lists().contains(kind)) {
-                listener.sink().send(JsonRpc.notification(method, tagged(listener, Map.of())));
+                send(listener, JsonRpc.notification(method, tagged(listener, Map.of())));
             }
         }
     }
@@ -46,7 +61,7 @@ public final class Listeners {
     public void resourceUpdated(String uri) {
         for (Listener listener : open) {
             if (listener.resources().contains(uri)) {
-                listener.sink().send(JsonRpc.notification("notifications/resources/updated",
+                send(listener, JsonRpc.notification("notifications/resources/updated",
                         tagged(listener, Map.of("uri", uri))));
             }
         }
@@ -58,6 +73,13 @@ public final class Listeners {
             listener.sink().complete(ending.apply(listener.subscriptionId()));
         }
         open.clear();
+    }
+
+    /** After the listener's acknowledgement, never before it. */
+    private static void send(Listener listener, byte[] notification) {
+        synchronized (listener) {
+            listener.sink().send(notification);
+        }
     }
 
     /** Notification params with the subscription id in {@code _meta}. */

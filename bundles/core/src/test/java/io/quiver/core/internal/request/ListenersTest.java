@@ -1,0 +1,83 @@
+package io.quiver.core.internal.request;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quiver.api.transport.MessageSink;
+import io.quiver.core.internal.catalog.Catalog;
+import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.IntNode;
+
+class ListenersTest {
+
+    private final Listeners listeners = new Listeners();
+
+    private static class Recorded implements MessageSink {
+        final List<String> messages = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void send(byte[] message) {
+            messages.add(new String(message, StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public void complete(byte[] response) {
+        }
+    }
+
+    private static Listeners.Listener listener(int id, MessageSink sink) {
+        return new Listeners.Listener(IntNode.valueOf(id), EnumSet.of(Catalog.Kind.TOOLS), Set.of(), sink);
+    }
+
+    @Test
+    void aStreamCountsFromTheMomentItIsOpenedAndTheLimitHolds() {
+        assertTrue(listeners.tryOpen(listener(1, new Recorded()), 2, "ack".getBytes(StandardCharsets.UTF_8)));
+        assertTrue(listeners.tryOpen(listener(2, new Recorded()), 2, "ack".getBytes(StandardCharsets.UTF_8)));
+        Recorded refused = new Recorded();
+        assertFalse(listeners.tryOpen(listener(3, refused), 2, "ack".getBytes(StandardCharsets.UTF_8)));
+        assertEquals(2, listeners.size());
+        assertEquals(List.of(), refused.messages, "a refused stream hears nothing");
+    }
+
+    @Test
+    void theAcknowledgementGoesOutBeforeAnyNotification() throws Exception {
+        CountDownLatch acking = new CountDownLatch(1);
+        CountDownLatch changed = new CountDownLatch(1);
+        Recorded sink = new Recorded() {
+            @Override
+            public void send(byte[] message) {
+                if (messages.isEmpty()) {
+                    acking.countDown();
+                    try {
+                        // a list change arrives while the acknowledgement is being written
+                        changed.await(200, TimeUnit.MILLISECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                super.send(message);
+            }
+        };
+        Thread opener = new Thread(() -> listeners.tryOpen(listener(1, sink), 10,
+                "ack".getBytes(StandardCharsets.UTF_8)));
+        opener.start();
+        assertTrue(acking.await(5, TimeUnit.SECONDS));
+        Thread notifier = new Thread(() -> listeners.listChanged(Catalog.Kind.TOOLS,
+                "notifications/tools/list_changed"));
+        notifier.start();
+        changed.countDown();
+        opener.join();
+        notifier.join();
+        assertEquals(2, sink.messages.size(), sink.messages.toString());
+        assertEquals("ack", sink.messages.get(0));
+        assertTrue(sink.messages.get(1).contains("list_changed"));
+    }
+}
