@@ -23,6 +23,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -45,6 +46,10 @@ public class EngineBenchmark {
     private static final String STATELESS_META = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
             + "\"io.modelcontextprotocol/clientCapabilities\":{},"
             + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"jmh\",\"version\":\"1\"}}";
+
+    /** Threads of the request and tool pools; 0: the server's defaults. */
+    @Param({"0"})
+    public int threads;
 
     private EngineAssembly assembly;
     private String session;
@@ -75,7 +80,9 @@ public class EngineBenchmark {
         props.put("service.id", 1L);
         Tool echo = call -> Outcome.text("said " + call.arguments().get("text"));
         catalog.bindTool(echo, props);
-        assembly = EngineAssembly.of(catalog, EngineSettings.of(Map.of()), new ToolLimitsRegistry(), new Extensions());
+        Map<String, Object> settings = threads > 0
+                ? Map.of("maxConcurrentRequests", threads, "maxConcurrentCalls", threads) : Map.of();
+        assembly = EngineAssembly.of(catalog, EngineSettings.of(settings), new ToolLimitsRegistry(), new Extensions());
         Receipt init = assembly.engine().receive(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
                 + "\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
                 + "\"clientInfo\":{\"name\":\"jmh\",\"version\":\"1\"}}}"), new Inbound(null, null, CallerIdentity.ANONYMOUS));
