@@ -1,0 +1,38 @@
+-- wrk script: tools/call of TOOL (default test_simple_text) as JSON-RPC requests with increasing ids.
+--   SESSION  the Mcp-Session-Id to send (none: no session header)
+--   VERSION  the MCP-Protocol-Version header (default 2025-11-25)
+--   META     "stateless": the 2026-07-28 per-request _meta and the Mcp-Method / Mcp-Name headers
+local session = os.getenv("SESSION")
+local tool = os.getenv("TOOL") or "test_simple_text"
+local stateless = os.getenv("META") == "stateless"
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Accept"] = "application/json, text/event-stream"
+wrk.headers["MCP-Protocol-Version"] = stateless and "2026-07-28" or (os.getenv("VERSION") or "2025-11-25")
+if session and session ~= "" then
+  wrk.headers["Mcp-Session-Id"] = session
+end
+local meta = ""
+if stateless then
+  wrk.headers["Mcp-Method"] = "tools/call"
+  wrk.headers["Mcp-Name"] = tool
+  meta = ',"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",'
+    .. '"io.modelcontextprotocol/clientCapabilities":{},'
+    .. '"io.modelcontextprotocol/clientInfo":{"name":"wrk","version":"1"}}'
+end
+local id = 0
+request = function()
+  id = id + 1
+  return wrk.format(nil, nil, nil,
+    '{"jsonrpc":"2.0","id":' .. id .. ',"method":"tools/call","params":{"name":"' .. tool .. '","arguments":{}' .. meta .. '}}')
+end
+local errors = 0
+response = function(status, headers, body)
+  if status ~= 200 or not string.find(body, '"result"', 1, true) then
+    errors = errors + 1
+  end
+end
+done = function(summary, latency, requests)
+  io.write(string.format("rps=%.0f p50_ms=%.3f p99_ms=%.3f errors=%d\n", summary.requests / (summary.duration / 1e6),
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000, errors))
+end
