@@ -34,7 +34,7 @@ final class Admit {
         if (host == null) {
             return null;
         }
-        call.hostInvolved();
+        call.askedToAdmit(host);
         Admission admission;
         try {
             admission = call.askHost(() -> host.admit(call.invocation()));

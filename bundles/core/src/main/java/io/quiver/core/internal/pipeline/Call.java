@@ -1,6 +1,7 @@
 package io.quiver.core.internal.pipeline;
 
 import io.quiver.api.call.CallEvent;
+import io.quiver.api.call.HostChannel;
 import io.quiver.api.call.Invocation;
 import io.quiver.core.internal.catalog.ToolEntry;
 import io.quiver.core.internal.json.Json;
@@ -22,14 +23,14 @@ import tools.jackson.databind.node.ObjectNode;
 final class Call {
 
     private final String name;
-    private final Instant started = Instant.now();
+    /** When the call arrived; the wall-clock time is worked out only for an event (most calls have no listener). */
     private final long startNanos = System.nanoTime();
     private final List<CallEvent.Step> steps = new ArrayList<>(4);
     private RequestScope scope;
     private ToolEntry tool;
     private ObjectNode arguments;
     private Invocation invocation;
-    private boolean hostInvolved;
+    private HostChannel host;
     private volatile boolean escalated;
     private CallEvent.Ending ending = CallEvent.Ending.COMPLETED;
     private String detail;
@@ -114,13 +115,17 @@ final class Call {
         return new CancellationException("cancelled while the host decided");
     }
 
-    /** The host channel admitted this call, so it is told when the call is over. */
-    void hostInvolved() {
-        this.hostInvolved = true;
+    /**
+     * The host channel that was asked to admit this call: the same one answers its questions, reviews
+     * and records its result and is told when it is over, even if another host channel arrives meanwhile.
+     */
+    void askedToAdmit(HostChannel admitting) {
+        this.host = admitting;
     }
 
-    boolean isHostInvolved() {
-        return hostInvolved;
+    /** The host channel that takes part in this call, or {@code null}. */
+    HostChannel host() {
+        return host;
     }
 
     /** The call was handed on (to a task, or to the tool's own escalated attempts). */
@@ -150,7 +155,8 @@ final class Call {
 
     /** The event that tells listeners about the call, once it is over. */
     synchronized CallEvent event() {
-        return new CallEvent(scope.invocationId(), scope.caller(), scope.protocolVersion(), name, started,
-                Duration.ofNanos(System.nanoTime() - startNanos), steps, ending, detail);
+        Duration took = Duration.ofNanos(System.nanoTime() - startNanos);
+        return new CallEvent(scope.invocationId(), scope.caller(), scope.protocolVersion(), name,
+                Instant.now().minus(took), took, steps, ending, detail);
     }
 }

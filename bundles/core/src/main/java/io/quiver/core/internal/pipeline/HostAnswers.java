@@ -17,16 +17,10 @@ final class HostAnswers {
 
     private static final Logger LOG = LoggerFactory.getLogger(HostAnswers.class);
 
-    private final Extensions extensions;
-
-    HostAnswers(Extensions extensions) {
-        this.extensions = extensions;
-    }
-
     /** What the host answers for this call, or {@code null} when no host took part in it. */
     Function<InputRequest, Optional<InputResponse>> of(Call call) {
-        HostChannel host = extensions.host();
-        if (host == null || !call.isHostInvolved()) {
+        HostChannel host = call.host();
+        if (host == null) {
             return null;
         }
         return request -> {

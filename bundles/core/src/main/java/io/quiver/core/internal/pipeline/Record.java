@@ -25,8 +25,8 @@ final class Record {
 
     /** The result the caller gets (after review and limits). */
     void delivered(Call call, CallToolResult result) {
-        HostChannel host = extensions.host();
-        if (host == null || !call.isHostInvolved()) {
+        HostChannel host = call.host();
+        if (host == null) {
             return;
         }
         try {
@@ -38,8 +38,8 @@ final class Record {
 
     /** The call is over. */
     void over(Call call) {
-        HostChannel host = extensions.host();
-        if (host != null && call.isHostInvolved()) {
+        HostChannel host = call.host();
+        if (host != null) {
             try {
                 host.release(call.invocation());
             } catch (RuntimeException e) {

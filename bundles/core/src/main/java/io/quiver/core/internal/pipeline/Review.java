@@ -17,15 +17,9 @@ final class Review {
 
     private static final Logger LOG = LoggerFactory.getLogger(Review.class);
 
-    private final Extensions extensions;
-
-    Review(Extensions extensions) {
-        this.extensions = extensions;
-    }
-
     CallToolResult review(Call call, CallToolResult result) {
-        HostChannel host = extensions.host();
-        if (host == null || !call.isHostInvolved()) {
+        HostChannel host = call.host();
+        if (host == null) {
             return result;
         }
         ToolResult given = toolResult(result);

@@ -68,8 +68,8 @@ public final class ToolPipeline {
         this.admit = new Admit(extensions, validate);
         this.attempts = new ToolAttempts(new Execute(workers.tools(), settings, limits),
                 new BoundOutput(settings, limits));
-        this.hostAnswers = new HostAnswers(extensions);
-        this.review = new Review(extensions);
+        this.hostAnswers = new HostAnswers();
+        this.review = new Review();
         this.record = new Record(extensions);
         this.tasks = new Tasks(workers.tasks(), workers.timer(), settings, attempts, hostAnswers, review, record,
                 rounds::maxRounds);

@@ -145,8 +145,8 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
         extensions.addPolicy(policy, ranking(properties), serviceId(properties));
     }
 
-    void unbindPolicy(CallPolicy policy) {
-        extensions.removePolicy(policy);
+    void unbindPolicy(CallPolicy policy, Map<String, Object> properties) {
+        extensions.removePolicy(serviceId(properties));
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
@@ -155,14 +155,14 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
         extensions.addHost(host, ranking(properties), serviceId(properties));
     }
 
-    void unbindHost(HostChannel host) {
-        extensions.removeHost(host);
+    void unbindHost(HostChannel host, Map<String, Object> properties) {
+        extensions.removeHost(serviceId(properties));
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
-            unbind = "unbindCallListener", updated = "bindCallListener")
-    void bindCallListener(CallListener listener, Map<String, Object> properties) {
-        extensions.addListener(listener, ranking(properties), serviceId(properties));
+            unbind = "unbindCallListener")
+    void bindCallListener(CallListener listener) {
+        extensions.addListener(listener);
     }
 
     void unbindCallListener(CallListener listener) {

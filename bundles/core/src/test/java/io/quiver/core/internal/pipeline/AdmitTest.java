@@ -3,6 +3,7 @@ package io.quiver.core.internal.pipeline;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -31,7 +32,7 @@ class AdmitTest {
     void withoutAHostEveryValidCallIsAdmittedAndNoHostIsInvolved() {
         Call call = stages.resolved("t", "{\"n\":1}");
         assertNull(admit.admit(call));
-        assertTrue(!call.isHostInvolved());
+        assertNull(call.host());
     }
 
     @Test
@@ -43,7 +44,7 @@ class AdmitTest {
         });
         Call call = stages.resolved("t", "{\"n\":1}");
         assertNull(admit.admit(call));
-        assertTrue(call.isHostInvolved());
+        assertNotNull(call.host());
         assertEquals(new CallEvent.Step("admit", true, "approved by the host"), stages.over(call).decisions().get(0));
     }
 
@@ -55,7 +56,7 @@ class AdmitTest {
         assertEquals(41, call.arguments().path("n").asInt());
         assertEquals(Map.of("n", 41), call.invocation().arguments());
 
-        stages.extensions.removeHost(stages.extensions.host());
+        stages.extensions.removeHost(1);
         host(invocation -> Admission.approve(Map.of("n", "not a number")));
         Call invalid = stages.resolved("t", "{\"n\":1}");
         CallToolResult refused = admit.admit(invalid);
@@ -81,7 +82,7 @@ class AdmitTest {
             throw new IllegalStateException("host down");
         });
         assertTrue(admit.admit(stages.resolved("t", "{}")).isError());
-        stages.extensions.removeHost(stages.extensions.host());
+        stages.extensions.removeHost(1);
         host(invocation -> null);
         Call call = stages.resolved("t", "{}");
         assertTrue(admit.admit(call).isError());

@@ -68,9 +68,9 @@ class AuthorizeTest {
         stages.extensions.addPolicy(allowAll, 0, 1);
         stages.extensions.addPolicy(denyAll, 10, 2);
         assertFalse(authorize.allows(CallerIdentity.ANONYMOUS, Target.tool("a")));
-        stages.extensions.removePolicy(denyAll);
+        stages.extensions.removePolicy(2);
         assertTrue(authorize.allows(CallerIdentity.ANONYMOUS, Target.tool("a")));
-        stages.extensions.removePolicy(allowAll);
+        stages.extensions.removePolicy(1);
         assertTrue(authorize.allows(CallerIdentity.ANONYMOUS, Target.tool("a")));
     }
 }

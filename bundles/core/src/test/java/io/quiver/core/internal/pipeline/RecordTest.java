@@ -42,8 +42,8 @@ class RecordTest {
         stages.listening();
         stages.extensions.addListener(event -> {
             throw new IllegalStateException("a broken listener");
-        }, 5, 2);
-        stages.extensions.addListener(second::add, 0, 3);
+        });
+        stages.extensions.addListener(second::add);
 
         Call call = stages.resolved("t", "{}");
         new Admit(stages.extensions, new Validate()).admit(call);
@@ -67,5 +67,35 @@ class RecordTest {
         record.over(call);
         assertEquals(List.of(), host);
         assertEquals(1, stages.events.size());
+    }
+
+    @Test
+    void theHostThatAdmittedTheCallIsTheOneToldItIsOverEvenIfAnotherArrivedMeanwhile() {
+        stages.extensions.addHost(new HostChannel() {
+            @Override
+            public Admission admit(Invocation invocation) {
+                return Admission.approve();
+            }
+
+            @Override
+            public void release(Invocation invocation) {
+                host.add("first released");
+            }
+        }, 0, 1);
+        Call call = stages.resolved("t", "{}");
+        new Admit(stages.extensions, new Validate()).admit(call);
+        stages.extensions.addHost(new HostChannel() {
+            @Override
+            public Admission admit(Invocation invocation) {
+                return Admission.approve();
+            }
+
+            @Override
+            public void release(Invocation invocation) {
+                host.add("second released");
+            }
+        }, 10, 2);
+        record.over(call);
+        assertEquals(List.of("first released"), host);
     }
 }

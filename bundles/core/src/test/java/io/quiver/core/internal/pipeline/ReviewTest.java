@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class ReviewTest {
 
     private final Stages stages = new Stages().listening().tool("t", call -> Outcome.text("ran"), null);
-    private final Review review = new Review(stages.extensions);
+    private final Review review = new Review();
     private final CallToolResult result = CallToolResult.of(ToolResult.text("secret 42"), Json.MAPPER);
 
     private Call admitted(HostChannel host) {

@@ -47,7 +47,7 @@ final class Stages {
     /** Every call event from now on lands in {@link #events}. */
     Stages listening() {
         CallListener listener = events::add;
-        extensions.addListener(listener, 0, SERVICE_IDS.incrementAndGet());
+        extensions.addListener(listener);
         return this;
     }
 
