@@ -36,9 +36,9 @@ export SESSION
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
 TICK=$(getconf CLK_TCK)
 for c in 1 32; do
-  taskset -c 1 wrk -t1 -c"$c" -d"${WARMUP}s" -s "$ROOT/bench/lua/session-call.lua" "$URL" > /dev/null
+  taskset -c 1 wrk -t1 -c"$c" -d"${WARMUP}s" -s "$ROOT/bench/lua/call.lua" "$URL" > /dev/null
   before=$(cpu_ticks)
-  result=$(taskset -c 1 wrk -t1 -c"$c" -d"${MEASURE}s" --latency -s "$ROOT/bench/lua/session-call.lua" "$URL" | grep '^rps=')
+  result=$(taskset -c 1 wrk -t1 -c"$c" -d"${MEASURE}s" --latency -s "$ROOT/bench/lua/call.lua" "$URL" | grep '^rps=')
   after=$(cpu_ticks)
   rps=$(echo "$result" | sed 's/rps=\([0-9]*\).*/\1/')
   cpu_us=$(( (after - before) * 1000000 / TICK / (rps * MEASURE) ))
