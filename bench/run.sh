@@ -2,14 +2,16 @@
 # Quiver side by side with other MCP servers, in one run on one machine.
 #
 #   bench/run.sh [--rounds N] [--warmup S] [--measure S] [--only name,name]
+#   bench/run.sh --scaling [options]     runs bench/scaling.sh with those options instead
 #
-# Builds what it needs (Quiver, and bench/peers with -Pbench), then for each round starts each
+# Builds what the chosen servers need (Quiver; bench/peers, bench/quarkus and bench/spring with -Pbench;
+# npm ci in bench/ts when its node_modules is missing), then for each round starts each
 # server in turn pinned to CPU 0 and loads it from CPU 1 with wrk (one thread, bench/lua/call.lua:
 # tools/call of the trivial tool test_simple_text): a warm-up at concurrency 32, then the measured
 # runs at concurrency 1, 32 and 256. Servers alternate within a round, so drift hits all of them.
 # Prints one line per measurement, then the medians over the rounds with the ratios to the servlet
-# floor and Quiver's ratio to each peer (session JSON against the stateful peers, stateless against
-# the stateless ones).
+# floor and Quiver's ratio to each peer (session JSON against the floor and the stateful peers,
+# stateless against the floor and the stateless ones).
 #
 # The servers:
 #   floor              bare Jetty 12 ee10 servlet + Jackson, no MCP (bench/peers Floor)
@@ -18,17 +20,23 @@
 #   quiver-stateless   the same server, 2026-07-28 requests with their _meta and headers
 #   javasdk            the official Java SDK 2.1 streamable servlet transport, stateful session
 #   javasdk-stateless  the official Java SDK 2.1 stateless servlet transport
-# Not yet here (the performance issue lists them): the Quarkus MCP server, the Spring AI MCP server
-# and the TypeScript SDK server.
+#   quarkus            the Quarkus MCP server 1.13.0 (Quarkus 3.33.2, bench/quarkus), a 2025-11-25
+#                      streamable HTTP session; calls answer JSON
+#   spring             the Spring AI 2.0.1 MCP server (Boot 4.0.7, WebMVC, STREAMABLE, sync;
+#                      bench/spring), a 2025-11-25 session; calls answer an SSE stream (no JSON mode)
+#   ts                 the official TypeScript SDK 1.32.2 server (Express, bench/ts), a 2025-11-25
+#                      session, enableJsonResponse: calls answer JSON
 #
 # CPU/call is the server process's user + system time during the measured run divided by the
-# calls answered. Needs wrk (the Debian package, installed if missing), curl and taskset.
+# calls answered. Needs wrk (the Debian package, installed if missing), curl, taskset, and Node.js
+# with npm for ts.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ROUNDS=1 WARMUP=20 MEASURE=10
-ONLY="floor,quiver-json,quiver-sse,quiver-stateless,javasdk,javasdk-stateless"
+ONLY="floor,quiver-json,quiver-sse,quiver-stateless,javasdk,javasdk-stateless,quarkus,spring,ts"
 while [ $# -gt 0 ]; do
   case "$1" in
+    --scaling) shift; exec "$ROOT/bench/scaling.sh" "$@" ;;
     --rounds) ROUNDS="$2"; shift 2 ;;
     --warmup) WARMUP="$2"; shift 2 ;;
     --measure) MEASURE="$2"; shift 2 ;;
@@ -39,8 +47,16 @@ done
 command -v wrk >/dev/null || { sudo -n apt-get install -y wrk >/dev/null 2>&1 || apt-get install -y wrk >/dev/null; }
 
 cd "$ROOT"
-[ -f launcher/target/quiver.jar ] || mvn -B -q -DskipTests install
-mvn -B -q -Pbench -pl bench/peers package -DskipTests
+chosen() { case ",$ONLY," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
+modules=""
+if chosen quiver-json || chosen quiver-sse || chosen quiver-stateless; then
+  [ -f launcher/target/quiver.jar ] || mvn -B -q -DskipTests install
+fi
+if chosen floor || chosen javasdk || chosen javasdk-stateless; then modules="$modules,bench/peers"; fi
+if chosen quarkus; then modules="$modules,bench/quarkus"; fi
+if chosen spring; then modules="$modules,bench/spring"; fi
+[ -z "$modules" ] || mvn -B -q -Pbench -pl "${modules#,}" package -DskipTests
+if chosen ts && [ ! -d bench/ts/node_modules ]; then (cd bench/ts && npm ci --no-audit --no-fund >/dev/null); fi
 JAR="$ROOT/launcher/target/quiver.jar"
 PEERS="$ROOT/bench/peers/target/peers.jar"
 LUA="$ROOT/bench/lua/call.lua"
@@ -53,12 +69,20 @@ TICK=$(getconf CLK_TCK)
 
 # Starts a server on CPU 0 and waits for its endpoint line; sets PID and URL.
 start() {
-  local name="$1" out="$WORK/$1.out"
+  local name="$1" out="$WORK/$1.out" ready="endpoint: " path=""
   rm -f "$out"
   case "$name" in
     floor) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" io.quiver.bench.peers.Floor 0 > "$out" 2> "$WORK/$name.log" & ;;
     javasdk) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" io.quiver.bench.peers.JavaSdk stateful 0 > "$out" 2> "$WORK/$name.log" & ;;
     javasdk-stateless) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" io.quiver.bench.peers.JavaSdk stateless 0 > "$out" 2> "$WORK/$name.log" & ;;
+    quarkus)
+      # port 0: Quarkus binds a free port and names it in its startup line (its endpoint is /mcp)
+      ready="Listening on: " path=/mcp
+      taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -Dquarkus.http.port=0 \
+        -jar "$ROOT/bench/quarkus/target/quarkus-app/quarkus-run.jar" > "$out" 2> "$WORK/$name.log" & ;;
+    spring) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -jar "$ROOT/bench/spring/target/bench-spring.jar" \
+        --server.port=0 > "$out" 2> "$WORK/$name.log" & ;;
+    ts) taskset -c 0 node "$ROOT/bench/ts/server.js" 0 > "$out" 2> "$WORK/$name.log" & ;;
     quiver-*)
       local etc="$WORK/etc-$name"
       mkdir -p "$etc" "$WORK/deploy"
@@ -68,19 +92,21 @@ start() {
         --features core,http,conformance --etc "$etc" --deploy "$WORK/deploy" > "$out" 2> "$WORK/$name.log" & ;;
   esac
   PID=$!
-  for _ in $(seq 1 300); do
-    if grep -q "endpoint: " "$out" 2>/dev/null; then break; fi
+  for _ in $(seq 1 600); do
+    if grep -q "$ready" "$out" 2>/dev/null; then break; fi
     sleep 0.1
   done
-  URL="$(grep -o 'http://[^ ]*' "$out" | head -1)"
-  [ -n "$URL" ] || { echo "$name did not start; see $WORK/$name.log" >&2; cat "$WORK/$name.log" >&2; exit 1; }
+  URL="$(grep -o "${ready}http://[^ ]*" "$out" | head -1)"
+  URL="${URL#"$ready"}"
+  [ -n "$URL" ] || { echo "$name did not start; see $WORK/$name.log" >&2; cat "$out" "$WORK/$name.log" >&2; exit 1; }
+  URL="$URL$path"
 }
 
 # Opens a session where the server keeps them; sets SESSION, VERSION and META for the Lua script.
 session() {
   SESSION="" VERSION="2025-11-25" META=""
   case "$1" in
-    quiver-json|quiver-sse|javasdk)
+    quiver-json|quiver-sse|javasdk|quarkus|spring|ts)
       [ "$1" = javasdk ] && VERSION="2025-06-18"
       SESSION=$(curl -si -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
         -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"'"$VERSION"'","capabilities":{},"clientInfo":{"name":"wrk","version":"1"}}}' \
@@ -110,6 +136,7 @@ for round in $(seq 1 "$ROUNDS"); do
       echo "round $round $name c=$c $line cpu_us=$cpu"
       echo "$name $c $line cpu_us=$cpu" >> "$RESULTS"
     done
+    kill -0 "$PID" 2>/dev/null || { echo "$name exited during the run; its log:" >&2; tail -20 "$WORK/$name.log" >&2; }
     kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
   done
 done
@@ -142,11 +169,22 @@ awk '
           median(cpus[k]), (f > 0 ? sprintf("%.2f", m[k] / f) : "-")
       }
     }
-    print ""
+    ratios("quiver-json", "floor javasdk quarkus spring ts")
+    ratios("quiver-stateless", "floor javasdk-stateless")
+  }
+  # Quiver in one shape divided by each peer that ran, at each concurrency ("-" where one did not run).
+  function ratios(q, peers,   np, p, w, j, i, head, line) {
+    if (!(q in names)) return
+    np = split(peers, p, " ")
+    head = sprintf("%-18s", q " /")
+    for (i = 1; i <= np; i++) if (p[i] in names) {
+      w[i] = length(p[i]) < 6 ? 6 : length(p[i]); head = head sprintf(" %" w[i] "s", p[i])
+    }
+    print ""; print head
     for (j = 1; j <= nc; j++) {
-      c = cs[j]
-      printf "c=%d: quiver-json / javasdk %s, quiver-stateless / javasdk-stateless %s\n", c,
-        (m["javasdk " c] > 0 ? sprintf("%.2f", m["quiver-json " c] / m["javasdk " c]) : "-"),
-        (m["javasdk-stateless " c] > 0 ? sprintf("%.2f", m["quiver-stateless " c] / m["javasdk-stateless " c]) : "-")
+      line = sprintf("%-18s", "c=" cs[j])
+      for (i = 1; i <= np; i++) if (p[i] in names)
+        line = line sprintf(" %" w[i] "s", (m[p[i] " " cs[j]] > 0 ? sprintf("%.2f", m[q " " cs[j]] / m[p[i] " " cs[j]]) : "-"))
+      print line
     }
   }' "$RESULTS"
