@@ -2,6 +2,7 @@ package io.quiver.core.internal.exec;
 
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -35,7 +36,12 @@ public final class Pools {
         };
     }
 
-    /** A bounded pool whose thread count and queue bound follow the configuration. */
+    /**
+     * A bounded pool whose thread count and queue bound follow the configuration. A task goes to an
+     * idle thread when there is one, else to a new thread up to the limit, and only then waits in
+     * the queue: threads are started for work that would otherwise wait, never ahead of it (a plain
+     * {@link ThreadPoolExecutor} with core = max starts a thread per task until it has them all).
+     */
     public static final class Pool extends ThreadPoolExecutor {
 
         private final BoundedQueue queue;
@@ -45,29 +51,32 @@ public final class Pools {
         }
 
         private Pool(String name, int threads, BoundedQueue queue) {
-            super(threads, threads, 60, TimeUnit.SECONDS, queue, factory(name));
+            super(0, threads, 60, TimeUnit.SECONDS, queue, factory(name), (task, pool) -> {
+                if (!queue.enqueue(task)) {
+                    throw new RejectedExecutionException("the pool " + name + " and its queue are full");
+                }
+            });
             this.queue = queue;
-            allowCoreThreadTimeOut(true);
+            queue.pool = this;
         }
 
         /** Takes new limits; running and queued tasks are kept. */
         public void resize(int threads, int queueBound) {
-            int n = Math.max(1, threads);
-            if (n > getMaximumPoolSize()) {
-                setMaximumPoolSize(n);
-                setCorePoolSize(n);
-            } else if (n < getMaximumPoolSize()) {
-                setCorePoolSize(n);
-                setMaximumPoolSize(n);
-            }
+            setMaximumPoolSize(Math.max(1, threads));
             queue.bound = Math.max(1, queueBound);
         }
     }
 
-    /** A queue that refuses offers beyond a bound that can change. */
+    /**
+     * The pool's queue: refuses a task while the pool may still start a thread and none is idle (so
+     * the pool starts one), and refuses everything beyond a bound that can change.
+     */
     private static final class BoundedQueue extends LinkedBlockingQueue<Runnable> {
         private static final long serialVersionUID = 1L;
         volatile int bound;
+        transient Pool pool;
+        /** Threads waiting for a task now. */
+        private final AtomicInteger idle = new AtomicInteger();
 
         BoundedQueue(int bound) {
             this.bound = Math.max(1, bound);
@@ -75,7 +84,36 @@ public final class Pools {
 
         @Override
         public boolean offer(Runnable task) {
+            Pool p = pool;
+            if (p != null && idle.get() <= size() && p.getPoolSize() < p.getMaximumPoolSize()) {
+                return false;
+            }
+            return enqueue(task);
+        }
+
+        /** Queues the task when the bound allows (the pool is at its limit). */
+        boolean enqueue(Runnable task) {
             return size() < bound && super.offer(task);
+        }
+
+        @Override
+        public Runnable poll(long timeout, TimeUnit unit) throws InterruptedException {
+            idle.incrementAndGet();
+            try {
+                return super.poll(timeout, unit);
+            } finally {
+                idle.decrementAndGet();
+            }
+        }
+
+        @Override
+        public Runnable take() throws InterruptedException {
+            idle.incrementAndGet();
+            try {
+                return super.take();
+            } finally {
+                idle.decrementAndGet();
+            }
         }
     }
 }
