@@ -12,6 +12,18 @@ public interface Exchange {
      */
     void start(MessageSink sink);
 
+    /**
+     * Serves the request on the calling thread where the engine can: a transport whose thread may
+     * wait until the request is over calls this instead of {@link #start}, and the engine saves the
+     * hand-off to its own threads (a {@code tools/call} runs its tool here) while few requests do
+     * so; beyond that, and for requests that must not hold the caller, it starts them as
+     * {@link #start} does. The response may still reach the sink on another thread (a tool that
+     * overruns its timeout is answered from the engine's timer while this thread waits for it).
+     */
+    default void run(MessageSink sink) {
+        start(sink);
+    }
+
     /** The JSON-RPC method of the request. */
     String method();
 

@@ -40,7 +40,7 @@ class ConfigEditIT {
     private static final Map<String, String> CORE = ordered(
             "serverName", "quiver-edited", "instructions", "Be brief.", "toolTimeoutMs", "30000",
             "maxConcurrentCalls", "32", "toolSharePercent", "60", "maxQueuedPerTool", "20",
-            "maxConcurrentRequests", "128", "maxQueued", "512", "clientRequestTimeoutMs", "60000",
+            "maxConcurrentRequests", "128", "maxInlineRequests", "16", "maxQueued", "512", "clientRequestTimeoutMs", "60000",
             "sessionIdleTimeoutMs", "1800000", "handshakeTimeoutMs", "30000", "maxSessions", "5000",
             "maxSessionsPerClient", "2000", "maxListeners", "1000", "pageSize", "3", "listChangedDebounceMs", "100",
             "maxInputRounds", "5", "maxOutputBytes", "524288", "shutdownGraceMs", "5000", "listTtlMs", "1000",

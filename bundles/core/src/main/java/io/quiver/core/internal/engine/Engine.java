@@ -356,6 +356,8 @@ public final class Engine implements AutoCloseable {
         private volatile boolean cancelledEarly;
         /** A stream that stays open after its handler returned (subscriptions/listen). */
         volatile boolean open;
+        /** The transport's thread while it serves the request itself ({@link #run}), else null. */
+        private volatile Thread caller;
 
         /** @param peer who sent it, or {@code null} to take it from the session */
         RequestExchange(Era era, Session session, Peer peer, Message.Request request) {
@@ -419,8 +421,29 @@ public final class Engine implements AutoCloseable {
 
         @Override
         public void start(MessageSink sink) {
+            begin(sink);
+        }
+
+        @Override
+        public void run(MessageSink sink) {
+            caller = Thread.currentThread();
+            try {
+                begin(sink);
+            } finally {
+                caller = null;
+            }
+        }
+
+        private void begin(MessageSink sink) {
             RequestScope scope = new RequestScope(era, session, peer != null ? peer : Peer.of(session), request.id(),
                     request.params(), sink);
+            scope.responder(result -> {
+                if (result == null) {
+                    answer(null);
+                } else {
+                    respond(scope, result);
+                }
+            });
             this.sink = sink;
             this.scope = scope;
             inflight.add(this);
@@ -470,6 +493,18 @@ public final class Engine implements AutoCloseable {
         }
 
         private void dispatch(Runnable work, Runnable refused) {
+            if (caller == Thread.currentThread() && workers.inline().tryEnter()) {
+                // the transport's thread may wait: no hand-off to a request thread
+                RequestScope current = scope;
+                current.inline(true);
+                try {
+                    work.run();
+                } finally {
+                    current.inline(false);
+                    workers.inline().exit();
+                }
+                return;
+            }
             try {
                 workers.requests().execute(work);
             } catch (RejectedExecutionException e) {

@@ -13,11 +13,19 @@ public final class Workers implements AutoCloseable {
     private final Pools.Pool tools;
     private final Pools.Pool tasks;
     private final ScheduledExecutorService timer = Pools.timer("quiver-timer");
+    private final Gate inline;
+    private final Watchdog watchdog = new Watchdog(timer);
 
     public Workers(EngineConfig config) {
         this.requests = Pools.bounded("quiver-request", config.maxConcurrentRequests(), config.maxQueued());
         this.tools = Pools.bounded("quiver-tool", config.maxConcurrentCalls(), config.maxQueued());
         this.tasks = Pools.bounded("quiver-task", config.maxConcurrentCalls(), config.maxQueued());
+        this.inline = new Gate(config.maxInlineRequests());
+    }
+
+    /** Requests served on their transport's own thread, with their tools: no hand-off at all. */
+    public Gate inline() {
+        return inline;
     }
 
     /** Requests that run extension code ({@code tools/call}, {@code prompts/get}, ...). */
@@ -35,6 +43,11 @@ public final class Workers implements AutoCloseable {
         return tasks;
     }
 
+    /** Deadlines of work on threads that are not the engine's (inline requests). */
+    public Watchdog watchdog() {
+        return watchdog;
+    }
+
     public ScheduledExecutorService timer() {
         return timer;
     }
@@ -44,6 +57,7 @@ public final class Workers implements AutoCloseable {
         requests.resize(config.maxConcurrentRequests(), config.maxQueued());
         tools.resize(config.maxConcurrentCalls(), config.maxQueued());
         tasks.resize(config.maxConcurrentCalls(), config.maxQueued());
+        inline.resize(config.maxInlineRequests());
     }
 
     @Override

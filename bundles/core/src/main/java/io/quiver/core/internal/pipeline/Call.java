@@ -5,6 +5,7 @@ import io.quiver.api.call.HostChannel;
 import io.quiver.api.call.Invocation;
 import io.quiver.core.internal.catalog.ToolEntry;
 import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.messages.CallToolResult;
 import io.quiver.core.internal.request.RequestScope;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -35,6 +37,7 @@ final class Call {
     private CallEvent.Ending ending = CallEvent.Ending.COMPLETED;
     private String detail;
     private boolean ended;
+    private volatile Consumer<CallToolResult> takeOver;
 
     Call(RequestScope scope, String name, ObjectNode arguments) {
         this.scope = scope;
@@ -126,6 +129,25 @@ final class Call {
     /** The host channel that takes part in this call, or {@code null}. */
     HostChannel host() {
         return host;
+    }
+
+    /**
+     * The call's attempts run on the thread serving it (the transport's, see {@code Exchange.run}):
+     * {@code takeOver} answers the call from another thread when that thread stays stuck in a tool
+     * past its timeout or cancellation ({@code null}: cancelled, else the result to deliver).
+     */
+    void inline(Consumer<CallToolResult> takeOver) {
+        this.takeOver = takeOver;
+    }
+
+    /** Whether the attempts run on the serving thread. */
+    boolean inline() {
+        return takeOver != null;
+    }
+
+    /** Answers the call elsewhere: its thread is stuck in a tool. */
+    void takeOver(CallToolResult result) {
+        takeOver.accept(result);
     }
 
     /** The call was handed on (to a task, or to the tool's own escalated attempts). */

@@ -6,12 +6,14 @@ import io.quiver.api.ToolResult;
 import io.quiver.api.call.CallEvent;
 import io.quiver.api.input.InputResponse;
 import io.quiver.core.internal.catalog.ToolEntry;
+import io.quiver.core.internal.exec.Watchdog;
 import io.quiver.core.internal.messages.CallToolResult;
 import io.quiver.core.internal.rpc.McpException;
 import io.quiver.core.internal.settings.EngineSettings;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -31,12 +33,29 @@ final class Execute {
 
     private static final Logger LOG = LoggerFactory.getLogger(Execute.class);
 
+    /** How long a tool past its timeout or cancellation has, once interrupted, before its call is answered without it. */
+    static final long GRACE_MS = 100;
+
     private final ExecutorService toolPool;
+    private final Watchdog watchdog;
+    private final Executor takeOvers;
     private final EngineSettings settings;
     private final ToolLimitsRegistry limits;
 
     Execute(ExecutorService toolPool, EngineSettings settings, ToolLimitsRegistry limits) {
+        this(toolPool, null, null, settings, limits);
+    }
+
+    /**
+     * @param watchdog watches attempts that run on the serving thread ({@link Call#inline()});
+     *     without one every attempt takes a tool thread
+     * @param takeOvers where a call whose thread is stuck in a tool is answered
+     */
+    Execute(ExecutorService toolPool, Watchdog watchdog, Executor takeOvers, EngineSettings settings,
+            ToolLimitsRegistry limits) {
         this.toolPool = toolPool;
+        this.watchdog = watchdog;
+        this.takeOvers = takeOvers;
         this.settings = settings;
         this.limits = limits;
     }
@@ -49,12 +68,16 @@ final class Execute {
      * @return the tool's outcome; a failure or timeout as a done error result (the call is marked so)
      * @throws McpException when the tool refused with a protocol error
      * @throws CancellationException when the call was cancelled
+     * @throws TakenOver when the call was answered elsewhere while this thread waited for the tool
      */
     Outcome attempt(Call call, Map<String, InputResponse> answers, boolean asTask, boolean escalated) {
         ToolEntry tool = call.tool();
         AttemptCall attempt = new AttemptCall(call.name(), call.arguments(), answers, escalated, call.scope(),
                 tool.mapper().get());
         long timeout = asTask ? settings.config().taskTimeoutMs() : timeout(tool);
+        if (!asTask && watchdog != null && call.inline()) {
+            return inline(call, attempt, timeout);
+        }
         Future<Outcome> future;
         try {
             future = toolPool.submit(() -> tool.tool().call(attempt));
@@ -63,33 +86,170 @@ final class Execute {
             return Outcome.done(ToolResult.error("The server is busy: too many tool calls in progress. Try again shortly."));
         }
         try (AutoCloseable hook = call.scope().onCancel(() -> future.cancel(true))) {
-            Outcome outcome = future.get(timeout, TimeUnit.MILLISECONDS);
-            if (outcome == null) {
-                LOG.error("Tool {} returned no outcome ({})", call.name(), call.scope().invocationId());
-                return failed(call, "the tool returned no outcome");
-            }
-            return outcome;
+            return settled(call, future.get(timeout, TimeUnit.MILLISECONDS));
         } catch (TimeoutException e) {
             future.cancel(true);
-            LOG.warn("Tool {} timed out after {} ms ({})", call.name(), timeout, call.scope().invocationId());
-            call.end(CallEvent.Ending.FAILED, "timed out after " + timeout + " ms");
-            return Outcome.done(ToolResult.error("The tool " + call.name() + " timed out after " + timeout + " ms."));
+            return timedOut(call, timeout);
         } catch (CancellationException e) {
             throw e;
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof ProtocolError refusal) {
-                call.end(CallEvent.Ending.FAILED, refusal.getMessage());
-                throw new McpException(refusal.code(), refusal.getMessage());
-            }
-            LOG.error("Tool {} failed ({})", call.name(), call.scope().invocationId(), e.getCause());
-            return failed(call, String.valueOf(e.getCause()));
+            return failed(call, e.getCause());
         } catch (InterruptedException e) {
             future.cancel(true);
             Thread.currentThread().interrupt();
             throw new CancellationException("interrupted");
         } catch (Exception e) {
-            LOG.error("Tool {} failed ({})", call.name(), call.scope().invocationId(), e);
-            return failed(call, String.valueOf(e));
+            return failed(call, e);
+        }
+    }
+
+    /**
+     * The attempt on this thread, no hand-off: a watchdog interrupts the tool at its timeout (or when
+     * the call is cancelled), and if the tool does not return within {@link #GRACE_MS} after that, the
+     * call is answered without it ({@link Call#takeOver}) while this thread keeps waiting for the tool.
+     */
+    private Outcome inline(Call call, AttemptCall attempt, long timeout) {
+        Watch watch = new Watch(Thread.currentThread());
+        Watchdog.Deadline deadline = watchdog.watch(timeout, () -> {
+            if (watch.interrupt(Watch.TIMED_OUT)) {
+                watchdog.later(GRACE_MS, () -> takeOver(call, watch, timeout));
+            }
+        });
+        Outcome outcome = null;
+        Exception failure = null;
+        int how;
+        try (AutoCloseable hook = call.scope().onCancel(() -> {
+            if (watch.interrupt(Watch.CANCELLED)) {
+                watchdog.later(GRACE_MS, () -> takeOver(call, watch, -1));
+            }
+        })) {
+            try {
+                outcome = call.tool().tool().call(attempt);
+            } catch (Exception e) {
+                failure = e;
+            } finally {
+                how = watch.returned();
+                deadline.close();
+                Thread.interrupted(); // an interrupt meant for the tool stays with the tool
+            }
+        } catch (Exception e) {
+            failure = e; // closing the hook does not throw
+            how = Watch.RUNNING;
+        }
+        switch (how) {
+            case Watch.TAKEN_OVER:
+                throw new TakenOver();
+            case Watch.CANCELLED:
+                throw new CancellationException("cancelled");
+            case Watch.TIMED_OUT:
+                return timedOut(call, timeout);
+            default:
+                return failure == null ? settled(call, outcome) : failed(call, failure);
+        }
+    }
+
+    /**
+     * The watchdog's side: answers the call now when its thread is still in the tool.
+     *
+     * @param timeout the timeout the tool overran, or -1: the call was cancelled
+     */
+    private void takeOver(Call call, Watch watch, long timeout) {
+        if (!watch.abandon()) {
+            return;
+        }
+        CallToolResult result;
+        if (timeout < 0) {
+            result = null;
+        } else {
+            LOG.warn("Tool {} timed out after {} ms and ignores its interrupt; its call is answered without it ({})",
+                    call.name(), timeout, call.scope().invocationId());
+            call.end(CallEvent.Ending.FAILED, "timed out after " + timeout + " ms");
+            result = CallToolResult.error(timedOutText(call, timeout));
+        }
+        try {
+            takeOvers.execute(() -> call.takeOver(result));
+        } catch (RejectedExecutionException e) {
+            call.takeOver(result);
+        }
+    }
+
+    private Outcome settled(Call call, Outcome outcome) {
+        if (outcome == null) {
+            LOG.error("Tool {} returned no outcome ({})", call.name(), call.scope().invocationId());
+            return failed(call, "the tool returned no outcome");
+        }
+        return outcome;
+    }
+
+    private Outcome timedOut(Call call, long timeout) {
+        LOG.warn("Tool {} timed out after {} ms ({})", call.name(), timeout, call.scope().invocationId());
+        call.end(CallEvent.Ending.FAILED, "timed out after " + timeout + " ms");
+        return Outcome.done(ToolResult.error(timedOutText(call, timeout)));
+    }
+
+    private static String timedOutText(Call call, long timeout) {
+        return "The tool " + call.name() + " timed out after " + timeout + " ms.";
+    }
+
+    private static Outcome failed(Call call, Throwable cause) {
+        if (cause instanceof ProtocolError refusal) {
+            call.end(CallEvent.Ending.FAILED, refusal.getMessage());
+            throw new McpException(refusal.code(), refusal.getMessage());
+        }
+        LOG.error("Tool {} failed ({})", call.name(), call.scope().invocationId(), cause);
+        return failed(call, String.valueOf(cause));
+    }
+
+    /** Thrown on the serving thread when its call was answered elsewhere while the tool held it. */
+    static final class TakenOver extends CancellationException {
+        private static final long serialVersionUID = 1L;
+
+        TakenOver() {
+            super("answered while the tool still ran");
+        }
+    }
+
+    /** Where an attempt on the serving thread stands: the thread and its watchdog agree here. */
+    private static final class Watch {
+        static final int RUNNING = 0;
+        static final int TIMED_OUT = 1;
+        static final int CANCELLED = 2;
+        static final int TAKEN_OVER = 3;
+        static final int RETURNED = 4;
+
+        private final Thread thread;
+        private int state = RUNNING;
+
+        Watch(Thread thread) {
+            this.thread = thread;
+        }
+
+        /** Interrupts the tool once, when it still runs. */
+        synchronized boolean interrupt(int why) {
+            if (state != RUNNING) {
+                return false;
+            }
+            state = why;
+            thread.interrupt();
+            return true;
+        }
+
+        /** The watchdog answers the call: the tool still runs after its interrupt. */
+        synchronized boolean abandon() {
+            if (state != TIMED_OUT && state != CANCELLED) {
+                return false;
+            }
+            state = TAKEN_OVER;
+            return true;
+        }
+
+        /** The tool returned: how the attempt stands then. */
+        synchronized int returned() {
+            int was = state;
+            if (was != TAKEN_OVER) {
+                state = RETURNED;
+            }
+            return was;
         }
     }
 

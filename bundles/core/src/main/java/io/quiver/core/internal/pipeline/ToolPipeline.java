@@ -66,7 +66,7 @@ public final class ToolPipeline {
         this.resolve = new Resolve(catalog);
         this.authorize = new Authorize(extensions);
         this.admit = new Admit(extensions, validate);
-        this.attempts = new ToolAttempts(new Execute(workers.tools(), settings, limits),
+        this.attempts = new ToolAttempts(new Execute(workers.tools(), workers.watchdog(), workers.requests(), settings, limits),
                 new BoundOutput(settings, limits));
         this.hostAnswers = new HostAnswers();
         this.review = new Review();
@@ -125,6 +125,9 @@ public final class ToolPipeline {
             if (refused != null) {
                 return refused;
             }
+            if (mode == TaskMode.NONE && scope.inline()) {
+                call.inline(result -> takenOver(call, result));
+            }
             if (mode == TaskMode.NOW) {
                 Result task = tasks.start(call, Map.of());
                 handedOff = true;
@@ -151,6 +154,9 @@ public final class ToolPipeline {
         } catch (McpException e) {
             call.end(CallEvent.Ending.FAILED, e.getMessage());
             throw e;
+        } catch (Execute.TakenOver e) {
+            handedOff = true; // answered and recorded by the watchdog
+            throw e;
         } catch (CancellationException e) {
             call.end(CallEvent.Ending.CANCELLED, "cancelled");
             throw e;
@@ -162,6 +168,32 @@ public final class ToolPipeline {
                 record.over(call);
             }
         }
+    }
+
+    /**
+     * Ends a call whose thread is stuck in its tool past the timeout or cancellation, as the stages
+     * after the attempt would have: the host reviews a timed-out result, listeners hear of it, the client
+     * gets its answer (none when cancelled).
+     */
+    private void takenOver(Call call, CallToolResult timedOut) {
+        CallToolResult answer = null;
+        try {
+            if (timedOut == null) {
+                call.end(CallEvent.Ending.CANCELLED, "cancelled");
+            } else {
+                answer = review.review(call, timedOut);
+                record.delivered(call, answer);
+            }
+        } catch (CancellationException e) {
+            call.end(CallEvent.Ending.CANCELLED, "cancelled");
+            answer = null;
+        } catch (RuntimeException e) {
+            LOG.error("Tool {}: its timed-out call could not be ended ({})", call.name(), call.scope().invocationId(), e);
+            answer = timedOut;
+        } finally {
+            record.over(call);
+        }
+        call.scope().respond(answer);
     }
 
     /** Whether the call becomes a task (the tasks extension, for clients that declare it). */

@@ -5,6 +5,7 @@ import io.quiver.api.ClientInfo;
 import io.quiver.api.LogLevel;
 import io.quiver.api.RequestContext;
 import io.quiver.api.transport.MessageSink;
+import io.quiver.core.internal.messages.Result;
 import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.JsonRpc;
 import io.quiver.core.internal.rpc.McpException;
@@ -18,6 +19,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -37,6 +39,10 @@ public final class RequestScope implements RequestContext {
     private final JsonNode progressToken;
     private final List<Runnable> cancelActions = new CopyOnWriteArrayList<>();
     private volatile boolean cancelled;
+    /** The request runs on its transport's thread (see {@code Exchange.run}). */
+    private volatile boolean inline;
+    /** Answers the request from elsewhere than the thread serving it (a tool that overran its timeout). */
+    private volatile Consumer<Result> responder = result -> { };
 
     /** @param session the request's session, or {@code null} in the stateless era */
     public RequestScope(Era era, Session session, Peer peer, JsonNode requestId, ObjectNode params, MessageSink sink) {
@@ -155,6 +161,29 @@ public final class RequestScope implements RequestContext {
         }
         p.put("data", data == null ? "" : data);
         sink.send(JsonRpc.notification("notifications/message", p));
+    }
+
+    /** Whether the request runs on its transport's thread, which may wait for a tool to finish. */
+    public boolean inline() {
+        return inline;
+    }
+
+    public void inline(boolean onTransportThread) {
+        this.inline = onTransportThread;
+    }
+
+    /** How the request can be answered from another thread than the one serving it. */
+    public void responder(Consumer<Result> answer) {
+        this.responder = answer;
+    }
+
+    /**
+     * Answers the request now, from whatever thread (a watchdog taking over a call whose thread is
+     * stuck in a tool); {@code null} for a cancelled request. What the serving thread returns later
+     * is not sent.
+     */
+    public void respond(Result result) {
+        responder.accept(result);
     }
 
     @Override

@@ -43,6 +43,12 @@ public @interface EngineConfig {
     @Min(1)
     int maxConcurrentRequests() default 256;
 
+    @AttributeDefinition(description = "Requests (tool calls with their tools) served at once on the transport's own"
+            + " thread, with no hand-off to the request and tool threads; beyond it they take those. Each holds a"
+            + " thread of the HTTP server's pool (Jetty: 200) while it runs. 0: always hand off")
+    @Min(0)
+    int maxInlineRequests() default 64;
+
     @AttributeDefinition(description = "Requests that may wait for a thread before the server answers busy")
     @Min(1)
     int maxQueued() default 1024;

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.quiver.api.CallerIdentity;
 import io.quiver.api.Outcome;
 import io.quiver.api.Tool;
+import io.quiver.api.transport.Exchange;
 import io.quiver.api.transport.Inbound;
 import io.quiver.api.transport.MessageSink;
 import io.quiver.api.transport.Receipt;
@@ -28,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -150,6 +152,89 @@ class EngineLimitsTest {
         assertEquals(Receipt.Reason.UNAVAILABLE, assertInstanceOf(Receipt.Rejected.class, after).reason());
     }
 
+    @Test
+    void aCallServedOnTheTransportsThreadRunsItsToolThereUpToTheInlineBound() throws Exception {
+        engine = assemble(EngineSettings.of(Map.of("maxInlineRequests", 1)), new ToolLimitsRegistry());
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        register("where", call -> Outcome.text(Thread.currentThread().getName()));
+        register("hold", call -> {
+            holding.countDown();
+            release.await();
+            return Outcome.text("held");
+        });
+        String session = ((Receipt.Pending) initialize(null)).session().id();
+        String here = Thread.currentThread().getName();
+        assertEquals(here, text(run(engine.receive(bytes(callTool(2, "where")), inbound(session)))),
+                "no hand-off: the tool ran on the thread that served the request");
+        Recorder held = new Recorder();
+        Thread serving = new Thread(() -> exchange(engine.receive(bytes(callTool(3, "hold")), inbound(session))).run(held));
+        serving.start();
+        assertTrue(holding.await(5, TimeUnit.SECONDS));
+        String elsewhere = text(run(engine.receive(bytes(callTool(4, "where")), inbound(session))));
+        assertTrue(elsewhere.startsWith("quiver-tool-"), "beyond the bound a call takes the engine's threads: " + elsewhere);
+        release.countDown();
+        assertEquals("held", text(held));
+        serving.join(5_000);
+        assertEquals(here, text(run(engine.receive(bytes(callTool(5, "where")), inbound(session)))),
+                "the place is free again");
+        engine.reconfigure(TypedConfig.of(EngineConfig.class, Map.of("maxInlineRequests", 0)));
+        assertTrue(text(run(engine.receive(bytes(callTool(6, "where")), inbound(session)))).startsWith("quiver-tool-"),
+                "0: always handed off");
+    }
+
+    @Test
+    void aToolStuckOnTheTransportsThreadPastItsTimeoutIsAnsweredThenAndOnlyOnce() throws Exception {
+        engine = assemble(EngineSettings.of(Map.of("toolTimeoutMs", 300)), new ToolLimitsRegistry());
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        register("stuck", call -> {
+            while (release.getCount() > 0) {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    interrupted.countDown(); // and carries on
+                }
+            }
+            return Outcome.text("late");
+        });
+        register("quick", call -> Outcome.text("quick"));
+        String session = ((Receipt.Pending) initialize(null)).session().id();
+        Recorder stuck = new Recorder();
+        Thread serving = new Thread(() -> exchange(engine.receive(bytes(callTool(2, "stuck")), inbound(session)))
+                .run(stuck));
+        long t0 = System.nanoTime();
+        serving.start();
+        JsonNode answer = stuck.json();
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        assertTrue(answer.path("result").path("isError").asBoolean(), answer.toString());
+        assertEquals("The tool stuck timed out after 300 ms.", answer.path("result").path("content").get(0)
+                .path("text").asString());
+        assertTrue(tookMs < 3_000, "answered at the timeout, while the tool still ran: " + tookMs + " ms");
+        assertTrue(serving.isAlive(), "the serving thread still waits for the tool");
+        assertTrue(interrupted.await(0, TimeUnit.SECONDS), "the tool was interrupted first");
+        release.countDown();
+        serving.join(5_000);
+        assertEquals(1, stuck.completions.get(), "the late outcome is not sent");
+        assertEquals("quick", text(run(engine.receive(bytes(callTool(3, "quick")), inbound(session)))),
+                "the session goes on");
+    }
+
+    private static Exchange exchange(Receipt receipt) {
+        return assertInstanceOf(Receipt.Pending.class, receipt, receipt.toString()).exchange();
+    }
+
+    /** Served on this thread, as a transport does with {@link Exchange#run}. */
+    private static Recorder run(Receipt receipt) {
+        Recorder recorder = new Recorder();
+        exchange(receipt).run(recorder);
+        return recorder;
+    }
+
+    private static String text(Recorder answered) throws Exception {
+        return answered.json().path("result").path("content").get(0).path("text").asString();
+    }
+
     // -------------------------------------------------------------------------------------------
 
     /** An initialize, answered. */
@@ -210,6 +295,7 @@ class EngineLimitsTest {
         final List<byte[]> interim = new CopyOnWriteArrayList<>();
         final CompletableFuture<byte[]> done = new CompletableFuture<>();
         final CompletableFuture<JsonNode> firstInterim = new CompletableFuture<>();
+        final AtomicInteger completions = new AtomicInteger();
 
         @Override
         public void send(byte[] message) {
@@ -219,6 +305,7 @@ class EngineLimitsTest {
 
         @Override
         public void complete(byte[] response) {
+            completions.incrementAndGet();
             done.complete(response);
         }
 

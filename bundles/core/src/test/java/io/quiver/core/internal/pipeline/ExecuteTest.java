@@ -1,6 +1,8 @@
 package io.quiver.core.internal.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,14 +11,21 @@ import io.quiver.api.ProtocolError;
 import io.quiver.api.call.CallEvent;
 import io.quiver.api.content.TextContent;
 import io.quiver.api.input.InputResponse;
+import io.quiver.core.internal.exec.Watchdog;
+import io.quiver.core.internal.messages.CallToolResult;
 import io.quiver.core.internal.rpc.McpException;
 import io.quiver.core.internal.settings.EngineSettings;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -131,5 +140,126 @@ class ExecuteTest {
         assertThrows(CancellationException.class, () -> execute.attempt(call, Map.of(), true, false));
         assertTrue(interrupted.await(5, TimeUnit.SECONDS));
         canceller.join();
+    }
+
+    // --- attempts on the serving thread (Exchange.run) --------------------------------------------
+
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    private final Execute inline = new Execute(pool, new Watchdog(timer), pool,
+            EngineSettings.of(Map.of("toolTimeoutMs", 200, "taskTimeoutMs", 2_000)), new ToolLimitsRegistry());
+    /** What the watchdog answered, and on which thread. */
+    private final BlockingQueue<Optional<CallToolResult>> takenOver = new LinkedBlockingQueue<>();
+
+    private Call inlineCall(String tool) {
+        Call call = stages.resolved(tool, "{}");
+        call.inline(result -> takenOver.add(Optional.ofNullable(result)));
+        return call;
+    }
+
+    @AfterEach
+    void stopTimer() {
+        timer.shutdownNow();
+    }
+
+    @Test
+    void anInlineAttemptRunsTheToolOnTheServingThread() {
+        AtomicReference<Thread> ranOn = new AtomicReference<>();
+        stages.tool("here", call -> {
+            ranOn.set(Thread.currentThread());
+            return Outcome.text("ok");
+        }, null);
+        assertEquals("ok", text(inline.attempt(inlineCall("here"), Map.of(), false, false)));
+        assertSame(Thread.currentThread(), ranOn.get());
+        assertTrue(takenOver.isEmpty());
+    }
+
+    @Test
+    void anInlineToolThatStopsWhenInterruptedAtItsTimeoutFailsTheCallOnItsOwnThread() throws Exception {
+        stages.tool("slow", call -> {
+            try {
+                Thread.sleep(10_000);
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+            }
+            return Outcome.text("late");
+        }, null);
+        Call call = inlineCall("slow");
+        assertEquals("The tool slow timed out after 200 ms.", text(inline.attempt(call, Map.of(), false, false)));
+        assertTrue(interrupted.await(0, TimeUnit.SECONDS));
+        assertFalse(Thread.currentThread().isInterrupted(), "the interrupt stays with the tool");
+        Thread.sleep(Execute.GRACE_MS * 3);
+        assertTrue(takenOver.isEmpty(), "answered once, by the serving thread");
+    }
+
+    @Test
+    void anInlineToolThatIgnoresItsTimeoutHasItsCallAnsweredWithoutIt() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        stages.tool("stuck", call -> {
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (release.getCount() > 0 && System.nanoTime() < until) {
+                try {
+                    release.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    interrupted.countDown(); // and goes on regardless
+                }
+            }
+            return Outcome.text("late");
+        }, null);
+        Call call = inlineCall("stuck");
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread serving = new Thread(() -> {
+            try {
+                inline.attempt(call, Map.of(), false, false);
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        });
+        long started = System.nanoTime();
+        serving.start();
+        Optional<CallToolResult> answer = takenOver.poll(5, TimeUnit.SECONDS);
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        assertTrue(answer != null && answer.isPresent(), "the watchdog answered the call");
+        assertTrue(answer.get().isError());
+        assertTrue(tookMs >= 200 && tookMs < 2_000, "answered at the timeout, not when the tool returned: " + tookMs);
+        assertTrue(serving.isAlive(), "the tool still holds its thread");
+        assertTrue(interrupted.await(0, TimeUnit.SECONDS));
+        release.countDown();
+        serving.join(5_000);
+        assertTrue(thrown.get() instanceof Execute.TakenOver, String.valueOf(thrown.get()));
+        assertEquals(CallEvent.Ending.FAILED, stages.over(call).ending());
+    }
+
+    @Test
+    void anInlineToolThatIgnoresACancellationHasItsCallEndedWithoutIt() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        stages.tool("deaf", call -> {
+            started.countDown();
+            while (release.getCount() > 0) {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    interrupted.countDown();
+                }
+            }
+            return Outcome.text("late");
+        }, null);
+        Call call = inlineCall("deaf");
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread serving = new Thread(() -> {
+            try {
+                inline.attempt(call, Map.of(), false, false);
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        });
+        serving.start();
+        assertTrue(started.await(5, TimeUnit.SECONDS));
+        call.scope().cancel();
+        Optional<CallToolResult> answer = takenOver.poll(5, TimeUnit.SECONDS);
+        assertTrue(answer != null && answer.isEmpty(), "a cancelled call is ended with no result: " + answer);
+        release.countDown();
+        serving.join(5_000);
+        assertTrue(thrown.get() instanceof Execute.TakenOver, String.valueOf(thrown.get()));
     }
 }

@@ -247,8 +247,10 @@ final class McpServlet extends HttpServlet {
         String method = pending.exchange().method();
         boolean streams = c.sseMethods().length > 0 && List.of(c.sseMethods()).contains(method)
                 || LISTENING.contains(method);
+        // a body that came with its headers is served on this thread (Exchange.run): no hand-off
+        boolean here = started == null;
         if (!policy.resumable()) {
-            postAlone(async, pending, policy, streams);
+            postAlone(async, pending, policy, streams, here);
             return;
         }
         McpSession session = pending.session();
@@ -274,7 +276,15 @@ final class McpServlet extends HttpServlet {
                 timer.schedule(response::hangUp, c.ssePollingMs(), TimeUnit.MILLISECONDS);
             }
         }
-        pending.exchange().start(response);
+        serve(pending, response, here);
+    }
+
+    private static void serve(Receipt.Pending pending, PostResponse response, boolean here) {
+        if (here) {
+            pending.exchange().run(response);
+        } else {
+            pending.exchange().start(response);
+        }
     }
 
     private String streamsFull(HttpConfig c) {
@@ -287,7 +297,8 @@ final class McpServlet extends HttpServlet {
      * first, no event ids, no resumption; where the policy says so, the client closing the stream
      * cancels the request.
      */
-    private void postAlone(AsyncContext async, Receipt.Pending pending, StreamPolicy policy, boolean streams) {
+    private void postAlone(AsyncContext async, Receipt.Pending pending, StreamPolicy policy, boolean streams,
+            boolean here) {
         HttpConfig c = config;
         StreamBudget.Ticket ticket = null;
         if (streams && LISTENING.contains(pending.exchange().method())) {
@@ -326,7 +337,7 @@ final class McpServlet extends HttpServlet {
                 // not restarted
             }
         });
-        pending.exchange().start(response);
+        serve(pending, response, here);
     }
 
     private static Map<String, String> headers(HttpServletRequest req) {
