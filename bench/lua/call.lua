@@ -26,13 +26,24 @@ request = function()
   return wrk.format(nil, nil, nil,
     '{"jsonrpc":"2.0","id":' .. id .. ',"method":"tools/call","params":{"name":"' .. tool .. '","arguments":{}' .. meta .. '}}')
 end
-local errors = 0
+-- each wrk thread has its own Lua state: its errors are read back through the thread objects
+local threads = {}
+setup = function(thread)
+  table.insert(threads, thread)
+end
+errors = 0
 response = function(status, headers, body)
-  if status ~= 200 or not string.find(body, '"result"', 1, true) then
+  -- wrk counts answers of 400 and above itself (summary.errors.status)
+  if status < 400 and (status ~= 200 or not string.find(body, '"result"', 1, true)) then
     errors = errors + 1
   end
 end
 done = function(summary, latency, requests)
+  local failed = summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write
+    + summary.errors.timeout
+  for _, thread in ipairs(threads) do
+    failed = failed + (thread:get("errors") or 0)
+  end
   io.write(string.format("rps=%.0f p50_ms=%.3f p99_ms=%.3f errors=%d\n", summary.requests / (summary.duration / 1e6),
-    latency:percentile(50) / 1000, latency:percentile(99) / 1000, errors))
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000, failed))
 end
