@@ -226,7 +226,14 @@ public final class ScalingClient {
         Semaphore window = new Semaphore(32);
         long t0 = System.nanoTime();
         List<CompletableFuture<?>> all = new ArrayList<>();
+        List<Long> perThousand = new ArrayList<>();
+        long mark = t0;
         for (int i = 0; i < n; i++) {
+            if (i > 0 && i % 1000 == 0) {
+                long now = System.nanoTime();
+                perThousand.add((now - mark) / 1_000_000);
+                mark = now;
+            }
             window.acquire();
             all.add(HTTP.sendAsync(initialize(url), HttpResponse.BodyHandlers.discarding())
                     .thenCompose(r -> {
@@ -250,8 +257,9 @@ public final class ScalingClient {
                     }));
         }
         CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).join();
-        System.out.printf("sessions: asked=%d kept=%d in %d ms; by HTTP status (1xxx: the initialized notification): %s%n",
-                n, sessions.size(), (System.nanoTime() - t0) / 1_000_000, new TreeMap<>(statuses));
+        System.out.printf("sessions: asked=%d kept=%d in %d ms (ms per 1,000 asked: %s); by HTTP status"
+                + " (1xxx: of the initialized notification): %s%n", n, sessions.size(),
+                (System.nanoTime() - t0) / 1_000_000, perThousand, new TreeMap<>(statuses));
     }
 
     static void openStreams(URI url, List<String> sessions, Selector selector, List<SocketChannel> channels,
@@ -259,8 +267,15 @@ public final class ScalingClient {
         long t0 = System.nanoTime();
         InetSocketAddress address = new InetSocketAddress(url.getHost(), url.getPort());
         List<Stream> streams = new ArrayList<>();
+        List<Long> perThousand = new ArrayList<>();
+        long mark = t0;
         int failed = 0;
         for (String id : sessions) {
+            if (streams.size() > 0 && streams.size() % 1000 == 0 && perThousand.size() < streams.size() / 1000) {
+                long now = System.nanoTime();
+                perThousand.add((now - mark) / 1_000_000);
+                mark = now;
+            }
             try {
                 SocketChannel c = SocketChannel.open(address);
                 c.write(ByteBuffer.wrap(("GET " + url.getPath() + " HTTP/1.1\r\nHost: " + url.getHost() + ":"
@@ -274,8 +289,12 @@ public final class ScalingClient {
             } catch (IOException e) {
                 failed++;
             }
-            if (channels.size() % 100 == 0) {
-                drain(selector, selector.selectNow(), closed, bytes);
+            // at most 32 connections the server has not answered yet: Jetty's accept queue (Felix
+            // HTTP's default backlog, 50) overflows when its acceptor falls behind, and a dropped
+            // SYN is only sent again after a second
+            drain(selector, selector.selectNow(), closed, bytes);
+            while (unanswered(streams) >= 32) {
+                drain(selector, selector.select(100), closed, bytes);
             }
         }
         // every stream answers its status line at once; wait for them (at most 60 s)
@@ -290,8 +309,16 @@ public final class ScalingClient {
         if (failed > 0) {
             outcomes.put("connect failed", failed);
         }
-        System.out.printf("streams: asked=%d open=%d in %d ms; by HTTP status: %s%n", sessions.size(),
-                channels.size() - closed.get(), (System.nanoTime() - t0) / 1_000_000, outcomes);
+        System.out.printf("streams: asked=%d open=%d in %d ms (ms per 1,000 opened: %s); by HTTP status: %s%n",
+                sessions.size(), channels.size() - closed.get(), (System.nanoTime() - t0) / 1_000_000, perThousand,
+                outcomes);
+    }
+
+    private static int answeredCount;
+
+    /** Streams opened that have neither answered nor ended. */
+    static int unanswered(List<Stream> streams) {
+        return streams.size() - answeredCount;
     }
 
     private static final ByteBuffer BUFFER = ByteBuffer.allocateDirect(64 * 1024);
@@ -312,6 +339,9 @@ public final class ScalingClient {
                 n = -1;
             }
             if (n < 0) {
+                if (s.status == 0) {
+                    answeredCount++;
+                }
                 s.closed = true;
                 closed.incrementAndGet();
                 key.cancel();
@@ -332,6 +362,7 @@ public final class ScalingClient {
                 if (eol > 0 || s.head.length() >= 64) {
                     String[] parts = s.head.toString().split(" ");
                     s.status = parts.length > 1 && parts[1].matches("\\d{3}") ? Integer.parseInt(parts[1]) : -1;
+                    answeredCount++;
                 }
             }
         }
