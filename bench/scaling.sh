@@ -373,7 +373,12 @@ fi
 
 # --- the table ------------------------------------------------------------------------------------
 JAVA_VERSION="$(java -version 2>&1 | head -1)"
-CONDITIONS="$(date -u +%Y-%m-%d); $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo); $JAVA_VERSION; load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; server -XX:+UseSerialGC -Xms32m -Xmx$XMX on CPU 0, load on CPU 1; warm-up ${WARMUP} s per server (3 s per run), ${MEASURE} s measured"
+if [ "$QUIVER_JAR" = "$ROOT/launcher/target/quiver.jar" ]; then
+  BUILD="launcher/target/quiver.jar, tree at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
+else
+  BUILD="$QUIVER_JAR (tree at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'))"
+fi
+CONDITIONS="$(date -u +%Y-%m-%d); $BUILD; $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo); $JAVA_VERSION; load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; server -XX:+UseSerialGC -Xms32m -Xmx$XMX on CPU 0, load on CPU 1; warm-up ${WARMUP} s per server (3 s per run), ${MEASURE} s measured"
 echo
 echo "$CONDITIONS"
 awk -F'\t' 'BEGIN { printf "%-12s %-44s %5s %8s %9s %9s %6s %8s  %s\n", "part", "case", "c", "req/s", "p50 ms", "p99 ms", "errors", "CPU/call", "notes" }
