@@ -16,6 +16,14 @@ class MediaTypesTest {
         assertTrue(MediaTypes.accepts("text/*;q=0.5", MediaTypes.SSE));
         assertFalse(MediaTypes.accepts("application/json", MediaTypes.SSE));
         assertFalse(MediaTypes.accepts(null, MediaTypes.JSON));
+        assertTrue(MediaTypes.accepts(" TEXT/Event-Stream ;q=1 ,application/json", MediaTypes.SSE), "case and spaces");
+        assertTrue(MediaTypes.accepts("text/html,,application/json", MediaTypes.JSON), "an empty element");
+        assertFalse(MediaTypes.accepts("application/jsonx, text/event-streams", MediaTypes.JSON));
+        assertFalse(MediaTypes.accepts("application/jsonx, text/event-streams", MediaTypes.SSE));
+        assertFalse(MediaTypes.accepts("texts/*", MediaTypes.SSE));
+        assertFalse(MediaTypes.accepts("text/x*", MediaTypes.SSE));
+        assertFalse(MediaTypes.accepts("", MediaTypes.JSON));
+        assertFalse(MediaTypes.accepts("*/json", MediaTypes.JSON));
     }
 
     @Test
@@ -23,5 +31,8 @@ class MediaTypesTest {
         assertTrue(MediaTypes.isJson("application/json; charset=utf-8"));
         assertFalse(MediaTypes.isJson("text/plain"));
         assertFalse(MediaTypes.isJson(null));
+        assertTrue(MediaTypes.isJson(" Application/JSON "));
+        assertFalse(MediaTypes.isJson("application/json-seq"));
+        assertFalse(MediaTypes.isJson(""));
     }
 }
