@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Quiver side by side with other MCP servers, in one run on one machine.
 #
-#   bench/run.sh [--rounds N] [--warmup S] [--measure S] [--only name,name]
+#   bench/run.sh [--rounds N] [--warmup S] [--measure S] [--only name,name] [--write]
 #   bench/run.sh --scaling [options]     runs bench/scaling.sh with those options instead
 #
 # Builds what the chosen servers need (Quiver; bench/peers, bench/quarkus and bench/spring with -Pbench;
@@ -27,12 +27,15 @@
 #   ts                 the official TypeScript SDK 1.32.2 server (Express, bench/ts), a 2025-11-25
 #                      session, enableJsonResponse: calls answer JSON
 #
+# --write appends the summary, with the date, machine and command, to docs/BENCHMARKS.md.
+#
 # CPU/call is the server process's user + system time during the measured run divided by the
 # calls answered. Needs wrk (the Debian package, installed if missing), curl, taskset, and Node.js
 # with npm for ts.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-ROUNDS=1 WARMUP=20 MEASURE=10
+ROUNDS=1 WARMUP=20 MEASURE=10 WRITE=""
+COMMAND="bench/run.sh $*"
 ONLY="floor,quiver-json,quiver-sse,quiver-stateless,javasdk,javasdk-stateless,quarkus,spring,ts"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -41,6 +44,7 @@ while [ $# -gt 0 ]; do
     --warmup) WARMUP="$2"; shift 2 ;;
     --measure) MEASURE="$2"; shift 2 ;;
     --only) ONLY="$2"; shift 2 ;;
+    --write) WRITE=1; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -64,6 +68,7 @@ WORK="$(mktemp -d)"
 PID=""
 trap '[ -n "$PID" ] && kill "$PID" 2>/dev/null; rm -rf "$WORK"' EXIT
 RESULTS="$WORK/results"
+LOAD="$(cut -d' ' -f1-3 /proc/loadavg)"
 : > "$RESULTS"
 TICK=$(getconf CLK_TCK)
 
@@ -141,7 +146,7 @@ for round in $(seq 1 "$ROUNDS"); do
   done
 done
 
-echo
+{
 echo "medians over $ROUNDS round(s); warm-up ${WARMUP}s at c=32, ${MEASURE}s measured; $(nproc) cores;" \
   "$(java -version 2>&1 | head -1); $(date -u +%Y-%m-%d)"
 awk '
@@ -170,6 +175,7 @@ awk '
       }
     }
     ratios("quiver-json", "floor javasdk quarkus spring ts")
+    ratios("quiver-sse", "javasdk spring")
     ratios("quiver-stateless", "floor javasdk-stateless")
   }
   # Quiver in one shape divided by each peer that ran, at each concurrency ("-" where one did not run).
@@ -188,3 +194,20 @@ awk '
       print line
     }
   }' "$RESULTS"
+} > "$WORK/summary"
+echo
+cat "$WORK/summary"
+if [ -n "$WRITE" ]; then
+  {
+    echo
+    echo "### \`$COMMAND\`, $(date -u +%Y-%m-%d)"
+    echo
+    echo "Machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)," \
+      "$(java -version 2>&1 | head -1), load average before the run: $LOAD; Quiver at $(git -C "$ROOT" rev-parse --short HEAD)."
+    echo
+    echo '```'
+    cat "$WORK/summary"
+    echo '```'
+  } >> "$ROOT/docs/BENCHMARKS.md"
+  echo "appended to docs/BENCHMARKS.md"
+fi
