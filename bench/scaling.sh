@@ -7,31 +7,35 @@
 #   bench/run.sh --scaling [the same options]
 #
 # Builds what it needs (Quiver if launcher/target/quiver.jar is missing; the bench tool bundle
-# bench/scaling-tools with -Pbench), then each part starts its own server pinned to CPU 0 (the
-# quiver script's options: `java -XX:+UseSerialGC -Xms32m -Xmx512m -jar quiver.jar run`, calls
-# answering JSON: sseMethods emptied) with bench/scaling-tools/target/scaling-tools.jar in its
-# deploy/ folder, and loads it from CPU 1: wrk (one thread, bench/lua/scaling.lua: tools/call in one
-# 2025-11-25 session) and bench/scaling-tools/ScalingClient.java (JDK only) for what wrk cannot do.
+# bench/scaling-tools with -Pbench), then starts servers pinned to CPU 0 (the quiver script's
+# options: `java -XX:+UseSerialGC -Xms32m -Xmx512m -jar quiver.jar run`, calls answering JSON:
+# sseMethods emptied) with bench/scaling-tools/target/scaling-tools.jar in their deploy/ folder, and
+# loads them from CPU 1: wrk (one thread, bench/lua/scaling.lua: tools/call in one 2025-11-25
+# session) and bench/scaling-tools/ScalingClient.java (JDK only) for what wrk cannot do.
 #
-#   catalog      N = 10, 1,000, 10,000 trivial tools (etc/io.quiver.bench.catalog.cfg: tools = N):
-#                how long until all are listed; tools/list at concurrency 1: the first page, and a
-#                walk over every page (page size: the default pageSize, 100); tools/call of one of
-#                them at c=32. Features core,http: the catalog holds N + the bundle's 5 other tools.
+#   catalog      one server per N = 10, 1,000, 10,000 trivial tools (features core,http; the file
+#                etc/io.quiver.bench.catalog.cfg says tools = N; the catalog holds N + the bundle's 5
+#                other tools): how long until all are listed; tools/list at concurrency 1, the first
+#                page and a walk over every page (page size: the default pageSize, 100); tools/call
+#                of one of them at c=32.
 #   result       bench_text_1k / _100k / _1m answer 1 KiB, 100 KiB, 1 MiB of text, at c=1 and c=32
 #                (1 MiB is exactly the default maxOutputBytes, which a result may reach).
 #   schema       bench_schema_simple (one string property) and bench_schema_complex (36 properties:
 #                nesting, arrays, enums, patterns, a oneOf), called with valid arguments, c=1 and 32.
 #   concurrency  test_simple_text (conformance feature) at c = 1, 32, 256, 1024, with maxQueuedPerTool
 #                raised to 2048 so that no call is answered "busy" (one tool may otherwise hold 32
-#                running + 64 waiting calls); then c = 256 and 1024 with the defaults, counting "busy".
-#   idle         tools/call at c=32 with no other load, then with N (10,000) idle sessions
-#                (initialize + initialized, kept), then with a GET stream (SSE listener stream) open
-#                on each of them; the server's RSS (VmRSS) and live heap (after a full GC) each time.
-#                Sets maxSessions, maxSessionsPerClient (all the load comes from one address) and
-#                maxStreams to N + 100: their heap-sized defaults would refuse 10,000.
+#                running + 64 waiting calls); then c = 256 and 1024 with the default, counting "busy".
+#                result, schema and concurrency share one server (features core,http,conformance).
+#   idle         its own server: tools/call at c=32 with no other load, then with N (10,000) idle
+#                sessions (initialize + initialized, kept), then with a GET stream (SSE listener
+#                stream) open on each of them; the server's RSS (VmRSS) and live heap (after a full
+#                GC) each time. Sets maxSessions, maxSessionsPerClient (all the load comes from one
+#                address) and maxStreams to N + 100: their heap-sized defaults would refuse 10,000.
 #
-# Each measured run: a short warm-up at its own settings (3 s), then --measure seconds; each server
-# first gets --warmup seconds of load at c=32. Every run counts its errors: HTTP status not 200, no
+# Each server first gets --warmup seconds (default 60) of load at c=32: pinned to one CPU, the JIT
+# compiler threads share it with the loaded server, and c=32 measured in 5 s slices climbed from
+# 900 req/s in the first to ~21,000 after 65 s. Each measured run then gets 5 s of warm-up at its own
+# settings and --measure seconds (default 5). Every run counts its errors: HTTP status not 200, no
 # "result", an isError result (a "busy" answer, failed validation), a cut or short text, and wrk's
 # socket errors. CPU/call is the server's user + system time during the run divided by the calls.
 # --write appends the table with the date, the machine and the command to docs/BENCHMARKS.md.
@@ -40,7 +44,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 COMMAND="bench/scaling.sh $*"
-WARMUP=10 MEASURE=5 ONLY="catalog,result,schema,concurrency,idle" TOOLS="10,1000,10000" IDLE=10000
+WARMUP=60 MEASURE=5 ONLY="catalog,result,schema,concurrency,idle" TOOLS="10,1000,10000" IDLE=10000
 XMX=512m WRITE=0 QUIVER_JAR=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -116,6 +120,7 @@ NOTES="$WORK/notes"
 : > "$RESULTS"
 : > "$NOTES"
 TICK=$(getconf CLK_TCK)
+RUNWARM=$(( WARMUP < 5 ? WARMUP : 5 ))
 HEAP_MIB=$(( $(echo "$XMX" | sed 's/[gG]$/*1024/; s/[mM]$//') ))
 
 # The arguments bench_schema_complex is called with: valid against its schema (753 bytes).
@@ -202,7 +207,7 @@ load() {
 # measure PART CASE TOOL ARGS C [MINBYTES] [NOTE]: a short warm-up at C, then the measured run
 measure() {
   local part="$1" case="$2" tool="$3" args="$4" c="$5" min="${6:-0}" extra="${7:-}"
-  load "$tool" "$args" "$c" "$(( WARMUP < 3 ? WARMUP : 3 ))" "$min" > /dev/null
+  load "$tool" "$args" "$c" "$RUNWARM" "$min" > /dev/null
   local before after line drops
   drops=$(overflows)
   before=$(cpu_ticks)
@@ -236,74 +241,65 @@ if wants catalog; then
     wait_tool "$last"
     registered=$(grep -o 'registered [0-9]* catalog tools in [0-9]* ms' "$WORK/catalog-$n/server.log" | awk '{print $6}')
     note "catalog N=$n: all listed ${LISTED_MS} ms after the server process started (the bundle's activation registered them in ${registered} ms)"
-    out=$("${CLIENT[@]}" list "$URL" bench_tool_ "$n" "$WARMUP" "$MEASURE")
+    session
+    load "$last" '{}' 32 "$WARMUP" > /dev/null
+    out=$("${CLIENT[@]}" list "$URL" bench_tool_ "$n" "$RUNWARM" "$MEASURE")
     echo "$out"
     list_row "N=$n tools/list first page" "$(grep '^list: first' <<< "$out")" "page size 100"
     walk=$(grep '^list: walk' <<< "$out")
     list_row "N=$n tools/list all pages" "$walk" "$(field pages "$walk") pages a walk; req/s: walks/s"
-    session
-    load "$last" '{}' 32 "$WARMUP" > /dev/null
     measure catalog "N=$n tools/call $last" "$last" '{}' 32 0 \
       "listed after ${LISTED_MS} ms; RSS $(rss_mib) MiB"
     stop
   done
 fi
 
-# --- result size ----------------------------------------------------------------------------------
-if wants result; then
-  start result core,http
+# --- result size, argument schema, concurrency: one server ---------------------------------------
+# One tool may run toolSharePercent (50) of maxConcurrentCalls (64) calls at once and keep
+# maxQueuedPerTool (64) more waiting; beyond those 96 a call is answered "busy" at once, by design.
+# The server raises that queue so that every one of 1,024 clients gets its answer; at the end the
+# default is put back (the etc/ file is watched) and c = 256, 1024 show how many are told "busy".
+if wants result || wants schema || wants concurrency; then
+  start main core,http,conformance "maxQueuedPerTool = 2048"
   wait_tool bench_text_1m
+  wait_tool bench_schema_complex
   session
-  load bench_text_100k '{}' 32 "$WARMUP" > /dev/null
+  load test_simple_text '{}' 32 "$WARMUP" > /dev/null
+fi
+
+if wants result; then
   for size in 1k:1024 100k:102400 1m:1048576; do
     for c in 1 32; do
       measure result "bench_text_${size%%:*} (${size#*:} bytes)" "bench_text_${size%%:*}" '{}' "$c" "${size#*:}"
     done
   done
-  stop
 fi
 
-# --- argument schema ------------------------------------------------------------------------------
 if wants schema; then
-  start schema core,http
-  wait_tool bench_schema_complex
-  session
-  load bench_schema_simple '{"name":"bench"}' 32 "$(( (WARMUP + 1) / 2 ))" > /dev/null
-  load bench_schema_complex "$COMPLEX_ARGS" 32 "$(( (WARMUP + 1) / 2 ))" > /dev/null
   for c in 1 32; do
     measure schema "bench_schema_simple (1 property)" bench_schema_simple '{"name":"bench"}' "$c" 0 "arguments 16 bytes"
     measure schema "bench_schema_complex (36 properties)" bench_schema_complex "$COMPLEX_ARGS" "$c" 0 \
       "arguments ${#COMPLEX_ARGS} bytes"
   done
-  stop
 fi
 
-# --- concurrency ------------------------------------------------------------------------------------
 if wants concurrency; then
-  # One tool may run toolSharePercent (50) of maxConcurrentCalls (64) calls at once and keep
-  # maxQueuedPerTool (64) more waiting; beyond those 96 a call is answered "busy" at once, by design.
-  # The measured runs raise the queue so every one of 1,024 clients gets its answer; a second server
-  # with the defaults then shows how many are told "busy".
-  start concurrency core,http,conformance "maxQueuedPerTool = 2048"
-  note "concurrency: raised io.quiver.core maxQueuedPerTool = 2048 (default 64) so that no call is answered busy"
-  wait_tool test_simple_text
-  session
-  load test_simple_text '{}' 32 "$WARMUP" > /dev/null
+  note "concurrency: io.quiver.core maxQueuedPerTool = 2048 (default 64) so that no call is answered busy"
   for c in 1 32 256 1024; do
     measure concurrency "test_simple_text" test_simple_text '{}' "$c"
   done
-  stop
-  start concurrency-defaults core,http,conformance
-  wait_tool test_simple_text
-  session
-  load test_simple_text '{}' 32 "$WARMUP" > /dev/null
+  echo "maxQueuedPerTool = 64" > "$WORK/main/etc/io.quiver.core.cfg"
+  sleep 3
   for c in 256 1024; do
-    load test_simple_text '{}' "$c" "$(( WARMUP < 3 ? WARMUP : 3 ))" > /dev/null
+    load test_simple_text '{}' "$c" "$RUNWARM" > /dev/null
     line=$(load test_simple_text '{}' "$c" "$MEASURE")
-    note "concurrency: default limits, c=$c: $(field rps "$line") req/s, p99 $(field p99_ms "$line") ms;" \
+    note "concurrency: the default maxQueuedPerTool (64), c=$c: $(field rps "$line") req/s, p99 $(field p99_ms "$line") ms;" \
       "$(field busy "$line") of $(field requests "$line") calls answered busy (by design)," \
       "$(( $(field failed "$line") - $(field busy "$line") )) other failed answers, $(field sockerr "$line") socket errors"
   done
+fi
+
+if [ -n "$PID" ]; then
   stop
 fi
 
@@ -337,7 +333,11 @@ maxSessionsPerClient = $((IDLE + 100))"
   # waits for the client's line starting with $1 (at most 15 min); prints it
   answer() {
     for _ in $(seq 1 9000); do
-      grep -q "^$1" "$WORK/idle.out" && { grep "^$1" "$WORK/idle.out" | tail -1; return; }
+      # (a whole line: the file ends with its newline)
+      if grep -q "^$1" "$WORK/idle.out" && [ -z "$(tail -c1 "$WORK/idle.out")" ]; then
+        grep "^$1" "$WORK/idle.out" | tail -1
+        return
+      fi
       kill -0 "$IDLE_PID" 2>/dev/null || break
       sleep 0.1
     done
@@ -378,7 +378,7 @@ if [ "$QUIVER_JAR" = "$ROOT/launcher/target/quiver.jar" ]; then
 else
   BUILD="$QUIVER_JAR (tree at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'))"
 fi
-CONDITIONS="$(date -u +%Y-%m-%d); $BUILD; $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo); $JAVA_VERSION; load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; server -XX:+UseSerialGC -Xms32m -Xmx$XMX on CPU 0, load on CPU 1; warm-up ${WARMUP} s per server (3 s per run), ${MEASURE} s measured"
+CONDITIONS="$(date -u +%Y-%m-%d); $BUILD; $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo); $JAVA_VERSION; load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; server -XX:+UseSerialGC -Xms32m -Xmx$XMX on CPU 0, load on CPU 1; warm-up ${WARMUP} s at c=32 per server and ${RUNWARM} s per run, ${MEASURE} s measured"
 echo
 echo "$CONDITIONS"
 awk -F'\t' 'BEGIN { printf "%-12s %-44s %5s %8s %9s %9s %6s %8s  %s\n", "part", "case", "c", "req/s", "p50 ms", "p99 ms", "errors", "CPU/call", "notes" }
@@ -399,19 +399,20 @@ if [ "$WRITE" = 1 ]; then
 What: how a server's cost grows with its catalog (10, 1,000, 10,000 tools), with the size of a
 result (1 KiB, 100 KiB, 1 MiB of text), with the argument schema (one property or 36), with
 concurrency (1 to 1,024 clients in one session) and with idle sessions and GET streams (10,000 each).
-Each part starts its own server (`java -XX:+UseSerialGC -Xms32m -Xmx512m -jar quiver.jar run`, calls
-answering JSON) with the bench tool bundle `bench/scaling-tools` (built only with `-Pbench`) in its
-`deploy/` folder, pinned to CPU 0; the load runs on CPU 1: `wrk` (one thread,
-`bench/lua/scaling.lua`: `tools/call` in one 2025-11-25 session) and
-`bench/scaling-tools/ScalingClient.java` (JDK only: `tools/list` page walks at concurrency 1, the
-idle sessions and streams). Every run counts its errors (status not 200, no `result`, an `isError`
-result such as "busy", a cut or short text, socket errors). *CPU/call* is the server's user + system
-time during the run divided by the calls answered.
+The servers (`java -XX:+UseSerialGC -Xms32m -Xmx512m -jar quiver.jar run`, calls answering JSON)
+run pinned to CPU 0 with the bench tool bundle `bench/scaling-tools` (built only with `-Pbench`) in
+their `deploy/` folder: one per catalog size, one for result size, schema and concurrency, one for
+the idle part. The load runs on CPU 1: `wrk` (one thread, `bench/lua/scaling.lua`: `tools/call` in
+one 2025-11-25 session) and `bench/scaling-tools/ScalingClient.java` (JDK only: `tools/list` page
+walks at concurrency 1, the idle sessions and streams). Each server gets 60 s of load at c=32
+first, each run 5 s of its own warm-up, then 5 s measured. Every run counts its errors (status not
+200, no `result`, an `isError` result such as "busy", a cut or short text, socket errors). *CPU/call*
+is the server's user + system time during the run divided by the calls answered.
 
 ```sh
-bench/scaling.sh                                   # all parts, about 9 minutes
+bench/scaling.sh                                   # all parts, about 13 minutes
 bench/scaling.sh --only idle --sessions 10000      # one part
-bench/scaling.sh --warmup 20 --measure 10 --write  # longer runs, appended here
+bench/scaling.sh --measure 10 --write              # longer runs, appended here
 ```
 EOF
     fi
