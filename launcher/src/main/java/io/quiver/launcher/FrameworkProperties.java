@@ -32,6 +32,9 @@ final class FrameworkProperties {
 
         p.put("org.osgi.service.http.port", Integer.toString(settings.port()));
         p.put("org.apache.felix.http.host", settings.bind());
+        // Jetty's accept backlog (its default, 50, drops the SYNs of a burst of new clients: each then
+        // waits a second for its retry)
+        p.put("org.apache.felix.http.jetty.acceptQueueSize", "1024");
         p.putAll(watch.frameworkProperties());
 
         p.put("quiver.version", version("quiver.version"));

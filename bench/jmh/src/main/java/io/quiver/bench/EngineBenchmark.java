@@ -32,7 +32,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A trivial {@code tools/call} through the engine in process, as a transport hands it over: no HTTP,
- * but every hand-off between threads, the pipeline's stages, the result's one serialisation. The
+ * but the hand-offs between threads where there are any, the pipeline's stages, the result's one
+ * serialisation. The
  * distance between this and {@code bench/throughput.sh} is the transport's share.
  */
 @State(Scope.Benchmark)
@@ -50,6 +51,14 @@ public class EngineBenchmark {
     /** Threads of the request and tool pools; 0: the server's defaults. */
     @Param({"0"})
     public int threads;
+
+    /**
+     * How the transport hands the request over: {@code true} as the HTTP transport does with a body
+     * that came with its headers ({@code Exchange.run}: served on this thread, tool included),
+     * {@code false} with {@code Exchange.start} (request and tool threads).
+     */
+    @Param({"true", "false"})
+    public boolean inline;
 
     private EngineAssembly assembly;
     private String session;
@@ -117,7 +126,11 @@ public class EngineBenchmark {
     private byte[] call(byte[] message, Inbound inbound) throws Exception {
         Receipt.Pending pending = (Receipt.Pending) assembly.engine().receive(message, inbound);
         Answer answer = new Answer();
-        pending.exchange().start(answer);
+        if (inline) {
+            pending.exchange().run(answer);
+        } else {
+            pending.exchange().start(answer);
+        }
         return answer.done.get(5, TimeUnit.SECONDS);
     }
 
