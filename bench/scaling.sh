@@ -38,6 +38,8 @@
 # settings and --measure seconds (default 5). Every run counts its errors: HTTP status not 200, no
 # "result", an isError result (a "busy" answer, failed validation), a cut or short text, and wrk's
 # socket errors. CPU/call is the server's user + system time during the run divided by the calls.
+# On a shared machine: each run first waits (at most 2 min) until other processes use less than a
+# tenth of a CPU, and a run during which they took more says so in its notes.
 # --write appends the table with the date, the machine and the command to docs/BENCHMARKS.md.
 # --jar measures another build of quiver.jar; --sessions sets the idle part's N; --xmx the server heap.
 # Needs wrk (the Debian package, installed if missing), curl, taskset, a JDK (javac, jcmd).
@@ -193,6 +195,16 @@ overflows() {
   awk '/^TcpExt:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "ListenOverflows") c = i; h = 1 } else { print $c + 0; exit } }' \
     /proc/net/netstat 2>/dev/null || echo 0
 }
+# The machine's busy time in clock ticks, and this script's children's (wrk) CPU time in ticks:
+# what neither the server nor wrk used, other processes did
+cpu_busy() { awk '$1 == "cpu" {print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; }
+child_ticks() {   # sets CHILD_TICKS: call it in this shell, not in $(...), whose children are its own
+  times > "$WORK/times"
+  CHILD_TICKS=$(awk -v tick="$TICK" 'NR == 2 {
+    t = 0
+    for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] }
+    printf "%d", t * tick }' "$WORK/times")
+}
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
 rss_mib() { awk '/VmRSS/ {printf "%d", $2 / 1024}' "/proc/$PID/status"; }
 # live heap in MiB, after the full GC a class histogram makes
@@ -204,15 +216,34 @@ load() {
     | grep '^rps=' || echo "rps=0 p50_ms=0 p99_ms=0 requests=0 failed=1 busy=0 sockerr=0 (wrk failed)"
 }
 
+# Waits (at most 2 minutes) until other processes use less than a tenth of a CPU over a second:
+# this machine may be shared, and a run beside another load measures the other load.
+quiet() {
+  local busy before others
+  for _ in $(seq 1 24); do
+    busy=$(cpu_busy); before=$(cpu_ticks)
+    sleep 1
+    others=$(( ($(cpu_busy) - busy - ($(cpu_ticks) - before)) * 100 / TICK ))
+    [ "$others" -lt 10 ] && return
+    echo "(other processes use ${others}% of a CPU: waiting)" >&2
+    sleep 4
+  done
+}
+
 # measure PART CASE TOOL ARGS C [MINBYTES] [NOTE]: a short warm-up at C, then the measured run
 measure() {
   local part="$1" case="$2" tool="$3" args="$4" c="$5" min="${6:-0}" extra="${7:-}"
+  quiet
   load "$tool" "$args" "$c" "$RUNWARM" "$min" > /dev/null
-  local before after line drops
+  local before after line drops busy children others
   drops=$(overflows)
+  busy=$(cpu_busy)
+  child_ticks; children=$CHILD_TICKS
   before=$(cpu_ticks)
   line=$(load "$tool" "$args" "$c" "$MEASURE" "$min")
   after=$(cpu_ticks)
+  child_ticks
+  others=$(( ($(cpu_busy) - busy - (after - before) - (CHILD_TICKS - children)) * 100 / (MEASURE * TICK) ))
   drops=$(( $(overflows) - drops ))
   local rps p50 p99 req failed sockerr cpu
   rps=$(field rps "$line"); p50=$(field p50_ms "$line"); p99=$(field p99_ms "$line")
@@ -220,6 +251,8 @@ measure() {
   cpu=$(( req > 0 ? (after - before) * 1000000 / TICK / req : 0 ))
   [ "$part" = concurrency ] && extra="server threads after the run: $(ls "/proc/$PID/task" | wc -l)"
   [ "$drops" -gt 0 ] && extra="${extra:+$extra; }$drops SYNs dropped on a full listen queue"
+  # other processes on the machine (the server's or wrk's CPU) make the run worth less: say so
+  [ "$others" -ge 10 ] && extra="${extra:+$extra; }other processes took ${others}% of a CPU meanwhile"
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$part" "$case" "$c" "$rps" "$p50" "$p99" \
     "$((failed + sockerr))" "$cpu" "$extra" >> "$RESULTS"
   printf '%-12s %-34s c=%-5s %s cpu_us=%s %s\n' "$part" "$case" "$c" "$line" "$cpu" "$extra"
@@ -242,7 +275,9 @@ if wants catalog; then
     registered=$(grep -o 'registered [0-9]* catalog tools in [0-9]* ms' "$WORK/catalog-$n/server.log" | awk '{print $6}')
     note "catalog N=$n: all listed ${LISTED_MS} ms after the server process started (the bundle's activation registered them in ${registered} ms)"
     session
+    quiet
     load "$last" '{}' 32 "$WARMUP" > /dev/null
+    quiet
     out=$("${CLIENT[@]}" list "$URL" bench_tool_ "$n" "$RUNWARM" "$MEASURE")
     echo "$out"
     list_row "N=$n tools/list first page" "$(grep '^list: first' <<< "$out")" "page size 100"
@@ -407,7 +442,8 @@ one 2025-11-25 session) and `bench/scaling-tools/ScalingClient.java` (JDK only: 
 walks at concurrency 1, the idle sessions and streams). Each server gets 60 s of load at c=32
 first, each run 5 s of its own warm-up, then 5 s measured. Every run counts its errors (status not
 200, no `result`, an `isError` result such as "busy", a cut or short text, socket errors). *CPU/call*
-is the server's user + system time during the run divided by the calls answered.
+is the server's user + system time during the run divided by the calls answered. Each run waits
+until other processes leave the machine alone, and notes it when they did not.
 
 ```sh
 bench/scaling.sh                                   # all parts, about 13 minutes
