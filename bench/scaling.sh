@@ -189,8 +189,8 @@ session() {
 
 # field NAME LINE: the number after NAME= in a result line
 field() { sed -E "s/(^|.* )$1=([0-9.]+).*/\2/" <<< "$2"; }
-# connections the kernel dropped because a listen queue was full, machine-wide: Jetty's accept queue
-# is Felix HTTP's default (50), which a burst of connects (wrk -c1024) overflows
+# connections the kernel dropped because a listen queue was full, machine-wide: a burst of connects
+# (wrk -c1024) overflowed Jetty's accept queue while it was Felix HTTP's default (50; 1024 since c919cb5)
 overflows() {
   awk '/^TcpExt:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "ListenOverflows") c = i; h = 1 } else { print $c + 0; exit } }' \
     /proc/net/netstat 2>/dev/null || echo 0

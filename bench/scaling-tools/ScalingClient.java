@@ -289,9 +289,9 @@ public final class ScalingClient {
             } catch (IOException e) {
                 failed++;
             }
-            // at most 32 connections the server has not answered yet: Jetty's accept queue (Felix
-            // HTTP's default backlog, 50) overflows when its acceptor falls behind, and a dropped
-            // SYN is only sent again after a second
+            // at most 32 connections the server has not answered yet: a listen queue overflows
+            // when the acceptor falls behind (Jetty's was 50 before the launcher set 1024), and a
+            // dropped SYN is only sent again after a second
             drain(selector, selector.selectNow(), closed, bytes);
             while (unanswered(streams) >= 32) {
                 drain(selector, selector.select(100), closed, bytes);
