@@ -60,6 +60,11 @@ public final class Pools {
             queue.pool = this;
         }
 
+        /** Threads waiting for a task now. */
+        public int idleThreads() {
+            return queue.idle.get();
+        }
+
         /** Takes new limits; running and queued tasks are kept. */
         public void resize(int threads, int queueBound) {
             setMaximumPoolSize(Math.max(1, threads));

@@ -24,8 +24,8 @@ class PoolsTest {
     void oneTaskAfterTheOtherNeedsOneThread() throws Exception {
         for (int i = 0; i < 200; i++) {
             pool.submit(() -> { }).get(5, TimeUnit.SECONDS);
-            // the thread is idle again once its task is done: the next task finds it
-            for (int wait = 0; wait < 100 && pool.getActiveCount() > 0; wait++) {
+            // the thread is idle again once it waits for the next task: that task finds it
+            for (int wait = 0; wait < 5_000 && pool.idleThreads() < pool.getPoolSize(); wait++) {
                 Thread.sleep(1);
             }
         }
