@@ -115,6 +115,12 @@ cp bench/scaling-tools/target/scaling-tools.jar "$WORK/scaling-tools.jar"
 JAR="$WORK/quiver.jar"
 TOOLJAR="$WORK/scaling-tools.jar"
 LUA="$ROOT/bench/lua/scaling.lua"
+# what is measured, named now: others may commit while this runs
+if [ "$QUIVER_JAR" = "$ROOT/launcher/target/quiver.jar" ]; then
+  BUILD="launcher/target/quiver.jar, tree at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
+else
+  BUILD="$QUIVER_JAR (tree at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'))"
+fi
 javac -d "$WORK/client" "$ROOT/bench/scaling-tools/ScalingClient.java"
 CLIENT=(taskset -c 1 java -XX:+UseSerialGC -Xmx512m -cp "$WORK/client" ScalingClient)
 RESULTS="$WORK/results"
@@ -408,11 +414,6 @@ fi
 
 # --- the table ------------------------------------------------------------------------------------
 JAVA_VERSION="$(java -version 2>&1 | head -1)"
-if [ "$QUIVER_JAR" = "$ROOT/launcher/target/quiver.jar" ]; then
-  BUILD="launcher/target/quiver.jar, tree at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
-else
-  BUILD="$QUIVER_JAR (tree at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'))"
-fi
 CONDITIONS="$(date -u +%Y-%m-%d); $BUILD; $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo); $JAVA_VERSION; load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; server -XX:+UseSerialGC -Xms32m -Xmx$XMX on CPU 0, load on CPU 1; warm-up ${WARMUP} s at c=32 per server and ${RUNWARM} s per run, ${MEASURE} s measured"
 echo
 echo "$CONDITIONS"
