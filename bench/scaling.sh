@@ -284,11 +284,16 @@ if wants catalog; then
     quiet
     load "$last" '{}' 32 "$WARMUP" > /dev/null
     quiet
+    busy=$(cpu_busy); child_ticks; children=$CHILD_TICKS; before=$(cpu_ticks)
     out=$("${CLIENT[@]}" list "$URL" bench_tool_ "$n" "$RUNWARM" "$MEASURE")
+    child_ticks
+    others=$(( ($(cpu_busy) - busy - ($(cpu_ticks) - before) - (CHILD_TICKS - children)) * 100 / ((RUNWARM + 2 * MEASURE) * TICK) ))
+    shared=""
+    [ "$others" -ge 10 ] && shared="; other processes took ${others}% of a CPU meanwhile"
     echo "$out"
-    list_row "N=$n tools/list first page" "$(grep '^list: first' <<< "$out")" "page size 100"
+    list_row "N=$n tools/list first page" "$(grep '^list: first' <<< "$out")" "page size 100$shared"
     walk=$(grep '^list: walk' <<< "$out")
-    list_row "N=$n tools/list all pages" "$walk" "$(field pages "$walk") pages a walk; req/s: walks/s"
+    list_row "N=$n tools/list all pages" "$walk" "$(field pages "$walk") pages a walk; req/s: walks/s$shared"
     measure catalog "N=$n tools/call $last" "$last" '{}' 32 0 \
       "listed after ${LISTED_MS} ms; RSS $(rss_mib) MiB"
     stop
