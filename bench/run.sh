@@ -7,7 +7,7 @@
 # Builds what the chosen servers need (Quiver; bench/peers, bench/quarkus and bench/spring with -Pbench;
 # npm ci in bench/ts when its node_modules is missing), then for each round starts each
 # server in turn pinned to CPU 0 and loads it from CPU 1 with wrk (one thread, bench/lua/call.lua:
-# tools/call of the trivial tool test_simple_text): a warm-up at concurrency 32, then the measured
+# tools/call of the trivial tool test_simple_text): a warm-up at concurrency 32 (60 s by default: pinned to one CPU, the JIT shares it with the load for ~40-65 s), then the measured
 # runs at concurrency 1, 32 and 256. Servers alternate within a round, so drift hits all of them.
 # Prints one line per measurement, then the medians over the rounds with the ratios to the servlet
 # floor and Quiver's ratio to each peer (session JSON against the floor and the stateful peers,
@@ -34,7 +34,7 @@
 # with npm for ts.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-ROUNDS=1 WARMUP=20 MEASURE=10 WRITE=""
+ROUNDS=1 WARMUP=60 MEASURE=10 WRITE=""
 COMMAND="bench/run.sh $*"
 ONLY="floor,quiver-json,quiver-sse,quiver-stateless,javasdk,javasdk-stateless,quarkus,spring,ts"
 while [ $# -gt 0 ]; do
