@@ -437,13 +437,6 @@ public final class Engine implements AutoCloseable {
         private void begin(MessageSink sink) {
             RequestScope scope = new RequestScope(era, session, peer != null ? peer : Peer.of(session), request.id(),
                     request.params(), sink);
-            scope.responder(result -> {
-                if (result == null) {
-                    answer(null);
-                } else {
-                    respond(scope, result);
-                }
-            });
             this.sink = sink;
             this.scope = scope;
             inflight.add(this);
@@ -496,11 +489,17 @@ public final class Engine implements AutoCloseable {
             if (caller == Thread.currentThread() && workers.inline().tryEnter()) {
                 // the transport's thread may wait: no hand-off to a request thread
                 RequestScope current = scope;
-                current.inline(true);
+                current.inline(result -> {
+                    if (result == null) {
+                        answer(null);
+                    } else {
+                        respond(current, result);
+                    }
+                });
                 try {
                     work.run();
                 } finally {
-                    current.inline(false);
+                    current.inline(null);
                     workers.inline().exit();
                 }
                 return;

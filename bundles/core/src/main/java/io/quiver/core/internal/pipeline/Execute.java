@@ -163,8 +163,7 @@ final class Execute {
         } else {
             LOG.warn("Tool {} timed out after {} ms and ignores its interrupt; its call is answered without it ({})",
                     call.name(), timeout, call.scope().invocationId());
-            call.end(CallEvent.Ending.FAILED, "timed out after " + timeout + " ms");
-            result = CallToolResult.error(timedOutText(call, timeout));
+            result = CallToolResult.error(endTimedOut(call, timeout));
         }
         try {
             takeOvers.execute(() -> call.takeOver(result));
@@ -183,11 +182,12 @@ final class Execute {
 
     private Outcome timedOut(Call call, long timeout) {
         LOG.warn("Tool {} timed out after {} ms ({})", call.name(), timeout, call.scope().invocationId());
-        call.end(CallEvent.Ending.FAILED, "timed out after " + timeout + " ms");
-        return Outcome.done(ToolResult.error(timedOutText(call, timeout)));
+        return Outcome.done(ToolResult.error(endTimedOut(call, timeout)));
     }
 
-    private static String timedOutText(Call call, long timeout) {
+    /** Marks the call failed by its timeout; the text its client reads. */
+    private static String endTimedOut(Call call, long timeout) {
+        call.end(CallEvent.Ending.FAILED, "timed out after " + timeout + " ms");
         return "The tool " + call.name() + " timed out after " + timeout + " ms.";
     }
 

@@ -39,10 +39,11 @@ public final class RequestScope implements RequestContext {
     private final JsonNode progressToken;
     private final List<Runnable> cancelActions = new CopyOnWriteArrayList<>();
     private volatile boolean cancelled;
-    /** The request runs on its transport's thread (see {@code Exchange.run}). */
-    private volatile boolean inline;
-    /** Answers the request from elsewhere than the thread serving it (a tool that overran its timeout). */
-    private volatile Consumer<Result> responder = result -> { };
+    /**
+     * While the request runs on its transport's thread (see {@code Exchange.run}): how to answer it
+     * from another thread (a tool that overran its timeout holds this one); else null.
+     */
+    private volatile Consumer<Result> responder;
 
     /** @param session the request's session, or {@code null} in the stateless era */
     public RequestScope(Era era, Session session, Peer peer, JsonNode requestId, ObjectNode params, MessageSink sink) {
@@ -165,25 +166,27 @@ public final class RequestScope implements RequestContext {
 
     /** Whether the request runs on its transport's thread, which may wait for a tool to finish. */
     public boolean inline() {
-        return inline;
+        return responder != null;
     }
 
-    public void inline(boolean onTransportThread) {
-        this.inline = onTransportThread;
-    }
-
-    /** How the request can be answered from another thread than the one serving it. */
-    public void responder(Consumer<Result> answer) {
+    /**
+     * The request runs on its transport's thread from now on ({@code answer}: how to answer it from
+     * another thread), or no longer ({@code null}).
+     */
+    public void inline(Consumer<Result> answer) {
         this.responder = answer;
     }
 
     /**
-     * Answers the request now, from whatever thread (a watchdog taking over a call whose thread is
-     * stuck in a tool); {@code null} for a cancelled request. What the serving thread returns later
+     * Answers an inline request now, from whatever thread (a watchdog taking over a call whose thread
+     * is stuck in a tool); {@code null} for a cancelled request. What the serving thread returns later
      * is not sent.
      */
     public void respond(Result result) {
-        responder.accept(result);
+        Consumer<Result> answer = responder;
+        if (answer != null) {
+            answer.accept(result);
+        }
     }
 
     @Override

@@ -156,6 +156,17 @@ class ExecuteTest {
         return call;
     }
 
+    /** A thread that runs the call's attempt inline, as a transport's thread would; what it throws lands in {@code thrown}. */
+    private Thread serving(Call call, AtomicReference<Throwable> thrown) {
+        return new Thread(() -> {
+            try {
+                inline.attempt(call, Map.of(), false, false);
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        });
+    }
+
     @AfterEach
     void stopTimer() {
         timer.shutdownNow();
@@ -207,13 +218,7 @@ class ExecuteTest {
         }, null);
         Call call = inlineCall("stuck");
         AtomicReference<Throwable> thrown = new AtomicReference<>();
-        Thread serving = new Thread(() -> {
-            try {
-                inline.attempt(call, Map.of(), false, false);
-            } catch (Throwable e) {
-                thrown.set(e);
-            }
-        });
+        Thread serving = serving(call, thrown);
         long started = System.nanoTime();
         serving.start();
         Optional<CallToolResult> answer = takenOver.poll(5, TimeUnit.SECONDS);
@@ -246,13 +251,7 @@ class ExecuteTest {
         }, null);
         Call call = inlineCall("deaf");
         AtomicReference<Throwable> thrown = new AtomicReference<>();
-        Thread serving = new Thread(() -> {
-            try {
-                inline.attempt(call, Map.of(), false, false);
-            } catch (Throwable e) {
-                thrown.set(e);
-            }
-        });
+        Thread serving = serving(call, thrown);
         serving.start();
         assertTrue(started.await(5, TimeUnit.SECONDS));
         call.scope().cancel();
