@@ -12,7 +12,7 @@
 # Before each step the script waits a random 0..poll ms, so the copy lands at a random point of
 # FileInstall's poll cycle, as a user's copy does. Prints one line per run and the medians.
 #
-# Without POLL_MS the jar goes into deploy/, which the launcher has FileInstall poll every 250 ms.
+# Without POLL_MS the jar goes into deploy/, which the launcher has FileInstall poll every 100 ms.
 # With POLL_MS the jar goes into a second folder that an etc/ file has FileInstall poll every
 # POLL_MS ms (felix.fileinstall.poll), to show what the poll interval costs and what the server
 # itself takes. Needs curl, unzip and the JDK's jar tool; run ./quiver build and
@@ -43,8 +43,8 @@ jar --create --file "$WORK/v2.jar" --manifest "$WORK/MANIFEST.MF" -C "$WORK/v2" 
 
 if [ -z "$POLL_MS" ]; then
   FOLDER="$WORK/deploy"
-  POLL=250
-  WHERE="deploy/ (FileInstall poll 250 ms, set by the launcher)"
+  POLL=100
+  WHERE="deploy/ (FileInstall poll 100 ms, set by the launcher)"
 else
   FOLDER="$WORK/hot"
   POLL="$POLL_MS"

@@ -33,7 +33,7 @@ final class DirectoryWatch {
     static final String DEPLOY_FILTER = ".*\\.(jar|json)";
     static final String POLL_MS = "1000";
     /** deploy/ is polled faster: FileInstall takes a new file once two polls see it unchanged. */
-    static final String DEPLOY_POLL_MS = "250";
+    static final String DEPLOY_POLL_MS = "100";
     /** The framework start level at which deploy/ is watched. */
     static final int DEPLOY_START_LEVEL = 2;
 

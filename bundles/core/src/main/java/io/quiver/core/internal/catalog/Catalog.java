@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongFunction;
 import org.osgi.framework.Bundle;
@@ -28,13 +27,24 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The whiteboard of tools, resources, resource templates, prompts and completers. Every service
- * that comes or goes yields a new immutable snapshot; listeners hear which kind of list changed.
+ * that comes or goes yields a new immutable snapshot; listeners hear which kind of list changed and
+ * whether an entry left it.
  */
 @Component(service = Catalog.class)
 public final class Catalog {
 
     /** Which list changed. */
     public enum Kind { TOOLS, RESOURCES, PROMPTS }
+
+    /** Hears list changes. */
+    @FunctionalInterface
+    public interface Listener {
+        /**
+         * @param kind the list that changed
+         * @param removed true when an entry left the list, false when one was added or replaced
+         */
+        void changed(Kind kind, boolean removed);
+    }
 
     private static final Logger LOG = LoggerFactory.getLogger(Catalog.class);
 
@@ -44,7 +54,7 @@ public final class Catalog {
     private final RankedRegistry<TemplateEntry> templates = new RankedRegistry<>();
     private final RankedRegistry<PromptEntry> prompts = new RankedRegistry<>();
     private final RankedRegistry<Completer> completers = new RankedRegistry<>();
-    private final List<Consumer<Kind>> listeners = new CopyOnWriteArrayList<>();
+    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private final Map<Long, CatalogProblem> problems = new ConcurrentHashMap<>();
     private final ToolLog toolLog;
 
@@ -103,11 +113,11 @@ public final class Catalog {
     }
 
     /** Registers a listener for list changes. */
-    public void addListener(Consumer<Kind> listener) {
+    public void addListener(Listener listener) {
         listeners.add(listener);
     }
 
-    public void removeListener(Consumer<Kind> listener) {
+    public void removeListener(Listener listener) {
         listeners.remove(listener);
     }
 
@@ -205,28 +215,28 @@ public final class Catalog {
             LOG.warn("Refused service {} of {}: {}", serviceId, toolLog.bundle(bundleId), e.getMessage());
             problems.put(serviceId, new CatalogProblem(serviceId, bundleId, e.getMessage()));
             if (registry.remove(serviceId) && kind != null) {
-                fire(kind);
+                fire(kind, true);
             }
             return;
         }
         problems.remove(serviceId);
         if (registry.put(new RankedRegistry.Entry<>(key.apply(value), serviceId, Props.ranking(props), value))
                 && kind != null) {
-            fire(kind);
+            fire(kind, false);
         }
     }
 
     private <T> void remove(RankedRegistry<T> registry, Kind kind, Map<String, Object> props) {
         problems.remove(Props.serviceId(props));
         if (registry.remove(Props.serviceId(props)) && kind != null) {
-            fire(kind);
+            fire(kind, true);
         }
     }
 
-    private void fire(Kind kind) {
-        for (Consumer<Kind> listener : listeners) {
+    private void fire(Kind kind, boolean removed) {
+        for (Listener listener : listeners) {
             try {
-                listener.accept(kind);
+                listener.changed(kind, removed);
             } catch (RuntimeException e) {
                 LOG.warn("A catalog listener failed", e);
             }

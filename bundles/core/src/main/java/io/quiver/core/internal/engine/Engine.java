@@ -40,7 +40,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -74,7 +73,7 @@ public final class Engine implements AutoCloseable {
     private final Listeners listeners;
     private final ToolShares shares;
     private final ListChangeNotifier listChanges;
-    private final Consumer<Catalog.Kind> catalogListener;
+    private final Catalog.Listener catalogListener;
     /** Requests started and not yet answered (listen streams included until they end). */
     private final Set<RequestExchange> inflight = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean draining = new AtomicBoolean();

@@ -13,9 +13,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * Debounces catalog changes: a burst of changes to one list (a bundle update unregisters and
- * registers its services) becomes one {@code notifications/<list>/list_changed} to every session
- * stream, sent once the list has been quiet for the window, and at the latest after twenty windows.
+ * Debounces catalog changes: a burst of changes to one list becomes one
+ * {@code notifications/<list>/list_changed} to every session stream and listener.
+ *
+ * <p>How long the notifier waits depends on the last change. After an entry left the list it waits
+ * for the whole quiet window ({@code listChangedDebounceMs}): a bundle update unregisters its
+ * services and registers them again, and the clients should hear of it once, with the new list.
+ * After an addition it waits only {@value #ADDED_QUIET_MS} ms (at most the window), enough to take
+ * the services one bundle registers as it starts in one notification, so a new tool reaches the
+ * clients without the removal's wait. Either way it sends at the latest twenty windows after the
+ * first change of a burst.
  */
 final class ListChangeNotifier {
 
@@ -24,6 +31,9 @@ final class ListChangeNotifier {
     private final ScheduledExecutorService timer;
     private final LongSupplier quietMs;
     private final Map<Catalog.Kind, Pending> pending = new EnumMap<>(Catalog.Kind.class);
+
+    /** The wait after a change that added or replaced an entry (ms), when the quiet window is longer. */
+    static final long ADDED_QUIET_MS = 25;
 
     private record Pending(long firstNanos, ScheduledFuture<?> flush) {
     }
@@ -36,8 +46,9 @@ final class ListChangeNotifier {
         this.quietMs = quietMs;
     }
 
-    void changed(Catalog.Kind kind) {
+    void changed(Catalog.Kind kind, boolean removed) {
         long quietMs = Math.max(0, this.quietMs.getAsLong());
+        long waitMs = removed ? quietMs : Math.min(quietMs, ADDED_QUIET_MS);
         synchronized (pending) {
             long now = System.nanoTime();
             Pending current = pending.get(kind);
@@ -49,7 +60,7 @@ final class ListChangeNotifier {
                 current.flush().cancel(false);
             }
             try {
-                pending.put(kind, new Pending(first, timer.schedule(() -> flush(kind), quietMs, TimeUnit.MILLISECONDS)));
+                pending.put(kind, new Pending(first, timer.schedule(() -> flush(kind), waitMs, TimeUnit.MILLISECONDS)));
             } catch (RejectedExecutionException e) {
                 pending.remove(kind);
             }

@@ -1,0 +1,87 @@
+package io.quiver.core.internal.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quiver.api.transport.MessageSink;
+import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.request.Listeners;
+import io.quiver.core.internal.request.SessionRegistry;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.IntNode;
+
+/** When a listener hears of a list change: at once after an addition, after the window after a removal. */
+class ListChangeNotifierTest {
+
+    private static final long WINDOW_MS = 800;
+
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    private final BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+    private ListChangeNotifier notifier;
+
+    @BeforeEach
+    void listen() {
+        Listeners listeners = new Listeners();
+        MessageSink sink = new MessageSink() {
+            @Override
+            public void send(byte[] message) {
+                heard.add(new String(message, StandardCharsets.UTF_8));
+            }
+
+            @Override
+            public void complete(byte[] response) {
+            }
+        };
+        listeners.tryOpen(new Listeners.Listener(IntNode.valueOf(1), Set.of(Catalog.Kind.TOOLS), Set.of(), sink),
+                10, "ack".getBytes(StandardCharsets.UTF_8));
+        heard.clear();
+        notifier = new ListChangeNotifier(new SessionRegistry(), listeners, timer, () -> WINDOW_MS);
+    }
+
+    @AfterEach
+    void stop() {
+        timer.shutdownNow();
+    }
+
+    @Test
+    void anAdditionIsAnnouncedWithoutTheRemovalWindow() throws Exception {
+        long start = System.nanoTime();
+        notifier.changed(Catalog.Kind.TOOLS, false);
+        notifier.changed(Catalog.Kind.TOOLS, false);
+        String first = heard.poll(WINDOW_MS, TimeUnit.MILLISECONDS);
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertNotNull(first, "an addition is announced before the window has passed");
+        assertTrue(first.contains("notifications/tools/list_changed"), first);
+        assertTrue(tookMs < WINDOW_MS, tookMs + " ms");
+        assertNull(heard.poll(2 * WINDOW_MS, TimeUnit.MILLISECONDS), "two additions in a row: one notification");
+    }
+
+    @Test
+    void anUpdateRemovingAndAddingAgainIsAnnouncedOnce() throws Exception {
+        notifier.changed(Catalog.Kind.TOOLS, true);
+        notifier.changed(Catalog.Kind.TOOLS, false);
+        assertNotNull(heard.poll(WINDOW_MS, TimeUnit.MILLISECONDS), "announced once the entry is back");
+        assertNull(heard.poll(2 * WINDOW_MS, TimeUnit.MILLISECONDS), "the removal gave no second notification");
+    }
+
+    @Test
+    void aRemovalWaitsForTheWindowInCaseTheEntryComesBack() throws Exception {
+        long start = System.nanoTime();
+        notifier.changed(Catalog.Kind.TOOLS, true);
+        assertNull(heard.poll(WINDOW_MS / 2, TimeUnit.MILLISECONDS), "nothing before the window");
+        assertNotNull(heard.poll(4 * WINDOW_MS, TimeUnit.MILLISECONDS));
+        assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) >= WINDOW_MS);
+        assertEquals(0, heard.size());
+    }
+}
