@@ -93,7 +93,7 @@ start() {
       mkdir -p "$etc" "$WORK/deploy"
       if [ "$name" != quiver-sse ]; then echo "sseMethods =" > "$etc/io.quiver.transport.http.cfg"; fi
       # the quiver script's JVM options
-      taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -jar "$JAR" run --port 0 \
+      taskset -c 0 java -XX:+UseSerialGC -Xms16m -Xmx512m -XX:TrimNativeHeapInterval=2000 -jar "$JAR" run --port 0 \
         --features core,http,conformance --etc "$etc" --deploy "$WORK/deploy" > "$out" 2> "$WORK/$name.log" & ;;
   esac
   PID=$!

@@ -2,6 +2,7 @@
 # Start time and idle memory of `./quiver run`, as a user starts it.
 #
 #   bench/startup.sh [RUNS] [FEATURES]      (defaults: 10 runs, the default features)
+#   IDLE=S bench/startup.sh ...             idle S seconds before reading the RSS (default 5)
 #
 # For each run: fork `./quiver run --port 0` with fresh storage, wait for the endpoint line, send
 # one `initialize` over HTTP and time its answer (process start -> first MCP answer), then idle for
@@ -27,7 +28,7 @@ for i in $(seq 1 "$RUNS"); do
     -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}' \
     "$url"
   t1=$(date +%s%N)
-  sleep 5
+  sleep ${IDLE:-5}
   kb=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
   kill -TERM "$pid"
   status=0; wait "$pid" || status=$?
