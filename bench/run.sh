@@ -15,6 +15,9 @@
 #
 # The servers:
 #   floor              bare Jetty 12 ee10 servlet + Jackson, no MCP (bench/peers Floor)
+#   core-floor         the same answer from a Jetty 12 core Handler, no servlets (bench/peers CoreFloor)
+#   core-floor-nb      the same handler declared non-blocking: Jetty runs it on the selecting thread,
+#                      no hand-off (not in the default set: what a non-servlet transport could reach)
 #   quiver-json        ./quiver run, a 2025-11-25 session, sseMethods empty (calls answer JSON)
 #   quiver-sse         the same with the default sseMethods (calls answer an SSE stream)
 #   quiver-stateless   the same server, 2026-07-28 requests with their _meta and headers
@@ -56,7 +59,7 @@ modules=""
 if chosen quiver-json || chosen quiver-sse || chosen quiver-stateless; then
   [ -f launcher/target/quiver.jar ] || mvn -B -q -DskipTests install
 fi
-if chosen floor || chosen javasdk || chosen javasdk-stateless; then modules="$modules,bench/peers"; fi
+if chosen floor || chosen core-floor || chosen core-floor-nb || chosen javasdk || chosen javasdk-stateless; then modules="$modules,bench/peers"; fi
 if chosen quarkus; then modules="$modules,bench/quarkus"; fi
 if chosen spring; then modules="$modules,bench/spring"; fi
 [ -z "$modules" ] || mvn -B -q -Pbench -pl "${modules#,}" package -DskipTests
@@ -78,6 +81,8 @@ start() {
   rm -f "$out"
   case "$name" in
     floor) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" io.quiver.bench.peers.Floor 0 > "$out" 2> "$WORK/$name.log" & ;;
+    core-floor) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" io.quiver.bench.peers.CoreFloor blocking 0 > "$out" 2> "$WORK/$name.log" & ;;
+    core-floor-nb) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" io.quiver.bench.peers.CoreFloor nonblocking 0 > "$out" 2> "$WORK/$name.log" & ;;
     javasdk) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" io.quiver.bench.peers.JavaSdk stateful 0 > "$out" 2> "$WORK/$name.log" & ;;
     javasdk-stateless) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" io.quiver.bench.peers.JavaSdk stateless 0 > "$out" 2> "$WORK/$name.log" & ;;
     quarkus)
@@ -174,7 +179,7 @@ awk '
           median(cpus[k]), (f > 0 ? sprintf("%.2f", m[k] / f) : "-")
       }
     }
-    ratios("quiver-json", "floor javasdk quarkus spring ts")
+    ratios("quiver-json", "floor core-floor core-floor-nb javasdk quarkus spring ts")
     ratios("quiver-sse", "javasdk spring")
     ratios("quiver-stateless", "floor javasdk-stateless")
   }

@@ -12,7 +12,6 @@ import io.quiver.core.internal.rpc.McpException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -47,7 +46,7 @@ public final class RequestScope implements RequestContext {
 
     /** @param session the request's session, or {@code null} in the stateless era */
     public RequestScope(Era era, Session session, Peer peer, JsonNode requestId, ObjectNode params, MessageSink sink) {
-        this(era, session, peer, requestId, params, sink, UUID.randomUUID().toString());
+        this(era, session, peer, requestId, params, sink, InvocationIds.next());
     }
 
     private RequestScope(Era era, Session session, Peer peer, JsonNode requestId, ObjectNode params, MessageSink sink,
