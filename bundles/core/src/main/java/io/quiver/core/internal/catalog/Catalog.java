@@ -7,8 +7,10 @@ import io.quiver.api.prompt.Prompt;
 import io.quiver.api.resource.Resource;
 import io.quiver.api.resource.ResourceTemplate;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
@@ -128,18 +130,33 @@ public final class Catalog {
             unbind = "unbindTool", updated = "bindTool")
     public void bindTool(Tool tool, Map<String, Object> props) {
         synchronized (tools) {
+            long serviceId = Props.serviceId(props);
+            RankedRegistry.Entry<ToolEntry> was = tools.entry(serviceId);
             RankedRegistry.Snapshot<ToolEntry> before = tools.snapshot();
             add(tools, Kind.TOOLS, props, p -> ToolEntry.from(tool, p, schemas), e -> e.name());
-            toolLog.changed(before, tools.snapshot());
+            toolLog.changed(before, tools.snapshot(), names(was, tools.entry(serviceId)));
         }
     }
 
     public void unbindTool(Map<String, Object> props) {
         synchronized (tools) {
+            RankedRegistry.Entry<ToolEntry> was = tools.entry(Props.serviceId(props));
             RankedRegistry.Snapshot<ToolEntry> before = tools.snapshot();
             remove(tools, Kind.TOOLS, props);
-            toolLog.changed(before, tools.snapshot());
+            toolLog.changed(before, tools.snapshot(), names(was, null));
         }
+    }
+
+    /** The tool names one service had before a change and has after it. */
+    private static Set<String> names(RankedRegistry.Entry<ToolEntry> was, RankedRegistry.Entry<ToolEntry> now) {
+        Set<String> names = new HashSet<>(2);
+        if (was != null) {
+            names.add(was.key());
+        }
+        if (now != null) {
+            names.add(now.key());
+        }
+        return names;
     }
 
     // --- resources -----------------------------------------------------------------------------

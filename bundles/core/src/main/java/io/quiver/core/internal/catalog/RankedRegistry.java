@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -46,6 +47,8 @@ public final class RankedRegistry<T> {
             .thenComparingLong(Entry::serviceId);
 
     private final Map<Long, Entry<T>> entries = new HashMap<>();
+    /** Each key's entries, best first. */
+    private final Map<String, List<Entry<T>>> groups = new HashMap<>();
     private volatile Snapshot<T> snapshot = new Snapshot<>(0, new TreeMap<>(), List.of());
 
     /** The current state. */
@@ -53,52 +56,79 @@ public final class RankedRegistry<T> {
         return snapshot;
     }
 
+    /** The entry a service has now, or {@code null}. */
+    public synchronized Entry<T> entry(long serviceId) {
+        return entries.get(serviceId);
+    }
+
     /** Adds or replaces the entry of a service; true when the visible winners changed. */
     public synchronized boolean put(Entry<T> entry) {
-        entries.put(entry.serviceId(), entry);
-        return rebuild();
+        Entry<T> old = entries.put(entry.serviceId(), entry);
+        if (old != null) {
+            leave(old);
+        }
+        join(entry);
+        return publish(old == null || old.key().equals(entry.key()) ? Set.of(entry.key()) : Set.of(old.key(), entry.key()));
     }
 
     /** Removes the entry of a service; true when the visible winners changed. */
     public synchronized boolean remove(long serviceId) {
-        if (entries.remove(serviceId) == null) {
+        Entry<T> old = entries.remove(serviceId);
+        if (old == null) {
             return false;
         }
-        return rebuild();
+        leave(old);
+        return publish(Set.of(old.key()));
     }
 
-    private boolean rebuild() {
-        Map<String, List<Entry<T>>> byKey = new HashMap<>();
-        for (Entry<T> entry : entries.values()) {
-            byKey.computeIfAbsent(entry.key(), k -> new ArrayList<>()).add(entry);
+    private void join(Entry<T> entry) {
+        List<Entry<T>> group = groups.computeIfAbsent(entry.key(), k -> new ArrayList<>(1));
+        group.add(entry);
+        group.sort(PRECEDENCE);
+    }
+
+    private void leave(Entry<T> entry) {
+        List<Entry<T>> group = groups.get(entry.key());
+        group.removeIf(e -> e.serviceId() == entry.serviceId());
+        if (group.isEmpty()) {
+            groups.remove(entry.key());
         }
-        TreeMap<String, Entry<T>> winners = new TreeMap<>();
+    }
+
+    /**
+     * The next snapshot, where only the given keys changed: a registry of thousands of services is
+     * filled one service at a time, and each step costs a copy of the winners, not a new ranking of
+     * every entry.
+     */
+    private boolean publish(Set<String> keys) {
+        Snapshot<T> previous = snapshot;
+        TreeMap<String, Entry<T>> winners = new TreeMap<>(previous.winners());
+        boolean changed = false;
         List<Entry<T>> shadowed = new ArrayList<>();
-        for (Map.Entry<String, List<Entry<T>>> group : byKey.entrySet()) {
-            List<Entry<T>> candidates = group.getValue();
-            candidates.sort(PRECEDENCE);
-            winners.put(group.getKey(), candidates.get(0));
-            shadowed.addAll(candidates.subList(1, candidates.size()));
+        for (Entry<T> entry : previous.shadowed()) {
+            if (!keys.contains(entry.key())) {
+                shadowed.add(entry);
+            }
+        }
+        for (String key : keys) {
+            List<Entry<T>> group = groups.get(key);
+            Entry<T> winner = group == null ? null : group.get(0);
+            Entry<T> was = winner == null ? winners.remove(key) : winners.put(key, winner);
+            changed |= !sameWinner(was, winner);
+            if (group != null) {
+                shadowed.addAll(group.subList(1, group.size()));
+            }
         }
         shadowed.sort(Comparator.comparing((Entry<T> e) -> e.key()).thenComparing(PRECEDENCE));
-        Snapshot<T> previous = snapshot;
-        boolean changed = !sameWinners(previous.winners(), winners);
         snapshot = new Snapshot<>(changed ? previous.version() + 1 : previous.version(), winners,
                 List.copyOf(shadowed));
         return changed;
     }
 
-    private static <T> boolean sameWinners(Map<String, Entry<T>> a, Map<String, Entry<T>> b) {
-        if (!a.keySet().equals(b.keySet())) {
-            return false;
+    private static <T> boolean sameWinner(Entry<T> a, Entry<T> b) {
+        if (a == null || b == null) {
+            return a == b;
         }
-        for (Map.Entry<String, Entry<T>> e : a.entrySet()) {
-            Entry<T> other = b.get(e.getKey());
-            if (e.getValue().serviceId() != other.serviceId()
-                    || !Objects.equals(e.getValue().value(), other.value())) {
-                return false;
-            }
-        }
-        return true;
+        return a.serviceId() == b.serviceId() && Objects.equals(a.value(), b.value());
     }
 }

@@ -1,9 +1,10 @@
 package io.quiver.core.internal.catalog;
 
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongFunction;
 import org.slf4j.Logger;
@@ -33,25 +34,59 @@ final class ToolLog {
         return bundles.apply(id);
     }
 
-    void changed(RankedRegistry.Snapshot<ToolEntry> before, RankedRegistry.Snapshot<ToolEntry> after) {
+    /** Logs what one change did to the given tool names (those of the service before and after it). */
+    void changed(RankedRegistry.Snapshot<ToolEntry> before, RankedRegistry.Snapshot<ToolEntry> after, Set<String> names) {
         if (LOG.isInfoEnabled() && !quiet.getAsBoolean()) {
-            describe(before, after).forEach(LOG::info);
+            describe(before, after, names).forEach(LOG::info);
         }
     }
 
-    /** The lines one change gives, in name order. */
+    /** The lines a change gives, in name order, looking at every name. */
     List<String> describe(RankedRegistry.Snapshot<ToolEntry> before, RankedRegistry.Snapshot<ToolEntry> after) {
+        Set<String> names = new TreeSet<>(before.winners().keySet());
+        names.addAll(after.winners().keySet());
+        before.shadowed().forEach(e -> names.add(e.key()));
+        after.shadowed().forEach(e -> names.add(e.key()));
+        return describe(before, after, names);
+    }
+
+    /**
+     * The lines a change gives for the given names, in name order: only they are looked at, so one
+     * tool coming or going costs the same in a catalog of ten tools or ten thousand.
+     */
+    List<String> describe(RankedRegistry.Snapshot<ToolEntry> before, RankedRegistry.Snapshot<ToolEntry> after,
+            Set<String> names) {
+        List<String> sorted = new ArrayList<>(names);
+        sorted.sort(null);
+        List<RankedRegistry.Entry<ToolEntry>> shadowedBefore = only(before.shadowed(), names);
+        List<RankedRegistry.Entry<ToolEntry>> shadowedAfter = only(after.shadowed(), names);
+        Set<Long> wasShadowed = ids(shadowedBefore);
+        Set<Long> isShadowed = ids(shadowedAfter);
+        Set<Long> wonBefore = new HashSet<>();
+        Set<Long> winsAfter = new HashSet<>();
+        for (String name : sorted) {
+            RankedRegistry.Entry<ToolEntry> was = before.winners().get(name);
+            RankedRegistry.Entry<ToolEntry> now = after.winners().get(name);
+            if (was != null) {
+                wonBefore.add(was.serviceId());
+            }
+            if (now != null) {
+                winsAfter.add(now.serviceId());
+            }
+        }
         List<String> lines = new ArrayList<>();
-        Map<Long, RankedRegistry.Entry<ToolEntry>> shadowedBefore = byId(before.shadowed());
-        Map<Long, RankedRegistry.Entry<ToolEntry>> shadowedAfter = byId(after.shadowed());
-        for (RankedRegistry.Entry<ToolEntry> now : after.winners().values()) {
-            RankedRegistry.Entry<ToolEntry> was = before.winners().get(now.key());
+        for (String name : sorted) {
+            RankedRegistry.Entry<ToolEntry> now = after.winners().get(name);
+            if (now == null) {
+                continue;
+            }
+            RankedRegistry.Entry<ToolEntry> was = before.winners().get(name);
             if (was == null) {
-                lines.add(shadowedBefore.containsKey(now.serviceId())
+                lines.add(wasShadowed.contains(now.serviceId())
                         ? "Tool " + now.key() + " of " + of(now) + " promoted: the tool that shadowed it is gone"
                         : "Tool " + now.key() + " added (" + of(now) + ")");
             } else if (was.serviceId() != now.serviceId()) {
-                lines.add(shadowedBefore.containsKey(now.serviceId())
+                lines.add(wasShadowed.contains(now.serviceId())
                         ? "Tool " + now.key() + " of " + of(now) + " promoted: the one of " + of(was) + " is gone"
                         : "Tool " + now.key() + " of " + of(now) + " (ranking " + now.ranking() + ") shadows the one of "
                                 + of(was) + " (ranking " + was.ranking() + ")");
@@ -59,23 +94,21 @@ final class ToolLog {
                 lines.add("Tool " + now.key() + " updated (" + of(now) + ")");
             }
         }
-        for (RankedRegistry.Entry<ToolEntry> was : before.winners().values()) {
-            RankedRegistry.Entry<ToolEntry> now = after.winners().get(was.key());
-            if (now == null) {
+        for (String name : sorted) {
+            RankedRegistry.Entry<ToolEntry> was = before.winners().get(name);
+            if (was != null && after.winners().get(name) == null) {
                 lines.add("Tool " + was.key() + " removed (" + of(was) + ")");
             }
         }
-        for (RankedRegistry.Entry<ToolEntry> entry : after.shadowed()) {
-            if (!shadowedBefore.containsKey(entry.serviceId())
-                    && !before.winners().values().stream().anyMatch(w -> w.serviceId() == entry.serviceId())) {
+        for (RankedRegistry.Entry<ToolEntry> entry : shadowedAfter) {
+            if (!wasShadowed.contains(entry.serviceId()) && !wonBefore.contains(entry.serviceId())) {
                 RankedRegistry.Entry<ToolEntry> winner = after.winners().get(entry.key());
                 lines.add("Tool " + entry.key() + " of " + of(entry) + " (ranking " + entry.ranking()
                         + ") is shadowed by the one of " + of(winner) + " (ranking " + winner.ranking() + ")");
             }
         }
-        for (RankedRegistry.Entry<ToolEntry> entry : before.shadowed()) {
-            if (!shadowedAfter.containsKey(entry.serviceId())
-                    && !after.winners().values().stream().anyMatch(w -> w.serviceId() == entry.serviceId())) {
+        for (RankedRegistry.Entry<ToolEntry> entry : shadowedBefore) {
+            if (!isShadowed.contains(entry.serviceId()) && !winsAfter.contains(entry.serviceId())) {
                 lines.add("Tool " + entry.key() + " of " + of(entry) + " removed (it was shadowed)");
             }
         }
@@ -86,9 +119,20 @@ final class ToolLog {
         return bundles.apply(entry.value().bundleId());
     }
 
-    private static Map<Long, RankedRegistry.Entry<ToolEntry>> byId(List<RankedRegistry.Entry<ToolEntry>> entries) {
-        Map<Long, RankedRegistry.Entry<ToolEntry>> map = new HashMap<>();
-        entries.forEach(e -> map.put(e.serviceId(), e));
-        return map;
+    private static List<RankedRegistry.Entry<ToolEntry>> only(List<RankedRegistry.Entry<ToolEntry>> entries,
+            Set<String> names) {
+        List<RankedRegistry.Entry<ToolEntry>> kept = new ArrayList<>();
+        for (RankedRegistry.Entry<ToolEntry> entry : entries) {
+            if (names.contains(entry.key())) {
+                kept.add(entry);
+            }
+        }
+        return kept;
+    }
+
+    private static Set<Long> ids(List<RankedRegistry.Entry<ToolEntry>> entries) {
+        Set<Long> ids = new HashSet<>();
+        entries.forEach(e -> ids.add(e.serviceId()));
+        return ids;
     }
 }

@@ -77,6 +77,59 @@ class CatalogTest {
         assertEquals(List.of("Tool greet removed (b10 1.0.0)"), log.describe(last, registry.snapshot()));
     }
 
+    /**
+     * The registry updates only the names a change touches, and the log looks only at them: checked
+     * against ranking every entry from scratch and describing every name, over random registrations,
+     * renames, re-rankings, updates and removals of services sharing a few names.
+     */
+    @Test
+    void incrementalChangesAgreeWithRankingEverythingAgain() {
+        ToolLog log = new ToolLog(id -> "b" + id + " 1.0.0", () -> false);
+        RankedRegistry<ToolEntry> registry = new RankedRegistry<>();
+        Map<Long, RankedRegistry.Entry<ToolEntry>> model = new HashMap<>();
+        java.util.Random random = new java.util.Random(42);
+        String[] names = {"a", "b", "c", "d", "e"};
+        for (int step = 0; step < 1_500; step++) {
+            long serviceId = 1 + random.nextInt(12);
+            RankedRegistry.Snapshot<ToolEntry> before = registry.snapshot();
+            RankedRegistry.Entry<ToolEntry> was = registry.entry(serviceId);
+            RankedRegistry.Entry<ToolEntry> now = null;
+            if (random.nextInt(4) == 0) {
+                registry.remove(serviceId);
+                model.remove(serviceId);
+            } else {
+                now = entry(names[random.nextInt(names.length)], serviceId, random.nextInt(3) - 1, serviceId,
+                        "v" + random.nextInt(2));
+                registry.put(now);
+                model.put(serviceId, now);
+            }
+            RankedRegistry.Snapshot<ToolEntry> after = registry.snapshot();
+            java.util.TreeMap<String, Long> expected = new java.util.TreeMap<>();
+            List<Long> expectedShadowed = new java.util.ArrayList<>();
+            model.values().stream()
+                    .sorted(java.util.Comparator.comparing((RankedRegistry.Entry<ToolEntry> e) -> e.key())
+                            .thenComparing(e -> -e.ranking()).thenComparingLong(e -> e.serviceId()))
+                    .forEach(e -> {
+                        if (expected.putIfAbsent(e.key(), e.serviceId()) != null) {
+                            expectedShadowed.add(e.serviceId());
+                        }
+                    });
+            java.util.TreeMap<String, Long> winners = new java.util.TreeMap<>();
+            after.winners().forEach((k, e) -> winners.put(k, e.serviceId()));
+            assertEquals(expected, winners, "winners after step " + step);
+            assertEquals(expectedShadowed, after.shadowed().stream().map(e -> e.serviceId()).toList(),
+                    "shadowed after step " + step);
+            java.util.Set<String> touched = new java.util.HashSet<>();
+            if (was != null) {
+                touched.add(was.key());
+            }
+            if (now != null) {
+                touched.add(now.key());
+            }
+            assertEquals(log.describe(before, after), log.describe(before, after, touched), "log of step " + step);
+        }
+    }
+
     // -------------------------------------------------------------------------------------------
 
     private static RankedRegistry.Entry<ToolEntry> entry(String name, long serviceId, int ranking, long bundleId,
