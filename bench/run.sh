@@ -19,8 +19,10 @@
 #   core-floor-nb      the same handler declared non-blocking: Jetty runs it on the selecting thread,
 #                      no hand-off (not in the default set: what a non-servlet transport could reach)
 #   quiver-core-nb     Quiver's engine (core classes on the class path, no OSGi) behind that non-blocking
-#                      core handler, a 2025-11-25 session, JSON only (bench/peers QuiverCore; not in the
-#                      default set: a measurement of the proposed transport, not a server to deploy)
+#                      core handler, a 2025-11-25 session, JSON only, the tool on Quiver's worker pools
+#                      (bench/peers QuiverCore worker; not in the default set: a measurement of the
+#                      proposed transport, not a server to deploy)
+#   quiver-core-nb-inline  the same with the tool run on the selecting thread (QuiverCore inline)
 #   quiver-json        ./quiver run, a 2025-11-25 session, sseMethods empty (calls answer JSON)
 #   quiver-sse         the same with the default sseMethods (calls answer an SSE stream)
 #   quiver-stateless   the same server, 2026-07-28 requests with their _meta and headers
@@ -62,7 +64,10 @@ modules=""
 if chosen quiver-json || chosen quiver-sse || chosen quiver-stateless; then
   [ -f launcher/target/quiver.jar ] || mvn -B -q -DskipTests install
 fi
-if chosen floor || chosen core-floor || chosen core-floor-nb || chosen quiver-core-nb || chosen javasdk || chosen javasdk-stateless; then modules="$modules,bench/peers"; fi
+# QuiverCore puts the engine's classes on the class path: install the current ones first
+if chosen quiver-core-nb || chosen quiver-core-nb-inline; then mvn -B -q -DskipTests install -pl bundles/core -am; fi
+if chosen floor || chosen core-floor || chosen core-floor-nb || chosen quiver-core-nb || chosen quiver-core-nb-inline \
+    || chosen javasdk || chosen javasdk-stateless; then modules="$modules,bench/peers"; fi
 if chosen quarkus; then modules="$modules,bench/quarkus"; fi
 if chosen spring; then modules="$modules,bench/spring"; fi
 [ -z "$modules" ] || mvn -B -q -Pbench -pl "${modules#,}" package -DskipTests
@@ -86,7 +91,8 @@ start() {
     floor) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" io.quiver.bench.peers.Floor 0 > "$out" 2> "$WORK/$name.log" & ;;
     core-floor) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" io.quiver.bench.peers.CoreFloor blocking 0 > "$out" 2> "$WORK/$name.log" & ;;
     core-floor-nb) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" io.quiver.bench.peers.CoreFloor nonblocking 0 > "$out" 2> "$WORK/$name.log" & ;;
-    quiver-core-nb) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" io.quiver.bench.peers.QuiverCore 0 > "$out" 2> "$WORK/$name.log" & ;;
+    quiver-core-nb) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" io.quiver.bench.peers.QuiverCore worker 0 > "$out" 2> "$WORK/$name.log" & ;;
+    quiver-core-nb-inline) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" io.quiver.bench.peers.QuiverCore inline 0 > "$out" 2> "$WORK/$name.log" & ;;
     javasdk) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" io.quiver.bench.peers.JavaSdk stateful 0 > "$out" 2> "$WORK/$name.log" & ;;
     javasdk-stateless) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" io.quiver.bench.peers.JavaSdk stateless 0 > "$out" 2> "$WORK/$name.log" & ;;
     quarkus)
@@ -120,7 +126,7 @@ start() {
 session() {
   SESSION="" VERSION="2025-11-25" META=""
   case "$1" in
-    quiver-json|quiver-sse|quiver-core-nb|javasdk|quarkus|spring|ts)
+    quiver-json|quiver-sse|quiver-core-nb|quiver-core-nb-inline|javasdk|quarkus|spring|ts)
       [ "$1" = javasdk ] && VERSION="2025-06-18"
       SESSION=$(curl -si -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
         -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"'"$VERSION"'","capabilities":{},"clientInfo":{"name":"wrk","version":"1"}}}' \
@@ -185,6 +191,7 @@ awk '
     }
     ratios("quiver-json", "floor core-floor core-floor-nb javasdk quarkus spring ts")
     ratios("quiver-core-nb", "floor core-floor-nb quarkus")
+    ratios("quiver-core-nb-inline", "floor core-floor-nb quarkus")
     ratios("quiver-sse", "javasdk spring")
     ratios("quiver-stateless", "floor javasdk-stateless")
   }

@@ -49,13 +49,17 @@ public final class CoreFloor extends Handler.Abstract {
                 callback.failed(failure);
                 return;
             }
-            JsonNode message = JSON.readTree(body.array(), body.arrayOffset() + body.position(), body.remaining());
-            byte[] id = JSON.writeValueAsBytes(message.get("id"));
-            ByteBuffer answer = ByteBuffer.allocate(BEFORE_ID.length + id.length + AFTER_ID.length);
-            answer.put(BEFORE_ID).put(id).put(AFTER_ID).flip();
-            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-            response.getHeaders().put(HttpHeader.CONTENT_LENGTH, answer.remaining());
-            response.write(true, answer, callback);
+            try {
+                JsonNode message = JSON.readTree(body.array(), body.arrayOffset() + body.position(), body.remaining());
+                byte[] id = JSON.writeValueAsBytes(message.get("id"));
+                ByteBuffer answer = ByteBuffer.allocate(BEFORE_ID.length + id.length + AFTER_ID.length);
+                answer.put(BEFORE_ID).put(id).put(AFTER_ID).flip();
+                response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+                response.getHeaders().put(HttpHeader.CONTENT_LENGTH, answer.remaining());
+                response.write(true, answer, callback);
+            } catch (RuntimeException e) {
+                callback.failed(e);
+            }
         });
         return true;
     }

@@ -27,12 +27,20 @@ import org.eclipse.jetty.util.thread.Invocable;
 /**
  * A measurement, not a transport: Quiver's engine (the same classes as the server's core bundle, on
  * the class path, no OSGi) behind a Jetty 12 core {@code Handler} declared non-blocking, so a POST
- * is parsed, run (the trivial tool included, {@code Exchange.run}) and answered on the thread that
- * selected the connection. It answers JSON only: no SSE, no GET stream, none of the HTTP
- * transport's guards. What it measures is how far the proposed non-blocking transport could take
- * Quiver's own code, against {@code CoreFloor nonblocking} (no MCP at all) and the Quarkus server.
+ * is parsed and answered on the thread that selected the connection. Two shapes for the tool:
+ * <ul>
+ * <li>{@code worker}: the request goes to Quiver's request and tool pools ({@code Exchange.start})
+ * and the answer is written from there, as a transport must do for a tool that may block, and as
+ * the Quarkus server does with its (blocking) tool;</li>
+ * <li>{@code inline}: the tool runs on the selecting thread too ({@code Exchange.run}), what a tool
+ * declared non-blocking could have.</li>
+ * </ul>
+ * It answers JSON only: no SSE, no GET stream, none of the HTTP transport's guards. What it
+ * measures is how far the proposed non-blocking transport could take Quiver's own code, against
+ * {@code CoreFloor nonblocking} (no MCP at all) and the Quarkus server.
  *
- * <p>{@code java -cp peers.jar io.quiver.bench.peers.QuiverCore PORT}; prints {@code endpoint: URL}.
+ * <p>{@code java -cp peers.jar io.quiver.bench.peers.QuiverCore worker|inline PORT}; prints
+ * {@code endpoint: URL}.
  */
 public final class QuiverCore extends Handler.Abstract {
 
@@ -40,10 +48,12 @@ public final class QuiverCore extends Handler.Abstract {
     private static final String VERSION_HEADER = "MCP-Protocol-Version";
 
     private final EngineAssembly assembly;
+    private final boolean inline;
 
-    private QuiverCore(EngineAssembly assembly) {
+    private QuiverCore(EngineAssembly assembly, boolean inline) {
         super(Invocable.InvocationType.NON_BLOCKING);
         this.assembly = assembly;
+        this.inline = inline;
     }
 
     @Override
@@ -58,33 +68,46 @@ public final class QuiverCore extends Handler.Abstract {
                 callback.failed(failure);
                 return;
             }
-            byte[] bytes = new byte[body.remaining()];
-            body.get(bytes);
-            Receipt receipt = assembly.engine().receive(bytes, new Inbound(sessionId, version, CallerIdentity.ANONYMOUS));
-            if (receipt instanceof Receipt.Accepted) {
-                response.setStatus(202);
-                callback.succeeded();
-            } else if (receipt instanceof Receipt.Rejected rejected) {
-                response.setStatus(400);
-                json(response, rejected.body(), callback);
-            } else {
-                Receipt.Pending pending = (Receipt.Pending) receipt;
-                if (sessionId == null && pending.session() != null) {
-                    response.getHeaders().put(SESSION_HEADER, pending.session().id());
-                }
-                pending.exchange().run(new MessageSink() {
-                    @Override
-                    public void send(byte[] message) {
-                    }
-
-                    @Override
-                    public void complete(byte[] answer) {
-                        json(response, answer, callback);
-                    }
-                });
+            try {
+                answer(body, sessionId, version, response, callback);
+            } catch (RuntimeException e) {
+                callback.failed(e);
             }
         });
         return true;
+    }
+
+    private void answer(ByteBuffer body, String sessionId, String version, Response response, Callback callback) {
+        byte[] bytes = new byte[body.remaining()];
+        body.get(bytes);
+        Receipt receipt = assembly.engine().receive(bytes, new Inbound(sessionId, version, CallerIdentity.ANONYMOUS));
+        if (receipt instanceof Receipt.Accepted) {
+            response.setStatus(202);
+            callback.succeeded();
+        } else if (receipt instanceof Receipt.Rejected rejected) {
+            response.setStatus(400);
+            json(response, rejected.body(), callback);
+        } else {
+            Receipt.Pending pending = (Receipt.Pending) receipt;
+            if (sessionId == null && pending.session() != null) {
+                response.getHeaders().put(SESSION_HEADER, pending.session().id());
+            }
+            MessageSink sink = new MessageSink() {
+                @Override
+                public void send(byte[] message) {
+                }
+
+                @Override
+                public void complete(byte[] answer) {
+                    json(response, answer, callback);
+                }
+            };
+            if (inline) {
+                pending.exchange().run(sink);
+            } else {
+                pending.exchange().start(sink);
+            }
+        }
     }
 
     private static void json(Response response, byte[] body, Callback callback) {
@@ -106,9 +129,9 @@ public final class QuiverCore extends Handler.Abstract {
         Server server = new Server();
         ServerConnector connector = new ServerConnector(server);
         connector.setHost("127.0.0.1");
-        connector.setPort(args.length > 0 ? Integer.parseInt(args[0]) : 0);
+        connector.setPort(args.length > 1 ? Integer.parseInt(args[1]) : 0);
         server.addConnector(connector);
-        server.setHandler(new QuiverCore(assembly));
+        server.setHandler(new QuiverCore(assembly, args.length > 0 && "inline".equals(args[0])));
         server.start();
         System.out.println("endpoint: http://127.0.0.1:" + connector.getLocalPort() + "/mcp");
         server.join();

@@ -16,13 +16,13 @@ import java.util.function.LongSupplier;
  * Debounces catalog changes: a burst of changes to one list becomes one
  * {@code notifications/<list>/list_changed} to every session stream and listener.
  *
- * <p>How long the notifier waits depends on the last change. After an entry left the list it waits
- * for the whole quiet window ({@code listChangedDebounceMs}): a bundle update unregisters its
- * services and registers them again, and the clients should hear of it once, with the new list.
- * After an addition it waits only {@value #ADDED_QUIET_MS} ms (at most the window), enough to take
- * the services one bundle registers as it starts in one notification, so a new tool reaches the
- * clients without the removal's wait. Either way it sends at the latest twenty windows after the
- * first change of a burst.
+ * <p>How long the notifier waits depends on the burst. Once an entry left the list it waits for the
+ * whole quiet window ({@code listChangedDebounceMs}) after the burst's last change: a bundle update
+ * unregisters its services and registers them again, and the clients should hear of it once, with
+ * the new list. A burst of additions only (a new bundle) waits {@value #ADDED_QUIET_MS} ms after its
+ * last change (at most the window), enough to take the services one bundle registers as it starts
+ * in one notification, so a new tool reaches the clients without the removal's wait. Either way it
+ * sends at the latest twenty windows after the first change of a burst.
  */
 final class ListChangeNotifier {
 
@@ -32,11 +32,17 @@ final class ListChangeNotifier {
     private final LongSupplier quietMs;
     private final Map<Catalog.Kind, Pending> pending = new EnumMap<>(Catalog.Kind.class);
 
-    /** The wait after a change that added or replaced an entry (ms), when the quiet window is longer. */
+    /** The wait after a burst of additions only (ms), when the quiet window is longer. */
     static final long ADDED_QUIET_MS = 25;
 
-    private record Pending(long firstNanos, ScheduledFuture<?> flush) {
+    /**
+     * @param generation tells this burst's flush from a later one's
+     * @param sawRemoval whether an entry left the list during the burst
+     */
+    private record Pending(long firstNanos, long generation, boolean sawRemoval, ScheduledFuture<?> flush) {
     }
+
+    private long generations;
 
     ListChangeNotifier(SessionRegistry sessions, Listeners listeners, ScheduledExecutorService timer,
             LongSupplier quietMs) {
@@ -48,28 +54,34 @@ final class ListChangeNotifier {
 
     void changed(Catalog.Kind kind, boolean removed) {
         long quietMs = Math.max(0, this.quietMs.getAsLong());
-        long waitMs = removed ? quietMs : Math.min(quietMs, ADDED_QUIET_MS);
         synchronized (pending) {
             long now = System.nanoTime();
             Pending current = pending.get(kind);
             long first = current == null ? now : current.firstNanos();
+            boolean sawRemoval = removed || current != null && current.sawRemoval();
             if (current != null) {
                 if (now - first >= TimeUnit.MILLISECONDS.toNanos(quietMs * 20)) {
                     return;
                 }
                 current.flush().cancel(false);
             }
+            long waitMs = sawRemoval ? quietMs : Math.min(quietMs, ADDED_QUIET_MS);
+            long generation = ++generations;
             try {
-                pending.put(kind, new Pending(first, timer.schedule(() -> flush(kind), waitMs, TimeUnit.MILLISECONDS)));
+                pending.put(kind, new Pending(first, generation, sawRemoval,
+                        timer.schedule(() -> flush(kind, generation), waitMs, TimeUnit.MILLISECONDS)));
             } catch (RejectedExecutionException e) {
                 pending.remove(kind);
             }
         }
     }
 
-    private void flush(Catalog.Kind kind) {
+    private void flush(Catalog.Kind kind, long generation) {
         synchronized (pending) {
-            pending.remove(kind);
+            Pending current = pending.get(kind);
+            if (current != null && current.generation() == generation) {
+                pending.remove(kind);
+            }
         }
         String method = switch (kind) {
             case TOOLS -> "notifications/tools/list_changed";

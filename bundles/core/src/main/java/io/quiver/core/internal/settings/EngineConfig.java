@@ -82,7 +82,7 @@ public @interface EngineConfig {
     @Min(1)
     int pageSize() default 100;
 
-    @AttributeDefinition(description = "After a removal, list changes within this window give one notification (ms); after an addition at most 25 ms")
+    @AttributeDefinition(description = "List changes within this window of a removal give one notification (ms); additions alone wait at most 25 ms")
     @Min(0)
     long listChangedDebounceMs() default 250;
 
