@@ -1,10 +1,11 @@
 package io.quiver.core.internal.catalog;
 
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongFunction;
 import org.slf4j.Logger;
@@ -41,52 +42,29 @@ final class ToolLog {
         }
     }
 
-    /** The lines a change gives, in name order, looking at every name. */
-    List<String> describe(RankedRegistry.Snapshot<ToolEntry> before, RankedRegistry.Snapshot<ToolEntry> after) {
-        Set<String> names = new TreeSet<>(before.winners().keySet());
-        names.addAll(after.winners().keySet());
-        before.shadowed().forEach(e -> names.add(e.key()));
-        after.shadowed().forEach(e -> names.add(e.key()));
-        return describe(before, after, names);
-    }
-
     /**
-     * The lines a change gives for the given names, in name order: only they are looked at, so one
-     * tool coming or going costs the same in a catalog of ten tools or ten thousand.
+     * The lines a change gives for the given names: {@link #describe(RankedRegistry.Snapshot,
+     * RankedRegistry.Snapshot)} of the snapshots cut down to them, so one tool coming or going costs
+     * the same in a catalog of ten tools or ten thousand.
      */
     List<String> describe(RankedRegistry.Snapshot<ToolEntry> before, RankedRegistry.Snapshot<ToolEntry> after,
             Set<String> names) {
-        List<String> sorted = new ArrayList<>(names);
-        sorted.sort(null);
-        List<RankedRegistry.Entry<ToolEntry>> shadowedBefore = only(before.shadowed(), names);
-        List<RankedRegistry.Entry<ToolEntry>> shadowedAfter = only(after.shadowed(), names);
-        Set<Long> wasShadowed = ids(shadowedBefore);
-        Set<Long> isShadowed = ids(shadowedAfter);
-        Set<Long> wonBefore = new HashSet<>();
-        Set<Long> winsAfter = new HashSet<>();
-        for (String name : sorted) {
-            RankedRegistry.Entry<ToolEntry> was = before.winners().get(name);
-            RankedRegistry.Entry<ToolEntry> now = after.winners().get(name);
-            if (was != null) {
-                wonBefore.add(was.serviceId());
-            }
-            if (now != null) {
-                winsAfter.add(now.serviceId());
-            }
-        }
+        return describe(only(before, names), only(after, names));
+    }
+
+    /** The lines one change gives, in name order. */
+    List<String> describe(RankedRegistry.Snapshot<ToolEntry> before, RankedRegistry.Snapshot<ToolEntry> after) {
         List<String> lines = new ArrayList<>();
-        for (String name : sorted) {
-            RankedRegistry.Entry<ToolEntry> now = after.winners().get(name);
-            if (now == null) {
-                continue;
-            }
-            RankedRegistry.Entry<ToolEntry> was = before.winners().get(name);
+        Map<Long, RankedRegistry.Entry<ToolEntry>> shadowedBefore = byId(before.shadowed());
+        Map<Long, RankedRegistry.Entry<ToolEntry>> shadowedAfter = byId(after.shadowed());
+        for (RankedRegistry.Entry<ToolEntry> now : after.winners().values()) {
+            RankedRegistry.Entry<ToolEntry> was = before.winners().get(now.key());
             if (was == null) {
-                lines.add(wasShadowed.contains(now.serviceId())
+                lines.add(shadowedBefore.containsKey(now.serviceId())
                         ? "Tool " + now.key() + " of " + of(now) + " promoted: the tool that shadowed it is gone"
                         : "Tool " + now.key() + " added (" + of(now) + ")");
             } else if (was.serviceId() != now.serviceId()) {
-                lines.add(wasShadowed.contains(now.serviceId())
+                lines.add(shadowedBefore.containsKey(now.serviceId())
                         ? "Tool " + now.key() + " of " + of(now) + " promoted: the one of " + of(was) + " is gone"
                         : "Tool " + now.key() + " of " + of(now) + " (ranking " + now.ranking() + ") shadows the one of "
                                 + of(was) + " (ranking " + was.ranking() + ")");
@@ -94,21 +72,23 @@ final class ToolLog {
                 lines.add("Tool " + now.key() + " updated (" + of(now) + ")");
             }
         }
-        for (String name : sorted) {
-            RankedRegistry.Entry<ToolEntry> was = before.winners().get(name);
-            if (was != null && after.winners().get(name) == null) {
+        for (RankedRegistry.Entry<ToolEntry> was : before.winners().values()) {
+            RankedRegistry.Entry<ToolEntry> now = after.winners().get(was.key());
+            if (now == null) {
                 lines.add("Tool " + was.key() + " removed (" + of(was) + ")");
             }
         }
-        for (RankedRegistry.Entry<ToolEntry> entry : shadowedAfter) {
-            if (!wasShadowed.contains(entry.serviceId()) && !wonBefore.contains(entry.serviceId())) {
+        for (RankedRegistry.Entry<ToolEntry> entry : after.shadowed()) {
+            if (!shadowedBefore.containsKey(entry.serviceId())
+                    && !before.winners().values().stream().anyMatch(w -> w.serviceId() == entry.serviceId())) {
                 RankedRegistry.Entry<ToolEntry> winner = after.winners().get(entry.key());
                 lines.add("Tool " + entry.key() + " of " + of(entry) + " (ranking " + entry.ranking()
                         + ") is shadowed by the one of " + of(winner) + " (ranking " + winner.ranking() + ")");
             }
         }
-        for (RankedRegistry.Entry<ToolEntry> entry : shadowedBefore) {
-            if (!isShadowed.contains(entry.serviceId()) && !winsAfter.contains(entry.serviceId())) {
+        for (RankedRegistry.Entry<ToolEntry> entry : before.shadowed()) {
+            if (!shadowedAfter.containsKey(entry.serviceId())
+                    && !after.winners().values().stream().anyMatch(w -> w.serviceId() == entry.serviceId())) {
                 lines.add("Tool " + entry.key() + " of " + of(entry) + " removed (it was shadowed)");
             }
         }
@@ -119,20 +99,23 @@ final class ToolLog {
         return bundles.apply(entry.value().bundleId());
     }
 
-    private static List<RankedRegistry.Entry<ToolEntry>> only(List<RankedRegistry.Entry<ToolEntry>> entries,
+    private static RankedRegistry.Snapshot<ToolEntry> only(RankedRegistry.Snapshot<ToolEntry> snapshot,
             Set<String> names) {
-        List<RankedRegistry.Entry<ToolEntry>> kept = new ArrayList<>();
-        for (RankedRegistry.Entry<ToolEntry> entry : entries) {
-            if (names.contains(entry.key())) {
-                kept.add(entry);
+        TreeMap<String, RankedRegistry.Entry<ToolEntry>> winners = new TreeMap<>();
+        for (String name : names) {
+            RankedRegistry.Entry<ToolEntry> winner = snapshot.winners().get(name);
+            if (winner != null) {
+                winners.put(name, winner);
             }
         }
-        return kept;
+        List<RankedRegistry.Entry<ToolEntry>> shadowed = snapshot.shadowed().stream()
+                .filter(e -> names.contains(e.key())).toList();
+        return new RankedRegistry.Snapshot<>(snapshot.version(), winners, shadowed);
     }
 
-    private static Set<Long> ids(List<RankedRegistry.Entry<ToolEntry>> entries) {
-        Set<Long> ids = new HashSet<>();
-        entries.forEach(e -> ids.add(e.serviceId()));
-        return ids;
+    private static Map<Long, RankedRegistry.Entry<ToolEntry>> byId(List<RankedRegistry.Entry<ToolEntry>> entries) {
+        Map<Long, RankedRegistry.Entry<ToolEntry>> map = new HashMap<>();
+        entries.forEach(e -> map.put(e.serviceId(), e));
+        return map;
     }
 }
