@@ -83,18 +83,24 @@ LOAD="$(cut -d' ' -f1-3 /proc/loadavg)"
 : > "$RESULTS"
 TICK=$(getconf CLK_TCK)
 
+# Starts a bench/peers main class on CPU 0 in the background: peer CLASS ARGS... (uses name and out of start).
+peer() {
+  taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" "io.quiver.bench.peers.$1" "${@:2}" \
+    > "$out" 2> "$WORK/$name.log" &
+}
+
 # Starts a server on CPU 0 and waits for its endpoint line; sets PID and URL.
 start() {
   local name="$1" out="$WORK/$1.out" ready="endpoint: " path=""
   rm -f "$out"
   case "$name" in
-    floor) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" io.quiver.bench.peers.Floor 0 > "$out" 2> "$WORK/$name.log" & ;;
-    core-floor) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" io.quiver.bench.peers.CoreFloor blocking 0 > "$out" 2> "$WORK/$name.log" & ;;
-    core-floor-nb) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" io.quiver.bench.peers.CoreFloor nonblocking 0 > "$out" 2> "$WORK/$name.log" & ;;
-    quiver-core-nb) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" io.quiver.bench.peers.QuiverCore worker 0 > "$out" 2> "$WORK/$name.log" & ;;
-    quiver-core-nb-inline) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" io.quiver.bench.peers.QuiverCore inline 0 > "$out" 2> "$WORK/$name.log" & ;;
-    javasdk) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" io.quiver.bench.peers.JavaSdk stateful 0 > "$out" 2> "$WORK/$name.log" & ;;
-    javasdk-stateless) taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -cp "$PEERS" io.quiver.bench.peers.JavaSdk stateless 0 > "$out" 2> "$WORK/$name.log" & ;;
+    floor) peer Floor 0 ;;
+    core-floor) peer CoreFloor blocking 0 ;;
+    core-floor-nb) peer CoreFloor nonblocking 0 ;;
+    quiver-core-nb) peer QuiverCore worker 0 ;;
+    quiver-core-nb-inline) peer QuiverCore inline 0 ;;
+    javasdk) peer JavaSdk stateful 0 ;;
+    javasdk-stateless) peer JavaSdk stateless 0 ;;
     quarkus)
       # port 0: Quarkus binds a free port and names it in its startup line (its endpoint is /mcp)
       ready="Listening on: " path=/mcp
