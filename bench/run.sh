@@ -65,8 +65,8 @@ if chosen quiver-json || chosen quiver-sse || chosen quiver-stateless; then
   [ -f launcher/target/quiver.jar ] || mvn -B -q -DskipTests install
 fi
 # QuiverCore puts the engine's classes on the class path: install the current ones first
-if chosen quiver-core-nb || chosen quiver-core-nb-inline; then mvn -B -q -DskipTests install -pl bundles/core -am; fi
-if chosen floor || chosen core-floor || chosen core-floor-nb || chosen quiver-core-nb || chosen quiver-core-nb-inline \
+if chosen quiver-core-nb || chosen quiver-core-nb-inline || chosen quiver-core-nb-hop; then mvn -B -q -DskipTests install -pl bundles/core -am; fi
+if chosen floor || chosen core-floor || chosen core-floor-nb || chosen quiver-core-nb || chosen quiver-core-nb-inline || chosen quiver-core-nb-hop \
     || chosen javasdk || chosen javasdk-stateless; then modules="$modules,bench/peers"; fi
 if chosen quarkus; then modules="$modules,bench/quarkus"; fi
 if chosen spring; then modules="$modules,bench/spring"; fi
@@ -99,6 +99,7 @@ start() {
     core-floor-nb) peer CoreFloor nonblocking 0 ;;
     quiver-core-nb) peer QuiverCore worker 0 ;;
     quiver-core-nb-inline) peer QuiverCore inline 0 ;;
+    quiver-core-nb-hop) peer QuiverCore hop 0 ;;
     javasdk) peer JavaSdk stateful 0 ;;
     javasdk-stateless) peer JavaSdk stateless 0 ;;
     quarkus)
@@ -132,7 +133,7 @@ start() {
 session() {
   SESSION="" VERSION="2025-11-25" META=""
   case "$1" in
-    quiver-json|quiver-sse|quiver-core-nb|quiver-core-nb-inline|javasdk|quarkus|spring|ts)
+    quiver-json|quiver-sse|quiver-core-nb|quiver-core-nb-inline|quiver-core-nb-hop|javasdk|quarkus|spring|ts)
       [ "$1" = javasdk ] && VERSION="2025-06-18"
       SESSION=$(curl -si -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
         -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"'"$VERSION"'","capabilities":{},"clientInfo":{"name":"wrk","version":"1"}}}' \
@@ -198,6 +199,7 @@ awk '
     ratios("quiver-json", "floor core-floor core-floor-nb javasdk quarkus spring ts")
     ratios("quiver-core-nb", "floor core-floor-nb quarkus")
     ratios("quiver-core-nb-inline", "floor core-floor-nb quarkus")
+    ratios("quiver-core-nb-hop", "floor core-floor-nb quarkus")
     ratios("quiver-sse", "javasdk spring")
     ratios("quiver-stateless", "floor javasdk-stateless")
   }

@@ -48,12 +48,12 @@ public final class QuiverCore extends Handler.Abstract {
     private static final String VERSION_HEADER = "MCP-Protocol-Version";
 
     private final EngineAssembly assembly;
-    private final boolean inline;
+    private final String mode;
 
-    private QuiverCore(EngineAssembly assembly, boolean inline) {
+    private QuiverCore(EngineAssembly assembly, String mode) {
         super(Invocable.InvocationType.NON_BLOCKING);
         this.assembly = assembly;
-        this.inline = inline;
+        this.mode = mode;
     }
 
     @Override
@@ -69,7 +69,7 @@ public final class QuiverCore extends Handler.Abstract {
                 return;
             }
             try {
-                answer(body, sessionId, version, response, callback);
+                answer(request, body, sessionId, version, response, callback);
             } catch (RuntimeException e) {
                 callback.failed(e);
             }
@@ -77,7 +77,7 @@ public final class QuiverCore extends Handler.Abstract {
         return true;
     }
 
-    private void answer(ByteBuffer body, String sessionId, String version, Response response, Callback callback) {
+    private void answer(Request request, ByteBuffer body, String sessionId, String version, Response response, Callback callback) {
         byte[] bytes = new byte[body.remaining()];
         body.get(bytes);
         Receipt receipt = assembly.engine().receive(bytes, new Inbound(sessionId, version, CallerIdentity.ANONYMOUS));
@@ -102,8 +102,10 @@ public final class QuiverCore extends Handler.Abstract {
                     json(response, answer, callback);
                 }
             };
-            if (inline) {
+            if ("inline".equals(mode)) {
                 pending.exchange().run(sink);
+            } else if ("hop".equals(mode)) {
+                request.getComponents().getThreadPool().execute(() -> pending.exchange().run(sink));
             } else {
                 pending.exchange().start(sink);
             }
@@ -131,7 +133,7 @@ public final class QuiverCore extends Handler.Abstract {
         connector.setHost("127.0.0.1");
         connector.setPort(args.length > 1 ? Integer.parseInt(args[1]) : 0);
         server.addConnector(connector);
-        server.setHandler(new QuiverCore(assembly, args.length > 0 && "inline".equals(args[0])));
+        server.setHandler(new QuiverCore(assembly, args.length > 0 ? args[0] : "worker"));
         server.start();
         System.out.println("endpoint: http://127.0.0.1:" + connector.getLocalPort() + "/mcp");
         server.join();
