@@ -22,4 +22,12 @@ public record CallerIdentity(String subject, String tenant, Set<String> roles, b
         Objects.requireNonNull(tenant, "tenant");
         roles = Set.copyOf(roles);
     }
+
+    /**
+     * Whether {@code other} is the same principal: the same subject in the same tenant (roles may
+     * differ between two tokens of one subject). A session belongs to the principal that opened it.
+     */
+    public boolean samePrincipal(CallerIdentity other) {
+        return other != null && subject.equals(other.subject) && tenant.equals(other.tenant);
+    }
 }
