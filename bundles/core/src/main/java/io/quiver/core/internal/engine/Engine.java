@@ -187,7 +187,8 @@ public final class Engine implements AutoCloseable {
                     "Bad Request: a session id is required (send initialize first)");
         }
         Session session = sessions.get(inbound.sessionId());
-        if (session == null) {
+        // a session belongs to the principal that opened it: to anyone else it does not exist
+        if (session == null || !session.caller().samePrincipal(inbound.caller())) {
             return reject(Reason.SESSION_NOT_FOUND, id, ErrorCodes.SESSION_NOT_FOUND, "Session not found");
         }
         session.touch();

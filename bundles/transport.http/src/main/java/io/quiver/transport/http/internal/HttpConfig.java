@@ -23,6 +23,19 @@ public @interface HttpConfig {
     @AttributeDefinition(description = "Origins accepted besides those on allowed hosts (* for any)")
     String[] allowedOrigins() default {};
 
+    @AttributeDefinition(description = "This endpoint's public URL, the resource tokens must name in their audience"
+            + " (e.g. https://mcp.example.com/mcp); served in the OAuth protected-resource metadata. Empty: the"
+            + " URL the client used (scheme, Host header and path)")
+    String resourceUrl() default "";
+
+    @AttributeDefinition(description = "Issuer URLs of the OAuth authorization servers clients get tokens from,"
+            + " named in the protected-resource metadata (RFC 9728)")
+    String[] authorizationServers() default {};
+
+    @AttributeDefinition(description = "OAuth scopes every authenticated request must carry (403 insufficient_scope"
+            + " otherwise); empty: none required")
+    String[] requiredScopes() default {};
+
     @AttributeDefinition(description = "Largest accepted request body in bytes (413 above)")
     @Min(1)
     long maxBodyBytes() default 4L << 20;

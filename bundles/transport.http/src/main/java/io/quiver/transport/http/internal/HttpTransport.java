@@ -1,5 +1,6 @@
 package io.quiver.transport.http.internal;
 
+import io.quiver.api.auth.Authenticator;
 import io.quiver.api.operator.Problem;
 import io.quiver.api.operator.ProblemSource;
 import io.quiver.api.transport.McpEngine;
@@ -9,20 +10,25 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Hashtable;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceReference;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.metatype.annotations.Designate;
 import org.osgi.service.servlet.whiteboard.HttpWhiteboardConstants;
 import org.slf4j.Logger;
@@ -34,7 +40,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A configuration change applies in place (sessions and streams stay). When the HTTP service
  * listens beyond loopback and no {@code allowedHosts} are configured, the endpoint is not served at
- * all: any client could name a loopback host and pass the DNS-rebinding check.
+ * all: any client could name a loopback host and pass the DNS-rebinding check. Beyond loopback it
+ * also needs authentication (an {@link Authenticator} service, or {@code quiver.auth.required}),
+ * unless the operator said {@code quiver.auth.insecureNoAuth} ({@code --insecure-no-auth}).
+ *
+ * <p>Beside the endpoint it serves the OAuth protected-resource metadata ({@link ResourceMetadataServlet}).
  */
 @Component(configurationPid = "io.quiver.transport.http", service = ProblemSource.class, immediate = true)
 @Designate(ocd = HttpConfig.class)
@@ -44,17 +54,25 @@ public final class HttpTransport implements ProblemSource {
     public static final String ENDPOINT_PATH = "quiver.endpoint.path";
     /** The framework property with the address Felix HTTP listens on (absent: every address). */
     static final String HOST_PROPERTY = "org.apache.felix.http.host";
+    /** The framework property by which the operator allows serving beyond loopback without authentication. */
+    static final String INSECURE_PROPERTY = "quiver.auth.insecureNoAuth";
 
     private static final Logger LOG = LoggerFactory.getLogger(HttpTransport.class);
 
     private final BundleContext context;
     private final McpServlet servlet;
+    private final Gatekeeper gate;
     private final ScheduledExecutorService timer;
+    /** The authenticators by ranking (highest first), then service id. */
+    private final Map<ServiceReference<Authenticator>, Authenticator> authenticators =
+            new ConcurrentSkipListMap<>(Comparator.reverseOrder());
     private ServletRegistration registration;
+    private ServiceRegistration<Servlet> metadata;
     private ScheduledFuture<?> keepAlive;
     private long keepAliveMs;
     private volatile List<Problem> problems = List.of();
     private volatile HttpConfig config;
+    private Map<String, Object> lastProperties;
 
     private record ServletRegistration(ServiceRegistration<Servlet> service, String path) {
     }
@@ -68,9 +86,32 @@ public final class HttpTransport implements ProblemSource {
             return t;
         });
         this.config = read(properties, null);
-        this.servlet = new McpServlet(engine, config, timer, headerWatch());
+        this.gate = new Gatekeeper(Boolean.parseBoolean(context.getProperty(Gatekeeper.REQUIRED_PROPERTY)));
+        this.servlet = new McpServlet(engine, config, timer, headerWatch(), gate);
+        this.metadata = context.registerService(Servlet.class, new ResourceMetadataServlet(gate, () -> this.config),
+                metadataProperties());
         timer.scheduleWithFixedDelay(servlet::sweepHeaders, 1, 1, TimeUnit.SECONDS);
         apply(properties);
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void addAuthenticator(ServiceReference<Authenticator> ref, Authenticator authenticator) {
+        authenticators.put(ref, authenticator);
+        gate.authenticators(List.copyOf(authenticators.values()));
+        reapply();
+    }
+
+    void removeAuthenticator(ServiceReference<Authenticator> ref) {
+        authenticators.remove(ref);
+        gate.authenticators(List.copyOf(authenticators.values()));
+        reapply();
+    }
+
+    /** An authenticator came or went: beyond loopback that decides whether the endpoint is served. */
+    private synchronized void reapply() {
+        if (servlet != null && lastProperties != null) {
+            apply(lastProperties);
+        }
     }
 
     @Modified
@@ -82,15 +123,18 @@ public final class HttpTransport implements ProblemSource {
 
     /** Registers, moves or withdraws the endpoint, and sets the keep-alive timer, for the configuration now. */
     private synchronized void apply(Map<String, Object> properties) {
+        lastProperties = properties;
         HttpConfig c = config;
         String refusal = refusal(c);
         if (refusal != null) {
             List<Problem> withRefusal = new ArrayList<>(problems);
+            withRefusal.removeIf(p -> p.reason().startsWith(REFUSAL_PREFIX));
             withRefusal.add(new Problem(TypedConfig.source(properties), refusal));
             problems = List.copyOf(withRefusal);
             LOG.error("{}", refusal);
             unregister();
         } else if (registration == null) {
+            problems = problems.stream().filter(p -> !p.reason().startsWith(REFUSAL_PREFIX)).toList();
             register(c);
         } else if (!registration.path().equals(path(c))) {
             // the same servlet on a new path: streams open on the old one keep their connections
@@ -107,6 +151,14 @@ public final class HttpTransport implements ProblemSource {
             keepAliveMs = interval;
             keepAlive = timer.scheduleWithFixedDelay(servlet::keepAlive, interval, interval, TimeUnit.MILLISECONDS);
         }
+    }
+
+    private static Hashtable<String, Object> metadataProperties() {
+        Hashtable<String, Object> props = new Hashtable<>();
+        props.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_SERVLET_PATTERN,
+                new String[] {Gatekeeper.METADATA_PATH, Gatekeeper.METADATA_PATH + "/*"});
+        props.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_SERVLET_NAME, "quiver-oauth-resource-metadata");
+        return props;
     }
 
     private void register(HttpConfig c) {
@@ -147,14 +199,23 @@ public final class HttpTransport implements ProblemSource {
     /** Why the endpoint must not be served as configured, or null. */
     private String refusal(HttpConfig c) {
         String bind = context.getProperty(HOST_PROPERTY);
-        if (!list(c.allowedHosts()).isEmpty() || isLoopback(bind)) {
+        if (isLoopback(bind)) {
             return null;
         }
-        return "Not serving MCP on " + (bind == null || bind.isBlank() ? "every address" : bind)
-                + ": listening beyond loopback needs allowedHosts, the host names clients use to reach this server"
-                + " (set allowedHosts in etc/io.quiver.transport.http.cfg, e.g. allowedHosts = mcp.example.com),"
-                + " or bind to 127.0.0.1";
+        String where = REFUSAL_PREFIX + (bind == null || bind.isBlank() ? "every address" : bind);
+        if (list(c.allowedHosts()).isEmpty()) {
+            return where + ": listening beyond loopback needs allowedHosts, the host names clients use to reach this server"
+                    + " (set allowedHosts in etc/io.quiver.transport.http.cfg, e.g. allowedHosts = mcp.example.com),"
+                    + " or bind to 127.0.0.1";
+        }
+        if (!gate.required() && !Boolean.parseBoolean(context.getProperty(INSECURE_PROPERTY))) {
+            return where + ": listening beyond loopback needs authentication (configure etc/io.quiver.auth.jwt.cfg or"
+                    + " an API key, see docs/security.md), or --insecure-no-auth on a network you trust";
+        }
+        return null;
     }
+
+    private static final String REFUSAL_PREFIX = "Not serving MCP on ";
 
     /** Whether an address (a literal or a name) is the loopback interface only. */
     static boolean isLoopback(String bind) {
@@ -199,6 +260,11 @@ public final class HttpTransport implements ProblemSource {
     @Deactivate
     synchronized void deactivate() {
         unregister();
+        try {
+            metadata.unregister();
+        } catch (IllegalStateException e) {
+            // bundle already stopping
+        }
         timer.shutdownNow();
         servlet.closeAll();
     }
@@ -209,7 +275,7 @@ public final class HttpTransport implements ProblemSource {
                 .filter(v -> !v.isEmpty()).toList();
     }
 
-    private static String path(HttpConfig c) {
+    static String path(HttpConfig c) {
         String p = c.path() == null || c.path().isBlank() ? "/mcp" : c.path().trim();
         return p.startsWith("/") ? p : "/" + p;
     }

@@ -59,11 +59,13 @@ final class McpServlet extends HttpServlet {
     private transient volatile HttpConfig config;
     private transient volatile RequestGuard guard;
     private transient volatile int maxStreams;
+    private final transient Gatekeeper gate;
 
-    McpServlet(McpEngine engine, HttpConfig config, ScheduledExecutorService timer, HeaderWatch headers) {
+    McpServlet(McpEngine engine, HttpConfig config, ScheduledExecutorService timer, HeaderWatch headers, Gatekeeper gate) {
         this.engine = engine;
         this.timer = timer;
         this.headers = headers;
+        this.gate = gate;
         configure(config);
     }
 
@@ -79,6 +81,7 @@ final class McpServlet extends HttpServlet {
     /** Takes new settings; requests and streams in progress keep going. */
     void configure(HttpConfig next) {
         this.guard = new RequestGuard(HttpTransport.list(next.allowedHosts()), HttpTransport.list(next.allowedOrigins()));
+        gate.configure(next);
         this.maxStreams = next.maxStreams() > 0 ? next.maxStreams()
                 : (int) Math.max(256, Math.min(1_000_000, (Runtime.getRuntime().maxMemory() >> 20) * 8));
         this.config = next;
@@ -101,10 +104,17 @@ final class McpServlet extends HttpServlet {
             refuseUnread(resp, HttpServletResponse.SC_FORBIDDEN, TransportErrors.SERVER_ERROR, "Forbidden: Origin not allowed");
             return;
         }
+        Gatekeeper.Verdict verdict = gate.check(req);
+        if (verdict instanceof Gatekeeper.Challenged challenged) {
+            resp.setHeader("WWW-Authenticate", challenged.challenge());
+            refuseUnread(resp, challenged.status(), TransportErrors.SERVER_ERROR, challenged.message());
+            return;
+        }
+        CallerIdentity caller = ((Gatekeeper.Admitted) verdict).caller();
         switch (req.getMethod()) {
-            case "POST" -> post(req, resp);
-            case "GET" -> get(req, resp);
-            case "DELETE" -> delete(req, resp);
+            case "POST" -> post(req, resp, caller);
+            case "GET" -> get(req, resp, caller);
+            case "DELETE" -> delete(req, resp, caller);
             default -> {
                 resp.setHeader("Allow", "GET, POST, DELETE");
                 refuseUnread(resp, HttpServletResponse.SC_METHOD_NOT_ALLOWED, TransportErrors.SERVER_ERROR, "Method not allowed");
@@ -114,7 +124,7 @@ final class McpServlet extends HttpServlet {
 
     // --- POST ----------------------------------------------------------------------------------
 
-    private void post(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    private void post(HttpServletRequest req, HttpServletResponse resp, CallerIdentity caller) throws IOException {
         String accept = req.getHeader("Accept");
         if (!MediaTypes.accepts(accept, MediaTypes.JSON) || !MediaTypes.accepts(accept, MediaTypes.SSE)) {
             refuseUnread(resp, HttpServletResponse.SC_NOT_ACCEPTABLE, TransportErrors.SERVER_ERROR,
@@ -137,7 +147,7 @@ final class McpServlet extends HttpServlet {
         byte[] arrived = arrived(req, declared, c);
         if (arrived != null) {
             // the whole body came with the headers (the usual small message): no waiting, no hand-off
-            received(req, resp, null, arrived);
+            received(req, resp, null, arrived, caller);
             return;
         }
         AsyncContext async = req.startAsync();
@@ -147,7 +157,7 @@ final class McpServlet extends HttpServlet {
                     @Override
                     public void body(byte[] body) {
                         try {
-                            received(req, resp, async, body);
+                            received(req, resp, async, body, caller);
                         } catch (RuntimeException e) {
                             LOG.error("A POST to the MCP endpoint failed", e);
                             finish(async, HttpServletResponse.SC_INTERNAL_SERVER_ERROR, TransportErrors.INTERNAL_ERROR, "Internal error", true);
@@ -213,10 +223,11 @@ final class McpServlet extends HttpServlet {
      * @param started the request's async context when the body was read asynchronously, else null
      *     (then the answer is written at once, or an async context starts for a pending exchange)
      */
-    private void received(HttpServletRequest req, HttpServletResponse resp, AsyncContext started, byte[] body) {
+    private void received(HttpServletRequest req, HttpServletResponse resp, AsyncContext started, byte[] body,
+            CallerIdentity caller) {
         HttpConfig c = config;
         String sessionId = header(req, SESSION_HEADER);
-        Inbound inbound = new Inbound(sessionId, header(req, VERSION_HEADER), caller(), headers(req),
+        Inbound inbound = new Inbound(sessionId, header(req, VERSION_HEADER), caller, headers(req),
                 req.getRemoteAddr());
         Receipt receipt = engine.receive(body, inbound);
         if (receipt instanceof Receipt.Accepted) {
@@ -351,13 +362,13 @@ final class McpServlet extends HttpServlet {
 
     // --- GET -----------------------------------------------------------------------------------
 
-    private void get(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    private void get(HttpServletRequest req, HttpServletResponse resp, CallerIdentity caller) throws IOException {
         if (!MediaTypes.accepts(req.getHeader("Accept"), MediaTypes.SSE)) {
             fail(resp, HttpServletResponse.SC_NOT_ACCEPTABLE, TransportErrors.SERVER_ERROR,
                     "Not Acceptable: the client must accept text/event-stream");
             return;
         }
-        McpSession session = session(req, resp);
+        McpSession session = session(req, resp, caller);
         if (session == null) {
             return;
         }
@@ -436,8 +447,8 @@ final class McpServlet extends HttpServlet {
 
     // --- DELETE --------------------------------------------------------------------------------
 
-    private void delete(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-        McpSession session = session(req, resp);
+    private void delete(HttpServletRequest req, HttpServletResponse resp, CallerIdentity caller) throws IOException {
+        McpSession session = session(req, resp, caller);
         if (session == null) {
             return;
         }
@@ -447,8 +458,12 @@ final class McpServlet extends HttpServlet {
 
     // -------------------------------------------------------------------------------------------
 
-    /** The live session a GET or DELETE names, or null after answering the error. */
-    private McpSession session(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    /**
+     * The live session a GET or DELETE names, or null after answering the error. A session belongs to
+     * the caller that opened it: to anyone else it does not exist.
+     */
+    private McpSession session(HttpServletRequest req, HttpServletResponse resp, CallerIdentity caller)
+            throws IOException {
         String version = header(req, VERSION_HEADER);
         if (version != null && !engine.supportedVersions().contains(version)) {
             fail(resp, HttpServletResponse.SC_BAD_REQUEST, TransportErrors.INVALID_REQUEST,
@@ -461,7 +476,7 @@ final class McpServlet extends HttpServlet {
                     "Bad Request: Mcp-Session-Id header is required");
             return null;
         }
-        McpSession session = engine.session(id).orElse(null);
+        McpSession session = engine.session(id).filter(s -> s.caller().samePrincipal(caller)).orElse(null);
         if (session == null) {
             fail(resp, HttpServletResponse.SC_NOT_FOUND, TransportErrors.SESSION_NOT_FOUND, "Session not found");
         }
@@ -525,9 +540,6 @@ final class McpServlet extends HttpServlet {
         return value == null || value.isBlank() ? null : value.trim();
     }
 
-    private static CallerIdentity caller() {
-        return CallerIdentity.ANONYMOUS;
-    }
 
     void keepAlive() {
         for (Map.Entry<SessionStreams, Runnable> own : stateless.entrySet()) {
