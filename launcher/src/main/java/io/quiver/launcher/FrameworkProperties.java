@@ -3,9 +3,12 @@ package io.quiver.launcher;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.stream.Stream;
 
 /**
  * The framework properties of a Quiver start. Bundles read their settings from here:
@@ -43,9 +46,28 @@ final class FrameworkProperties {
         p.put("quiver.etc", watch.etc().toString());
         p.put("quiver.deploy", watch.deploy().toString());
         p.put("quiver.features", String.join(",", settings.features()));
+        if (authenticationConfigured(watch.etc())) {
+            // the transport refuses everyone until the authenticators are up, never serves anonymously meanwhile
+            p.put(AUTH_REQUIRED, "true");
+        }
 
         p.putAll(settings.frameworkProperties());
         return p;
+    }
+
+    /** Set when {@code etc/} configures authentication. */
+    static final String AUTH_REQUIRED = "quiver.auth.required";
+    /** Set by {@code --insecure-no-auth}: serving beyond loopback without authentication is allowed. */
+    static final String INSECURE_NO_AUTH = "quiver.auth.insecureNoAuth";
+
+    /** Whether the folder holds an authentication configuration (JWT or an API key). */
+    static boolean authenticationConfigured(Path etc) {
+        try (Stream<Path> files = Files.list(etc)) {
+            return files.map(f -> f.getFileName().toString())
+                    .anyMatch(n -> n.equals("io.quiver.auth.jwt.cfg") || n.startsWith("io.quiver.auth.apikey-") && n.endsWith(".cfg"));
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     static String slf4jExports(String version) {

@@ -8,7 +8,8 @@ import java.time.Instant;
  * {@code java -jar quiver.jar run [options]}: starts Quiver, prints exactly one line to stdout
  * ({@code Quiver MCP endpoint: <url>}) once the endpoint answers, and runs until SIGINT/SIGTERM.
  * Everything else goes to stderr. Exit status: 0 after a normal stop, 1 when the start failed,
- * 2 for a wrong command line.
+ * 2 for a wrong command line. {@code quiver.jar apikey create ...} prints a new API key and its
+ * configuration instead ({@link ApiKeyCommand}).
  */
 public final class Main {
 
@@ -30,6 +31,11 @@ public final class Main {
         if (command instanceof CommandLine.Help) {
             stdout.print(CommandLine.USAGE);
             stdout.flush();
+            return;
+        }
+        if (command instanceof CommandLine.CreateApiKey create) {
+            // no framework: the key and its configuration on stdout, errors on stderr
+            System.exit(ApiKeyCommand.create(create, stdout, System.err));
             return;
         }
         // stdout carries the endpoint line only; a bundle that prints goes to stderr

@@ -129,7 +129,7 @@ public final class Quiver implements AutoCloseable {
         configurer.finish();
         problems = starter.problems();
         if (http) {
-            requireAllowedHostsBeyondLoopback(context);
+            requireSafetyBeyondLoopback(context);
         }
         // now that the deployer guards it, deploy/ is watched (FileInstall's active level)
         fw.adapt(FrameworkStartLevel.class).setStartLevel(DirectoryWatch.DEPLOY_START_LEVEL);
@@ -149,10 +149,12 @@ public final class Quiver implements AutoCloseable {
     }
 
     /**
-     * Refuses to serve beyond loopback without {@code allowedHosts}: any client could then name a
-     * loopback host and pass the DNS-rebinding check (the transport refuses too; this says why at once).
+     * Refuses to serve beyond loopback without {@code allowedHosts} (any client could then name a
+     * loopback host and pass the DNS-rebinding check) or without authentication, unless
+     * {@code --insecure-no-auth} says so (then warns at every start). The transport refuses too; this
+     * says why at once and ends the start.
      */
-    private void requireAllowedHostsBeyondLoopback(BundleContext context) {
+    private void requireSafetyBeyondLoopback(BundleContext context) {
         if (isLoopback(settings.bind())) {
             return;
         }
@@ -162,8 +164,19 @@ public final class Quiver implements AutoCloseable {
             throw new IllegalStateException("--bind " + settings.bind() + " listens beyond loopback, which needs"
                     + " allowedHosts: the host names clients use to reach this server. Set it in "
                     + settings.etc().resolve(TRANSPORT_PID + ".cfg") + " (for example: allowedHosts = mcp.example.com),"
-                    + " or bind to 127.0.0.1. There is no authentication yet: only do this on a trusted network");
+                    + " or bind to 127.0.0.1");
         }
+        if (FrameworkProperties.authenticationConfigured(settings.etc())) {
+            return;
+        }
+        if (!Boolean.parseBoolean(context.getProperty(FrameworkProperties.INSECURE_NO_AUTH))) {
+            throw new IllegalStateException("--bind " + settings.bind() + " listens beyond loopback, which needs"
+                    + " authentication: configure " + settings.etc().resolve("io.quiver.auth.jwt.cfg")
+                    + " or create an API key (quiver apikey create --subject NAME --write), see docs/security.md;"
+                    + " or give --insecure-no-auth to serve anyone who can reach this address");
+        }
+        LOG.warn("--insecure-no-auth: serving MCP on {} WITHOUT authentication; anyone who can reach this address"
+                + " can call every tool", settings.bind());
     }
 
     /** The names of a list setting as Configuration Admin holds it (text with commas, an array, a list). */
