@@ -14,9 +14,10 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * Listening beyond loopback needs the host names clients use: without {@code allowedHosts} the
- * server refuses to start and says what to configure; with them it starts, prints the address it
- * really listens on, and still refuses other Host names.
+ * Listening beyond loopback needs the host names clients use and authentication: without
+ * {@code allowedHosts}, or without an authentication configured (and no {@code --insecure-no-auth}),
+ * the server refuses to start and says what to configure; with them it starts, prints the address
+ * it really listens on, still refuses other Host names, and refuses callers without a credential.
  */
 class BindSafetyIT {
 
@@ -34,15 +35,43 @@ class BindSafetyIT {
     }
 
     @Test
-    void withAllowedHostsItStartsAndPrintsTheAddressItListensOn() throws Exception {
+    void withAllowedHostsButNoAuthenticationItRefusesToStart() throws Exception {
+        QuiverServer.Failure failure = QuiverServer.startFailing("bind-no-auth", "core,http,tools-default",
+                home -> Files.writeString(home.resolve("etc/io.quiver.transport.http.cfg"), "allowedHosts = quiver.test\n"),
+                "--bind", "0.0.0.0");
+        assertEquals(1, failure.exitCode(), failure.log());
+        assertFalse(failure.stdout().contains("Quiver MCP endpoint"), "no endpoint is announced: " + failure.stdout());
+        assertTrue(failure.log().contains("needs authentication") && failure.log().contains("--insecure-no-auth"),
+                "the message says what to configure:\n" + failure.log());
+    }
+
+    @Test
+    void insecureNoAuthStartsWithAWarningAndPrintsTheAddressItListensOn() throws Exception {
         try (QuiverServer server = QuiverServer.start("bind-allowed", "core,http,tools-default",
                 home -> Files.writeString(home.resolve("etc/io.quiver.transport.http.cfg"), "allowedHosts = quiver.test\n"),
-                "--bind", "0.0.0.0")) {
+                "--bind", "0.0.0.0", "--insecure-no-auth")) {
             assertTrue(server.url().startsWith("http://0.0.0.0:"), server.url());
+            assertTrue(server.log().contains("WITHOUT authentication"), server.log());
             String local = "http://127.0.0.1:" + server.port() + "/mcp";
             assertEquals(200, initialize(local, "quiver.test:" + server.port()).statusCode());
             assertEquals(403, initialize(local, "evil.example:" + server.port()).statusCode());
             Probe.normalCallAnswers(local);
+        }
+    }
+
+    @Test
+    void withAnApiKeyItStartsAndRefusesCallersWithoutOne() throws Exception {
+        try (QuiverServer server = QuiverServer.start("bind-auth", "core,http,tools-default", home -> {
+            Files.writeString(home.resolve("etc/io.quiver.transport.http.cfg"), "allowedHosts = quiver.test\n");
+            // the hash of a key nobody has: the point is that authentication is configured
+            Files.writeString(home.resolve("etc/io.quiver.auth.apikey-ops.cfg"), "hash = sha256:" + "ab".repeat(32)
+                    + "\nsubject = ops\nexpires = 2099-01-01\n");
+        }, "--bind", "0.0.0.0")) {
+            String local = "http://127.0.0.1:" + server.port() + "/mcp";
+            HttpResponse<String> r = initialize(local, "quiver.test:" + server.port());
+            assertEquals(401, r.statusCode(), r.body());
+            assertTrue(r.headers().firstValue("WWW-Authenticate").orElse("").contains("resource_metadata="), r.headers().toString());
+            assertFalse(server.log().contains("WITHOUT authentication"), server.log());
         }
     }
 

@@ -50,7 +50,8 @@ class ConfigEditIT {
     /** And for every transport setting. */
     private static final Map<String, String> TRANSPORT = ordered(
             "path", "/mcp2", "allowedHosts", "quiver.test", "allowedOrigins", "https://app.example.com",
-            "headerTimeoutMs", "5000", "maxBodyBytes", "65536", "maxDrainBytes", "1048576", "bodyTimeoutMs", "10000",
+            "resourceUrl", "https://mcp.quiver.test/mcp", "authorizationServers", "https://issuer.quiver.test",
+            "requiredScopes", "mcp:tools", "headerTimeoutMs", "5000", "maxBodyBytes", "65536", "maxDrainBytes", "1048576", "bodyTimeoutMs", "10000",
             "maxStreams", "2000",
             "maxStreamsPerSession", "16", "sseRetryMs", "1000", "sseBufferEvents", "128", "sseRetainedStreams", "16",
             "sseKeepAliveMs", "5000", "sseMethods", "tools/call", "ssePollingMs", "0");

@@ -53,6 +53,14 @@ final class Probe {
     /** A 2026-07-28 request with the envelope and headers the revision wants. */
     static JsonNode stateless(String url, String method, String name, Map<String, Object> params, Duration timeout)
             throws Exception {
+        HttpResponse<String> r = statelessExchange(url, method, name, params, Map.of(), timeout);
+        assertEquals(200, r.statusCode(), r.body());
+        return McpClient.JSON.readTree(r.body());
+    }
+
+    /** The same request with more headers (an {@code Authorization}, say), whatever it is answered. */
+    static HttpResponse<String> statelessExchange(String url, String method, String name, Map<String, Object> params,
+            Map<String, String> headers, Duration timeout) throws Exception {
         Map<String, Object> withMeta = new LinkedHashMap<>(params);
         withMeta.put("_meta", Map.of("io.modelcontextprotocol/protocolVersion", "2026-07-28",
                 "io.modelcontextprotocol/clientCapabilities", Map.of("elicitation", Map.of()),
@@ -68,9 +76,8 @@ final class Probe {
         if (name != null) {
             request.header("Mcp-Name", name);
         }
-        HttpResponse<String> r = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, r.statusCode(), r.body());
-        return McpClient.JSON.readTree(r.body());
+        headers.forEach(request::header);
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** One raw HTTP/1.1 exchange on its own socket, for requests the JDK client will not send. */
