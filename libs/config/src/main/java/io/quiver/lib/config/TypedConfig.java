@@ -140,6 +140,27 @@ public final class TypedConfig {
         return pid != null ? "configuration " + pid : "the configuration";
     }
 
+    /**
+     * The name of one instance of a factory configuration: {@code ci-bot} for the file
+     * {@code <factoryPid>-ci-bot.cfg} or the configuration {@code <factoryPid>~ci-bot}; else its PID.
+     */
+    public static String factoryName(Map<String, ?> properties, String factoryPid) {
+        Object file = properties.get(FILENAME);
+        if (file != null) {
+            String name = String.valueOf(file).replace('\\', '/');
+            name = name.substring(name.lastIndexOf('/') + 1);
+            int dot = name.lastIndexOf('.');
+            name = dot > 0 ? name.substring(0, dot) : name;
+            return name.startsWith(factoryPid + "-") ? name.substring(factoryPid.length() + 1) : name;
+        }
+        Object pid = properties.get("service.pid");
+        if (pid != null) {
+            String p = String.valueOf(pid);
+            return p.startsWith(factoryPid + "~") ? p.substring(factoryPid.length() + 1) : p;
+        }
+        return "unnamed";
+    }
+
     // -------------------------------------------------------------------------------------------
 
     /** The members of a property type, by name (the JVM does not keep the declaration order). */

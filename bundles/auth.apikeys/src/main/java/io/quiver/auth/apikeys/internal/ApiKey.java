@@ -225,24 +225,8 @@ public final class ApiKey implements KeyEntry, ProblemSource {
         return items;
     }
 
-    /**
-     * The configuration's name: {@code ci-bot} for the file {@code io.quiver.auth.apikey-ci-bot.cfg} or
-     * the configuration {@code io.quiver.auth.apikey~ci-bot}; else its PID.
-     */
+    /** The configuration's name: {@code ci-bot} for the file {@code io.quiver.auth.apikey-ci-bot.cfg}. */
     static String name(Map<String, ?> properties) {
-        Object file = properties.get("felix.fileinstall.filename");
-        if (file != null) {
-            String name = String.valueOf(file).replace('\\', '/');
-            name = name.substring(name.lastIndexOf('/') + 1);
-            int dot = name.lastIndexOf('.');
-            name = dot > 0 ? name.substring(0, dot) : name;
-            return name.startsWith(FACTORY_PID + "-") ? name.substring(FACTORY_PID.length() + 1) : name;
-        }
-        Object pid = properties.get("service.pid");
-        if (pid != null) {
-            String p = String.valueOf(pid);
-            return p.startsWith(FACTORY_PID + "~") ? p.substring(FACTORY_PID.length() + 1) : p;
-        }
-        return "unnamed";
+        return TypedConfig.factoryName(properties, FACTORY_PID);
     }
 }
