@@ -18,12 +18,29 @@ import java.util.List;
  * @param decisions the decisions in the order they were taken (policy, validation, admission, ...)
  * @param ending how it ended
  * @param detail a short explanation of the ending (an error text, a denial's reason), or {@code null}
+ * @param clientName the name the client gave in its {@code clientInfo} (the session's, or a 2026-07-28
+ *     request's {@code _meta}): {@code unknown} when it gave none, as in {@link io.quiver.api.ClientInfo};
+ *     {@code null} when the engine knows no client. Self-declared: it names software, not a caller (since 1.1)
+ * @param argumentsDigest {@code sha256:} and the lower-case hex SHA-256 of the arguments as the client
+ *     sent them, in canonical JSON (object members sorted by name, no insignificant whitespace, UTF-8),
+ *     or {@code null} when the request had none; lets an audit trail match calls without holding their
+ *     values, which may be secrets (since 1.1)
  */
 public record CallEvent(String invocationId, CallerIdentity caller, String protocolVersion, String tool,
-        Instant started, Duration took, List<Step> decisions, Ending ending, String detail) {
+        Instant started, Duration took, List<Step> decisions, Ending ending, String detail, String clientName,
+        String argumentsDigest) {
 
     public CallEvent {
         decisions = List.copyOf(decisions);
+    }
+
+    /**
+     * An event without the client's name or the arguments' digest: the constructor of 1.0, kept so that
+     * code built against it (listeners' tests that make events) still links.
+     */
+    public CallEvent(String invocationId, CallerIdentity caller, String protocolVersion, String tool,
+            Instant started, Duration took, List<Step> decisions, Ending ending, String detail) {
+        this(invocationId, caller, protocolVersion, tool, started, took, decisions, ending, detail, null, null);
     }
 
     /** A decision on the way: which stage, and what it decided. */

@@ -4,11 +4,16 @@ import io.quiver.api.operator.McpOperator;
 import io.quiver.api.operator.Problem;
 import io.quiver.api.operator.ProblemSource;
 import io.quiver.api.transport.McpEngine;
+import java.io.IOException;
 import java.time.Duration;
+import java.util.Dictionary;
 import java.util.List;
 import java.util.Map;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.InvalidSyntaxException;
+import org.osgi.service.cm.Configuration;
+import org.osgi.service.cm.ConfigurationAdmin;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -43,7 +48,8 @@ import tools.jackson.databind.json.JsonMapper;
     "osgi.command.function=update",
     "osgi.command.function=uninstall",
     "osgi.command.function=bundles",
-    "osgi.command.function=call"
+    "osgi.command.function=call",
+    "osgi.command.function=audit"
 })
 @Designate(ocd = QuiverCommands.Config.class)
 public final class QuiverCommands {
@@ -75,6 +81,11 @@ public final class QuiverCommands {
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
     private volatile List<ProblemSource> problemSources;
+
+    /** Where the audit file is: the audit bundle's configuration ({@code quiver:audit}). */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile ConfigurationAdmin configAdmin;
 
     private final BundleContext context;
     private final Duration callTimeout;
@@ -203,6 +214,27 @@ public final class QuiverCommands {
         } catch (ShellClient.CallFailed ex) {
             return ex.getMessage() + "\n";
         }
+    }
+
+    /** {@code quiver:audit}: the last 20 lines of the audit file. */
+    public String audit() {
+        return audit(20);
+    }
+
+    /** {@code quiver:audit <n>}: the last n lines of the audit file (one JSON object per call). */
+    public String audit(int lines) {
+        ConfigurationAdmin cm = configAdmin;
+        Dictionary<String, Object> config = null;
+        if (cm != null) {
+            try {
+                // listConfigurations, not getConfiguration: that one would create an empty configuration
+                Configuration[] found = cm.listConfigurations("(service.pid=" + AuditTail.PID + ")");
+                config = found == null || found.length == 0 ? null : found[0].getProperties();
+            } catch (IOException | InvalidSyntaxException e) {
+                return "Configuration Admin cannot tell where the audit file is: " + e.getMessage() + "\n";
+            }
+        }
+        return AuditTail.report(config, lines);
     }
 
     @SuppressWarnings("unchecked")

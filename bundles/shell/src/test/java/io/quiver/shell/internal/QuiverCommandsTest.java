@@ -44,6 +44,13 @@ class QuiverCommandsTest {
     }
 
     @Test
+    void withoutConfigurationAdminTheAuditFileIsTheDefaultOne() {
+        Path expected = Path.of("audit/calls.jsonl").toAbsolutePath();
+        String out = commands.audit();
+        assertTrue(out.startsWith("No audit file at " + expected) || out.contains(" of " + expected + ":"), out);
+    }
+
+    @Test
     void installTakesUrlsAsTheyAreAndPathsAsFileUris(@TempDir Path dir) throws IOException {
         assertEquals("https://example.org/b.jar", BundleOperations.location("https://example.org/b.jar"));
         assertEquals("file:/x/b.jar", BundleOperations.location("file:/x/b.jar"));

@@ -1,5 +1,6 @@
 package io.quiver.core.internal.pipeline;
 
+import io.quiver.api.ClientInfo;
 import io.quiver.api.call.CallEvent;
 import io.quiver.api.call.HostChannel;
 import io.quiver.api.call.Invocation;
@@ -28,6 +29,8 @@ final class Call {
     /** When the call arrived; the wall-clock time is worked out only for an event (most calls have no listener). */
     private final long startNanos = System.nanoTime();
     private final List<CallEvent.Step> steps = new ArrayList<>(4);
+    /** The arguments as the client sent them, or null: the event's digest is of these, not of a host's edit. */
+    private final ObjectNode received;
     private RequestScope scope;
     private ToolEntry tool;
     private ObjectNode arguments;
@@ -42,6 +45,7 @@ final class Call {
     Call(RequestScope scope, String name, ObjectNode arguments) {
         this.scope = scope;
         this.name = name;
+        this.received = arguments;
         this.arguments = arguments == null ? Json.MAPPER.createObjectNode() : arguments;
     }
 
@@ -175,10 +179,16 @@ final class Call {
         }
     }
 
-    /** The event that tells listeners about the call, once it is over. */
+    /**
+     * The event that tells listeners about the call, once it is over. The digest is worked out here, not
+     * when the call arrives: only calls with a listener pay for it, and nothing changes the received
+     * arguments in between (an edit replaces {@link #arguments}, it does not touch them).
+     */
     synchronized CallEvent event() {
         Duration took = Duration.ofNanos(System.nanoTime() - startNanos);
+        ClientInfo client = scope.client();
         return new CallEvent(scope.invocationId(), scope.caller(), scope.protocolVersion(), name,
-                Instant.now().minus(took), took, steps, ending, detail);
+                Instant.now().minus(took), took, steps, ending, detail, client == null ? null : client.name(),
+                ArgumentsDigest.of(received));
     }
 }

@@ -98,7 +98,8 @@ public final class ToolPipeline {
 
     /** The answer to a call refused because its tool's share and queue are full. */
     public CallToolResult busy(RequestScope scope, String name, String reason) {
-        Call call = new Call(scope, name, null);
+        // the arguments as sent, so that the event's digest names them although the call never ran
+        Call call = new Call(scope, name, scope.params().get("arguments") instanceof ObjectNode sent ? sent : null);
         call.step("share", false, reason);
         call.end(CallEvent.Ending.BUSY, reason);
         record.over(call);

@@ -1,0 +1,100 @@
+package io.quiver.audit.internal;
+
+import io.quiver.api.CallerIdentity;
+import io.quiver.api.call.CallEvent;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One call as the audit trail records it. The file's JSON line and the Event Admin event carry the same
+ * fields, made here once: what was called, by whom, what was decided and how it ended, and a digest of
+ * the arguments. Never the arguments or the result: they may hold secrets, and the event has neither.
+ */
+final class AuditEntry {
+
+    /** Fixed width, so that lines sort and line up: {@code 2026-07-28T09:15:02.123Z}. */
+    private static final DateTimeFormatter TIME =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+    private AuditEntry() {
+    }
+
+    /** The fields of a call, in the order a reader expects them; a value unknown is {@code null}. */
+    static Map<String, Object> of(CallEvent event) {
+        CallerIdentity caller = event.caller();
+        List<Map<String, Object>> decisions = new ArrayList<>(event.decisions().size());
+        String rule = null;
+        for (CallEvent.Step step : event.decisions()) {
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("stage", step.stage());
+            d.put("allowed", step.allowed());
+            d.put("reason", step.reason());
+            decisions.add(d);
+            if (rule == null && !step.allowed()) {
+                rule = step.reason(); // the first step that said no decided the call
+            }
+        }
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("time", time(event.started()));
+        fields.put("invocationId", event.invocationId());
+        fields.put("subject", caller == null ? null : caller.subject());
+        fields.put("tenant", caller == null ? null : caller.tenant());
+        fields.put("authenticated", caller != null && caller.authenticated());
+        fields.put("clientName", event.clientName());
+        fields.put("protocolVersion", event.protocolVersion());
+        fields.put("tool", event.tool());
+        fields.put("decisions", decisions);
+        fields.put("rule", rule);
+        // microseconds are kept: most calls take well under a millisecond
+        fields.put("durationMs", event.took() == null ? null : event.took().toNanos() / 1000 / 1000.0);
+        fields.put("ending", event.ending() == null ? null : event.ending().name());
+        fields.put("detail", event.detail());
+        fields.put("argumentsDigest", event.argumentsDigest());
+        return fields;
+    }
+
+    /** The line that says call events were lost because the writer could not keep up. */
+    static Map<String, Object> dropped(Instant now, long count) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("time", time(now));
+        fields.put("dropped", count);
+        return fields;
+    }
+
+    /**
+     * The fields as Event Admin properties: flat keys with the values Event Admin and LDAP filters take.
+     * The decisions become three arrays of one length ({@code decisions.stage}, {@code decisions.allowed},
+     * {@code decisions.reason}); unknown values are left out, since a property cannot be null.
+     */
+    static Map<String, Object> eventProperties(Map<String, Object> fields) {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        fields.forEach((key, value) -> {
+            if (value instanceof List<?> decisions) {
+                String[] stages = new String[decisions.size()];
+                boolean[] allowed = new boolean[decisions.size()];
+                String[] reasons = new String[decisions.size()];
+                for (int i = 0; i < decisions.size(); i++) {
+                    Map<?, ?> d = (Map<?, ?>) decisions.get(i);
+                    stages[i] = String.valueOf(d.get("stage"));
+                    allowed[i] = Boolean.TRUE.equals(d.get("allowed"));
+                    reasons[i] = d.get("reason") == null ? "" : String.valueOf(d.get("reason"));
+                }
+                properties.put(key + ".stage", stages);
+                properties.put(key + ".allowed", allowed);
+                properties.put(key + ".reason", reasons);
+            } else if (value != null) {
+                properties.put(key, value);
+            }
+        });
+        return properties;
+    }
+
+    private static String time(Instant instant) {
+        return instant == null ? null : TIME.format(instant);
+    }
+}

@@ -1,0 +1,296 @@
+package io.quiver.audit.internal;
+
+import io.quiver.api.CallerIdentity;
+import io.quiver.api.call.CallEvent;
+import io.quiver.api.call.CallListener;
+import io.quiver.api.operator.Problem;
+import io.quiver.api.operator.ProblemSource;
+import io.quiver.lib.config.TypedConfig;
+import java.io.IOException;
+import java.nio.file.InvalidPathException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
+import org.osgi.service.event.Event;
+import org.osgi.service.event.EventAdmin;
+import org.osgi.service.metatype.annotations.Designate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The audit trail: every tool call, as the engine tells its {@link CallListener}s, becomes one JSON line
+ * in the audit file ({@link AuditFile}) and one Event Admin event on {@value #TOPIC} for other bundles.
+ *
+ * <p>The engine calls listeners on the call's own thread, so this one only queues the event: one writer
+ * thread of its own does the file and the events. The queue is bounded, so a stuck disk cannot grow the
+ * heap; when it is full the event is dropped and counted, a warning is logged (at most once a minute),
+ * and once the writer catches up it writes a line saying how many were lost, so the gap is on record.
+ *
+ * <p>When the file cannot be written, the problem (the file and why) is listed by {@code quiver:problems}
+ * until a line goes through again.
+ */
+@Component(service = {CallListener.class, ProblemSource.class}, configurationPid = AuditConfig.PID, immediate = true)
+@Designate(ocd = AuditConfig.class)
+public final class AuditLog implements CallListener, ProblemSource {
+
+    /** The topic of a call's event. */
+    static final String TOPIC = "io/quiver/audit/CALL";
+    /** The topic of the event saying call events were dropped (property {@code dropped}: how many). */
+    static final String DROPPED_TOPIC = "io/quiver/audit/DROPPED";
+
+    /** Calls waiting for the writer: an event is well under a KiB, so a few MiB of heap at most. */
+    static final int QUEUE_CAPACITY = 8192;
+    private static final long WARN_EVERY_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+    private static final Logger LOG = LoggerFactory.getLogger(AuditLog.class);
+
+    /** Not a call: wakes the writer to take up new settings or to stop (so it never polls while idle). */
+    private static final CallEvent WAKE = new CallEvent("", CallerIdentity.ANONYMOUS, "", "", Instant.EPOCH,
+            Duration.ZERO, List.of(), CallEvent.Ending.COMPLETED, null);
+
+    /** Optional and dynamic: events are posted while an Event Admin is there, the file is written regardless. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    volatile EventAdmin eventAdmin;
+
+    private final ObjectMapper json = JsonMapper.builder().build();
+    private final Clock clock;
+    private final BlockingQueue<CallEvent> queue;
+    private final int capacity;
+    private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong lastWarning;
+    private final AuditFile file;
+    private final Thread writer;
+    private volatile AuditConfig config;
+    private volatile List<Problem> configProblems = List.of();
+    /** Set and cleared by the writer: why the file cannot be written now. */
+    private volatile Problem fileProblem;
+    /** Set and cleared by the writer: the configured file is no path (it writes on to the last good one). */
+    private volatile Problem pathProblem;
+    /** Lines not written because the file could not be (the writer's own count). */
+    private long lost;
+    private volatile boolean closing;
+
+    @Activate
+    public AuditLog(Map<String, Object> properties) {
+        this(properties, Clock.systemUTC(), QUEUE_CAPACITY);
+    }
+
+    /** With a clock (the day rotation) and a queue size of its own, for tests. */
+    AuditLog(Map<String, Object> properties, Clock clock, int capacity) {
+        this.clock = clock;
+        this.queue = new ArrayBlockingQueue<>(capacity);
+        this.capacity = capacity;
+        this.lastWarning = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
+        this.config = read(properties, null);
+        // the defaults until the writer takes up the configured file, and reports it if it is no path
+        this.file = new AuditFile(AuditFile.Settings.of(TypedConfig.defaults(AuditConfig.class)), clock);
+        this.writer = new Thread(this::write, "quiver-audit");
+        writer.setDaemon(true);
+        writer.start();
+    }
+
+    @Modified
+    void modified(Map<String, Object> properties) {
+        config = read(properties, config);
+        queue.offer(WAKE); // when the queue is full the writer is busy and takes the settings up before its next call
+    }
+
+    /** Writes what is queued, then stops. */
+    @Deactivate
+    void deactivate() throws InterruptedException {
+        closing = true;
+        // not interrupted: an interrupt during a write would close the file's channel under it
+        queue.offer(WAKE);
+        writer.join(TimeUnit.SECONDS.toMillis(10));
+    }
+
+    /** On the call's thread: never blocks, never throws. */
+    @Override
+    public void called(CallEvent event) {
+        if (queue.offer(event)) {
+            return;
+        }
+        long count = dropped.incrementAndGet();
+        long now = System.nanoTime();
+        long last = lastWarning.get();
+        if (now - last >= WARN_EVERY_NANOS && lastWarning.compareAndSet(last, now)) {
+            LOG.warn("The audit trail cannot keep up: its queue of {} calls is full, {} call events dropped since the"
+                    + " last line about it (the audit file will say how many in all)", capacity, count);
+        }
+    }
+
+    @Override
+    public List<Problem> problems() {
+        Problem path = pathProblem;
+        Problem f = fileProblem;
+        if (path == null && f == null) {
+            return configProblems;
+        }
+        List<Problem> all = new ArrayList<>(configProblems);
+        Stream.of(path, f).filter(Objects::nonNull).forEach(all::add);
+        return List.copyOf(all);
+    }
+
+    // ----------------------------------------------------------------- the writer thread
+
+    private void write() {
+        try {
+            AuditConfig applied = apply(config);
+            while (!closing) {
+                if (applied != config) {
+                    applied = apply(config);
+                }
+                CallEvent event;
+                try {
+                    event = queue.take();
+                } catch (InterruptedException e) {
+                    break;
+                }
+                if (event != WAKE) {
+                    record(event, applied);
+                }
+                // calls are dropped only while the queue is full, so the writer is busy and gets here soon after
+                reportDropped(applied);
+            }
+            if (applied != config) {
+                applied = apply(config);
+            }
+            for (CallEvent event; (event = queue.poll()) != null;) {
+                if (event != WAKE) {
+                    record(event, applied);
+                }
+            }
+            reportDropped(applied);
+        } catch (RuntimeException e) {
+            LOG.error("The audit trail stopped writing", e);
+        } finally {
+            file.close();
+        }
+    }
+
+    /** Takes up settings: another file, sizes; opens the file at once so that a problem shows before a call. */
+    private AuditConfig apply(AuditConfig c) {
+        try {
+            file.settings(AuditFile.Settings.of(c));
+            pathProblem = null;
+        } catch (InvalidPathException e) {
+            // like any setting that is not valid: the last good one stays, and the operator is told
+            pathProblem = new Problem(c.file(), "the audit file is not a path on this system (" + e.getMessage()
+                    + "); writing on to " + file.settings().file());
+            LOG.warn("{}", pathProblem);
+        }
+        if (!c.enabled()) {
+            file.close();
+            fileProblem = null;
+            return c;
+        }
+        try {
+            file.open();
+            file.prune();
+            written();
+        } catch (IOException | RuntimeException e) {
+            failed(e);
+        }
+        return c;
+    }
+
+    private void record(CallEvent event, AuditConfig c) {
+        Map<String, Object> fields;
+        try {
+            fields = AuditEntry.of(event);
+        } catch (RuntimeException e) {
+            LOG.error("The audit trail could not read the event of call {}", event.invocationId(), e);
+            return;
+        }
+        if (c.enabled()) {
+            line(fields);
+        }
+        post(TOPIC, fields);
+    }
+
+    private void reportDropped(AuditConfig c) {
+        long count = dropped.getAndSet(0);
+        if (count == 0) {
+            return;
+        }
+        Map<String, Object> fields = AuditEntry.dropped(clock.instant(), count);
+        if (c.enabled()) {
+            line(fields);
+        }
+        post(DROPPED_TOPIC, fields);
+    }
+
+    private void line(Map<String, Object> fields) {
+        try {
+            byte[] text = json.writeValueAsBytes(fields);
+            byte[] line = new byte[text.length + 1];
+            System.arraycopy(text, 0, line, 0, text.length);
+            line[text.length] = '\n';
+            file.append(line);
+            written();
+        } catch (IOException | RuntimeException e) {
+            lost++;
+            failed(e);
+        }
+    }
+
+    private void written() {
+        if (fileProblem != null) {
+            LOG.info("The audit file {} is written again ({} lines were lost meanwhile)", file.settings().file(), lost);
+            fileProblem = null;
+            lost = 0;
+        }
+    }
+
+    private void failed(Exception e) {
+        String why = e.getMessage() == null ? e.getClass().getSimpleName()
+                : e.getClass().getSimpleName() + ": " + e.getMessage();
+        Problem problem = new Problem(file.settings().file().toString(), "the audit file cannot be written (" + why
+                + "): calls are not recorded until it can be, which is tried at every call; " + lost
+                + " lines lost so far");
+        if (fileProblem == null) {
+            LOG.error("{}", problem);
+        }
+        fileProblem = problem;
+    }
+
+    private void post(String topic, Map<String, Object> fields) {
+        EventAdmin admin = eventAdmin;
+        if (admin == null) {
+            return;
+        }
+        try {
+            admin.postEvent(new Event(topic, AuditEntry.eventProperties(fields)));
+        } catch (RuntimeException e) {
+            LOG.warn("Event Admin refused the audit event on {}: {}", topic, e.toString());
+        }
+    }
+
+    private AuditConfig read(Map<String, Object> properties, AuditConfig previous) {
+        TypedConfig.Result<AuditConfig> result = TypedConfig.read(AuditConfig.class, properties, previous);
+        List<Problem> found = result.problems().stream().map(p -> new Problem(p.source(), p.reason())).toList();
+        found.stream().filter(p -> !configProblems.contains(p)).forEach(p -> LOG.warn("{}", p));
+        configProblems = found;
+        return result.config();
+    }
+}
