@@ -10,12 +10,12 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
  *
  * <p>The admin tools are off by default: their bundle is only in the {@code admin} feature, which
  * no default deployment starts. Anyone who can call them can run code in the server, so they are to
- * be permission-gated (callable by operators only) once permissions exist; until then enable the
- * feature only where every client is trusted.
+ * be admin-only: the permissions bundle's default {@code adminOnly} covers them (authenticated callers
+ * need the admin role).
  */
 @ObjectClassDefinition(name = "Quiver admin tools",
         description = "Bundle management over MCP (bundles_list, bundle_install, bundle_uninstall). "
-                + "Off by default (the admin feature); to be permission-gated once permissions exist.")
+                + "Off by default (the admin feature); admin-only under the default permissions.")
 public @interface AdminConfig {
 
     /** The configuration PID. */
@@ -32,6 +32,13 @@ public @interface AdminConfig {
                     + "system bundle")
     String[] protectedBundles() default {"io.quiver.api", "io.quiver.core", "io.quiver.transport.*",
         "io.quiver.shell", "io.quiver.tools.admin", "org.apache.felix.*"};
+
+    @AttributeDefinition(name = "Operator role",
+            description = "bundle_install refuses a bundle that could register an authenticator, a call policy, a host "
+                    + "channel or call listener, or write configurations (it imports io.quiver.api.auth, "
+                    + "io.quiver.api.call or org.osgi.service.cm) unless the caller has this role (or is the "
+                    + "unauthenticated local operator)")
+    String operatorRole() default "operator";
 
     @AttributeDefinition(name = "Protect feature bundles",
             description = "Refuse to uninstall bundles the launcher installed from a feature (location quiver:...): "

@@ -1,5 +1,6 @@
 package io.quiver.tools.admin.internal;
 
+import io.quiver.api.CallerIdentity;
 import io.quiver.api.McpTool;
 import io.quiver.api.Outcome;
 import io.quiver.api.Tool;
@@ -24,8 +25,9 @@ import org.osgi.service.metatype.annotations.Designate;
 /**
  * {@code bundle_install}: installs a bundle from a file inside a configured allowed root and starts
  * it. With no {@code allowedRoots} configured (the default) every location is refused. Off by
- * default (the {@code admin} feature); to be permission-gated once permissions exist, since a bundle
- * runs arbitrary code in the server.
+ * default (the {@code admin} feature) and admin-only under the default permissions, since a bundle
+ * runs arbitrary code in the server; a bundle that reaches the trust boundary ({@link TrustBoundary})
+ * needs the operator role besides.
  */
 @Component(service = Tool.class, configurationPid = AdminConfig.PID)
 @Designate(ocd = AdminConfig.class)
@@ -48,11 +50,13 @@ public final class BundleInstallTool implements Tool {
 
     private final BundleContext context;
     private final AllowedRoots roots;
+    private final String operatorRole;
 
     @Activate
     public BundleInstallTool(BundleContext context, AdminConfig config) {
         this.context = context;
         this.roots = new AllowedRoots(config.allowedRoots());
+        this.operatorRole = config.operatorRole();
     }
 
     @Override
@@ -69,7 +73,7 @@ public final class BundleInstallTool implements Tool {
         if (existing != null) {
             return result("Already installed: bundle " + Bundles.describe(Bundles.info(existing)), existing, false);
         }
-        String clash = clash(file, location);
+        String clash = clash(file, location, call.context().caller());
         if (clash != null) {
             return Outcome.done(ToolResult.error("Refused to install " + location + ": " + clash));
         }
@@ -98,17 +102,25 @@ public final class BundleInstallTool implements Tool {
      * the platform, a feature, another bundle), or null. A second bundle of a name would run beside
      * the first, and one of the platform's would take the server over.
      */
-    private String clash(Path file, String location) {
+    private String clash(Path file, String location, CallerIdentity caller) {
         String name;
+        List<String> reached;
         try (JarFile jar = new JarFile(file.toFile())) {
             Manifest manifest = jar.getManifest();
             String header = manifest == null ? null : manifest.getMainAttributes().getValue(Constants.BUNDLE_SYMBOLICNAME);
             name = header == null ? null : header.split(";", 2)[0].trim();
+            reached = manifest == null ? List.of() : TrustBoundary.reached(manifest);
         } catch (IOException | SecurityException e) {
             return "it is not a readable jar (" + e.getMessage() + ")";
         }
         if (name == null || name.isEmpty()) {
             return "it is not an OSGi bundle (no Bundle-SymbolicName in its manifest)";
+        }
+        // the unauthenticated local caller is the operator of a loopback-only server
+        boolean operator = !caller.authenticated() || caller.roles().contains(operatorRole);
+        if (!reached.isEmpty() && !operator) {
+            return "it could change who callers are or what they may do (it reaches " + String.join(", ", reached)
+                    + "); only a caller with the role " + operatorRole + " may install such a bundle";
         }
         for (Bundle other : context.getBundles()) {
             if (name.equals(other.getSymbolicName()) && !location.equals(other.getLocation())) {

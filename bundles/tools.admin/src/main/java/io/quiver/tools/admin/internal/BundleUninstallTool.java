@@ -18,8 +18,8 @@ import org.osgi.service.component.annotations.Component;
 /**
  * {@code bundle_uninstall}: uninstalls a bundle by id and refreshes the wiring. Refuses the system
  * bundle, the configured protected bundles (the Quiver core among them) and, by default, every
- * bundle a feature installed. Off by default (the {@code admin} feature); to be permission-gated
- * once permissions exist.
+ * bundle a feature installed. Off by default (the {@code admin} feature); admin-only under the
+ * default permissions.
  */
 @Component(service = Tool.class, configurationPid = AdminConfig.PID)
 @McpTool(name = "bundle_uninstall",

@@ -17,8 +17,8 @@ import org.osgi.service.component.annotations.Component;
 
 /**
  * {@code bundles_list}: every OSGi bundle of the server with its id, symbolic name, version, state
- * and location. Read-only; like every admin tool, off by default (the {@code admin} feature) and to
- * be permission-gated once permissions exist.
+ * and location. Read-only; like every admin tool, off by default (the {@code admin} feature) and
+ * admin-only under the default permissions.
  */
 @Component(service = Tool.class)
 @McpTool(name = "bundles_list",

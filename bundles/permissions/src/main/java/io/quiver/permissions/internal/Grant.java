@@ -1,0 +1,155 @@
+package io.quiver.permissions.internal;
+
+import io.quiver.api.CallerIdentity;
+import io.quiver.api.call.Target;
+import io.quiver.api.operator.Problem;
+import io.quiver.api.operator.ProblemSource;
+import io.quiver.lib.config.TypedConfig;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.Designate;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One grant, as a factory configuration ({@code etc/io.quiver.permissions.grant-<name>.cfg}): who it
+ * applies to (subjects, roles, tenants) and what it allows and denies. The service type is private to
+ * this bundle, so no other bundle can add a grant; only a file in {@code etc/} can.
+ *
+ * <p>A grant with a bad pattern allows nothing (its denials still apply) and is listed as a problem:
+ * a typo must not widen anyone's rights.
+ */
+@Component(service = {Grant.class, ProblemSource.class}, configurationPid = Grant.FACTORY_PID,
+        configurationPolicy = ConfigurationPolicy.REQUIRE, immediate = true)
+@Designate(ocd = Grant.Config.class, factory = true)
+public final class Grant implements ProblemSource {
+
+    static final String FACTORY_PID = "io.quiver.permissions.grant";
+
+    @ObjectClassDefinition(name = "Quiver permission grant",
+            description = "Who may see and use which tools, resources and prompts. Patterns are [kind:]glob, kind one"
+                    + " of tool, resource, template, prompt; * any characters, ? one. Deny wins over allow.")
+    public @interface Config {
+
+        @AttributeDefinition(description = "Subjects the grant applies to (globs); with roles empty too: everyone")
+        String[] subjects() default {};
+
+        @AttributeDefinition(description = "Roles the grant applies to: a caller with any of them")
+        String[] roles() default {};
+
+        @AttributeDefinition(description = "Tenants the grant applies in (globs)")
+        String[] tenants() default {"*"};
+
+        @AttributeDefinition(description = "What the grant lets its callers see and use")
+        String[] allow() default {};
+
+        @AttributeDefinition(description = "What the grant's callers may not see nor use, whatever else allows it")
+        String[] deny() default {};
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(Grant.class);
+
+    /** A grant as read: its patterns, and what was wrong with the file. */
+    private record Rules(String name, List<java.util.regex.Pattern> subjects, List<String> roles,
+            List<java.util.regex.Pattern> tenants,
+            List<Pattern> allow, List<Pattern> deny, List<Problem> problems) {
+    }
+
+    private volatile Rules rules;
+
+    @Activate
+    public Grant(Map<String, Object> properties) {
+        modified(properties);
+    }
+
+    /** An edited file applies in place, to the next decision. */
+    @Modified
+    void modified(Map<String, Object> properties) {
+        Rules read = read(properties);
+        read.problems().forEach(p -> LOG.warn("{}", p));
+        rules = read;
+    }
+
+    String name() {
+        return rules.name();
+    }
+
+    /** Whether this grant speaks about the caller. */
+    boolean appliesTo(CallerIdentity caller) {
+        Rules r = rules;
+        if (r.tenants().stream().noneMatch(t -> t.matcher(caller.tenant()).matches())) {
+            return false;
+        }
+        if (r.subjects().isEmpty() && r.roles().isEmpty()) {
+            return true;
+        }
+        return r.subjects().stream().anyMatch(s -> s.matcher(caller.subject()).matches())
+                || r.roles().stream().anyMatch(caller.roles()::contains);
+    }
+
+    /** The deny pattern that matches, or null. */
+    Pattern denies(Target target) {
+        return rules.deny().stream().filter(p -> p.matches(target)).findFirst().orElse(null);
+    }
+
+    /** The allow pattern that matches, or null (always null while the grant has problems). */
+    Pattern allows(Target target) {
+        Rules r = rules;
+        if (!r.problems().isEmpty()) {
+            return null;
+        }
+        return r.allow().stream().filter(p -> p.matches(target)).findFirst().orElse(null);
+    }
+
+    @Override
+    public List<Problem> problems() {
+        return rules.problems();
+    }
+
+    private static Rules read(Map<String, Object> properties) {
+        String name = TypedConfig.factoryName(properties, FACTORY_PID);
+        String source = TypedConfig.source(properties);
+        List<Problem> problems = new ArrayList<>();
+        List<Pattern> allow = patterns(properties.get("allow"), "allow", source, problems);
+        List<Pattern> deny = patterns(properties.get("deny"), "deny", source, problems);
+        List<String> tenants = list(properties.get("tenants"));
+        return new Rules(name, list(properties.get("subjects")).stream().map(Pattern::glob).toList(),
+                list(properties.get("roles")), (tenants.isEmpty() ? List.of("*") : tenants).stream().map(Pattern::glob).toList(),
+                allow, deny, List.copyOf(problems));
+    }
+
+    private static List<Pattern> patterns(Object value, String key, String source, List<Problem> problems) {
+        List<Pattern> patterns = new ArrayList<>();
+        for (String text : list(value)) {
+            try {
+                patterns.add(Pattern.parse(text));
+            } catch (IllegalArgumentException e) {
+                problems.add(new Problem(source, key + " = " + text + ": " + e.getMessage()
+                        + "; this grant allows nothing until it is fixed"));
+            }
+        }
+        return List.copyOf(patterns);
+    }
+
+    /** A list setting as Configuration Admin holds it (text with commas, an array, a collection). */
+    static List<String> list(Object value) {
+        List<Object> items = new ArrayList<>();
+        if (value instanceof Object[] array) {
+            items.addAll(Arrays.asList(array));
+        } else if (value instanceof java.util.Collection<?> c) {
+            items.addAll(c);
+        } else if (value != null) {
+            items.add(value);
+        }
+        return items.stream().flatMap(i -> Arrays.stream(String.valueOf(i).split(","))).map(String::trim)
+                .filter(s -> !s.isEmpty()).toList();
+    }
+}

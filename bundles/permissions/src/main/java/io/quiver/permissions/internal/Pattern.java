@@ -1,0 +1,71 @@
+package io.quiver.permissions.internal;
+
+import io.quiver.api.call.Target;
+import java.util.Locale;
+
+/**
+ * One pattern of a grant: {@code [kind:]glob}. The kind is {@code tool}, {@code resource},
+ * {@code template} or {@code prompt} (none: any kind); in the glob {@code *} stands for any run of
+ * characters (a resource URI's slashes included) and {@code ?} for one.
+ */
+record Pattern(Target.Kind kind, java.util.regex.Pattern glob, String text) {
+
+    /** Parses a pattern; an unknown kind prefix is an error the grant reports. */
+    static Pattern parse(String text) {
+        String t = text.trim();
+        Target.Kind kind = null;
+        int colon = t.indexOf(':');
+        if (colon > 0) {
+            String prefix = t.substring(0, colon).toLowerCase(Locale.ROOT);
+            Target.Kind named = switch (prefix) {
+                case "tool" -> Target.Kind.TOOL;
+                case "resource" -> Target.Kind.RESOURCE;
+                case "template" -> Target.Kind.RESOURCE_TEMPLATE;
+                case "prompt" -> Target.Kind.PROMPT;
+                default -> null;
+            };
+            // a resource URI has a scheme (file:...): only the four kinds count as a prefix
+            if (named != null) {
+                kind = named;
+                t = t.substring(colon + 1);
+            }
+        }
+        if (t.isEmpty()) {
+            throw new IllegalArgumentException("'" + text + "' names nothing");
+        }
+        return new Pattern(kind, java.util.regex.Pattern.compile(regex(t)), text.trim());
+    }
+
+    boolean matches(Target target) {
+        return (kind == null || kind == target.kind()) && glob.matcher(target.name()).matches();
+    }
+
+    /** A glob alone (subjects, tenants), compiled once. */
+    static java.util.regex.Pattern glob(String glob) {
+        return java.util.regex.Pattern.compile(regex(glob.trim()));
+    }
+
+    private static String regex(String glob) {
+        StringBuilder b = new StringBuilder();
+        int literalStart = 0;
+        for (int i = 0; i < glob.length(); i++) {
+            char c = glob.charAt(i);
+            if (c == '*' || c == '?') {
+                if (i > literalStart) {
+                    b.append(java.util.regex.Pattern.quote(glob.substring(literalStart, i)));
+                }
+                b.append(c == '*' ? ".*" : ".");
+                literalStart = i + 1;
+            }
+        }
+        if (literalStart < glob.length()) {
+            b.append(java.util.regex.Pattern.quote(glob.substring(literalStart)));
+        }
+        return b.toString();
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}

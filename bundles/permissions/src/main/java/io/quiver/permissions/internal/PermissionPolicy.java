@@ -1,0 +1,117 @@
+package io.quiver.permissions.internal;
+
+import io.quiver.api.CallerIdentity;
+import io.quiver.api.call.CallPolicy;
+import io.quiver.api.call.Decision;
+import io.quiver.api.call.Target;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.Designate;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/**
+ * The call policy from server configuration: the grants in {@code etc/} ({@link Grant}) and the
+ * admin-only targets of {@code etc/io.quiver.permissions.cfg}. One decision serves every list and
+ * every use (the engine asks it for both), so a caller never sees what it cannot use.
+ *
+ * <ol>
+ * <li>An admin-only target (the admin tools by default) needs the admin role from an authenticated
+ * caller. The unauthenticated local caller (loopback without authentication, the operator's own
+ * machine) is the operator and keeps it.</li>
+ * <li>A deny of any grant that applies to the caller wins.</li>
+ * <li>Without any grant configured, everything else is allowed (as without this bundle). With grants,
+ * what no applicable grant allows is denied.</li>
+ * </ol>
+ * Grants are private services of this bundle: only files in {@code etc/} make them, never a tool or
+ * another bundle. Changes apply to the next decision; a call already running is not stopped.
+ */
+@Component(service = CallPolicy.class, configurationPid = PermissionPolicy.PID, immediate = true)
+@Designate(ocd = PermissionPolicy.Config.class)
+public final class PermissionPolicy implements CallPolicy {
+
+    static final String PID = "io.quiver.permissions";
+
+    @ObjectClassDefinition(name = "Quiver permissions",
+            description = "Targets only administrators may see and use; the grants are io.quiver.permissions.grant-NAME files")
+    public @interface Config {
+
+        @AttributeDefinition(description = "Patterns ([kind:]glob) of what needs the admin role from an authenticated caller")
+        String[] adminOnly() default {"tool:bundle_install", "tool:bundle_uninstall", "tool:bundles_list",
+            "tool:problems_list"};
+
+        @AttributeDefinition(description = "The role that administers the server")
+        String adminRole() default "admin";
+    }
+
+    private record Settings(List<Pattern> adminOnly, String adminRole) {
+    }
+
+    private final List<Grant> grants = new CopyOnWriteArrayList<>();
+    private volatile Settings settings;
+
+    @Activate
+    public PermissionPolicy(Map<String, Object> properties) {
+        modified(properties);
+    }
+
+    @Modified
+    void modified(Map<String, Object> properties) {
+        List<String> adminOnly = properties.containsKey("adminOnly") ? Grant.list(properties.get("adminOnly"))
+                : List.of("tool:bundle_install", "tool:bundle_uninstall", "tool:bundles_list", "tool:problems_list");
+        Object role = properties.get("adminRole");
+        settings = new Settings(adminOnly.stream().map(Pattern::parse).toList(),
+                role == null || String.valueOf(role).isBlank() ? "admin" : String.valueOf(role).trim());
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void addGrant(Grant grant) {
+        grants.add(grant);
+    }
+
+    void removeGrant(Grant grant) {
+        grants.remove(grant);
+    }
+
+    @Override
+    public Decision decide(CallerIdentity caller, Target target) {
+        Settings s = settings;
+        if (caller.authenticated() && !caller.roles().contains(s.adminRole())) {
+            for (Pattern p : s.adminOnly()) {
+                if (p.matches(target)) {
+                    return Decision.deny("admin only (" + p + "): needs the role " + s.adminRole());
+                }
+            }
+        }
+        List<Grant> all = List.copyOf(grants);
+        Grant allowedBy = null;
+        Pattern allowing = null;
+        for (Grant grant : all) {
+            if (!grant.appliesTo(caller)) {
+                continue;
+            }
+            Pattern denying = grant.denies(target);
+            if (denying != null) {
+                return Decision.deny("denied by grant " + grant.name() + " (" + denying + ")");
+            }
+            if (allowedBy == null) {
+                allowing = grant.allows(target);
+                allowedBy = allowing == null ? null : grant;
+            }
+        }
+        if (all.isEmpty()) {
+            return Decision.allow();
+        }
+        if (allowedBy != null) {
+            return new Decision(true, "allowed by grant " + allowedBy.name() + " (" + allowing + ")");
+        }
+        return Decision.deny("no grant allows it");
+    }
+}

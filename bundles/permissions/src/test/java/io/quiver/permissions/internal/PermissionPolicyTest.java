@@ -1,0 +1,124 @@
+package io.quiver.permissions.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quiver.api.CallerIdentity;
+import io.quiver.api.call.Decision;
+import io.quiver.api.call.Target;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class PermissionPolicyTest {
+
+    private static final CallerIdentity ALICE = new CallerIdentity("alice", "acme", Set.of("dev"), true);
+    private static final CallerIdentity BOB = new CallerIdentity("bob", "acme", Set.of("ops"), true);
+    private static final CallerIdentity ROOT = new CallerIdentity("root", "acme", Set.of("admin"), true);
+    private static final CallerIdentity EVE = new CallerIdentity("eve", "other", Set.of("dev"), true);
+
+    @Test
+    void withoutGrantsEverythingButTheAdminToolsIsAllowed() {
+        PermissionPolicy policy = new PermissionPolicy(Map.of());
+        assertTrue(policy.decide(ALICE, Target.tool("current_time")).allowed());
+        assertTrue(policy.decide(ALICE, Target.resource("file:///x")).allowed());
+        Decision admin = policy.decide(ALICE, Target.tool("bundle_install"));
+        assertFalse(admin.allowed());
+        assertTrue(admin.reason().contains("admin"), admin.reason());
+        assertTrue(policy.decide(ROOT, Target.tool("bundle_install")).allowed());
+        assertTrue(policy.decide(CallerIdentity.ANONYMOUS, Target.tool("bundle_install")).allowed(),
+                "the unauthenticated local caller is the operator");
+    }
+
+    @Test
+    void grantsAllowByRoleSubjectAndTenantAndDenyWins() {
+        PermissionPolicy policy = new PermissionPolicy(Map.of());
+        policy.addGrant(grant("devs", "roles", "dev", "tenants", "acme", "allow", "tool:*_time, prompt:review*",
+                "deny", "tool:convert_time"));
+        policy.addGrant(grant("bob", "subjects", "b*", "allow", "tool:convert_time"));
+        assertTrue(policy.decide(ALICE, Target.tool("current_time")).allowed());
+        assertTrue(policy.decide(ALICE, Target.prompt("review-code")).allowed());
+        assertFalse(policy.decide(ALICE, Target.prompt("other")).allowed(), "nothing allows it");
+        Decision denied = policy.decide(ALICE, Target.tool("convert_time"));
+        assertFalse(denied.allowed());
+        assertTrue(denied.reason().contains("devs"), denied.reason());
+        assertTrue(policy.decide(BOB, Target.tool("convert_time")).allowed(), "bob's own grant");
+        assertFalse(policy.decide(BOB, Target.tool("current_time")).allowed(), "the devs grant is not bob's");
+        assertFalse(policy.decide(EVE, Target.tool("current_time")).allowed(), "another tenant");
+        assertFalse(policy.decide(ALICE, Target.resource("current_time")).allowed(), "the kind counts");
+    }
+
+    @Test
+    void aDenyOfAnotherApplicableGrantWinsOverAnAllow() {
+        PermissionPolicy policy = new PermissionPolicy(Map.of());
+        policy.addGrant(grant("everyone", "allow", "*"));
+        policy.addGrant(grant("no-danger", "roles", "dev", "deny", "tool:danger_*"));
+        assertTrue(policy.decide(BOB, Target.tool("danger_zone")).allowed());
+        assertFalse(policy.decide(ALICE, Target.tool("danger_zone")).allowed());
+        assertTrue(policy.decide(ALICE, Target.tool("safe")).allowed());
+    }
+
+    @Test
+    void aGrantWithABadPatternAllowsNothingButStillDenies() {
+        Grant bad = grant("typo", "allow", "tool:", "deny", "tool:x");
+        assertEquals(1, bad.problems().size(), bad.problems().toString());
+        PermissionPolicy policy = new PermissionPolicy(Map.of());
+        policy.addGrant(bad);
+        policy.addGrant(grant("fine", "roles", "ops", "allow", "tool:y"));
+        assertFalse(policy.decide(ALICE, Target.tool("anything")).allowed());
+        assertFalse(policy.decide(ALICE, Target.tool("x")).allowed());
+        assertTrue(policy.decide(BOB, Target.tool("y")).allowed());
+    }
+
+    @Test
+    void removingAndEditingGrantsAppliesToTheNextDecision() {
+        PermissionPolicy policy = new PermissionPolicy(Map.of());
+        Grant grant = grant("devs", "roles", "dev", "allow", "tool:a");
+        Grant other = grant("ops", "roles", "ops", "allow", "tool:b");
+        policy.addGrant(grant);
+        policy.addGrant(other);
+        assertTrue(policy.decide(ALICE, Target.tool("a")).allowed());
+        grant.modified(props("devs", "roles", "dev", "allow", "tool:c"));
+        assertFalse(policy.decide(ALICE, Target.tool("a")).allowed());
+        assertTrue(policy.decide(ALICE, Target.tool("c")).allowed());
+        policy.removeGrant(grant);
+        assertFalse(policy.decide(ALICE, Target.tool("c")).allowed(), "grants remain: what none allows is denied");
+        policy.removeGrant(other);
+        assertTrue(policy.decide(ALICE, Target.tool("c")).allowed(), "no grants at all: open again");
+    }
+
+    @Test
+    void theAdminPatternsAndRoleAreConfigurable() {
+        PermissionPolicy policy = new PermissionPolicy(Map.of("adminOnly", "tool:deploy_*", "adminRole", "ops"));
+        assertFalse(policy.decide(ALICE, Target.tool("deploy_now")).allowed());
+        assertTrue(policy.decide(BOB, Target.tool("deploy_now")).allowed());
+        assertTrue(policy.decide(ALICE, Target.tool("bundle_install")).allowed(), "no longer admin-only");
+    }
+
+    @Test
+    void patternsMatchResourceUrisWithTheirSchemes() {
+        Pattern p = Pattern.parse("resource:file:///docs/*");
+        assertTrue(p.matches(Target.resource("file:///docs/a/b.md")));
+        assertFalse(p.matches(Target.resource("file:///etc/passwd")));
+        Pattern any = Pattern.parse("file:///docs/*");
+        assertTrue(any.matches(Target.resource("file:///docs/x")), "a scheme is not a kind");
+        assertFalse(Pattern.parse("tool:a?c").matches(Target.tool("a.bc")));
+        assertTrue(Pattern.parse("tool:a.c").matches(Target.tool("a.c")), "dots are literal");
+        assertFalse(Pattern.parse("tool:a.c").matches(Target.tool("abc")));
+    }
+
+    private static Grant grant(String name, String... keyValues) {
+        return new Grant(props(name, keyValues));
+    }
+
+    private static Map<String, Object> props(String name, String... keyValues) {
+        Map<String, Object> p = new HashMap<>();
+        p.put("service.pid", Grant.FACTORY_PID + "~" + name);
+        for (int i = 0; i < keyValues.length; i += 2) {
+            p.put(keyValues[i], keyValues[i + 1]);
+        }
+        return p;
+    }
+}
