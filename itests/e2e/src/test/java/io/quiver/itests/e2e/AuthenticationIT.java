@@ -27,13 +27,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Date;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -327,7 +324,7 @@ class AuthenticationIT {
     }
 
     private static Map<String, String> bearer(String token) {
-        return Map.of("Authorization", "Bearer " + token);
+        return Credentials.bearer(token);
     }
 
     private static JWTClaimsSet.Builder claims(String subject) {
@@ -355,14 +352,10 @@ class AuthenticationIT {
     }
 
     private static String newApiKey() {
-        byte[] random = new byte[32];
-        new SecureRandom().nextBytes(random);
-        return "qvk_" + Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+        return Credentials.newApiKey();
     }
 
-    private static String apiKeyConfig(String key, String subject) throws Exception {
-        String hash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8)));
-        return "hash = sha256:" + hash + "\nsubject = " + subject + "\ntenant = default\nroles = ci\nscopes = " + SCOPE
-                + "\nexpires = 2099-01-01T00:00:00Z\n";
+    private static String apiKeyConfig(String key, String subject) {
+        return Credentials.apiKeyConfig(key, subject, "ci", SCOPE);
     }
 }

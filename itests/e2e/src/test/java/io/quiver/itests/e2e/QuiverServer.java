@@ -89,7 +89,7 @@ final class QuiverServer implements AutoCloseable {
     }
 
     private static Path home(String name, Preparation prepare) throws IOException {
-        Path home = Files.createDirectories(Path.of("target", "servers", name + "-" + System.nanoTime()));
+        Path home = Files.createDirectories(Path.of("target", "servers", name + "-" + System.nanoTime())).toAbsolutePath();
         Files.createDirectories(home.resolve("etc"));
         Files.createDirectories(home.resolve("deploy"));
         prepare.prepare(home);
@@ -103,7 +103,9 @@ final class QuiverServer implements AutoCloseable {
                 "--deploy", home.resolve("deploy").toString(),
                 "--data", home.resolve("data").toString()));
         command.addAll(List.of(options));
-        return new ProcessBuilder(command).redirectError(home.resolve("server.log").toFile()).start();
+        // the server's working directory is its home: what it writes by default (audit/) stays there
+        return new ProcessBuilder(command).directory(home.toFile()).redirectError(home.resolve("server.log").toFile())
+                .start();
     }
 
     /** Whether the process still runs. */

@@ -1,0 +1,206 @@
+package io.quiver.itests.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quiver.itests.client.McpClient;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Grants from {@code etc/} decide what each authenticated caller sees and calls, with one decision
+ * for both: a denied tool is absent from {@code tools/list} and answers exactly as an unknown tool
+ * does; deny wins; the admin tools need the admin role; a bundle that could change the trust
+ * boundary needs the operator role to be installed; and a grant removed while a call runs lets that
+ * call finish and denies the next. The witness tool's file shows which calls ran.
+ */
+class PermissionsIT {
+
+    private static final Duration T = Duration.ofSeconds(10);
+    private static final Duration EFFECT = Duration.ofSeconds(20);
+
+    private static final String ALICE = Credentials.newApiKey();
+    private static final String BOB = Credentials.newApiKey();
+    private static final String ROOT = Credentials.newApiKey();
+    private static final String OPS = Credentials.newApiKey();
+
+    private static QuiverServer server;
+    private static Path witness;
+    private static Path installable;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = QuiverServer.start("permissions", "core,http,tools-default,admin", home -> {
+            Path etc = home.resolve("etc");
+            Files.writeString(etc.resolve("io.quiver.auth.apikey-alice.cfg"), Credentials.apiKeyConfig(ALICE, "alice", "dev", ""));
+            Files.writeString(etc.resolve("io.quiver.auth.apikey-bob.cfg"), Credentials.apiKeyConfig(BOB, "bob", "support", ""));
+            Files.writeString(etc.resolve("io.quiver.auth.apikey-root.cfg"), Credentials.apiKeyConfig(ROOT, "root", "admin", ""));
+            Files.writeString(etc.resolve("io.quiver.auth.apikey-ops.cfg"), Credentials.apiKeyConfig(OPS, "ops", "admin, operator", ""));
+            Files.writeString(etc.resolve("io.quiver.permissions.grant-devs.cfg"),
+                    "roles = dev\nallow = tool:witness, tool:*_time\ndeny = tool:convert_time\n");
+            Files.writeString(etc.resolve("io.quiver.permissions.grant-support.cfg"), "roles = support\nallow = tool:*\n");
+            Files.writeString(etc.resolve("io.quiver.permissions.grant-admins.cfg"), "roles = admin\nallow = *\n");
+            installable = Files.createDirectories(home.resolve("installable"));
+            Files.writeString(etc.resolve("io.quiver.tools.admin.cfg"), "allowedRoots = "
+                    + installable.toAbsolutePath().toString().replace('\\', '/') + "\n");
+            witness = home.resolve("witness.log");
+            Files.writeString(etc.resolve("io.quiver.itests.witness.cfg"),
+                    "file = " + witness.toAbsolutePath().toString().replace('\\', '/') + "\n");
+            Files.copy(Path.of(System.getProperty("witness.bundle")), home.resolve("deploy/witness-tool.jar"));
+        });
+        long deadline = System.nanoTime() + EFFECT.toNanos();
+        while (!tools(ROOT).contains("witness")) {
+            assertTrue(System.nanoTime() < deadline, "the witness tool never came:\n" + server.log());
+            Thread.sleep(100);
+        }
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void eachCallerSeesAndCallsExactlyWhatItsGrantsAllow() throws Exception {
+        assertEquals(List.of("current_time", "witness"), tools(ALICE), "devs: *_time and witness, convert_time denied");
+        List<String> bob = tools(BOB);
+        assertTrue(bob.containsAll(List.of("convert_time", "current_time", "witness")), bob.toString());
+        assertFalse(bob.contains("bundle_install") || bob.contains("bundles_list"), "admin tools need the admin role: " + bob);
+        assertTrue(tools(ROOT).containsAll(List.of("bundle_install", "bundles_list", "convert_time")), tools(ROOT).toString());
+
+        // a denied tool answers exactly what a tool that does not exist answers: no existence oracle
+        JsonNode denied = call(ALICE, "convert_time", Map.of("source_timezone", "UTC", "time", "12:00",
+                "target_timezone", "UTC"));
+        JsonNode unknown = call(ALICE, "no_such_tool", Map.of());
+        assertEquals(-32602, denied.path("error").path("code").asInt(), denied.toString());
+        assertEquals(unknown.path("error").path("code").asInt(), denied.path("error").path("code").asInt());
+        assertEquals(unknown.path("error").path("message").asString().replace("no_such_tool", "X"),
+                denied.path("error").path("message").asString().replace("convert_time", "X"));
+        JsonNode adminByBob = call(BOB, "bundles_list", Map.of());
+        assertEquals(-32602, adminByBob.path("error").path("code").asInt(), adminByBob.toString());
+
+        assertEquals("witnessed by-alice by alice", text(call(ALICE, "witness", Map.of("note", "by-alice"))));
+        assertTrue(Files.readString(witness).contains("by-alice by alice"));
+
+        // the audit trail has the denial with its rule, and the call that ran, and no credential
+        Path audit = server.home().resolve("audit/calls.jsonl");
+        long deadline = System.nanoTime() + EFFECT.toNanos();
+        JsonNode deniedLine = null;
+        JsonNode ranLine = null;
+        while ((deniedLine == null || ranLine == null) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            if (!Files.exists(audit)) {
+                continue;
+            }
+            for (String line : Files.readAllLines(audit)) {
+                JsonNode entry = McpClient.JSON.readTree(line);
+                if ("alice".equals(entry.path("subject").asString()) && "convert_time".equals(entry.path("tool").asString())) {
+                    deniedLine = entry;
+                }
+                if ("alice".equals(entry.path("subject").asString()) && "witness".equals(entry.path("tool").asString())) {
+                    ranLine = entry;
+                }
+            }
+        }
+        assertTrue(deniedLine != null && ranLine != null, "the audit trail misses calls:\n" + (Files.exists(audit) ? Files.readString(audit) : "no file"));
+        assertEquals("DENIED", deniedLine.path("ending").asString(), deniedLine.toString());
+        assertTrue(deniedLine.path("rule").asString().contains("devs"), deniedLine.toString());
+        assertEquals("COMPLETED", ranLine.path("ending").asString(), ranLine.toString());
+        assertTrue(ranLine.path("argumentsDigest").asString().startsWith("sha256:"), ranLine.toString());
+        String trail = Files.readString(audit);
+        assertFalse(trail.contains(ALICE) || trail.contains("by-alice"), "a credential or an argument reached the audit trail");
+    }
+
+    @Test
+    void aBundleThatCouldChangeTheTrustBoundaryNeedsTheOperatorRole() throws Exception {
+        Path jar = installable.resolve("policy.jar");
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().putValue("Bundle-ManifestVersion", "2");
+        manifest.getMainAttributes().putValue("Bundle-SymbolicName", "evil.policy");
+        manifest.getMainAttributes().putValue("Import-Package", "io.quiver.api.call");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
+            out.flush();
+        }
+        JsonNode refused = call(ROOT, "bundle_install", Map.of("location", jar.toAbsolutePath().toString()));
+        assertTrue(refused.path("result").path("isError").asBoolean(), refused.toString());
+        assertTrue(text(refused).contains("operator"), refused.toString());
+        assertFalse(call(ROOT, "bundles_list", Map.of()).toString().contains("evil.policy"), "it was not installed");
+
+        JsonNode installed = call(OPS, "bundle_install", Map.of("location", jar.toAbsolutePath().toString()));
+        assertFalse(installed.path("result").path("isError").asBoolean(), installed.toString());
+        assertTrue(call(ROOT, "bundles_list", Map.of()).toString().contains("evil.policy"), "the operator may");
+    }
+
+    @Test
+    void aGrantRemovedDuringACallLetsItFinishAndDeniesTheNext() throws Exception {
+        Path grant = server.home().resolve("etc/io.quiver.permissions.grant-support.cfg");
+        CompletableFuture<JsonNode> slow = CompletableFuture.supplyAsync(() -> {
+            try {
+                return call(BOB, "witness", Map.of("note", "slow", "sleepMs", 3000));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        long deadline = System.nanoTime() + EFFECT.toNanos();
+        while (!(Files.exists(witness) && Files.readString(witness).contains("started slow by bob"))) {
+            assertTrue(System.nanoTime() < deadline, "the slow call never started");
+            Thread.sleep(20);
+        }
+        String saved = Files.readString(grant);
+        Files.delete(grant);
+        try {
+            while (tools(BOB).contains("witness")) {
+                assertTrue(System.nanoTime() < deadline, "the removed grant still applies");
+                Thread.sleep(100);
+            }
+            assertEquals("witnessed slow by bob", text(slow.get()), "the call in progress ended normally");
+            JsonNode next = call(BOB, "witness", Map.of("note", "after-removal"));
+            assertEquals(-32602, next.path("error").path("code").asInt(), next.toString());
+            assertFalse(Files.readString(witness).contains("after-removal"), "the denied call ran");
+        } finally {
+            Files.writeString(grant, saved);
+            long back = System.nanoTime() + EFFECT.toNanos();
+            while (!tools(BOB).contains("witness") && System.nanoTime() < back) {
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    // -------------------------------------------------------------------------------------------
+
+    private static List<String> tools(String key) throws Exception {
+        HttpResponse<String> r = Probe.statelessExchange(server.url(), "tools/list", null, Map.of(),
+                Credentials.bearer(key), T);
+        assertEquals(200, r.statusCode(), r.body());
+        List<String> names = new ArrayList<>();
+        McpClient.JSON.readTree(r.body()).path("result").path("tools").forEach(t -> names.add(t.path("name").asString()));
+        return names;
+    }
+
+    private static JsonNode call(String key, String tool, Map<String, Object> arguments) throws Exception {
+        HttpResponse<String> r = Probe.statelessExchange(server.url(), "tools/call", tool,
+                Map.of("name", tool, "arguments", arguments), Credentials.bearer(key), T);
+        return McpClient.JSON.readTree(r.body());
+    }
+
+    private static String text(JsonNode response) {
+        return response.path("result").path("content").path(0).path("text").asString();
+    }
+}
