@@ -64,7 +64,8 @@ final class FrameworkProperties {
     static boolean authenticationConfigured(Path etc) {
         try (Stream<Path> files = Files.list(etc)) {
             return files.map(f -> f.getFileName().toString())
-                    .anyMatch(n -> n.equals("io.quiver.auth.jwt.cfg") || n.startsWith("io.quiver.auth.apikey-") && n.endsWith(".cfg"));
+                    .filter(n -> n.endsWith(".cfg") || n.endsWith(".config"))
+                    .anyMatch(n -> n.startsWith("io.quiver.auth.jwt.") || n.startsWith("io.quiver.auth.apikey-"));
         } catch (IOException e) {
             return false;
         }

@@ -31,6 +31,13 @@ class CommandLineTest {
     }
 
     @Test
+    void insecureNoAuthIsAFlagThatBecomesAFrameworkProperty() throws Exception {
+        LaunchSettings s = run("run", "--bind", "0.0.0.0", "--insecure-no-auth", "--port", "0");
+        assertEquals("true", s.frameworkProperties().get(FrameworkProperties.INSECURE_NO_AUTH));
+        assertEquals(0, s.port());
+    }
+
+    @Test
     void everyOptionWithSeparateValues() throws Exception {
         LaunchSettings s = run("run", "--port", "0", "--bind", "0.0.0.0", "--features", "http,conformance",
                 "--etc", "/x/etc", "--deploy", "d", "--data", "/var/q");

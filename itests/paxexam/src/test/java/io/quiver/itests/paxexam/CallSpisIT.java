@@ -52,7 +52,8 @@ public class CallSpisIT {
         try (McpClient client = McpClient.connect(Endpoint.await(context, McpClient.TIMEOUT))) {
             Eventually.until("the tool listed", client::listTools, tools -> tools.containsKey(tool), McpClient.TIMEOUT);
 
-            ServiceRegistration<?> policy = CallProbes.registerPolicyHiding(context, tool, 0);
+            // ranked above the permissions bundle's policy (ranking 0), which it replaces
+            ServiceRegistration<?> policy = CallProbes.registerPolicyHiding(context, tool, 10);
             try {
                 assertFalse("a hidden tool is not listed", client.listTools().containsKey(tool));
                 JsonNode response = client.request("tools/call", client.toolCall(tool, Map.of("text", "x"), null));
@@ -125,7 +126,7 @@ public class CallSpisIT {
             client.result("tools/call", client.toolCall(tool, Map.of("text", "unheard"), null));
 
             ServiceRegistration<?> listener = CallProbes.registerListener(context, events);
-            ServiceRegistration<?> policy = CallProbes.registerPolicyHiding(context, "itest_listened_hidden", 0);
+            ServiceRegistration<?> policy = CallProbes.registerPolicyHiding(context, "itest_listened_hidden", 10);
             try {
                 client.result("tools/call", client.toolCall(tool, Map.of("text", "a"), null));
                 client.request("tools/call", client.toolCall("itest_no_such_tool", Map.of(), null));
