@@ -51,7 +51,8 @@ class ConfigEditIT {
     private static final Map<String, String> TRANSPORT = ordered(
             "path", "/mcp2", "allowedHosts", "quiver.test", "allowedOrigins", "https://app.example.com",
             "resourceUrl", "https://mcp.quiver.test/mcp", "authorizationServers", "https://issuer.quiver.test",
-            "requiredScopes", "mcp:tools", "headerTimeoutMs", "5000", "maxBodyBytes", "65536", "maxDrainBytes", "1048576", "bodyTimeoutMs", "10000",
+            "requiredScopes", "mcp:tools", "subjectRequestsPerSecond", "100", "subjectBurst", "50",
+            "tenantRequestsPerSecond", "500", "tenantBurst", "1000", "maxConcurrentCallsPerSubject", "8", "headerTimeoutMs", "5000", "maxBodyBytes", "65536", "maxDrainBytes", "1048576", "bodyTimeoutMs", "10000",
             "maxStreams", "2000",
             "maxStreamsPerSession", "16", "sseRetryMs", "1000", "sseBufferEvents", "128", "sseRetainedStreams", "16",
             "sseKeepAliveMs", "5000", "sseMethods", "tools/call", "ssePollingMs", "0");

@@ -36,6 +36,28 @@ public @interface HttpConfig {
             + " otherwise); empty: none required")
     String[] requiredScopes() default {};
 
+    @AttributeDefinition(description = "Requests per second one authenticated subject may send, sustained (a token"
+            + " bucket; beyond it 429 and Retry-After); 0: no limit. The unauthenticated local caller is not limited")
+    @Min(0)
+    double subjectRequestsPerSecond() default 50;
+
+    @AttributeDefinition(description = "Requests one subject may send at once above its rate; 0: twice the rate")
+    @Min(0)
+    int subjectBurst() default 0;
+
+    @AttributeDefinition(description = "Requests per second all subjects of one tenant may send together; 0: no limit")
+    @Min(0)
+    double tenantRequestsPerSecond() default 0;
+
+    @AttributeDefinition(description = "Requests one tenant may send at once above its rate; 0: twice the rate")
+    @Min(0)
+    int tenantBurst() default 0;
+
+    @AttributeDefinition(description = "Tool calls one authenticated subject may have in progress at once (beyond it"
+            + " 429 and Retry-After); 0: no limit")
+    @Min(0)
+    int maxConcurrentCallsPerSubject() default 16;
+
     @AttributeDefinition(description = "Largest accepted request body in bytes (413 above)")
     @Min(1)
     long maxBodyBytes() default 4L << 20;

@@ -4,6 +4,7 @@ import io.quiver.api.CallerIdentity;
 import io.quiver.api.transport.Inbound;
 import io.quiver.api.transport.McpEngine;
 import io.quiver.api.transport.McpSession;
+import io.quiver.api.transport.MessageSink;
 import io.quiver.api.transport.Receipt;
 import io.quiver.api.transport.StreamPolicy;
 import io.quiver.api.transport.TransportErrors;
@@ -25,6 +26,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +47,8 @@ final class McpServlet extends HttpServlet {
     static final String VERSION_HEADER = "MCP-Protocol-Version";
     /** Methods whose answer is a stream that stays open (counted as a stream from the start). */
     private static final Set<String> LISTENING = Set.of("subscriptions/listen");
+    private static final String CALL = "tools/call";
+    private static final int TOO_MANY_REQUESTS = 429;
 
     private final transient McpEngine engine;
     private final transient ScheduledExecutorService timer;
@@ -60,6 +64,7 @@ final class McpServlet extends HttpServlet {
     private transient volatile RequestGuard guard;
     private transient volatile int maxStreams;
     private final transient Gatekeeper gate;
+    private final transient CallerLimits limits = new CallerLimits();
 
     McpServlet(McpEngine engine, HttpConfig config, ScheduledExecutorService timer, HeaderWatch headers, Gatekeeper gate) {
         this.engine = engine;
@@ -69,8 +74,9 @@ final class McpServlet extends HttpServlet {
         configure(config);
     }
 
-    /** Closes connections too slow with their headers (run once a second). */
+    /** Closes connections too slow with their headers and forgets idle callers (run once a second). */
     void sweepHeaders() {
+        limits.sweep();
         long timeout = config.headerTimeoutMs();
         int closed = headers.sweep(timeout);
         if (closed > 0) {
@@ -82,6 +88,7 @@ final class McpServlet extends HttpServlet {
     void configure(HttpConfig next) {
         this.guard = new RequestGuard(HttpTransport.list(next.allowedHosts()), HttpTransport.list(next.allowedOrigins()));
         gate.configure(next);
+        limits.configure(next);
         this.maxStreams = next.maxStreams() > 0 ? next.maxStreams()
                 : (int) Math.max(256, Math.min(1_000_000, (Runtime.getRuntime().maxMemory() >> 20) * 8));
         this.config = next;
@@ -111,6 +118,13 @@ final class McpServlet extends HttpServlet {
             return;
         }
         CallerIdentity caller = ((Gatekeeper.Admitted) verdict).caller();
+        long wait = limits.admit(caller);
+        if (wait > 0) {
+            resp.setHeader("Retry-After", Long.toString(wait));
+            refuseUnread(resp, TOO_MANY_REQUESTS, TransportErrors.SERVER_ERROR,
+                    "Too Many Requests: over this caller's request rate; try again in " + wait + " s");
+            return;
+        }
         switch (req.getMethod()) {
             case "POST" -> post(req, resp, caller);
             case "GET" -> get(req, resp, caller);
@@ -254,6 +268,15 @@ final class McpServlet extends HttpServlet {
         AsyncContext async = started != null ? started : req.startAsync();
         async.setTimeout(0);
         Receipt.Pending pending = (Receipt.Pending) receipt;
+        if (CALL.equals(pending.exchange().method()) && !limits.enterCall(caller)) {
+            pending.exchange().abandon();
+            ((HttpServletResponse) async.getResponse()).setHeader("Retry-After", "1");
+            finish(async, TOO_MANY_REQUESTS, TransportErrors.SERVER_ERROR, "Too Many Requests: this caller has "
+                    + config.maxConcurrentCallsPerSubject() + " tool calls in progress, the most it may; try again shortly",
+                    false);
+            return;
+        }
+        Runnable callOver = CALL.equals(pending.exchange().method()) ? () -> limits.exitCall(caller) : null;
         StreamPolicy policy = pending.exchange().streamPolicy();
         String method = pending.exchange().method();
         boolean streams = c.sseMethods().length > 0 && List.of(c.sseMethods()).contains(method)
@@ -261,7 +284,7 @@ final class McpServlet extends HttpServlet {
         // a body that came with its headers is served on this thread (Exchange.run): no hand-off
         boolean here = started == null;
         if (!policy.resumable()) {
-            postAlone(async, pending, policy, streams, here);
+            postAlone(async, pending, policy, streams, here, callOver);
             return;
         }
         McpSession session = pending.session();
@@ -271,6 +294,9 @@ final class McpServlet extends HttpServlet {
             ticket = budget.response(sessionStreams, c.maxStreamsPerSession(), false);
             if (ticket == null) {
                 pending.exchange().abandon();
+                if (callOver != null) {
+                    callOver.run();
+                }
                 finish(async, HttpServletResponse.SC_SERVICE_UNAVAILABLE, TransportErrors.SERVER_ERROR, streamsFull(c), false);
                 return;
             }
@@ -287,14 +313,47 @@ final class McpServlet extends HttpServlet {
                 timer.schedule(response::hangUp, c.ssePollingMs(), TimeUnit.MILLISECONDS);
             }
         }
-        serve(pending, response, here);
+        serve(pending, response, here, callOver);
     }
 
-    private static void serve(Receipt.Pending pending, PostResponse response, boolean here) {
+    /** Starts the exchange; {@code over} (if any) runs once when its answer is given. */
+    private static void serve(Receipt.Pending pending, PostResponse response, boolean here, Runnable over) {
+        MessageSink sink = over == null ? response : new MessageSink() {
+            private final AtomicBoolean ended = new AtomicBoolean();
+
+            @Override
+            public void send(byte[] message) {
+                response.send(message);
+            }
+
+            @Override
+            public void complete(byte[] answer) {
+                try {
+                    response.complete(answer);
+                } finally {
+                    end();
+                }
+            }
+
+            @Override
+            public void fail(Receipt.Reason reason, byte[] answer) {
+                try {
+                    response.fail(reason, answer);
+                } finally {
+                    end();
+                }
+            }
+
+            private void end() {
+                if (ended.compareAndSet(false, true)) {
+                    over.run();
+                }
+            }
+        };
         if (here) {
-            pending.exchange().run(response);
+            pending.exchange().run(sink);
         } else {
-            pending.exchange().start(response);
+            pending.exchange().start(sink);
         }
     }
 
@@ -309,7 +368,7 @@ final class McpServlet extends HttpServlet {
      * cancels the request.
      */
     private void postAlone(AsyncContext async, Receipt.Pending pending, StreamPolicy policy, boolean streams,
-            boolean here) {
+            boolean here, Runnable callOver) {
         HttpConfig c = config;
         StreamBudget.Ticket ticket = null;
         if (streams && LISTENING.contains(pending.exchange().method())) {
@@ -348,7 +407,7 @@ final class McpServlet extends HttpServlet {
                 // not restarted
             }
         });
-        serve(pending, response, here);
+        serve(pending, response, here, callOver);
     }
 
     private static Map<String, String> headers(HttpServletRequest req) {

@@ -1,0 +1,77 @@
+package io.quiver.transport.http.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quiver.api.CallerIdentity;
+import io.quiver.lib.config.TypedConfig;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class CallerLimitsTest {
+
+    private static final CallerIdentity ALICE = new CallerIdentity("alice", "acme", Set.of(), true);
+    private static final CallerIdentity BOB = new CallerIdentity("bob", "acme", Set.of(), true);
+    private static final CallerIdentity CAROL = new CallerIdentity("carol", "other", Set.of(), true);
+
+    @Test
+    void aSubjectBeyondItsBurstWaitsAndOthersDoNot() {
+        CallerLimits limits = limits(1, 5, 0, 0, 0);
+        for (int i = 0; i < 5; i++) {
+            assertEquals(0, limits.admit(ALICE), "within the burst: " + i);
+        }
+        long wait = limits.admit(ALICE);
+        assertTrue(wait >= 1, "over the burst: " + wait);
+        assertEquals(0, limits.admit(BOB), "another subject has its own bucket");
+        assertEquals(0, limits.admit(CallerIdentity.ANONYMOUS), "the local operator is not limited");
+    }
+
+    @Test
+    void aTenantLimitCountsAllItsSubjects() {
+        CallerLimits limits = limits(0, 0, 1, 3, 0);
+        assertEquals(0, limits.admit(ALICE));
+        assertEquals(0, limits.admit(BOB));
+        assertEquals(0, limits.admit(ALICE));
+        assertTrue(limits.admit(BOB) >= 1, "the tenant's burst is spent");
+        assertEquals(0, limits.admit(CAROL), "another tenant");
+    }
+
+    @Test
+    void callsInProgressAreCountedAndGivenBack() {
+        CallerLimits limits = limits(0, 0, 0, 0, 2);
+        assertTrue(limits.enterCall(ALICE));
+        assertTrue(limits.enterCall(ALICE));
+        assertFalse(limits.enterCall(ALICE));
+        assertTrue(limits.enterCall(BOB));
+        limits.exitCall(ALICE);
+        assertTrue(limits.enterCall(ALICE));
+        assertTrue(limits.enterCall(CallerIdentity.ANONYMOUS) && limits.enterCall(CallerIdentity.ANONYMOUS)
+                && limits.enterCall(CallerIdentity.ANONYMOUS));
+    }
+
+    @Test
+    void zeroMeansNoLimit() {
+        CallerLimits limits = limits(0, 0, 0, 0, 0);
+        for (int i = 0; i < 1000; i++) {
+            assertEquals(0, limits.admit(ALICE));
+            assertTrue(limits.enterCall(ALICE));
+        }
+    }
+
+    private static CallerLimits limits(double subjectRate, int subjectBurst, double tenantRate, int tenantBurst,
+            int maxCalls) {
+        CallerLimits limits = new CallerLimits();
+        limits.configure(config(subjectRate, subjectBurst, tenantRate, tenantBurst, maxCalls));
+        return limits;
+    }
+
+    /** The settings as a configuration file would give them, the rest at their defaults. */
+    private static HttpConfig config(double subjectRate, int subjectBurst, double tenantRate, int tenantBurst, int maxCalls) {
+        return TypedConfig.read(HttpConfig.class, Map.of("subjectRequestsPerSecond", Double.toString(subjectRate),
+                "subjectBurst", Integer.toString(subjectBurst), "tenantRequestsPerSecond", Double.toString(tenantRate),
+                "tenantBurst", Integer.toString(tenantBurst), "maxConcurrentCallsPerSubject", Integer.toString(maxCalls)),
+                null).config();
+    }
+}
