@@ -23,6 +23,8 @@
 #                      (bench/peers QuiverCore worker; not in the default set: a measurement of the
 #                      proposed transport, not a server to deploy)
 #   quiver-core-nb-inline  the same with the tool run on the selecting thread (QuiverCore inline)
+#   quiver-core-nb-hop     the same with each call handed once to Jetty's pool and run there in full
+#                          (QuiverCore hop: one hand-off, as a transport would for tools that may block)
 #   quiver-json        ./quiver run, a 2025-11-25 session, sseMethods empty (calls answer JSON)
 #   quiver-sse         the same with the default sseMethods (calls answer an SSE stream)
 #   quiver-stateless   the same server, 2026-07-28 requests with their _meta and headers

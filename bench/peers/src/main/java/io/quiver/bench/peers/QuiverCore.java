@@ -27,19 +27,21 @@ import org.eclipse.jetty.util.thread.Invocable;
 /**
  * A measurement, not a transport: Quiver's engine (the same classes as the server's core bundle, on
  * the class path, no OSGi) behind a Jetty 12 core {@code Handler} declared non-blocking, so a POST
- * is parsed and answered on the thread that selected the connection. Two shapes for the tool:
+ * is parsed and answered on the thread that selected the connection. Three shapes for the tool:
  * <ul>
  * <li>{@code worker}: the request goes to Quiver's request and tool pools ({@code Exchange.start})
  * and the answer is written from there, as a transport must do for a tool that may block, and as
  * the Quarkus server does with its (blocking) tool;</li>
  * <li>{@code inline}: the tool runs on the selecting thread too ({@code Exchange.run}), what a tool
- * declared non-blocking could have.</li>
+ * declared non-blocking could have;</li>
+ * <li>{@code hop}: the call is handed once to Jetty's thread pool and runs there in full
+ * ({@code Exchange.run}, tool included), answering from that thread: one hand-off instead of two.</li>
  * </ul>
  * It answers JSON only: no SSE, no GET stream, none of the HTTP transport's guards. What it
  * measures is how far the proposed non-blocking transport could take Quiver's own code, against
  * {@code CoreFloor nonblocking} (no MCP at all) and the Quarkus server.
  *
- * <p>{@code java -cp peers.jar io.quiver.bench.peers.QuiverCore worker|inline PORT}; prints
+ * <p>{@code java -cp peers.jar io.quiver.bench.peers.QuiverCore worker|inline|hop PORT}; prints
  * {@code endpoint: URL}.
  */
 public final class QuiverCore extends Handler.Abstract {
