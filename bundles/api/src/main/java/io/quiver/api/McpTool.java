@@ -61,6 +61,12 @@ public @interface McpTool {
     long timeoutMs() default 0;
 
     /**
+     * What a user or model can do when the tool fails (check a credential, a path, a service):
+     * added to the error a failed or timed-out call answers, which otherwise says only that it failed.
+     */
+    String troubleshootingHint() default "";
+
+    /**
      * Whether the tool runs as a task (the {@code io.modelcontextprotocol/tasks} extension of
      * 2026-07-28) for clients that declare the extension: {@code none} (always answers in the
      * call), {@code optional} (a task for clients that declare it, in the call for others) or

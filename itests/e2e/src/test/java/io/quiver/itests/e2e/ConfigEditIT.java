@@ -39,6 +39,7 @@ class ConfigEditIT {
     /** A valid value, different from the default, for every engine setting. */
     private static final Map<String, String> CORE = ordered(
             "serverName", "quiver-edited", "instructions", "Be brief.", "toolTimeoutMs", "30000",
+            "toolFailuresBeforeCooldown", "3", "toolCooldownMs", "10000",
             "maxConcurrentCalls", "32", "toolSharePercent", "60", "maxQueuedPerTool", "20",
             "maxConcurrentRequests", "128", "maxInlineRequests", "16", "maxQueued", "512", "clientRequestTimeoutMs", "60000",
             "sessionIdleTimeoutMs", "1800000", "handshakeTimeoutMs", "30000", "maxSessions", "5000",

@@ -33,6 +33,9 @@ final class Execute {
 
     private static final Logger LOG = LoggerFactory.getLogger(Execute.class);
 
+    /** Why a call failed when no tool thread was free: the server's state, not the tool's health. */
+    private static final String NO_THREAD = "no tool thread free";
+
     /** How long a tool past its timeout or cancellation has, once interrupted, before its call is answered without it. */
     static final long GRACE_MS = 100;
 
@@ -41,6 +44,7 @@ final class Execute {
     private final Executor takeOvers;
     private final EngineSettings settings;
     private final ToolLimitsRegistry limits;
+    private final ToolHealth health;
 
     Execute(ExecutorService toolPool, EngineSettings settings, ToolLimitsRegistry limits) {
         this(toolPool, null, null, settings, limits);
@@ -58,6 +62,7 @@ final class Execute {
         this.takeOvers = takeOvers;
         this.settings = settings;
         this.limits = limits;
+        this.health = new ToolHealth(settings);
     }
 
     /**
@@ -72,6 +77,28 @@ final class Execute {
      */
     Outcome attempt(Call call, Map<String, InputResponse> answers, boolean asTask, boolean escalated) {
         ToolEntry tool = call.tool();
+        long cooling = health.cooling(tool);
+        if (cooling > 0) {
+            int failures = settings.config().toolFailuresBeforeCooldown();
+            call.end(CallEvent.Ending.FAILED, "cooling down after " + failures + " failures in a row");
+            return Outcome.done(ToolResult.error("The tool " + call.name() + " is cooling down after failing " + failures
+                    + " times in a row; it was not run. Try again in " + ((cooling + 999) / 1000) + " s." + hint(call)));
+        }
+        return healthy(call, attemptNow(call, answers, asTask, escalated));
+    }
+
+    /** Counts how the attempt went for the tool's health: a call marked failed is a failure. */
+    private Outcome healthy(Call call, Outcome outcome) {
+        if (call.failed() && !NO_THREAD.equals(call.detail())) {
+            health.failed(call.tool());
+        } else {
+            health.succeeded(call.tool());
+        }
+        return outcome;
+    }
+
+    private Outcome attemptNow(Call call, Map<String, InputResponse> answers, boolean asTask, boolean escalated) {
+        ToolEntry tool = call.tool();
         AttemptCall attempt = new AttemptCall(call.name(), call.arguments(), answers, escalated, call.scope(),
                 tool.mapper().get());
         long timeout = asTask ? settings.config().taskTimeoutMs() : timeout(tool);
@@ -82,7 +109,7 @@ final class Execute {
         try {
             future = toolPool.submit(() -> tool.tool().call(attempt));
         } catch (RejectedExecutionException e) {
-            call.end(CallEvent.Ending.FAILED, "no tool thread free");
+            call.end(CallEvent.Ending.FAILED, NO_THREAD);
             return Outcome.done(ToolResult.error("The server is busy: too many tool calls in progress. Try again shortly."));
         }
         try (AutoCloseable hook = call.scope().onCancel(() -> future.cancel(true))) {
@@ -164,6 +191,7 @@ final class Execute {
             LOG.warn("Tool {} timed out after {} ms and ignores its interrupt; its call is answered without it ({})",
                     call.name(), timeout, call.scope().invocationId());
             result = CallToolResult.error(endTimedOut(call, timeout));
+            health.failed(call.tool());
         }
         try {
             takeOvers.execute(() -> call.takeOver(result));
@@ -188,7 +216,7 @@ final class Execute {
     /** Marks the call failed by its timeout; the text its client reads. */
     private static String endTimedOut(Call call, long timeout) {
         call.end(CallEvent.Ending.FAILED, "timed out after " + timeout + " ms");
-        return "The tool " + call.name() + " timed out after " + timeout + " ms.";
+        return "The tool " + call.name() + " timed out after " + timeout + " ms." + hint(call);
     }
 
     private static Outcome failed(Call call, Throwable cause) {
@@ -274,6 +302,12 @@ final class Execute {
 
     private static String failure(Call call) {
         return "The tool " + call.name() + " failed (invocation " + call.scope().invocationId()
-                + "). The server log has the details.";
+                + "). The server log has the details." + hint(call);
+    }
+
+    /** The tool's troubleshooting hint as a sentence to append, or nothing. */
+    private static String hint(Call call) {
+        String hint = call.tool() == null ? null : call.tool().troubleshootingHint();
+        return hint == null || hint.isBlank() ? "" : " Hint: " + hint.trim();
     }
 }

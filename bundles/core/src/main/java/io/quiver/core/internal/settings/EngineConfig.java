@@ -24,6 +24,16 @@ public @interface EngineConfig {
     @Min(1)
     long toolTimeoutMs() default 60_000;
 
+    @AttributeDefinition(description = "Consecutive failures (thrown, timed out) after which a tool cools down: its calls"
+            + " are answered at once with an error naming the cooldown, without running it; 0: never")
+    @Min(0)
+    int toolFailuresBeforeCooldown() default 5;
+
+    @AttributeDefinition(description = "How long a tool cools down after toolFailuresBeforeCooldown failures (ms); the"
+            + " first call after it runs the tool again, and one more failure starts another cooldown")
+    @Min(1)
+    long toolCooldownMs() default 30_000;
+
     @AttributeDefinition(description = "Tool attempts running at once")
     @Min(1)
     int maxConcurrentCalls() default 64;

@@ -25,6 +25,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -48,6 +50,57 @@ class ExecuteTest {
 
     private Outcome run(Call call) {
         return execute.attempt(call, Map.of(), false, false);
+    }
+
+    @Test
+    void aToolThatKeepsFailingCoolsDownAndIsNotRunUntilItHasCooled() throws Exception {
+        Execute cooling = new Execute(pool, EngineSettings.of(Map.of("toolFailuresBeforeCooldown", 3,
+                "toolCooldownMs", 300)), new ToolLimitsRegistry());
+        AtomicInteger runs = new AtomicInteger();
+        AtomicBoolean broken = new AtomicBoolean(true);
+        stages.tool("flaky", call -> {
+            runs.incrementAndGet();
+            if (broken.get()) {
+                throw new IllegalStateException("the backend is down");
+            }
+            return Outcome.text("fine");
+        }, null, Map.of("mcp.tool.troubleshootingHint", "Check that the backend at BACKEND_URL is up."));
+        for (int i = 0; i < 3; i++) {
+            String failed = text(cooling.attempt(stages.resolved("flaky", "{}"), Map.of(), false, false));
+            assertTrue(failed.startsWith("The tool flaky failed"), failed);
+            assertTrue(failed.endsWith("Hint: Check that the backend at BACKEND_URL is up."), failed);
+        }
+        Call refused = stages.resolved("flaky", "{}");
+        String cooled = text(cooling.attempt(refused, Map.of(), false, false));
+        assertTrue(cooled.contains("cooling down after failing 3 times in a row"), cooled);
+        assertTrue(cooled.contains("Hint: Check that the backend"), cooled);
+        assertEquals(3, runs.get(), "not run while it cools down");
+        assertEquals(CallEvent.Ending.FAILED, stages.over(refused).ending());
+
+        Thread.sleep(400);
+        broken.set(false);
+        assertEquals("fine", text(cooling.attempt(stages.resolved("flaky", "{}"), Map.of(), false, false)));
+        assertEquals(4, runs.get());
+        broken.set(true);
+        cooling.attempt(stages.resolved("flaky", "{}"), Map.of(), false, false);
+        assertEquals(5, runs.get());
+        cooling.attempt(stages.resolved("flaky", "{}"), Map.of(), false, false);
+        assertEquals(6, runs.get(), "a success cleared the count: two failures are not yet three");
+    }
+
+    @Test
+    void zeroFailuresBeforeCooldownNeverCoolsDown() {
+        Execute never = new Execute(pool, EngineSettings.of(Map.of("toolFailuresBeforeCooldown", 0)),
+                new ToolLimitsRegistry());
+        AtomicInteger runs = new AtomicInteger();
+        stages.tool("broken", call -> {
+            runs.incrementAndGet();
+            throw new IllegalStateException("always");
+        }, null);
+        for (int i = 0; i < 10; i++) {
+            never.attempt(stages.resolved("broken", "{}"), Map.of(), false, false);
+        }
+        assertEquals(10, runs.get());
     }
 
     @Test

@@ -32,7 +32,12 @@ final class Stages {
 
     /** Registers a tool under a name, with an input schema or none. */
     Stages tool(String name, Tool tool, String inputSchema) {
-        Map<String, Object> props = new HashMap<>();
+        return tool(name, tool, inputSchema, Map.of());
+    }
+
+    /** The same with more service properties ({@code mcp.tool.troubleshootingHint}, say). */
+    Stages tool(String name, Tool tool, String inputSchema, Map<String, Object> more) {
+        Map<String, Object> props = new HashMap<>(more);
         props.put("mcp.tool.name", name);
         props.put("mcp.tool.description", "stage test tool " + name);
         if (inputSchema != null) {
