@@ -19,6 +19,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +51,11 @@ final class Execute {
         this(toolPool, null, null, settings, limits);
     }
 
+    /** With the clock the tools' cooldowns are measured by (tests). */
+    Execute(ExecutorService toolPool, EngineSettings settings, ToolLimitsRegistry limits, LongSupplier clock) {
+        this(toolPool, null, null, settings, limits, new ToolHealth(settings, clock));
+    }
+
     /**
      * @param watchdog watches attempts that run on the serving thread ({@link Call#inline()});
      *     without one every attempt takes a tool thread
@@ -57,12 +63,17 @@ final class Execute {
      */
     Execute(ExecutorService toolPool, Watchdog watchdog, Executor takeOvers, EngineSettings settings,
             ToolLimitsRegistry limits) {
+        this(toolPool, watchdog, takeOvers, settings, limits, new ToolHealth(settings));
+    }
+
+    private Execute(ExecutorService toolPool, Watchdog watchdog, Executor takeOvers, EngineSettings settings,
+            ToolLimitsRegistry limits, ToolHealth health) {
         this.toolPool = toolPool;
         this.watchdog = watchdog;
         this.takeOvers = takeOvers;
         this.settings = settings;
         this.limits = limits;
-        this.health = new ToolHealth(settings);
+        this.health = health;
     }
 
     /**

@@ -27,6 +27,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -53,9 +54,10 @@ class ExecuteTest {
     }
 
     @Test
-    void aToolThatKeepsFailingCoolsDownAndIsNotRunUntilItHasCooled() throws Exception {
+    void aToolThatKeepsFailingCoolsDownAndIsNotRunUntilItHasCooled() {
+        AtomicLong now = new AtomicLong(1_000_000);
         Execute cooling = new Execute(pool, EngineSettings.of(Map.of("toolFailuresBeforeCooldown", 3,
-                "toolCooldownMs", 300)), new ToolLimitsRegistry());
+                "toolCooldownMs", 30_000)), new ToolLimitsRegistry(), now::get);
         AtomicInteger runs = new AtomicInteger();
         AtomicBoolean broken = new AtomicBoolean(true);
         stages.tool("flaky", call -> {
@@ -73,11 +75,15 @@ class ExecuteTest {
         Call refused = stages.resolved("flaky", "{}");
         String cooled = text(cooling.attempt(refused, Map.of(), false, false));
         assertTrue(cooled.contains("cooling down after failing 3 times in a row"), cooled);
+        assertTrue(cooled.contains("Try again in 30 s"), cooled);
         assertTrue(cooled.contains("Hint: Check that the backend"), cooled);
         assertEquals(3, runs.get(), "not run while it cools down");
         assertEquals(CallEvent.Ending.FAILED, stages.over(refused).ending());
 
-        Thread.sleep(400);
+        now.addAndGet(29_000);
+        cooling.attempt(stages.resolved("flaky", "{}"), Map.of(), false, false);
+        assertEquals(3, runs.get(), "still cooling");
+        now.addAndGet(1_000);
         broken.set(false);
         assertEquals("fine", text(cooling.attempt(stages.resolved("flaky", "{}"), Map.of(), false, false)));
         assertEquals(4, runs.get());
