@@ -17,13 +17,26 @@ import com.nimbusds.jwt.proc.BadJWTException;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import io.quiver.api.auth.Authentication;
 import java.io.Closeable;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.text.ParseException;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The check of one configuration: header policy, then Nimbus's {@link DefaultJWTProcessor} (key, signature,
  * claims), then the caller the claims name. Immutable; a new configuration builds a new one.
+ *
+ * <p>A client sends the same access token with every request, and checking its signature is most of
+ * the cost of a request (an RSA or EC verification). Accepted tokens are therefore remembered, by the
+ * SHA-256 of the token (the token itself is not kept), until {@link #REMEMBER_MS} has passed or the
+ * token's own {@code exp}, whichever comes first; a new configuration starts with nothing remembered.
+ * Refused tokens are not remembered (an attacker's tokens cannot fill the memory).
  */
 final class TokenCheck implements Closeable {
 
@@ -33,9 +46,25 @@ final class TokenCheck implements Closeable {
     private final Identities identities;
     private final long minRefreshSeconds;
     private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
+    private final Map<String, Remembered> accepted = new ConcurrentHashMap<>();
+    private final LongSupplier clock;
+
+    /** How long an accepted token is taken without checking it again (at most until its exp). */
+    static final long REMEMBER_MS = 60_000;
+    /** The most tokens remembered at once; beyond, the memory starts over. */
+    static final int REMEMBER_MAX = 10_000;
+
+    private record Remembered(Authentication authentication, long until) {
+    }
 
     /** @param minRefreshSeconds the JWKS rate limit, for reasons */
     TokenCheck(KeySelector keys, ClaimsPolicy claims, Identities identities, long minRefreshSeconds) {
+        this(keys, claims, identities, minRefreshSeconds, System::currentTimeMillis);
+    }
+
+    TokenCheck(KeySelector keys, ClaimsPolicy claims, Identities identities, long minRefreshSeconds,
+            LongSupplier clock) {
+        this.clock = clock;
         this.keys = keys;
         this.identities = identities;
         this.minRefreshSeconds = minRefreshSeconds;
@@ -47,6 +76,19 @@ final class TokenCheck implements Closeable {
 
     /** @param token three base64url parts separated by dots */
     Authentication check(String token) {
+        String key = digest(token);
+        long now = clock.getAsLong();
+        Remembered known = accepted.get(key);
+        if (known != null) {
+            if (now < known.until()) {
+                return known.authentication();
+            }
+            accepted.remove(key, known);
+        }
+        return verify(token, now, key);
+    }
+
+    private Authentication verify(String token, long now, String key) {
         Header header;
         try {
             header = Header.parse(new Base64URL(token.substring(0, token.indexOf('.'))));
@@ -98,7 +140,27 @@ final class TokenCheck implements Closeable {
             return Authentication.refused("the token could not be checked (" + e.getClass().getSimpleName()
                     + "; see the log)");
         }
-        return identities.identify(claims);
+        Authentication identified = identities.identify(claims);
+        if (identified.accepted()) {
+            long until = now + REMEMBER_MS;
+            if (claims.getExpirationTime() != null) {
+                until = Math.min(until, claims.getExpirationTime().getTime());
+            }
+            if (accepted.size() >= REMEMBER_MAX) {
+                accepted.clear();
+            }
+            accepted.put(key, new Remembered(identified, until));
+        }
+        return identified;
+    }
+
+    private static String digest(String token) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(token.getBytes(StandardCharsets.US_ASCII)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
     }
 
     @Override
