@@ -1,0 +1,59 @@
+package io.quiver.itests.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Authentication switched on and off while the server runs, as an operator does it: a loopback server
+ * started without any serves the anonymous local caller; an API key file written into {@code etc/}
+ * makes every request need a credential within seconds (the key works, none or another does not); a
+ * broken key file alone keeps it locked; deleting the key files opens the loopback server again.
+ */
+class AuthenticationAtRunTimeIT {
+
+    private static final Duration T = Duration.ofSeconds(10);
+    private static final Duration EFFECT = Duration.ofSeconds(20);
+
+    @Test
+    void aKeyFileWrittenAtRunTimeLocksTheEndpointAndDeletingItOpensItAgain() throws Exception {
+        try (QuiverServer server = QuiverServer.start("auth-runtime", "core,http,tools-default")) {
+            Path etc = server.home().resolve("etc");
+            assertEquals(200, call(server, Map.of()).statusCode(), "no authentication configured: the local caller");
+
+            String key = Credentials.newApiKey();
+            Files.writeString(etc.resolve("io.quiver.auth.apikey-ops.cfg"), Credentials.apiKeyConfig(key, "ops", "", ""));
+            awaitStatus(server, Map.of(), 401);
+            assertEquals(200, call(server, Credentials.bearer(key)).statusCode(), "the new key works");
+            assertEquals(401, call(server, Credentials.bearer(Credentials.newApiKey())).statusCode());
+
+            // a typo in the only key file: locked, not open
+            Files.writeString(etc.resolve("io.quiver.auth.apikey-ops.cfg"), "hash = sha256:not-hex\nsubject = ops\n"
+                    + "expires = 2099-01-01\n");
+            awaitStatus(server, Credentials.bearer(key), 401);
+            assertEquals(401, call(server, Map.of()).statusCode(), "a broken key file keeps the endpoint locked");
+
+            Files.delete(etc.resolve("io.quiver.auth.apikey-ops.cfg"));
+            awaitStatus(server, Map.of(), 200);
+        }
+    }
+
+    private static void awaitStatus(QuiverServer server, Map<String, String> headers, int status) throws Exception {
+        long deadline = System.nanoTime() + EFFECT.toNanos();
+        int last;
+        while ((last = call(server, headers).statusCode()) != status) {
+            assertTrue(System.nanoTime() < deadline, "still " + last + ", expected " + status + ":\n" + server.log());
+            Thread.sleep(100);
+        }
+    }
+
+    private static HttpResponse<String> call(QuiverServer server, Map<String, String> headers) throws Exception {
+        return Probe.statelessExchange(server.url(), "tools/list", null, Map.of(), headers, T);
+    }
+}
