@@ -6,7 +6,6 @@ import io.quiver.api.operator.Problem;
 import io.quiver.api.operator.ProblemSource;
 import io.quiver.lib.config.TypedConfig;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.osgi.service.component.annotations.Activate;
@@ -115,20 +114,24 @@ public final class Grant implements ProblemSource {
     }
 
     private static Rules read(Map<String, Object> properties) {
-        String name = TypedConfig.factoryName(properties, FACTORY_PID);
         String source = TypedConfig.source(properties);
+        Config c = TypedConfig.read(Config.class, properties, null).config();
         List<Problem> problems = new ArrayList<>();
-        List<Pattern> allow = patterns(properties.get("allow"), "allow", source, problems);
-        List<Pattern> deny = patterns(properties.get("deny"), "deny", source, problems);
-        List<String> tenants = list(properties.get("tenants"));
-        return new Rules(name, list(properties.get("subjects")).stream().map(Pattern::glob).toList(),
-                list(properties.get("roles")), (tenants.isEmpty() ? List.of("*") : tenants).stream().map(Pattern::glob).toList(),
-                allow, deny, List.copyOf(problems));
+        List<Pattern> allow = patterns(c.allow(), "allow", source, problems);
+        List<Pattern> deny = patterns(c.deny(), "deny", source, problems);
+        List<String> tenants = TypedConfig.list(c.tenants());
+        return new Rules(TypedConfig.factoryName(properties, FACTORY_PID), globs(TypedConfig.list(c.subjects())),
+                TypedConfig.list(c.roles()), globs(tenants.isEmpty() ? List.of("*") : tenants), allow, deny,
+                List.copyOf(problems));
     }
 
-    private static List<Pattern> patterns(Object value, String key, String source, List<Problem> problems) {
+    private static List<java.util.regex.Pattern> globs(List<String> texts) {
+        return texts.stream().map(Pattern::glob).toList();
+    }
+
+    private static List<Pattern> patterns(String[] values, String key, String source, List<Problem> problems) {
         List<Pattern> patterns = new ArrayList<>();
-        for (String text : list(value)) {
+        for (String text : TypedConfig.list(values)) {
             try {
                 patterns.add(Pattern.parse(text));
             } catch (IllegalArgumentException e) {
@@ -137,19 +140,5 @@ public final class Grant implements ProblemSource {
             }
         }
         return List.copyOf(patterns);
-    }
-
-    /** A list setting as Configuration Admin holds it (text with commas, an array, a collection). */
-    static List<String> list(Object value) {
-        List<Object> items = new ArrayList<>();
-        if (value instanceof Object[] array) {
-            items.addAll(Arrays.asList(array));
-        } else if (value instanceof java.util.Collection<?> c) {
-            items.addAll(c);
-        } else if (value != null) {
-            items.add(value);
-        }
-        return items.stream().flatMap(i -> Arrays.stream(String.valueOf(i).split(","))).map(String::trim)
-                .filter(s -> !s.isEmpty()).toList();
     }
 }

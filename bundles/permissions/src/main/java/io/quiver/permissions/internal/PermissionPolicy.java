@@ -4,6 +4,7 @@ import io.quiver.api.CallerIdentity;
 import io.quiver.api.call.CallPolicy;
 import io.quiver.api.call.Decision;
 import io.quiver.api.call.Target;
+import io.quiver.lib.config.TypedConfig;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -64,11 +65,9 @@ public final class PermissionPolicy implements CallPolicy {
 
     @Modified
     void modified(Map<String, Object> properties) {
-        List<String> adminOnly = properties.containsKey("adminOnly") ? Grant.list(properties.get("adminOnly"))
-                : List.of("tool:bundle_install", "tool:bundle_uninstall", "tool:bundles_list", "tool:problems_list");
-        Object role = properties.get("adminRole");
-        settings = new Settings(adminOnly.stream().map(Pattern::parse).toList(),
-                role == null || String.valueOf(role).isBlank() ? "admin" : String.valueOf(role).trim());
+        Config c = TypedConfig.read(Config.class, properties, null).config();
+        settings = new Settings(TypedConfig.list(c.adminOnly()).stream().map(Pattern::parse).toList(),
+                c.adminRole().isBlank() ? "admin" : c.adminRole().trim());
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)

@@ -141,6 +141,15 @@ public final class TypedConfig {
     }
 
     /**
+     * The items of a list setting: each element split on commas (a {@code .cfg} file gives one string,
+     * {@code a, b}), trimmed, blanks dropped, in order.
+     */
+    public static List<String> list(String... values) {
+        return Arrays.stream(values).flatMap(v -> Arrays.stream(v.split(","))).map(String::trim)
+                .filter(v -> !v.isEmpty()).toList();
+    }
+
+    /**
      * The name of one instance of a factory configuration: {@code ci-bot} for the file
      * {@code <factoryPid>-ci-bot.cfg} or the configuration {@code <factoryPid>~ci-bot}; else its PID.
      */

@@ -13,8 +13,6 @@ import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -194,8 +192,8 @@ public final class ApiKey implements KeyEntry, ProblemSource {
         }
         String tenant = c.tenant().isBlank() ? "default" : c.tenant().trim();
         CallerIdentity caller = new CallerIdentity(subject.isEmpty() ? "(none)" : subject, tenant,
-                list(c.roles()), true);
-        return new Settings(name(properties), source, digest, caller, list(c.scopes()), expires,
+                Set.copyOf(TypedConfig.list(c.roles())), true);
+        return new Settings(name(properties), source, digest, caller, Set.copyOf(TypedConfig.list(c.scopes())), expires,
                 List.copyOf(problems));
     }
 
@@ -217,13 +215,6 @@ public final class ApiKey implements KeyEntry, ProblemSource {
         return LocalDate.parse(t).atStartOfDay(ZoneOffset.UTC).toInstant();
     }
 
-    /** List settings, each element split on commas (a .cfg file gives one string: "a, b"). */
-    static Set<String> list(String[] values) {
-        Set<String> items = new LinkedHashSet<>();
-        Arrays.stream(values).flatMap(v -> Arrays.stream(v.split(","))).map(String::trim)
-                .filter(v -> !v.isEmpty()).forEach(items::add);
-        return items;
-    }
 
     /** The configuration's name: {@code ci-bot} for the file {@code io.quiver.auth.apikey-ci-bot.cfg}. */
     static String name(Map<String, ?> properties) {

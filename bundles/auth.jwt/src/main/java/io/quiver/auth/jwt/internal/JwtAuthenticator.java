@@ -6,7 +6,6 @@ import io.quiver.api.operator.Problem;
 import io.quiver.api.operator.ProblemSource;
 import io.quiver.lib.config.TypedConfig;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -135,7 +134,7 @@ public final class JwtAuthenticator implements Authenticator, ProblemSource {
             }
         }
         String issuer = c.issuer().trim();
-        List<String> audience = list(c.audience());
+        List<String> audience = TypedConfig.list(c.audience());
         if (issuer.isEmpty()) {
             errors.add("issuer is not set: the authorization server's issuer identifier, which the iss claim of its"
                     + " tokens must equal (e.g. issuer = https://login.example.com/realms/main)");
@@ -158,7 +157,7 @@ public final class JwtAuthenticator implements Authenticator, ProblemSource {
             }
             return null;
         }
-        List<String> required = list(c.requiredClaims());
+        List<String> required = TypedConfig.list(c.requiredClaims());
         TokenCheck check = new TokenCheck(keys.selector(),
                 new ClaimsPolicy(issuer, new LinkedHashSet<>(audience), c.clockSkewSeconds(), required),
                 new Identities(c.subjectClaim().trim(), c.tenantClaim().trim(), c.rolesClaim().trim(),
@@ -168,11 +167,5 @@ public final class JwtAuthenticator implements Authenticator, ProblemSource {
                 audience, String.join("; ", keys.sources()), Algorithms.names(keys.selector().algorithms()),
                 c.clockSkewSeconds(), required.isEmpty() ? "" : ", required claims " + required);
         return check;
-    }
-
-    /** The values of a list setting, each of which may itself be comma-separated (as a .cfg file writes it). */
-    static List<String> list(String[] values) {
-        return Arrays.stream(values).flatMap(v -> Arrays.stream(v.split(","))).map(String::trim)
-                .filter(v -> !v.isEmpty()).toList();
     }
 }

@@ -10,6 +10,7 @@ import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jose.util.DefaultResourceRetriever;
+import io.quiver.lib.config.TypedConfig;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URL;
@@ -110,7 +111,7 @@ final class KeyLoader {
         if (sources.isEmpty() && errors.size() == errorsBefore) {
             errors.add("no key is configured: set hmacSecret, publicKeyFile, jwksFile or jwksUrl");
         }
-        Set<JWSAlgorithm> accepted = narrow(allowed, JwtAuthenticator.list(c.algorithms()), errors);
+        Set<JWSAlgorithm> accepted = narrow(allowed, TypedConfig.list(c.algorithms()), errors);
         KeySelector selector = new KeySelector(accepted, local, remote);
         if (errors.size() > errorsBefore) {
             close(selector);

@@ -11,7 +11,7 @@ import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.rpc.McpException;
 import io.quiver.core.internal.settings.EngineConfig;
 import io.quiver.core.internal.settings.EngineSettings;
-import java.util.Arrays;
+import io.quiver.lib.config.TypedConfig;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
@@ -83,8 +83,7 @@ public final class ToolPipeline {
 
     /** The request-state keys, each element of the setting split on commas. */
     private static List<String> keys(EngineConfig c) {
-        return Arrays.stream(c.requestStateKeys()).flatMap(k -> Arrays.stream(k.split(","))).map(String::trim)
-                .filter(k -> !k.isEmpty()).toList();
+        return TypedConfig.list(c.requestStateKeys());
     }
 
     /**

@@ -3,6 +3,7 @@ package io.quiver.transport.http.internal;
 import io.quiver.api.CallerIdentity;
 import io.quiver.api.auth.Authentication;
 import io.quiver.api.auth.Authenticator;
+import io.quiver.lib.config.TypedConfig;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.util.List;
@@ -62,7 +63,7 @@ final class Gatekeeper {
 
     void configure(HttpConfig c) {
         this.resourceUrl = c.resourceUrl() == null ? "" : c.resourceUrl().trim();
-        this.requiredScopes = HttpTransport.list(c.requiredScopes());
+        this.requiredScopes = TypedConfig.list(c.requiredScopes());
     }
 
     /** Whether requests must authenticate. */

@@ -9,7 +9,6 @@ import jakarta.servlet.Servlet;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Hashtable;
 import java.util.List;
@@ -203,7 +202,7 @@ public final class HttpTransport implements ProblemSource {
             return null;
         }
         String where = REFUSAL_PREFIX + (bind == null || bind.isBlank() ? "every address" : bind);
-        if (list(c.allowedHosts()).isEmpty()) {
+        if (TypedConfig.list(c.allowedHosts()).isEmpty()) {
             return where + ": listening beyond loopback needs allowedHosts, the host names clients use to reach this server"
                     + " (set allowedHosts in etc/io.quiver.transport.http.cfg, e.g. allowedHosts = mcp.example.com),"
                     + " or bind to 127.0.0.1";
@@ -269,11 +268,6 @@ public final class HttpTransport implements ProblemSource {
         servlet.closeAll();
     }
 
-    /** List settings, each element split on commas (a .cfg file gives one string: "a, b"). */
-    static List<String> list(String[] values) {
-        return Arrays.stream(values).flatMap(v -> Arrays.stream(v.split(","))).map(String::trim)
-                .filter(v -> !v.isEmpty()).toList();
-    }
 
     static String path(HttpConfig c) {
         String p = c.path() == null || c.path().isBlank() ? "/mcp" : c.path().trim();

@@ -8,6 +8,7 @@ import io.quiver.api.transport.MessageSink;
 import io.quiver.api.transport.Receipt;
 import io.quiver.api.transport.StreamPolicy;
 import io.quiver.api.transport.TransportErrors;
+import io.quiver.lib.config.TypedConfig;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -86,7 +87,7 @@ final class McpServlet extends HttpServlet {
 
     /** Takes new settings; requests and streams in progress keep going. */
     void configure(HttpConfig next) {
-        this.guard = new RequestGuard(HttpTransport.list(next.allowedHosts()), HttpTransport.list(next.allowedOrigins()));
+        this.guard = new RequestGuard(TypedConfig.list(next.allowedHosts()), TypedConfig.list(next.allowedOrigins()));
         gate.configure(next);
         limits.configure(next);
         this.maxStreams = next.maxStreams() > 0 ? next.maxStreams()

@@ -1,5 +1,6 @@
 package io.quiver.transport.http.internal;
 
+import io.quiver.lib.config.TypedConfig;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -41,7 +42,7 @@ final class ResourceMetadataServlet extends HttpServlet {
         String resource = c.resourceUrl() == null || c.resourceUrl().isBlank() ? requested(req, c) : c.resourceUrl().trim();
         Map<String, Object> metadata = new LinkedHashMap<>();
         metadata.put("resource", resource);
-        List<String> servers = HttpTransport.list(c.authorizationServers());
+        List<String> servers = TypedConfig.list(c.authorizationServers());
         if (!servers.isEmpty()) {
             metadata.put("authorization_servers", servers);
         }
