@@ -166,8 +166,8 @@ public final class Quiver implements AutoCloseable {
                     + settings.etc().resolve(TRANSPORT_PID + ".cfg") + " (for example: allowedHosts = mcp.example.com),"
                     + " or bind to 127.0.0.1");
         }
-        if (FrameworkProperties.authenticationConfigured(settings.etc())) {
-            return;
+        if (Boolean.parseBoolean(context.getProperty(FrameworkProperties.AUTH_REQUIRED))) {
+            return; // etc/ configures authentication (FrameworkProperties looked)
         }
         if (!Boolean.parseBoolean(context.getProperty(FrameworkProperties.INSECURE_NO_AUTH))) {
             throw new IllegalStateException("--bind " + settings.bind() + " listens beyond loopback, which needs"

@@ -125,19 +125,21 @@ final class Gatekeeper {
         return token.isEmpty() ? null : token;
     }
 
-    /** The resource this endpoint is: the configured URL, else the one the client used. */
-    String resource(HttpServletRequest req) {
+    /**
+     * The resource an endpoint path is: the configured URL, else the URL the client used (its scheme
+     * and Host header) with that path.
+     */
+    String resource(HttpServletRequest req, String path) {
         String configured = resourceUrl;
         if (!configured.isEmpty()) {
             return configured;
         }
         String host = req.getHeader("Host");
-        return req.getScheme() + "://" + (host == null ? req.getServerName() + ":" + req.getServerPort() : host)
-                + req.getRequestURI();
+        return req.getScheme() + "://" + (host == null ? req.getServerName() + ":" + req.getServerPort() : host) + path;
     }
 
     String metadataUrl(HttpServletRequest req) {
-        return metadataUrl(resource(req));
+        return metadataUrl(resource(req, req.getRequestURI()));
     }
 
     /** RFC 9728: the well-known path inserted between the resource's authority and its path. */

@@ -39,7 +39,10 @@ final class ResourceMetadataServlet extends HttpServlet {
             return;
         }
         HttpConfig c = config.get();
-        String resource = c.resourceUrl() == null || c.resourceUrl().isBlank() ? requested(req, c) : c.resourceUrl().trim();
+        // the resource a client asks about: the path after the well-known prefix (the endpoint's when none)
+        String suffix = req.getPathInfo();
+        String resource = gate.resource(req, suffix == null || suffix.isEmpty() || suffix.equals("/")
+                ? HttpTransport.path(c) : suffix);
         Map<String, Object> metadata = new LinkedHashMap<>();
         metadata.put("resource", resource);
         List<String> servers = TypedConfig.list(c.authorizationServers());
@@ -59,13 +62,5 @@ final class ResourceMetadataServlet extends HttpServlet {
         resp.setHeader("Access-Control-Allow-Origin", "*");
         resp.setContentLength(body.length);
         resp.getOutputStream().write(body);
-    }
-
-    /** The resource a client asked about: the path after the well-known prefix (the endpoint's when none). */
-    private static String requested(HttpServletRequest req, HttpConfig c) {
-        String suffix = req.getPathInfo();
-        String path = suffix == null || suffix.isEmpty() || suffix.equals("/") ? HttpTransport.path(c) : suffix;
-        String host = req.getHeader("Host");
-        return req.getScheme() + "://" + (host == null ? req.getServerName() + ":" + req.getServerPort() : host) + path;
     }
 }
