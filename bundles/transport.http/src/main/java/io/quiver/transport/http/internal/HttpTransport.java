@@ -70,8 +70,11 @@ public final class HttpTransport implements ProblemSource {
     private ScheduledFuture<?> keepAlive;
     private long keepAliveMs;
     private volatile List<Problem> problems = List.of();
+    /** Why the endpoint is not served, or null. */
+    private volatile Problem refused;
     private volatile HttpConfig config;
-    private Map<String, Object> lastProperties;
+    /** Where the configuration came from, for the refusal. */
+    private String source;
 
     private record ServletRegistration(ServiceRegistration<Servlet> service, String path) {
     }
@@ -90,7 +93,8 @@ public final class HttpTransport implements ProblemSource {
         this.metadata = context.registerService(Servlet.class, new ResourceMetadataServlet(gate, () -> this.config),
                 metadataProperties());
         timer.scheduleWithFixedDelay(servlet::sweepHeaders, 1, 1, TimeUnit.SECONDS);
-        apply(properties);
+        source = TypedConfig.source(properties);
+        apply();
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
@@ -108,8 +112,8 @@ public final class HttpTransport implements ProblemSource {
 
     /** An authenticator came or went: beyond loopback that decides whether the endpoint is served. */
     private synchronized void reapply() {
-        if (servlet != null && lastProperties != null) {
-            apply(lastProperties);
+        if (source != null) {
+            apply();
         }
     }
 
@@ -117,23 +121,19 @@ public final class HttpTransport implements ProblemSource {
     synchronized void modified(Map<String, Object> properties) {
         config = read(properties, config);
         servlet.configure(config);
-        apply(properties);
+        source = TypedConfig.source(properties);
+        apply();
     }
 
     /** Registers, moves or withdraws the endpoint, and sets the keep-alive timer, for the configuration now. */
-    private synchronized void apply(Map<String, Object> properties) {
-        lastProperties = properties;
+    private synchronized void apply() {
         HttpConfig c = config;
         String refusal = refusal(c);
+        refused = refusal == null ? null : new Problem(source, refusal);
         if (refusal != null) {
-            List<Problem> withRefusal = new ArrayList<>(problems);
-            withRefusal.removeIf(p -> p.reason().startsWith(REFUSAL_PREFIX));
-            withRefusal.add(new Problem(TypedConfig.source(properties), refusal));
-            problems = List.copyOf(withRefusal);
             LOG.error("{}", refusal);
             unregister();
         } else if (registration == null) {
-            problems = problems.stream().filter(p -> !p.reason().startsWith(REFUSAL_PREFIX)).toList();
             register(c);
         } else if (!registration.path().equals(path(c))) {
             // the same servlet on a new path: streams open on the old one keep their connections
@@ -201,7 +201,7 @@ public final class HttpTransport implements ProblemSource {
         if (isLoopback(bind)) {
             return null;
         }
-        String where = REFUSAL_PREFIX + (bind == null || bind.isBlank() ? "every address" : bind);
+        String where = "Not serving MCP on " + (bind == null || bind.isBlank() ? "every address" : bind);
         if (TypedConfig.list(c.allowedHosts()).isEmpty()) {
             return where + ": listening beyond loopback needs allowedHosts, the host names clients use to reach this server"
                     + " (set allowedHosts in etc/io.quiver.transport.http.cfg, e.g. allowedHosts = mcp.example.com),"
@@ -214,7 +214,6 @@ public final class HttpTransport implements ProblemSource {
         return null;
     }
 
-    private static final String REFUSAL_PREFIX = "Not serving MCP on ";
 
     /** Whether an address (a literal or a name) is the loopback interface only. */
     static boolean isLoopback(String bind) {
@@ -248,7 +247,13 @@ public final class HttpTransport implements ProblemSource {
 
     @Override
     public List<Problem> problems() {
-        return problems;
+        Problem r = refused;
+        if (r == null) {
+            return problems;
+        }
+        List<Problem> all = new ArrayList<>(problems);
+        all.add(r);
+        return all;
     }
 
     /**
