@@ -27,7 +27,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -319,38 +318,7 @@ final class McpServlet extends HttpServlet {
 
     /** Starts the exchange; {@code over} (if any) runs once when its answer is given. */
     private static void serve(Receipt.Pending pending, PostResponse response, boolean here, Runnable over) {
-        MessageSink sink = over == null ? response : new MessageSink() {
-            private final AtomicBoolean ended = new AtomicBoolean();
-
-            @Override
-            public void send(byte[] message) {
-                response.send(message);
-            }
-
-            @Override
-            public void complete(byte[] answer) {
-                try {
-                    response.complete(answer);
-                } finally {
-                    end();
-                }
-            }
-
-            @Override
-            public void fail(Receipt.Reason reason, byte[] answer) {
-                try {
-                    response.fail(reason, answer);
-                } finally {
-                    end();
-                }
-            }
-
-            private void end() {
-                if (ended.compareAndSet(false, true)) {
-                    over.run();
-                }
-            }
-        };
+        MessageSink sink = over == null ? response : new ReleasingSink(response, over);
         if (here) {
             pending.exchange().run(sink);
         } else {
