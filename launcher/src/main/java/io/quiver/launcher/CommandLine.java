@@ -128,13 +128,47 @@ public final class CommandLine {
         Path deploy = d.deploy();
         Path data = null;
         Map<String, String> properties = new java.util.HashMap<>();
-        for (int i = 0; i < args.size(); i++) {
+        List<Option> options = options(args, 0, List.of("--port", "--bind", "--features", "--etc", "--deploy", "--data"),
+                List.of("--insecure-no-auth"), "");
+        if (options == null) {
+            return new Help();
+        }
+        for (Option o : options) {
+            switch (o.name()) {
+                case "--port" -> port = port(o.value());
+                case "--bind" -> bind = notBlank(o.name(), o.value());
+                case "--features" -> features = features(o.value());
+                case "--etc" -> etc = path(o.name(), o.value());
+                case "--deploy" -> deploy = path(o.name(), o.value());
+                case "--data" -> data = path(o.name(), o.value());
+                case "--insecure-no-auth" -> properties.put(FrameworkProperties.INSECURE_NO_AUTH, "true");
+                default -> throw new IllegalStateException(o.name());
+            }
+        }
+        return new Run(new LaunchSettings(features, port, bind, etc, deploy, data, Map.copyOf(properties),
+                d.startTimeout(), true));
+    }
+
+    /** One option of a command line: its name and its value (null for a flag). */
+    private record Option(String name, String value) {
+    }
+
+    /**
+     * The options from {@code args[from]} on, in order: flags, and options with a value as the next
+     * argument or after {@code =}. Null when {@code --help} or {@code -h} asks for the usage.
+     *
+     * @param of the command, for messages ({@code " of apikey create"}), or empty
+     */
+    private static List<Option> options(List<String> args, int from, List<String> valued, List<String> flags, String of)
+            throws UsageException {
+        List<Option> options = new ArrayList<>();
+        for (int i = from; i < args.size(); i++) {
             String arg = args.get(i);
             if (arg.equals("--help") || arg.equals("-h")) {
-                return new Help();
+                return null;
             }
-            if (arg.equals("--insecure-no-auth")) {
-                properties.put(FrameworkProperties.INSECURE_NO_AUTH, "true");
+            if (flags.contains(arg)) {
+                options.add(new Option(arg, null));
                 continue;
             }
             if (!arg.startsWith("--")) {
@@ -142,29 +176,21 @@ public final class CommandLine {
             }
             int eq = arg.indexOf('=');
             String name = eq < 0 ? arg : arg.substring(0, eq);
-            if (!List.of("--port", "--bind", "--features", "--etc", "--deploy", "--data").contains(name)) {
-                throw new UsageException("unknown option '" + name + "'");
+            if (flags.contains(name)) {
+                throw new UsageException(name + " takes no value");
             }
-            String value;
+            if (!valued.contains(name)) {
+                throw new UsageException("unknown option '" + name + "'" + of);
+            }
             if (eq >= 0) {
-                value = arg.substring(eq + 1);
+                options.add(new Option(name, arg.substring(eq + 1)));
             } else if (i + 1 < args.size()) {
-                value = args.get(++i);
+                options.add(new Option(name, args.get(++i)));
             } else {
                 throw new UsageException("option " + name + " needs a value");
             }
-            switch (name) {
-                case "--port" -> port = port(value);
-                case "--bind" -> bind = notBlank(name, value);
-                case "--features" -> features = features(value);
-                case "--etc" -> etc = path(name, value);
-                case "--deploy" -> deploy = path(name, value);
-                case "--data" -> data = path(name, value);
-                default -> throw new IllegalStateException(name);
-            }
         }
-        return new Run(new LaunchSettings(features, port, bind, etc, deploy, data, Map.copyOf(properties),
-                d.startTimeout(), true));
+        return options;
     }
 
     /** {@code apikey create [options]}; {@code apikey} alone, or with --help, is the usage. */
@@ -184,35 +210,14 @@ public final class CommandLine {
         String name = null;
         Path etc = LaunchSettings.defaults().etc();
         boolean write = false;
-        for (int i = 1; i < args.size(); i++) {
-            String arg = args.get(i);
-            if (arg.equals("--help") || arg.equals("-h")) {
-                return new Help();
-            }
-            if (arg.equals("--write")) {
-                write = true;
-                continue;
-            }
-            if (!arg.startsWith("--")) {
-                throw new UsageException("unexpected argument '" + arg + "'");
-            }
-            int eq = arg.indexOf('=');
-            String option = eq < 0 ? arg : arg.substring(0, eq);
-            if (option.equals("--write")) {
-                throw new UsageException("--write takes no value");
-            }
-            if (!List.of("--subject", "--tenant", "--roles", "--scopes", "--expires", "--days", "--name", "--etc")
-                    .contains(option)) {
-                throw new UsageException("unknown option '" + option + "' of apikey create");
-            }
-            String value;
-            if (eq >= 0) {
-                value = arg.substring(eq + 1);
-            } else if (i + 1 < args.size()) {
-                value = args.get(++i);
-            } else {
-                throw new UsageException("option " + option + " needs a value");
-            }
+        List<Option> options = options(args, 1, List.of("--subject", "--tenant", "--roles", "--scopes", "--expires",
+                "--days", "--name", "--etc"), List.of("--write"), " of apikey create");
+        if (options == null) {
+            return new Help();
+        }
+        for (Option o : options) {
+            String option = o.name();
+            String value = o.value();
             switch (option) {
                 case "--subject" -> subject = cfgText(option, notBlank(option, value));
                 case "--tenant" -> tenant = cfgText(option, notBlank(option, value));
@@ -222,6 +227,7 @@ public final class CommandLine {
                 case "--days" -> days = days(value);
                 case "--name" -> name = notBlank(option, value);
                 case "--etc" -> etc = path(option, value);
+                case "--write" -> write = true;
                 default -> throw new IllegalStateException(option);
             }
         }
