@@ -65,7 +65,7 @@ final class FrameworkProperties {
         try (Stream<Path> files = Files.list(etc)) {
             return files.map(f -> f.getFileName().toString())
                     .filter(n -> n.endsWith(".cfg") || n.endsWith(".config"))
-                    .anyMatch(n -> n.startsWith("io.quiver.auth.jwt.") || n.startsWith("io.quiver.auth.apikey-"));
+                    .anyMatch(n -> n.startsWith("io.quiver.auth.jwt.") || n.startsWith(ApiKeyCommand.FACTORY_PID + "-"));
         } catch (IOException e) {
             return false;
         }

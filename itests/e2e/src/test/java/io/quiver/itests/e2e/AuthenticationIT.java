@@ -83,10 +83,7 @@ class AuthenticationIT {
             Files.writeString(home.resolve("etc/io.quiver.auth.apikey-old.cfg"), oldKey);
             Files.writeString(home.resolve("etc/io.quiver.transport.http.cfg"), "resourceUrl = " + RESOURCE
                     + "\nauthorizationServers = " + ISSUER + "\nrequiredScopes = " + SCOPE + "\n");
-            witness = home.resolve("witness.log");
-            Files.writeString(home.resolve("etc/io.quiver.itests.witness.cfg"),
-                    "file = " + witness.toAbsolutePath().toString().replace('\\', '/') + "\n");
-            Files.copy(Path.of(System.getProperty("witness.bundle")), home.resolve("deploy/witness-tool.jar"));
+            witness = Witness.install(home);
         });
         // the witness tool comes from deploy/: wait until a good caller can use it
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();

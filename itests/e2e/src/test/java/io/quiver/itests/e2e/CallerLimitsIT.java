@@ -40,10 +40,7 @@ class CallerLimitsIT {
             Files.writeString(etc.resolve("io.quiver.auth.apikey-busy.cfg"), Credentials.apiKeyConfig(BUSY, "busy", "", ""));
             Files.writeString(etc.resolve("io.quiver.transport.http.cfg"),
                     "subjectRequestsPerSecond = 20\nsubjectBurst = 20\nmaxConcurrentCallsPerSubject = 2\n");
-            witness = home.resolve("witness.log");
-            Files.writeString(etc.resolve("io.quiver.itests.witness.cfg"),
-                    "file = " + witness.toAbsolutePath().toString().replace('\\', '/') + "\n");
-            Files.copy(Path.of(System.getProperty("witness.bundle")), home.resolve("deploy/witness-tool.jar"));
+            witness = Witness.install(home);
         });
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (call(POLITE, "warm-up", 0).statusCode() != 200 || !Files.exists(witness)) {

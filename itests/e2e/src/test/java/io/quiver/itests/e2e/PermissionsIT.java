@@ -57,10 +57,7 @@ class PermissionsIT {
             installable = Files.createDirectories(home.resolve("installable"));
             Files.writeString(etc.resolve("io.quiver.tools.admin.cfg"), "allowedRoots = "
                     + installable.toAbsolutePath().toString().replace('\\', '/') + "\n");
-            witness = home.resolve("witness.log");
-            Files.writeString(etc.resolve("io.quiver.itests.witness.cfg"),
-                    "file = " + witness.toAbsolutePath().toString().replace('\\', '/') + "\n");
-            Files.copy(Path.of(System.getProperty("witness.bundle")), home.resolve("deploy/witness-tool.jar"));
+            witness = Witness.install(home);
         });
         long deadline = System.nanoTime() + EFFECT.toNanos();
         while (!tools(ROOT).contains("witness")) {
