@@ -179,16 +179,6 @@ final class Call {
         }
     }
 
-    /** Why the call ended as it did, or null. */
-    synchronized String detail() {
-        return detail;
-    }
-
-    /** Whether the call was marked failed (the tool threw or timed out, or no thread was free for it). */
-    synchronized boolean failed() {
-        return ended && ending == CallEvent.Ending.FAILED;
-    }
-
     /**
      * The event that tells listeners about the call, once it is over. The digest is worked out here, not
      * when the call arrives: only calls with a listener pay for it, and nothing changes the received

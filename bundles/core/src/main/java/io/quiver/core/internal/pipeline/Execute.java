@@ -34,9 +34,6 @@ final class Execute {
 
     private static final Logger LOG = LoggerFactory.getLogger(Execute.class);
 
-    /** Why a call failed when no tool thread was free: the server's state, not the tool's health. */
-    private static final String NO_THREAD = "no tool thread free";
-
     /** How long a tool past its timeout or cancellation has, once interrupted, before its call is answered without it. */
     static final long GRACE_MS = 100;
 
@@ -95,21 +92,6 @@ final class Execute {
             return Outcome.done(ToolResult.error("The tool " + call.name() + " is cooling down after failing " + failures
                     + " times in a row; it was not run. Try again in " + ((cooling + 999) / 1000) + " s." + hint(call)));
         }
-        return healthy(call, attemptNow(call, answers, asTask, escalated));
-    }
-
-    /** Counts how the attempt went for the tool's health: a call marked failed is a failure. */
-    private Outcome healthy(Call call, Outcome outcome) {
-        if (call.failed() && !NO_THREAD.equals(call.detail())) {
-            health.failed(call.tool());
-        } else {
-            health.succeeded(call.tool());
-        }
-        return outcome;
-    }
-
-    private Outcome attemptNow(Call call, Map<String, InputResponse> answers, boolean asTask, boolean escalated) {
-        ToolEntry tool = call.tool();
         AttemptCall attempt = new AttemptCall(call.name(), call.arguments(), answers, escalated, call.scope(),
                 tool.mapper().get());
         long timeout = asTask ? settings.config().taskTimeoutMs() : timeout(tool);
@@ -120,7 +102,8 @@ final class Execute {
         try {
             future = toolPool.submit(() -> tool.tool().call(attempt));
         } catch (RejectedExecutionException e) {
-            call.end(CallEvent.Ending.FAILED, NO_THREAD);
+            // the server's state, not the tool's: not counted against its health
+            call.end(CallEvent.Ending.FAILED, "no tool thread free");
             return Outcome.done(ToolResult.error("The server is busy: too many tool calls in progress. Try again shortly."));
         }
         try (AutoCloseable hook = call.scope().onCancel(() -> future.cancel(true))) {
@@ -211,15 +194,19 @@ final class Execute {
         }
     }
 
+    /** The tool returned: healthy, unless it returned nothing. */
     private Outcome settled(Call call, Outcome outcome) {
         if (outcome == null) {
             LOG.error("Tool {} returned no outcome ({})", call.name(), call.scope().invocationId());
+            health.failed(call.tool());
             return failed(call, "the tool returned no outcome");
         }
+        health.succeeded(call.tool());
         return outcome;
     }
 
     private Outcome timedOut(Call call, long timeout) {
+        health.failed(call.tool());
         LOG.warn("Tool {} timed out after {} ms ({})", call.name(), timeout, call.scope().invocationId());
         return Outcome.done(ToolResult.error(endTimedOut(call, timeout)));
     }
@@ -230,11 +217,13 @@ final class Execute {
         return "The tool " + call.name() + " timed out after " + timeout + " ms." + hint(call);
     }
 
-    private static Outcome failed(Call call, Throwable cause) {
+    /** The tool threw: a protocol error is its answer; anything else counts against its health. */
+    private Outcome failed(Call call, Throwable cause) {
         if (cause instanceof ProtocolError refusal) {
             call.end(CallEvent.Ending.FAILED, refusal.getMessage());
             throw new McpException(refusal.code(), refusal.getMessage());
         }
+        health.failed(call.tool());
         LOG.error("Tool {} failed ({})", call.name(), call.scope().invocationId(), cause);
         return failed(call, String.valueOf(cause));
     }
