@@ -89,10 +89,12 @@ public final class PermissionPolicy implements CallPolicy {
                 }
             }
         }
-        List<Grant> all = List.copyOf(grants);
+        if (grants.isEmpty()) {
+            return Decision.allow(); // no grant at all: nothing else is restricted
+        }
         Grant allowedBy = null;
         Pattern allowing = null;
-        for (Grant grant : all) {
+        for (Grant grant : grants) {
             if (!grant.appliesTo(caller)) {
                 continue;
             }
@@ -104,9 +106,6 @@ public final class PermissionPolicy implements CallPolicy {
                 allowing = grant.allows(target);
                 allowedBy = allowing == null ? null : grant;
             }
-        }
-        if (all.isEmpty()) {
-            return Decision.allow();
         }
         if (allowedBy != null) {
             return new Decision(true, "allowed by grant " + allowedBy.name() + " (" + allowing + ")");
