@@ -8,6 +8,7 @@ import io.quiver.lib.config.TypedConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -57,9 +58,9 @@ public final class Grant implements ProblemSource {
     private static final Logger LOG = LoggerFactory.getLogger(Grant.class);
 
     /** A grant as read: its patterns, and what was wrong with the file. */
-    private record Rules(String name, List<java.util.regex.Pattern> subjects, List<String> roles,
-            List<java.util.regex.Pattern> tenants,
-            List<Pattern> allow, List<Pattern> deny, List<Problem> problems) {
+    private record Rules(String name, List<Pattern> subjects, List<String> roles,
+            List<Pattern> tenants,
+            List<TargetPattern> allow, List<TargetPattern> deny, List<Problem> problems) {
     }
 
     private volatile Rules rules;
@@ -95,12 +96,12 @@ public final class Grant implements ProblemSource {
     }
 
     /** The deny pattern that matches, or null. */
-    Pattern denies(Target target) {
+    TargetPattern denies(Target target) {
         return rules.deny().stream().filter(p -> p.matches(target)).findFirst().orElse(null);
     }
 
     /** The allow pattern that matches, or null (always null while the grant has problems). */
-    Pattern allows(Target target) {
+    TargetPattern allows(Target target) {
         Rules r = rules;
         if (!r.problems().isEmpty()) {
             return null;
@@ -117,23 +118,23 @@ public final class Grant implements ProblemSource {
         String source = TypedConfig.source(properties);
         Config c = TypedConfig.read(Config.class, properties, null).config();
         List<Problem> problems = new ArrayList<>();
-        List<Pattern> allow = patterns(c.allow(), "allow", source, problems);
-        List<Pattern> deny = patterns(c.deny(), "deny", source, problems);
+        List<TargetPattern> allow = patterns(c.allow(), "allow", source, problems);
+        List<TargetPattern> deny = patterns(c.deny(), "deny", source, problems);
         List<String> tenants = TypedConfig.list(c.tenants());
         return new Rules(TypedConfig.factoryName(properties, FACTORY_PID), globs(TypedConfig.list(c.subjects())),
                 TypedConfig.list(c.roles()), globs(tenants.isEmpty() ? List.of("*") : tenants), allow, deny,
                 List.copyOf(problems));
     }
 
-    private static List<java.util.regex.Pattern> globs(List<String> texts) {
-        return texts.stream().map(Pattern::glob).toList();
+    private static List<Pattern> globs(List<String> texts) {
+        return texts.stream().map(TargetPattern::glob).toList();
     }
 
-    private static List<Pattern> patterns(String[] values, String key, String source, List<Problem> problems) {
-        List<Pattern> patterns = new ArrayList<>();
+    private static List<TargetPattern> patterns(String[] values, String key, String source, List<Problem> problems) {
+        List<TargetPattern> patterns = new ArrayList<>();
         for (String text : TypedConfig.list(values)) {
             try {
-                patterns.add(Pattern.parse(text));
+                patterns.add(TargetPattern.parse(text));
             } catch (IllegalArgumentException e) {
                 problems.add(new Problem(source, key + " = " + text + ": " + e.getMessage()
                         + "; this grant allows nothing until it is fixed"));

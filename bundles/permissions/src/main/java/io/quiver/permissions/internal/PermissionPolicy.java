@@ -52,7 +52,7 @@ public final class PermissionPolicy implements CallPolicy {
         String adminRole() default "admin";
     }
 
-    private record Settings(List<Pattern> adminOnly, String adminRole) {
+    private record Settings(List<TargetPattern> adminOnly, String adminRole) {
     }
 
     private final List<Grant> grants = new CopyOnWriteArrayList<>();
@@ -66,7 +66,7 @@ public final class PermissionPolicy implements CallPolicy {
     @Modified
     void modified(Map<String, Object> properties) {
         Config c = TypedConfig.read(Config.class, properties, null).config();
-        settings = new Settings(TypedConfig.list(c.adminOnly()).stream().map(Pattern::parse).toList(),
+        settings = new Settings(TypedConfig.list(c.adminOnly()).stream().map(TargetPattern::parse).toList(),
                 c.adminRole().isBlank() ? "admin" : c.adminRole().trim());
     }
 
@@ -83,7 +83,7 @@ public final class PermissionPolicy implements CallPolicy {
     public Decision decide(CallerIdentity caller, Target target) {
         Settings s = settings;
         if (caller.authenticated() && !caller.roles().contains(s.adminRole())) {
-            for (Pattern p : s.adminOnly()) {
+            for (TargetPattern p : s.adminOnly()) {
                 if (p.matches(target)) {
                     return Decision.deny("admin only (" + p + "): needs the role " + s.adminRole());
                 }
@@ -93,12 +93,12 @@ public final class PermissionPolicy implements CallPolicy {
             return Decision.allow(); // no grant at all: nothing else is restricted
         }
         Grant allowedBy = null;
-        Pattern allowing = null;
+        TargetPattern allowing = null;
         for (Grant grant : grants) {
             if (!grant.appliesTo(caller)) {
                 continue;
             }
-            Pattern denying = grant.denies(target);
+            TargetPattern denying = grant.denies(target);
             if (denying != null) {
                 return Decision.deny("denied by grant " + grant.name() + " (" + denying + ")");
             }

@@ -99,14 +99,14 @@ class PermissionPolicyTest {
 
     @Test
     void patternsMatchResourceUrisWithTheirSchemes() {
-        Pattern p = Pattern.parse("resource:file:///docs/*");
+        TargetPattern p = TargetPattern.parse("resource:file:///docs/*");
         assertTrue(p.matches(Target.resource("file:///docs/a/b.md")));
         assertFalse(p.matches(Target.resource("file:///etc/passwd")));
-        Pattern any = Pattern.parse("file:///docs/*");
+        TargetPattern any = TargetPattern.parse("file:///docs/*");
         assertTrue(any.matches(Target.resource("file:///docs/x")), "a scheme is not a kind");
-        assertFalse(Pattern.parse("tool:a?c").matches(Target.tool("a.bc")));
-        assertTrue(Pattern.parse("tool:a.c").matches(Target.tool("a.c")), "dots are literal");
-        assertFalse(Pattern.parse("tool:a.c").matches(Target.tool("abc")));
+        assertFalse(TargetPattern.parse("tool:a?c").matches(Target.tool("a.bc")));
+        assertTrue(TargetPattern.parse("tool:a.c").matches(Target.tool("a.c")), "dots are literal");
+        assertFalse(TargetPattern.parse("tool:a.c").matches(Target.tool("abc")));
     }
 
     private static Grant grant(String name, String... keyValues) {

@@ -2,16 +2,17 @@ package io.quiver.permissions.internal;
 
 import io.quiver.api.call.Target;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * One pattern of a grant: {@code [kind:]glob}. The kind is {@code tool}, {@code resource},
  * {@code template} or {@code prompt} (none: any kind); in the glob {@code *} stands for any run of
  * characters (a resource URI's slashes included) and {@code ?} for one.
  */
-record Pattern(Target.Kind kind, java.util.regex.Pattern glob, String text) {
+record TargetPattern(Target.Kind kind, Pattern glob, String text) {
 
     /** Parses a pattern; an unknown kind prefix is an error the grant reports. */
-    static Pattern parse(String text) {
+    static TargetPattern parse(String text) {
         String t = text.trim();
         Target.Kind kind = null;
         int colon = t.indexOf(':');
@@ -33,7 +34,7 @@ record Pattern(Target.Kind kind, java.util.regex.Pattern glob, String text) {
         if (t.isEmpty()) {
             throw new IllegalArgumentException("'" + text + "' names nothing");
         }
-        return new Pattern(kind, java.util.regex.Pattern.compile(regex(t)), text.trim());
+        return new TargetPattern(kind, Pattern.compile(regex(t)), text.trim());
     }
 
     boolean matches(Target target) {
@@ -41,8 +42,8 @@ record Pattern(Target.Kind kind, java.util.regex.Pattern glob, String text) {
     }
 
     /** A glob alone (subjects, tenants), compiled once. */
-    static java.util.regex.Pattern glob(String glob) {
-        return java.util.regex.Pattern.compile(regex(glob.trim()));
+    static Pattern glob(String glob) {
+        return Pattern.compile(regex(glob.trim()));
     }
 
     private static String regex(String glob) {
@@ -52,14 +53,14 @@ record Pattern(Target.Kind kind, java.util.regex.Pattern glob, String text) {
             char c = glob.charAt(i);
             if (c == '*' || c == '?') {
                 if (i > literalStart) {
-                    b.append(java.util.regex.Pattern.quote(glob.substring(literalStart, i)));
+                    b.append(Pattern.quote(glob.substring(literalStart, i)));
                 }
                 b.append(c == '*' ? ".*" : ".");
                 literalStart = i + 1;
             }
         }
         if (literalStart < glob.length()) {
-            b.append(java.util.regex.Pattern.quote(glob.substring(literalStart)));
+            b.append(Pattern.quote(glob.substring(literalStart)));
         }
         return b.toString();
     }
