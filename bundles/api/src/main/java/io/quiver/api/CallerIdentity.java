@@ -13,9 +13,12 @@ import java.util.Set;
  */
 public record CallerIdentity(String subject, String tenant, Set<String> roles, boolean authenticated) {
 
+    /** The tenant of callers that name none. */
+    public static final String DEFAULT_TENANT = "default";
+
     /** The identity of an unauthenticated local caller. */
     public static final CallerIdentity ANONYMOUS =
-            new CallerIdentity("anonymous", "default", Set.of(), false);
+            new CallerIdentity("anonymous", DEFAULT_TENANT, Set.of(), false);
 
     public CallerIdentity {
         Objects.requireNonNull(subject, "subject");

@@ -32,9 +32,11 @@ final class ShellClient {
 
     /**
      * Who the shell calls as. Reaching the framework console already means controlling the
-     * framework, so the console's user counts as an authenticated operator.
+     * framework, so the console's user counts as an authenticated operator and administrator (the
+     * admin tools need the admin role under the default permissions).
      */
-    static final CallerIdentity OPERATOR = new CallerIdentity("shell", "default", Set.of("operator"), true);
+    static final CallerIdentity OPERATOR = new CallerIdentity("shell", CallerIdentity.DEFAULT_TENANT,
+            Set.of("operator", "admin"), true);
 
     /** What a call produced: the JSON-RPC response and the log messages the tool sent meanwhile. */
     record Answer(JsonNode response, List<JsonNode> logMessages) {

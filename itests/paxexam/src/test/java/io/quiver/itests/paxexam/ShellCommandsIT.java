@@ -133,6 +133,15 @@ public class ShellCommandsIT {
     }
 
     @Test
+    public void theShellMayCallAdminOnlyToolsUnderTheDefaultPermissions() throws Exception {
+        // bundles_list is admin-only under the permissions bundle's defaults; the shell is the operator
+        register(ProbeTools.registerEcho(context, "bundles_list", "Echoes 'text' under an admin tool's name"));
+        Eventually.until("bundles_list listed", () -> run("quiver:tools"), out -> out.contains("bundles_list"), BOUND);
+        String out = run("quiver:call bundles_list '{\"text\":\"as admin\"}'");
+        assertTrue(out, out.contains("echo: as admin"));
+    }
+
+    @Test
     public void problemsReportsAnUnresolvableBundleAndAComponentThatFailsToActivate() throws Exception {
         // installed through the shell itself, from a file: it stays INSTALLED and the reason is printed
         Path jar = context.getDataFile("unresolvable-tool.jar").toPath();

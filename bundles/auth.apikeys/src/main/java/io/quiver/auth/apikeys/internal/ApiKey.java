@@ -59,7 +59,7 @@ public final class ApiKey implements KeyEntry, ProblemSource {
         String subject();
 
         @AttributeDefinition(description = "The tenant of the key's calls")
-        String tenant() default "default";
+        String tenant() default CallerIdentity.DEFAULT_TENANT;
 
         @AttributeDefinition(description = "Roles granted to the key's calls, comma separated (may be empty)")
         String[] roles() default {};
@@ -190,7 +190,7 @@ public final class ApiKey implements KeyEntry, ProblemSource {
                         + " (2027-03-01T00:00:00Z) or date (2027-03-01)" + REFUSED));
             }
         }
-        String tenant = c.tenant().isBlank() ? "default" : c.tenant().trim();
+        String tenant = c.tenant().isBlank() ? CallerIdentity.DEFAULT_TENANT : c.tenant().trim();
         CallerIdentity caller = new CallerIdentity(subject.isEmpty() ? "(none)" : subject, tenant,
                 Set.copyOf(TypedConfig.list(c.roles())), true);
         return new Settings(name(properties), source, digest, caller, Set.copyOf(TypedConfig.list(c.scopes())), expires,

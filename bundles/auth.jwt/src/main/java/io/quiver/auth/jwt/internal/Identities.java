@@ -13,7 +13,7 @@ import java.util.Set;
 final class Identities {
 
     /** The tenant of a token without a tenant claim. */
-    static final String DEFAULT_TENANT = "default";
+    static final String DEFAULT_TENANT = CallerIdentity.DEFAULT_TENANT;
     /** Where Azure AD and Okta put the scopes when the standard scope claim is absent. */
     static final String SCP = "scp";
 
