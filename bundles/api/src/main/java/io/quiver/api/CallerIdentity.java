@@ -10,8 +10,11 @@ import java.util.Set;
  * @param tenant the tenant the call belongs to ({@code default} when there is one)
  * @param roles roles granted to the caller
  * @param authenticated whether a credential proved the subject
+ * @param project the project within the tenant the call is made in (over HTTP the endpoint's
+ *     {@code projectId}), or {@code null} for the tenant as a whole (since 1.3)
  */
-public record CallerIdentity(String subject, String tenant, Set<String> roles, boolean authenticated) {
+public record CallerIdentity(String subject, String tenant, Set<String> roles, boolean authenticated,
+        String project) {
 
     /** The tenant of callers that name none. */
     public static final String DEFAULT_TENANT = "default";
@@ -26,11 +29,23 @@ public record CallerIdentity(String subject, String tenant, Set<String> roles, b
         roles = Set.copyOf(roles);
     }
 
+    /** A caller in the tenant as a whole (no project). */
+    public CallerIdentity(String subject, String tenant, Set<String> roles, boolean authenticated) {
+        this(subject, tenant, roles, authenticated, null);
+    }
+
+    /** This caller in another tenant and project ({@code null}: the tenant as a whole), as an endpoint scopes it. */
+    public CallerIdentity in(String tenant, String project) {
+        return new CallerIdentity(subject, tenant, roles, authenticated, project);
+    }
+
     /**
-     * Whether {@code other} is the same principal: the same subject in the same tenant (roles may
-     * differ between two tokens of one subject). A session belongs to the principal that opened it.
+     * Whether {@code other} is the same principal in the same place: the same subject in the same
+     * tenant and project (roles may differ between two tokens of one subject). A session belongs to
+     * the principal that opened it, in the project it was opened for.
      */
     public boolean samePrincipal(CallerIdentity other) {
-        return other != null && subject.equals(other.subject) && tenant.equals(other.tenant);
+        return other != null && subject.equals(other.subject) && tenant.equals(other.tenant)
+                && Objects.equals(project, other.project);
     }
 }

@@ -44,6 +44,7 @@ final class AuditEntry {
         fields.put("invocationId", event.invocationId());
         fields.put("subject", caller == null ? null : caller.subject());
         fields.put("tenant", caller == null ? null : caller.tenant());
+        fields.put("project", caller == null ? null : caller.project());
         fields.put("authenticated", caller != null && caller.authenticated());
         fields.put("clientName", event.clientName());
         fields.put("protocolVersion", event.protocolVersion());

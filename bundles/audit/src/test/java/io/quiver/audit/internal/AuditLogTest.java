@@ -35,7 +35,7 @@ import tools.jackson.databind.json.JsonMapper;
 class AuditLogTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final CallerIdentity ALICE = new CallerIdentity("alice", "acme", Set.of("ops"), true);
+    private static final CallerIdentity ALICE = new CallerIdentity("alice", "acme", Set.of("ops"), true, "showcase");
 
     @TempDir
     Path dir;
@@ -70,13 +70,15 @@ class AuditLogTest {
         List<JsonNode> lines = lines();
         assertEquals(2, lines.size());
         JsonNode first = lines.get(0);
-        assertEquals(List.of("time", "invocationId", "subject", "tenant", "authenticated", "clientName",
+        assertEquals(List.of("time", "invocationId", "subject", "tenant", "project", "authenticated",
+                "clientName",
                 "protocolVersion", "tool", "decisions", "rule", "durationMs", "ending", "detail", "argumentsDigest"),
                 List.copyOf(first.propertyNames()));
         assertEquals("2026-07-28T09:15:02.123Z", first.path("time").asString());
         assertEquals("inv-1", first.path("invocationId").asString());
         assertEquals("alice", first.path("subject").asString());
         assertEquals("acme", first.path("tenant").asString());
+        assertEquals("showcase", first.path("project").asString());
         assertTrue(first.path("authenticated").asBoolean());
         assertEquals("claude-code", first.path("clientName").asString());
         assertEquals("2025-11-25", first.path("protocolVersion").asString());
@@ -128,6 +130,7 @@ class AuditLogTest {
         assertEquals("inv-9", event.getProperty("invocationId"));
         assertEquals("alice", event.getProperty("subject"));
         assertEquals("acme", event.getProperty("tenant"));
+        assertEquals("showcase", event.getProperty("project"));
         assertEquals(true, event.getProperty("authenticated"));
         assertEquals("inspector", event.getProperty("clientName"));
         assertEquals("t", event.getProperty("tool"));

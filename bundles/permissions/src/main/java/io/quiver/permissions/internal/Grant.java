@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One grant, as a factory configuration ({@code etc/io.quiver.permissions.grant-<name>.cfg}): who it
- * applies to (subjects, roles, tenants) and what it allows and denies. The service type is private to
+ * applies to (subjects, roles, tenants, projects) and what it allows and denies. The service type is private to
  * this bundle, so no other bundle can add a grant; only a file in {@code etc/} can.
  *
  * <p>A grant with a bad pattern allows nothing (its denials still apply) and is listed as a problem:
@@ -48,6 +48,10 @@ public final class Grant implements ProblemSource {
         @AttributeDefinition(description = "Tenants the grant applies in (globs)")
         String[] tenants() default {"*"};
 
+        @AttributeDefinition(description = "Projects the grant applies in (globs over the endpoint's projectId; * also"
+                + " matches a caller in no project)")
+        String[] projects() default {"*"};
+
         @AttributeDefinition(description = "What the grant lets its callers see and use")
         String[] allow() default {};
 
@@ -59,7 +63,7 @@ public final class Grant implements ProblemSource {
 
     /** A grant as read: its patterns, and what was wrong with the file. */
     private record Rules(String name, List<Pattern> subjects, List<String> roles,
-            List<Pattern> tenants,
+            List<Pattern> tenants, List<Pattern> projects,
             List<TargetPattern> allow, List<TargetPattern> deny, List<Problem> problems) {
     }
 
@@ -86,6 +90,10 @@ public final class Grant implements ProblemSource {
     boolean appliesTo(CallerIdentity caller) {
         Rules r = rules;
         if (r.tenants().stream().noneMatch(t -> t.matcher(caller.tenant()).matches())) {
+            return false;
+        }
+        String project = caller.project() == null ? "" : caller.project();
+        if (r.projects().stream().noneMatch(p -> p.matcher(project).matches())) {
             return false;
         }
         if (r.subjects().isEmpty() && r.roles().isEmpty()) {
@@ -121,13 +129,15 @@ public final class Grant implements ProblemSource {
         List<TargetPattern> allow = patterns(c.allow(), "allow", source, problems);
         List<TargetPattern> deny = patterns(c.deny(), "deny", source, problems);
         List<String> tenants = TypedConfig.list(c.tenants());
+        List<String> projects = TypedConfig.list(c.projects());
         return new Rules(TypedConfig.factoryName(properties, FACTORY_PID), globs(TypedConfig.list(c.subjects())),
-                TypedConfig.list(c.roles()), globs(tenants.isEmpty() ? List.of("*") : tenants), allow, deny,
+                TypedConfig.list(c.roles()), globs(tenants.isEmpty() ? List.of("*") : tenants),
+                globs(projects.isEmpty() ? List.of("*") : projects), allow, deny,
                 List.copyOf(problems));
     }
 
     private static List<Pattern> globs(List<String> texts) {
-        return texts.stream().map(TargetPattern::glob).toList();
+        return texts.stream().map(TypedConfig::glob).toList();
     }
 
     private static List<TargetPattern> patterns(String[] values, String key, String source, List<Problem> problems) {

@@ -1,6 +1,7 @@
 package io.quiver.permissions.internal;
 
 import io.quiver.api.call.Target;
+import io.quiver.lib.config.TypedConfig;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -34,35 +35,11 @@ record TargetPattern(Target.Kind kind, Pattern glob, String text) {
         if (t.isEmpty()) {
             throw new IllegalArgumentException("'" + text + "' names nothing");
         }
-        return new TargetPattern(kind, Pattern.compile(regex(t)), text.trim());
+        return new TargetPattern(kind, TypedConfig.glob(t), text.trim());
     }
 
     boolean matches(Target target) {
         return (kind == null || kind == target.kind()) && glob.matcher(target.name()).matches();
-    }
-
-    /** A glob alone (subjects, tenants), compiled once. */
-    static Pattern glob(String glob) {
-        return Pattern.compile(regex(glob.trim()));
-    }
-
-    private static String regex(String glob) {
-        StringBuilder b = new StringBuilder();
-        int literalStart = 0;
-        for (int i = 0; i < glob.length(); i++) {
-            char c = glob.charAt(i);
-            if (c == '*' || c == '?') {
-                if (i > literalStart) {
-                    b.append(Pattern.quote(glob.substring(literalStart, i)));
-                }
-                b.append(c == '*' ? ".*" : ".");
-                literalStart = i + 1;
-            }
-        }
-        if (literalStart < glob.length()) {
-            b.append(Pattern.quote(glob.substring(literalStart)));
-        }
-        return b.toString();
     }
 
     @Override

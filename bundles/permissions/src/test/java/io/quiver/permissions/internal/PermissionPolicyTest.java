@@ -51,6 +51,24 @@ class PermissionPolicyTest {
     }
 
     @Test
+    void grantsMayApplyInSomeProjectsOnly() {
+        PermissionPolicy policy = new PermissionPolicy(Map.of());
+        policy.addGrant(grant("everywhere", "allow", "tool:read_*"));
+        policy.addGrant(grant("showcase-writers", "roles", "dev", "tenants", "acme", "projects", "showcase, demo-*",
+                "allow", "tool:write_*"));
+        policy.addGrant(grant("no-drop-in-prod", "projects", "prod", "deny", "tool:*drop*"));
+        assertTrue(policy.decide(ALICE.in("acme", "showcase"), Target.tool("write_doc")).allowed());
+        assertTrue(policy.decide(ALICE.in("acme", "demo-1"), Target.tool("write_doc")).allowed());
+        assertFalse(policy.decide(ALICE, Target.tool("write_doc")).allowed(), "the tenant as a whole is no project");
+        assertFalse(policy.decide(ALICE.in("acme", "other"), Target.tool("write_doc")).allowed());
+        assertTrue(policy.decide(ALICE.in("acme", "other"), Target.tool("read_doc")).allowed(), "* is every project");
+        assertTrue(policy.decide(ALICE, Target.tool("read_doc")).allowed(), "* is no project too");
+        policy.addGrant(grant("droppers", "allow", "tool:read_drop"));
+        assertTrue(policy.decide(ALICE.in("acme", "dev"), Target.tool("read_drop")).allowed());
+        assertFalse(policy.decide(ALICE.in("acme", "prod"), Target.tool("read_drop")).allowed(), "deny wins in prod");
+    }
+
+    @Test
     void aDenyOfAnotherApplicableGrantWinsOverAnAllow() {
         PermissionPolicy policy = new PermissionPolicy(Map.of());
         policy.addGrant(grant("everyone", "allow", "*"));

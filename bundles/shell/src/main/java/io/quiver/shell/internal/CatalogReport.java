@@ -27,12 +27,23 @@ final class CatalogReport {
         if (tools.isEmpty()) {
             return "No tools.\n";
         }
-        Table table = new Table(CELL, "NAME", "BUNDLE", "RANKING", "SERVICE", "DESCRIPTION");
+        // the scope column only where some tool is for a tenant or project alone
+        if (tools.stream().allMatch(t -> t.scope().isEmpty())) {
+            Table table = new Table(CELL, "NAME", "BUNDLE", "RANKING", "SERVICE", "DESCRIPTION");
+            for (CatalogEntry tool : tools) {
+                table.row(tool.name(), bundleName.apply(tool.bundleId()), tool.ranking(), tool.serviceId(),
+                        tool.description());
+            }
+            return table + count(tools.size(), "tool");
+        }
+        Table table = new Table(CELL, "SCOPE", "NAME", "BUNDLE", "RANKING", "SERVICE", "DESCRIPTION");
         for (CatalogEntry tool : tools) {
-            table.row(tool.name(), bundleName.apply(tool.bundleId()), tool.ranking(), tool.serviceId(),
+            table.row(scope(tool), tool.name(), bundleName.apply(tool.bundleId()), tool.ranking(), tool.serviceId(),
                     tool.description());
         }
-        return table + count(tools.size(), "tool");
+        return table + count(tools.size(), "tool")
+                + "SCOPE: who sees the tool (every tenant, one tenant, or tenant/project); a project's tool shadows its"
+                + " tenant's of the same name, which shadows one for every tenant.\n";
     }
 
     String shadowed(List<CatalogEntry> shadowed, List<CatalogEntry> winners) {
@@ -40,10 +51,10 @@ final class CatalogReport {
             return "No shadowed tools: every tool name has one service.\n";
         }
         Map<String, CatalogEntry> byName = winners.stream()
-                .collect(Collectors.toMap(CatalogEntry::name, Function.identity(), (a, b) -> a));
+                .collect(Collectors.toMap(w -> w.scope() + " " + w.name(), Function.identity(), (a, b) -> a));
         Table table = new Table(CELL, "NAME", "BUNDLE", "RANKING", "SERVICE", "SHADOWED BY");
         for (CatalogEntry loser : shadowed) {
-            CatalogEntry winner = byName.get(loser.name());
+            CatalogEntry winner = byName.get(loser.scope() + " " + loser.name());
             table.row(loser.name(), bundleName.apply(loser.bundleId()), loser.ranking(), loser.serviceId(),
                     winner == null ? "?" : "service " + winner.serviceId() + " (ranking " + winner.ranking()
                             + ", bundle " + bundleName.apply(winner.bundleId()) + ")");
@@ -51,6 +62,10 @@ final class CatalogReport {
         return table + count(shadowed.size(), "shadowed tool")
                 + "The highest service.ranking wins a name, then the lowest service.id; a shadowed tool"
                 + " takes over when the winner goes.\n";
+    }
+
+    private static String scope(CatalogEntry entry) {
+        return entry.scope().isEmpty() ? "(every tenant)" : entry.scope();
     }
 
     String sessions(List<SessionInfo> sessions) {

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * A configuration read into a component property type (an annotation such as a component's
@@ -147,6 +148,30 @@ public final class TypedConfig {
     public static List<String> list(String... values) {
         return Arrays.stream(values).flatMap(v -> Arrays.stream(v.split(","))).map(String::trim)
                 .filter(v -> !v.isEmpty()).toList();
+    }
+
+    /**
+     * A glob from a setting, compiled: {@code *} stands for any run of characters (slashes too),
+     * {@code ?} for one, everything else for itself. It must match a whole value.
+     */
+    public static Pattern glob(String glob) {
+        String g = glob.trim();
+        StringBuilder b = new StringBuilder();
+        int literalStart = 0;
+        for (int i = 0; i < g.length(); i++) {
+            char c = g.charAt(i);
+            if (c == '*' || c == '?') {
+                if (i > literalStart) {
+                    b.append(Pattern.quote(g.substring(literalStart, i)));
+                }
+                b.append(c == '*' ? ".*" : ".");
+                literalStart = i + 1;
+            }
+        }
+        if (literalStart < g.length()) {
+            b.append(Pattern.quote(g.substring(literalStart)));
+        }
+        return Pattern.compile(b.toString());
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.quiver.core.internal.catalog;
 
+import io.quiver.api.CallerIdentity;
 import io.quiver.api.Tool;
 import io.quiver.api.completion.Completer;
 import io.quiver.api.operator.CatalogProblem;
@@ -7,6 +8,7 @@ import io.quiver.api.prompt.Prompt;
 import io.quiver.api.resource.Resource;
 import io.quiver.api.resource.ResourceTemplate;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -29,8 +31,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The whiteboard of tools, resources, resource templates, prompts and completers. Every service
- * that comes or goes yields a new immutable snapshot; listeners hear which kind of list changed and
- * whether an entry left it.
+ * that comes or goes yields a new immutable snapshot; listeners hear which kind of list changed,
+ * whether an entry left it, and in which scopes.
+ *
+ * <p>Each entry is visible in one or more {@link Scope}s: a service's {@code mcp.tenant} and
+ * {@code mcp.project} properties say where, else the operator's {@link ScopeRule}s, else it is
+ * global. A caller reads the view of its place ({@link #tools(CallerIdentity)}): its project's
+ * entries over its tenant's over the global ones, name by name.
  */
 @Component(service = Catalog.class)
 public final class Catalog {
@@ -44,25 +51,42 @@ public final class Catalog {
         /**
          * @param kind the list that changed
          * @param removed true when an entry left the list, false when one was added or replaced
+         * @param scopes the scopes whose entries changed: only callers these cover saw a change
          */
-        void changed(Kind kind, boolean removed);
+        void changed(Kind kind, boolean removed, Set<Scope> scopes);
     }
+
+    /** The service properties that scope an entry. */
+    public static final String TENANT = "mcp.tenant";
+    public static final String PROJECT = "mcp.project";
 
     private static final Logger LOG = LoggerFactory.getLogger(Catalog.class);
 
+    /** Where a service came from and where it asked to be, to place it again when the rules change. */
+    private record Origin(String bundle, Set<Scope> own) {
+    }
+
     private final SchemaCheck schemas = new SchemaCheck();
-    private final RankedRegistry<ToolEntry> tools = new RankedRegistry<>();
-    private final RankedRegistry<ResourceEntry> resources = new RankedRegistry<>();
-    private final RankedRegistry<TemplateEntry> templates = new RankedRegistry<>();
-    private final RankedRegistry<PromptEntry> prompts = new RankedRegistry<>();
-    private final RankedRegistry<Completer> completers = new RankedRegistry<>();
+    private final ScopedRegistry<ToolEntry> tools = new ScopedRegistry<>();
+    private final ScopedRegistry<ResourceEntry> resources = new ScopedRegistry<>();
+    private final ScopedRegistry<TemplateEntry> templates = new ScopedRegistry<>();
+    private final ScopedRegistry<PromptEntry> prompts = new ScopedRegistry<>();
+    private final ScopedRegistry<Completer> completers = new ScopedRegistry<>();
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private final Map<Long, CatalogProblem> problems = new ConcurrentHashMap<>();
+    private final Map<Long, Origin> origins = new ConcurrentHashMap<>();
+    private final List<ScopeRule> rules = new CopyOnWriteArrayList<>();
+    private final LongFunction<String> symbolicNames;
     private final ToolLog toolLog;
 
     /** A catalog outside a framework (tests): bundles are named by id in the log. */
     public Catalog() {
-        this(id -> "bundle " + id, () -> false);
+        this(id -> "bundle " + id, id -> null, () -> false);
+    }
+
+    /** A catalog outside a framework whose bundles have the given symbolic names (tests of scope rules). */
+    Catalog(LongFunction<String> symbolicNames) {
+        this(id -> "bundle " + id, symbolicNames, () -> false);
     }
 
     /** In a framework: bundles named by symbolic name and version; nothing logged while the framework stops. */
@@ -71,11 +95,15 @@ public final class Catalog {
         this(id -> {
             Bundle bundle = context.getBundle(id);
             return bundle == null ? "bundle " + id : bundle.getSymbolicName() + " " + bundle.getVersion();
+        }, id -> {
+            Bundle bundle = context.getBundle(id);
+            return bundle == null ? null : bundle.getSymbolicName();
         }, () -> context.getBundle(0).getState() == Bundle.STOPPING);
     }
 
-    private Catalog(LongFunction<String> bundles, BooleanSupplier stopping) {
+    private Catalog(LongFunction<String> bundles, LongFunction<String> symbolicNames, BooleanSupplier stopping) {
         this.toolLog = new ToolLog(bundles, stopping);
+        this.symbolicNames = symbolicNames;
         // The meta-schema and the validator's classes cost ~200 ms the first time; load them now,
         // beside the other bundles starting, not when the first tool arrives.
         Thread warm = new Thread(() -> {
@@ -89,24 +117,30 @@ public final class Catalog {
         warm.start();
     }
 
-    public RankedRegistry.Snapshot<ToolEntry> tools() {
-        return tools.snapshot();
+    /** The tools a caller sees: its project's, its tenant's and the global ones. */
+    public RankedRegistry.Snapshot<ToolEntry> tools(CallerIdentity caller) {
+        return tools.view(caller.tenant(), caller.project());
     }
 
-    public RankedRegistry.Snapshot<ResourceEntry> resources() {
-        return resources.snapshot();
+    public RankedRegistry.Snapshot<ResourceEntry> resources(CallerIdentity caller) {
+        return resources.view(caller.tenant(), caller.project());
     }
 
-    public RankedRegistry.Snapshot<TemplateEntry> templates() {
-        return templates.snapshot();
+    public RankedRegistry.Snapshot<TemplateEntry> templates(CallerIdentity caller) {
+        return templates.view(caller.tenant(), caller.project());
     }
 
-    public RankedRegistry.Snapshot<PromptEntry> prompts() {
-        return prompts.snapshot();
+    public RankedRegistry.Snapshot<PromptEntry> prompts(CallerIdentity caller) {
+        return prompts.view(caller.tenant(), caller.project());
     }
 
-    public RankedRegistry.Snapshot<Completer> completers() {
-        return completers.snapshot();
+    public RankedRegistry.Snapshot<Completer> completers(CallerIdentity caller) {
+        return completers.view(caller.tenant(), caller.project());
+    }
+
+    /** Every scope's own tools (global first, then by tenant and project), for the operator. */
+    public Map<Scope, RankedRegistry.Snapshot<ToolEntry>> toolsByScope() {
+        return tools.all();
     }
 
     /** Services refused because of their properties, by service id. */
@@ -129,34 +163,11 @@ public final class Catalog {
             policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY,
             unbind = "unbindTool", updated = "bindTool")
     public void bindTool(Tool tool, Map<String, Object> props) {
-        synchronized (tools) {
-            long serviceId = Props.serviceId(props);
-            RankedRegistry.Entry<ToolEntry> was = tools.entry(serviceId);
-            RankedRegistry.Snapshot<ToolEntry> before = tools.snapshot();
-            add(tools, Kind.TOOLS, props, p -> ToolEntry.from(tool, p, schemas), e -> e.name());
-            toolLog.changed(before, tools.snapshot(), names(was, tools.entry(serviceId)));
-        }
+        add(tools, Kind.TOOLS, props, p -> ToolEntry.from(tool, p, schemas), ToolEntry::name);
     }
 
     public void unbindTool(Map<String, Object> props) {
-        synchronized (tools) {
-            RankedRegistry.Entry<ToolEntry> was = tools.entry(Props.serviceId(props));
-            RankedRegistry.Snapshot<ToolEntry> before = tools.snapshot();
-            remove(tools, Kind.TOOLS, props);
-            toolLog.changed(before, tools.snapshot(), names(was, null));
-        }
-    }
-
-    /** The tool names one service had before a change and has after it. */
-    private static Set<String> names(RankedRegistry.Entry<ToolEntry> was, RankedRegistry.Entry<ToolEntry> now) {
-        Set<String> names = new HashSet<>(2);
-        if (was != null) {
-            names.add(was.key());
-        }
-        if (now != null) {
-            names.add(now.key());
-        }
-        return names;
+        remove(tools, Kind.TOOLS, props);
     }
 
     // --- resources -----------------------------------------------------------------------------
@@ -219,41 +230,176 @@ public final class Catalog {
         return refType + " " + ref;
     }
 
+    // --- scope rules ---------------------------------------------------------------------------
+
+    @Reference(name = "scopeRule", service = ScopeRule.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY,
+            unbind = "unbindScopeRule")
+    public void bindScopeRule(ScopeRule rule) {
+        rules.add(rule);
+        placeAgain();
+    }
+
+    public void unbindScopeRule(ScopeRule rule) {
+        rules.remove(rule);
+        placeAgain();
+    }
+
+    /** The rules changed: every entry not scoped by its own properties goes where they say now. */
+    private void placeAgain() {
+        placeAgain(tools, Kind.TOOLS);
+        placeAgain(resources, Kind.RESOURCES);
+        placeAgain(templates, Kind.RESOURCES);
+        placeAgain(prompts, Kind.PROMPTS);
+        placeAgain(completers, null);
+    }
+
+    private <T> void placeAgain(ScopedRegistry<T> registry, Kind kind) {
+        synchronized (registry) {
+            for (ScopedRegistry.Placement<T> placed : registry.placements().values()) {
+                Origin origin = origins.get(placed.entry().serviceId());
+                if (origin == null || origin.own() != null) {
+                    continue;
+                }
+                Set<Scope> scopes = ruled(origin.bundle(), placed.entry().key());
+                if (!scopes.equals(placed.scopes())) {
+                    place(registry, kind, placed.entry(), scopes);
+                }
+            }
+        }
+    }
+
     // -------------------------------------------------------------------------------------------
 
-    private <T> void add(RankedRegistry<T> registry, Kind kind, Map<String, Object> props,
+    private <T> void add(ScopedRegistry<T> registry, Kind kind, Map<String, Object> props,
             Function<Map<String, Object>, T> reader, Function<T, String> key) {
         long serviceId = Props.serviceId(props);
-        T value;
-        try {
-            value = reader.apply(props);
-        } catch (IllegalArgumentException e) {
-            long bundleId = Props.number(props, "service.bundleid", -1);
-            LOG.warn("Refused service {} of {}: {}", serviceId, toolLog.bundle(bundleId), e.getMessage());
-            problems.put(serviceId, new CatalogProblem(serviceId, bundleId, e.getMessage()));
-            if (registry.remove(serviceId) && kind != null) {
-                fire(kind, true);
+        long bundleId = Props.number(props, "service.bundleid", -1);
+        synchronized (registry) {
+            T value;
+            Set<Scope> own;
+            try {
+                value = reader.apply(props);
+                own = ownScopes(props);
+            } catch (IllegalArgumentException e) {
+                LOG.warn("Refused service {} of {}: {}", serviceId, toolLog.bundle(bundleId), e.getMessage());
+                remove(registry, kind, props);
+                problems.put(serviceId, new CatalogProblem(serviceId, bundleId, e.getMessage()));
+                return;
             }
+            problems.remove(serviceId);
+            String name = key.apply(value);
+            Origin origin = new Origin(symbolicNames.apply(bundleId), own);
+            origins.put(serviceId, origin);
+            Set<Scope> scopes = own != null ? own : ruled(origin.bundle(), name);
+            place(registry, kind, new RankedRegistry.Entry<>(name, serviceId, Props.ranking(props), value), scopes);
+        }
+    }
+
+    private <T> void remove(ScopedRegistry<T> registry, Kind kind, Map<String, Object> props) {
+        long serviceId = Props.serviceId(props);
+        synchronized (registry) {
+            problems.remove(serviceId);
+            origins.remove(serviceId);
+            Map<Scope, RankedRegistry.Snapshot<T>> before = before(registry, kind, registry.scopesOf(serviceId));
+            RankedRegistry.Entry<T> was = registry.entry(serviceId);
+            Set<Scope> changed = registry.remove(serviceId);
+            logTools(registry, before, was, null);
+            fire(kind, true, changed);
+        }
+    }
+
+    /** Puts an entry into exactly the given scopes, logs what that did to the tools and tells the listeners. */
+    private <T> void place(ScopedRegistry<T> registry, Kind kind, RankedRegistry.Entry<T> entry, Set<Scope> scopes) {
+        Set<Scope> was = registry.scopesOf(entry.serviceId());
+        Set<Scope> touched = new HashSet<>(was);
+        touched.addAll(scopes);
+        Map<Scope, RankedRegistry.Snapshot<T>> before = before(registry, kind, touched);
+        RankedRegistry.Entry<T> previous = registry.entry(entry.serviceId());
+        Set<Scope> changed = registry.put(entry, scopes);
+        logTools(registry, before, previous, entry);
+        fire(kind, !scopes.containsAll(was), changed);
+    }
+
+    private static <T> Map<Scope, RankedRegistry.Snapshot<T>> before(ScopedRegistry<T> registry, Kind kind,
+            Set<Scope> scopes) {
+        Map<Scope, RankedRegistry.Snapshot<T>> before = new HashMap<>();
+        if (kind == Kind.TOOLS) {
+            scopes.forEach(s -> before.put(s, registry.of(s).snapshot()));
+        }
+        return before;
+    }
+
+    /** The operator's log lines for what one change did to the tools, scope by scope. */
+    @SuppressWarnings("unchecked")
+    private <T> void logTools(ScopedRegistry<T> registry, Map<Scope, RankedRegistry.Snapshot<T>> before,
+            RankedRegistry.Entry<T> was, RankedRegistry.Entry<T> now) {
+        if (before.isEmpty()) {
             return;
         }
-        problems.remove(serviceId);
-        if (registry.put(new RankedRegistry.Entry<>(key.apply(value), serviceId, Props.ranking(props), value))
-                && kind != null) {
-            fire(kind, false);
+        Set<String> names = new HashSet<>(2);
+        if (was != null) {
+            names.add(was.key());
+        }
+        if (now != null) {
+            names.add(now.key());
+        }
+        before.forEach((scope, snapshot) -> toolLog.changed((RankedRegistry.Snapshot<ToolEntry>) snapshot,
+                (RankedRegistry.Snapshot<ToolEntry>) registry.of(scope).snapshot(), names, scope.where()));
+    }
+
+    /** Where a service's own properties put it, or {@code null} when they say nothing. */
+    private static Set<Scope> ownScopes(Map<String, Object> props) {
+        List<String> tenants = Props.strings(props, TENANT);
+        List<String> projects = Props.strings(props, PROJECT);
+        if (tenants.isEmpty()) {
+            if (!projects.isEmpty()) {
+                throw new IllegalArgumentException(PROJECT + " needs " + TENANT + ", the tenant the project belongs to");
+            }
+            return null;
+        }
+        Set<Scope> scopes = new HashSet<>();
+        for (String tenant : tenants) {
+            checkName(tenant, TENANT);
+            if (projects.isEmpty()) {
+                scopes.add(Scope.tenant(tenant));
+            }
+            for (String project : projects) {
+                checkName(project, PROJECT);
+                scopes.add(new Scope(tenant, project));
+            }
+        }
+        return Set.copyOf(scopes);
+    }
+
+    private static void checkName(String value, String property) {
+        if (!Scope.NAME.matcher(value).matches()) {
+            throw new IllegalArgumentException(property + " '" + value
+                    + "' is not 1 to 64 of A-Z a-z 0-9 _ . - starting with a letter or digit");
         }
     }
 
-    private <T> void remove(RankedRegistry<T> registry, Kind kind, Map<String, Object> props) {
-        problems.remove(Props.serviceId(props));
-        if (registry.remove(Props.serviceId(props)) && kind != null) {
-            fire(kind, true);
+    /** Where the operator's rules put an entry: the union of every matching rule's scopes, else global. */
+    private Set<Scope> ruled(String bundle, String name) {
+        Set<Scope> scopes = null;
+        for (ScopeRule rule : rules) {
+            if (rule.matches(bundle, name)) {
+                if (scopes == null) {
+                    scopes = new HashSet<>();
+                }
+                scopes.addAll(rule.scopes());
+            }
         }
+        return scopes == null ? Set.of(Scope.GLOBAL) : Set.copyOf(scopes);
     }
 
-    private void fire(Kind kind, boolean removed) {
+    private void fire(Kind kind, boolean removed, Set<Scope> scopes) {
+        if (kind == null || scopes.isEmpty()) {
+            return;
+        }
         for (Listener listener : listeners) {
             try {
-                listener.changed(kind, removed);
+                listener.changed(kind, removed, scopes);
             } catch (RuntimeException e) {
                 LOG.warn("A catalog listener failed", e);
             }

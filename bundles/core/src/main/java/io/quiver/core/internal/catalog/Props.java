@@ -1,5 +1,9 @@
 package io.quiver.core.internal.catalog;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 
 /** Reading typed values from service properties. */
@@ -17,6 +21,20 @@ final class Props {
             return array[0];
         }
         return null;
+    }
+
+    /** A property's values: a string, or the non-blank elements of an array or collection. */
+    static List<String> strings(Map<String, Object> props, String key) {
+        Object value = props.get(key);
+        List<String> values = new ArrayList<>();
+        if (value instanceof String s) {
+            values.add(s);
+        } else if (value instanceof String[] array) {
+            values.addAll(Arrays.asList(array));
+        } else if (value instanceof Collection<?> collection) {
+            collection.forEach(v -> values.add(String.valueOf(v)));
+        }
+        return values.stream().map(String::trim).filter(v -> !v.isEmpty()).toList();
     }
 
     static boolean bool(Map<String, Object> props, String key, boolean otherwise) {

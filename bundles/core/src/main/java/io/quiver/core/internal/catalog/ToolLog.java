@@ -35,10 +35,16 @@ final class ToolLog {
         return bundles.apply(id);
     }
 
-    /** Logs what one change did to the given tool names (those of the service before and after it). */
-    void changed(RankedRegistry.Snapshot<ToolEntry> before, RankedRegistry.Snapshot<ToolEntry> after, Set<String> names) {
+    /**
+     * Logs what one change did to the given tool names (those of the service before and after it) in
+     * one scope's registry.
+     *
+     * @param where how the scope is named at the end of each line (empty for the global one)
+     */
+    void changed(RankedRegistry.Snapshot<ToolEntry> before, RankedRegistry.Snapshot<ToolEntry> after, Set<String> names,
+            String where) {
         if (LOG.isInfoEnabled() && !quiet.getAsBoolean()) {
-            describe(before, after, names).forEach(LOG::info);
+            describe(before, after, names).forEach(line -> LOG.info("{}{}", line, where));
         }
     }
 

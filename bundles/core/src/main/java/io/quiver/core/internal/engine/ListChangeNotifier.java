@@ -1,20 +1,26 @@
 package io.quiver.core.internal.engine;
 
+import io.quiver.api.CallerIdentity;
 import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.catalog.Scope;
 import io.quiver.core.internal.request.Listeners;
 import io.quiver.core.internal.request.Session;
 import io.quiver.core.internal.request.SessionRegistry;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * Debounces catalog changes: a burst of changes to one list becomes one
- * {@code notifications/<list>/list_changed} to every session stream and listener.
+ * {@code notifications/<list>/list_changed} to every session stream and listener whose catalog
+ * changed: a change to one tenant's or project's entries reaches only the callers there.
  *
  * <p>How long the notifier waits depends on the burst. Once an entry left the list it waits for the
  * whole quiet window ({@code listChangedDebounceMs}) after the burst's last change: a bundle update
@@ -38,8 +44,10 @@ final class ListChangeNotifier {
     /**
      * @param generation tells this burst's flush from a later one's
      * @param sawRemoval whether an entry left the list during the burst
+     * @param scopes the scopes changed during the burst
      */
-    private record Pending(long firstNanos, long generation, boolean sawRemoval, ScheduledFuture<?> flush) {
+    private record Pending(long firstNanos, long generation, boolean sawRemoval, Set<Scope> scopes,
+            ScheduledFuture<?> flush) {
     }
 
     private long generations;
@@ -52,15 +60,20 @@ final class ListChangeNotifier {
         this.quietMs = quietMs;
     }
 
-    void changed(Catalog.Kind kind, boolean removed) {
+    void changed(Catalog.Kind kind, boolean removed, Set<Scope> changed) {
         long quietMs = Math.max(0, this.quietMs.getAsLong());
         synchronized (pending) {
             long now = System.nanoTime();
             Pending current = pending.get(kind);
             long first = current == null ? now : current.firstNanos();
             boolean sawRemoval = removed || current != null && current.sawRemoval();
+            Set<Scope> scopes = new HashSet<>(changed);
             if (current != null) {
+                scopes.addAll(current.scopes());
                 if (now - first >= TimeUnit.MILLISECONDS.toNanos(quietMs * 20)) {
+                    // the burst has waited long enough: its flush stays when it is, and takes this change too
+                    pending.put(kind, new Pending(first, current.generation(), sawRemoval, Set.copyOf(scopes),
+                            current.flush()));
                     return;
                 }
                 current.flush().cancel(false);
@@ -68,7 +81,7 @@ final class ListChangeNotifier {
             long waitMs = sawRemoval ? quietMs : Math.min(quietMs, ADDED_QUIET_MS);
             long generation = ++generations;
             try {
-                pending.put(kind, new Pending(first, generation, sawRemoval,
+                pending.put(kind, new Pending(first, generation, sawRemoval, Set.copyOf(scopes),
                         timer.schedule(() -> flush(kind, generation), waitMs, TimeUnit.MILLISECONDS)));
             } catch (RejectedExecutionException e) {
                 pending.remove(kind);
@@ -77,20 +90,26 @@ final class ListChangeNotifier {
     }
 
     private void flush(Catalog.Kind kind, long generation) {
+        Set<Scope> scopes;
         synchronized (pending) {
             Pending current = pending.get(kind);
-            if (current != null && current.generation() == generation) {
-                pending.remove(kind);
+            if (current == null || current.generation() != generation) {
+                return;
             }
+            pending.remove(kind);
+            scopes = current.scopes();
         }
+        Predicate<CallerIdentity> sees = caller -> scopes.stream().anyMatch(s -> s.covers(caller.tenant(), caller.project()));
         String method = switch (kind) {
             case TOOLS -> "notifications/tools/list_changed";
             case RESOURCES -> "notifications/resources/list_changed";
             case PROMPTS -> "notifications/prompts/list_changed";
         };
         for (Session session : sessions.all()) {
-            session.notify(method, null);
+            if (sees.test(session.caller())) {
+                session.notify(method, null);
+            }
         }
-        listeners.listChanged(kind, method);
+        listeners.listChanged(kind, method, sees);
     }
 }

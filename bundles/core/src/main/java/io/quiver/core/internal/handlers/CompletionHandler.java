@@ -48,16 +48,16 @@ final class CompletionHandler implements MethodHandler<CompleteResult> {
         String target = switch (type) {
             case "ref/prompt" -> {
                 String name = Params.requireString(ref, "name");
-                if (catalog.prompts().get(name) == null || !authorize.allows(scope.caller(), Target.prompt(name))) {
+                if (catalog.prompts(scope.caller()).get(name) == null || !authorize.allows(scope.caller(), Target.prompt(name))) {
                     throw McpException.invalidParams("Unknown prompt: " + name);
                 }
                 yield name;
             }
             case "ref/resource" -> {
                 String uri = Params.requireString(ref, "uri");
-                boolean template = catalog.templates().get(uri) != null
+                boolean template = catalog.templates(scope.caller()).get(uri) != null
                         && authorize.allows(scope.caller(), Target.resourceTemplate(uri));
-                boolean resource = catalog.resources().get(uri) != null
+                boolean resource = catalog.resources(scope.caller()).get(uri) != null
                         && authorize.allows(scope.caller(), Target.resource(uri));
                 if (!template && !resource) {
                     throw McpException.invalidParams("Unknown resource template: " + uri);
@@ -75,7 +75,7 @@ final class CompletionHandler implements MethodHandler<CompleteResult> {
                 resolved.put(e.getKey(), e.getValue().asString(""));
             }
         }
-        Completer completer = catalog.completers().get(Catalog.completerKey(type, target));
+        Completer completer = catalog.completers(scope.caller()).get(Catalog.completerKey(type, target));
         Completion completion = Completion.none();
         if (completer != null) {
             try {

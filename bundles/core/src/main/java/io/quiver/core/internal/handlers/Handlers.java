@@ -50,16 +50,16 @@ public final class Handlers {
         Authorize authorize = pipeline.authorize();
         IntSupplier pageSize = () -> settings.config().pageSize();
         Map<String, MethodHandler> table = new HashMap<>();
-        table.put("tools/list", new ListHandler<>(() -> catalog.tools().values(), ToolEntry::name,
+        table.put("tools/list", new ListHandler<>(caller -> catalog.tools(caller).values(), ToolEntry::name,
                 e -> Target.tool(e.name()), ToolEntry::descriptor, Lists.Tools::new, authorize, pageSize));
         table.put("tools/call", new ToolsCallHandler(pipeline));
-        table.put("resources/list", new ListHandler<>(() -> catalog.resources().values(), ResourceEntry::uri,
+        table.put("resources/list", new ListHandler<>(caller -> catalog.resources(caller).values(), ResourceEntry::uri,
                 e -> Target.resource(e.uri()), ResourceEntry::descriptor, Lists.Resources::new, authorize, pageSize));
-        table.put("resources/templates/list", new ListHandler<>(() -> catalog.templates().values(),
+        table.put("resources/templates/list", new ListHandler<>(caller -> catalog.templates(caller).values(),
                 TemplateEntry::uriTemplate, e -> Target.resourceTemplate(e.uriTemplate()), TemplateEntry::descriptor,
                 Lists.ResourceTemplates::new, authorize, pageSize));
         table.put("resources/read", new ResourcesReadHandler(catalog, pipeline));
-        table.put("prompts/list", new ListHandler<>(() -> catalog.prompts().values(), PromptEntry::name,
+        table.put("prompts/list", new ListHandler<>(caller -> catalog.prompts(caller).values(), PromptEntry::name,
                 e -> Target.prompt(e.name()), PromptEntry::descriptor, Lists.Prompts::new, authorize, pageSize));
         table.put("prompts/get", new PromptsGetHandler(catalog, pipeline));
         table.put("completion/complete", new CompletionHandler(catalog, authorize));

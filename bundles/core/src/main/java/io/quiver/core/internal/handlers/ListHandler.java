@@ -1,5 +1,6 @@
 package io.quiver.core.internal.handlers;
 
+import io.quiver.api.CallerIdentity;
 import io.quiver.api.call.Target;
 import io.quiver.core.internal.catalog.Cursor;
 import io.quiver.core.internal.messages.Result;
@@ -10,7 +11,6 @@ import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
-import java.util.function.Supplier;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -24,7 +24,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class ListHandler<E, D, R extends Result> implements MethodHandler<R> {
 
-    private final Supplier<List<E>> entries;
+    private final Function<CallerIdentity, List<E>> entries;
     private final Function<E, String> key;
     private final Function<E, Target> target;
     private final Function<E, D> descriptor;
@@ -33,10 +33,10 @@ final class ListHandler<E, D, R extends Result> implements MethodHandler<R> {
     private final IntSupplier pageSize;
 
     /**
-     * @param entries the catalog's entries sorted by key
+     * @param entries the entries of the caller's catalog sorted by key
      * @param page makes the page of descriptors and the next cursor
      */
-    ListHandler(Supplier<List<E>> entries, Function<E, String> key, Function<E, Target> target,
+    ListHandler(Function<CallerIdentity, List<E>> entries, Function<E, String> key, Function<E, Target> target,
             Function<E, D> descriptor, BiFunction<List<D>, String, R> page, Authorize authorize,
             IntSupplier pageSize) {
         this.entries = entries;
@@ -50,7 +50,7 @@ final class ListHandler<E, D, R extends Result> implements MethodHandler<R> {
 
     @Override
     public R handle(RequestScope scope, ObjectNode params) {
-        List<E> visible = authorize.visible(scope.caller(), entries.get(), target);
+        List<E> visible = authorize.visible(scope.caller(), entries.apply(scope.caller()), target);
         Cursor.Page<E> cut = Cursor.page(visible, key, Params.cursor(params), pageSize.getAsInt());
         return page.apply(cut.items().stream().map(descriptor).toList(), cut.nextCursor());
     }

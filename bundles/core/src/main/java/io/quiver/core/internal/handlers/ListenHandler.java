@@ -53,7 +53,7 @@ final class ListenHandler implements MethodHandler<StreamOpen> {
             }
             honoured.set("resourceSubscriptions", Json.MAPPER.valueToTree(resources));
         }
-        Listeners.Listener listener = new Listeners.Listener(scope.requestId(), lists, resources, scope.sink());
+        Listeners.Listener listener = new Listeners.Listener(scope.requestId(), lists, resources, scope.sink(), scope.caller());
         // counted before the acknowledgement goes out: a client that opens streams one after the other
         // meets the limit exactly (the engine refuses with 503 once it is reached)
         byte[] acknowledged = JsonRpc.notification("notifications/subscriptions/acknowledged",

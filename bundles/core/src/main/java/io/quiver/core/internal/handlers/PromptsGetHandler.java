@@ -36,7 +36,7 @@ final class PromptsGetHandler implements MethodHandler<Result> {
     @Override
     public Result handle(RequestScope scope, ObjectNode params) {
         String name = Params.requireString(params, "name");
-        PromptEntry entry = catalog.prompts().get(name);
+        PromptEntry entry = catalog.prompts(scope.caller()).get(name);
         if (entry == null || !pipeline.authorize().allows(scope.caller(), Target.prompt(name))) {
             throw McpException.invalidParams("Unknown prompt: " + name);
         }

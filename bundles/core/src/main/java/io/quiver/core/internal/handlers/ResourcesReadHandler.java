@@ -51,11 +51,11 @@ final class ResourcesReadHandler implements MethodHandler<Result> {
     private List<ResourceContents> read(RequestScope scope, String uri, Map<String, InputResponse> answers)
             throws Exception {
         Authorize authorize = pipeline.authorize();
-        ResourceEntry fixed = catalog.resources().get(uri);
+        ResourceEntry fixed = catalog.resources(scope.caller()).get(uri);
         if (fixed != null && authorize.allows(scope.caller(), Target.resource(uri))) {
             return orEmpty(fixed.resource().read(new Request(uri, Map.of(), scope, answers)));
         }
-        for (TemplateEntry template : catalog.templates().values()) {
+        for (TemplateEntry template : catalog.templates(scope.caller()).values()) {
             if (!authorize.allows(scope.caller(), Target.resourceTemplate(template.uriTemplate()))) {
                 continue;
             }

@@ -23,7 +23,7 @@ final class ResourcesSubscribeHandler implements MethodHandler<EmptyResult> {
     public EmptyResult handle(RequestScope scope, ObjectNode params) {
         String uri = Params.requireString(params, "uri");
         // a resource the caller may not see is not there for it: nothing to hear about
-        if (catalog.resources().get(uri) == null || authorize.allows(scope.caller(), Target.resource(uri))) {
+        if (catalog.resources(scope.caller()).get(uri) == null || authorize.allows(scope.caller(), Target.resource(uri))) {
             scope.session().subscriptions().add(uri);
         }
         return EmptyResult.INSTANCE;

@@ -1,5 +1,6 @@
 package io.quiver.core.internal.pipeline;
 
+import io.quiver.api.CallerIdentity;
 import io.quiver.api.call.CallEvent;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.catalog.ToolEntry;
@@ -14,13 +15,13 @@ final class Resolve {
         this.catalog = catalog;
     }
 
-    /** The tool of that name, or {@code null}. */
-    ToolEntry find(String name) {
-        return catalog.tools().get(name);
+    /** The tool of that name the caller's catalog has, or {@code null}. */
+    ToolEntry find(CallerIdentity caller, String name) {
+        return catalog.tools(caller).get(name);
     }
 
     void resolve(Call call) {
-        ToolEntry tool = find(call.name());
+        ToolEntry tool = find(call.scope().caller(), call.name());
         if (tool == null) {
             call.step("resolve", false, "no such tool");
             call.end(CallEvent.Ending.INVALID, "Unknown tool");

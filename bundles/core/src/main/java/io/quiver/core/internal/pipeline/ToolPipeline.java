@@ -91,7 +91,7 @@ public final class ToolPipeline {
      * may use it; else {@code null} (the call runs at once and answers that the tool is unknown).
      */
     public String shareOf(RequestScope scope, String name) {
-        ToolEntry tool = name == null ? null : resolve.find(name);
+        ToolEntry tool = name == null ? null : resolve.find(scope.caller(), name);
         return tool != null && authorize.allows(scope.caller(), Target.tool(name)) ? name : null;
     }
 

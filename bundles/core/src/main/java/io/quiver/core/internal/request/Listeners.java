@@ -1,5 +1,6 @@
 package io.quiver.core.internal.request;
 
+import io.quiver.api.CallerIdentity;
 import io.quiver.api.transport.MessageSink;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.messages.Meta;
@@ -9,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -17,8 +19,13 @@ import tools.jackson.databind.JsonNode;
  */
 public final class Listeners {
 
-    /** One listen stream and its filter. */
-    public record Listener(JsonNode subscriptionId, Set<Catalog.Kind> lists, Set<String> resources, MessageSink sink) {
+    /**
+     * One listen stream and its filter.
+     *
+     * @param caller who listens: it hears of changes to its own catalog only
+     */
+    public record Listener(JsonNode subscriptionId, Set<Catalog.Kind> lists, Set<String> resources, MessageSink sink,
+            CallerIdentity caller) {
     }
 
     private final CopyOnWriteArrayList<Listener> open = new CopyOnWriteArrayList<>();
@@ -50,9 +57,10 @@ public final class Listeners {
         return open.size();
     }
 
-    public void listChanged(Catalog.Kind kind, String method) {
+    /** Tells the listeners of that list whose catalog {@code sees} says changed. */
+    public void listChanged(Catalog.Kind kind, String method, Predicate<CallerIdentity> sees) {
         for (Listener listener : open) {
-            if (listener.lists().contains(kind)) {
+            if (listener.lists().contains(kind) && sees.test(listener.caller())) {
                 send(listener, JsonRpc.notification(method, tagged(listener, Map.of())));
             }
         }

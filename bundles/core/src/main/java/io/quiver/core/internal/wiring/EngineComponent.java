@@ -16,6 +16,7 @@ import io.quiver.api.transport.McpSession;
 import io.quiver.api.transport.Receipt;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.catalog.RankedRegistry;
+import io.quiver.core.internal.catalog.Scope;
 import io.quiver.core.internal.catalog.ToolEntry;
 import io.quiver.core.internal.engine.Engine;
 import io.quiver.core.internal.pipeline.Extensions;
@@ -221,12 +222,17 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
 
     @Override
     public List<CatalogEntry> tools() {
-        return catalog.tools().winners().values().stream().map(EngineComponent::entry).toList();
+        List<CatalogEntry> all = new ArrayList<>();
+        catalog.toolsByScope().forEach((scope, tools) ->
+                tools.winners().values().forEach(e -> all.add(entry(scope, e))));
+        return all;
     }
 
     @Override
     public List<CatalogEntry> shadowed() {
-        return catalog.tools().shadowed().stream().map(EngineComponent::entry).toList();
+        List<CatalogEntry> all = new ArrayList<>();
+        catalog.toolsByScope().forEach((scope, tools) -> tools.shadowed().forEach(e -> all.add(entry(scope, e))));
+        return all;
     }
 
     @Override
@@ -244,8 +250,8 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
                 .toList();
     }
 
-    private static CatalogEntry entry(RankedRegistry.Entry<ToolEntry> e) {
+    private static CatalogEntry entry(Scope scope, RankedRegistry.Entry<ToolEntry> e) {
         return new CatalogEntry(e.key(), e.value().descriptor().description(), e.serviceId(),
-                e.ranking(), e.value().bundleId());
+                e.ranking(), e.value().bundleId(), scope.label());
     }
 }

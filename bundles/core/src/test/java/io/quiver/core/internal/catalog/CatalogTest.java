@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quiver.api.CallerIdentity;
 import io.quiver.api.Outcome;
 import io.quiver.api.Tool;
 import io.quiver.api.operator.CatalogProblem;
@@ -145,7 +146,7 @@ class CatalogTest {
     private void assertRefused(String input, String output, String reasonPart) {
         long id = IDS.incrementAndGet();
         catalog.bindTool(TOOL, props(id, input, output));
-        assertNull(catalog.tools().get("t" + id), input);
+        assertNull(catalog.tools(CallerIdentity.ANONYMOUS).get("t" + id), input);
         CatalogProblem problem = catalog.problems().stream().filter(p -> p.serviceId() == id).findFirst().orElse(null);
         assertNotNull(problem, "a refused tool is listed as a problem");
         assertTrue(problem.reason().contains(reasonPart), problem.reason());
@@ -156,7 +157,7 @@ class CatalogTest {
     private void assertTaken(String input) {
         long id = IDS.incrementAndGet();
         catalog.bindTool(TOOL, props(id, input, null));
-        assertNotNull(catalog.tools().get("t" + id), () -> input + " " + catalog.problems());
+        assertNotNull(catalog.tools(CallerIdentity.ANONYMOUS).get("t" + id), () -> input + " " + catalog.problems());
     }
 
     private static Map<String, Object> props(long id, String input, String output) {

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quiver.api.CallerIdentity;
 import io.quiver.api.transport.MessageSink;
 import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.catalog.Scope;
 import io.quiver.core.internal.request.Listeners;
 import io.quiver.core.internal.request.SessionRegistry;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +27,7 @@ import tools.jackson.databind.node.IntNode;
 class ListChangeNotifierTest {
 
     private static final long WINDOW_MS = 800;
+    private static final Set<Scope> GLOBAL = Set.of(Scope.GLOBAL);
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     private final BlockingQueue<String> heard = new LinkedBlockingQueue<>();
@@ -43,7 +46,8 @@ class ListChangeNotifierTest {
             public void complete(byte[] response) {
             }
         };
-        listeners.tryOpen(new Listeners.Listener(IntNode.valueOf(1), Set.of(Catalog.Kind.TOOLS), Set.of(), sink),
+        listeners.tryOpen(new Listeners.Listener(IntNode.valueOf(1), Set.of(Catalog.Kind.TOOLS), Set.of(), sink,
+                CallerIdentity.ANONYMOUS.in("acme", null)),
                 10, "ack".getBytes(StandardCharsets.UTF_8));
         heard.clear();
         notifier = new ListChangeNotifier(new SessionRegistry(), listeners, timer, () -> WINDOW_MS);
@@ -57,8 +61,8 @@ class ListChangeNotifierTest {
     @Test
     void anAdditionIsAnnouncedWithoutTheRemovalWindow() throws Exception {
         long start = System.nanoTime();
-        notifier.changed(Catalog.Kind.TOOLS, false);
-        notifier.changed(Catalog.Kind.TOOLS, false);
+        notifier.changed(Catalog.Kind.TOOLS, false, GLOBAL);
+        notifier.changed(Catalog.Kind.TOOLS, false, GLOBAL);
         String first = heard.poll(WINDOW_MS, TimeUnit.MILLISECONDS);
         long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         assertNotNull(first, "an addition is announced before the window has passed");
@@ -69,19 +73,19 @@ class ListChangeNotifierTest {
 
     @Test
     void anUpdateRemovingAndAddingAgainIsAnnouncedOnce() throws Exception {
-        notifier.changed(Catalog.Kind.TOOLS, true);
-        notifier.changed(Catalog.Kind.TOOLS, false);
+        notifier.changed(Catalog.Kind.TOOLS, true, GLOBAL);
+        notifier.changed(Catalog.Kind.TOOLS, false, GLOBAL);
         assertNotNull(heard.poll(2 * WINDOW_MS, TimeUnit.MILLISECONDS), "announced once the entry is back");
         assertNull(heard.poll(2 * WINDOW_MS, TimeUnit.MILLISECONDS), "the removal gave no second notification");
     }
 
     @Test
     void anUpdateWhoseServicesComeBackSlowlyIsStillAnnouncedOnce() throws Exception {
-        notifier.changed(Catalog.Kind.TOOLS, true);
-        notifier.changed(Catalog.Kind.TOOLS, true);
-        notifier.changed(Catalog.Kind.TOOLS, false);
+        notifier.changed(Catalog.Kind.TOOLS, true, GLOBAL);
+        notifier.changed(Catalog.Kind.TOOLS, true, GLOBAL);
+        notifier.changed(Catalog.Kind.TOOLS, false, GLOBAL);
         Thread.sleep(4 * ListChangeNotifier.ADDED_QUIET_MS);
-        notifier.changed(Catalog.Kind.TOOLS, false);
+        notifier.changed(Catalog.Kind.TOOLS, false, GLOBAL);
         assertNotNull(heard.poll(2 * WINDOW_MS, TimeUnit.MILLISECONDS), "announced once both are back");
         assertNull(heard.poll(2 * WINDOW_MS, TimeUnit.MILLISECONDS), "not once per service that came back");
     }
@@ -89,10 +93,34 @@ class ListChangeNotifierTest {
     @Test
     void aRemovalWaitsForTheWindowInCaseTheEntryComesBack() throws Exception {
         long start = System.nanoTime();
-        notifier.changed(Catalog.Kind.TOOLS, true);
+        notifier.changed(Catalog.Kind.TOOLS, true, GLOBAL);
         assertNull(heard.poll(WINDOW_MS / 2, TimeUnit.MILLISECONDS), "nothing before the window");
         assertNotNull(heard.poll(4 * WINDOW_MS, TimeUnit.MILLISECONDS));
         assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) >= WINDOW_MS);
         assertEquals(0, heard.size());
+    }
+
+    @Test
+    void aChangeInAnotherTenantIsNotHeard() throws Exception {
+        notifier.changed(Catalog.Kind.TOOLS, false, Set.of(Scope.tenant("globex")));
+        notifier.changed(Catalog.Kind.TOOLS, false, Set.of(new Scope("globex", "acme")));
+        assertNull(heard.poll(2 * WINDOW_MS, TimeUnit.MILLISECONDS), "the listener is in tenant acme");
+    }
+
+    @Test
+    void aChangeInTheListenersTenantOrAnyProjectOfItsOwnIsHeard() throws Exception {
+        notifier.changed(Catalog.Kind.TOOLS, false, Set.of(Scope.tenant("acme")));
+        assertNotNull(heard.poll(2 * WINDOW_MS, TimeUnit.MILLISECONDS), "its tenant's catalog changed");
+        notifier.changed(Catalog.Kind.TOOLS, false, Set.of(new Scope("acme", "showcase")));
+        assertNull(heard.poll(2 * WINDOW_MS, TimeUnit.MILLISECONDS),
+                "a project's change is not the tenant as a whole's (the listener is in no project)");
+    }
+
+    @Test
+    void aBurstAcrossTenantsReachesEveryoneWhoseCatalogChanged() throws Exception {
+        notifier.changed(Catalog.Kind.TOOLS, false, Set.of(Scope.tenant("globex")));
+        notifier.changed(Catalog.Kind.TOOLS, false, Set.of(Scope.tenant("acme")));
+        assertNotNull(heard.poll(2 * WINDOW_MS, TimeUnit.MILLISECONDS), "acme's change was part of the burst");
+        assertNull(heard.poll(2 * WINDOW_MS, TimeUnit.MILLISECONDS), "once");
     }
 }

@@ -1,5 +1,6 @@
 package io.quiver.core.internal.request;
 
+import io.quiver.api.CallerIdentity;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,7 +35,8 @@ class ListenersTest {
     }
 
     private static Listeners.Listener listener(int id, MessageSink sink) {
-        return new Listeners.Listener(IntNode.valueOf(id), EnumSet.of(Catalog.Kind.TOOLS), Set.of(), sink);
+        return new Listeners.Listener(IntNode.valueOf(id), EnumSet.of(Catalog.Kind.TOOLS), Set.of(), sink,
+                CallerIdentity.ANONYMOUS);
     }
 
     @Test
@@ -71,7 +73,7 @@ class ListenersTest {
         opener.start();
         assertTrue(acking.await(5, TimeUnit.SECONDS));
         Thread notifier = new Thread(() -> listeners.listChanged(Catalog.Kind.TOOLS,
-                "notifications/tools/list_changed"));
+                "notifications/tools/list_changed", caller -> true));
         notifier.start();
         changed.countDown();
         opener.join();

@@ -51,6 +51,7 @@ final class Gatekeeper {
     private volatile List<Authenticator> authenticators = List.of();
     private volatile String resourceUrl = "";
     private volatile List<String> requiredScopes = List.of();
+    private volatile String endpointPath = "/mcp";
 
     Gatekeeper(boolean requiredByServer) {
         this.requiredByServer = requiredByServer;
@@ -64,6 +65,7 @@ final class Gatekeeper {
     void configure(HttpConfig c) {
         this.resourceUrl = c.resourceUrl() == null ? "" : c.resourceUrl().trim();
         this.requiredScopes = TypedConfig.list(c.requiredScopes());
+        this.endpointPath = HttpTransport.path(c);
     }
 
     /** Whether requests must authenticate. */
@@ -112,6 +114,22 @@ final class Gatekeeper {
         return new Admitted(found.caller());
     }
 
+    /**
+     * Whether an admitted caller may use the endpoint of a tenant: an authenticated caller only its
+     * own tenant's (403 otherwise, the token is for another tenant); the unauthenticated local caller
+     * any.
+     */
+    Verdict place(HttpServletRequest req, CallerIdentity caller, String pathTenant) {
+        if (!caller.authenticated() || caller.tenant().equals(pathTenant)) {
+            return new Admitted(caller);
+        }
+        refusals.warn("requests were refused for naming another tenant than their token's (the last: {})",
+                caller.subject() + " of tenant " + caller.tenant() + " at " + req.getRequestURI());
+        return new Challenged(403, "Bearer error=\"insufficient_scope\", error_description=\"The access token is not"
+                + " for this tenant\", resource_metadata=\"" + metadataUrl(req) + "\"",
+                "Forbidden: the token is for tenant " + caller.tenant() + ", not " + pathTenant);
+    }
+
     /** The token of an {@code Authorization: Bearer} header, or null. */
     static String bearer(String header) {
         if (header == null) {
@@ -127,11 +145,17 @@ final class Gatekeeper {
 
     /**
      * The resource an endpoint path is: the configured URL, else the URL the client used (its scheme
-     * and Host header) with that path.
+     * and Host header) with that path. A tenant's endpoint is the configured URL with the tenant's path
+     * in place of the default endpoint's ({@code https://mcp.example.com/mcp} gives
+     * {@code https://mcp.example.com/t/acme/mcp}).
      */
     String resource(HttpServletRequest req, String path) {
         String configured = resourceUrl;
         if (!configured.isEmpty()) {
+            String endpoint = endpointPath;
+            if (!path.equals(endpoint) && configured.endsWith(endpoint)) {
+                return configured.substring(0, configured.length() - endpoint.length()) + path;
+            }
             return configured;
         }
         String host = req.getHeader("Host");

@@ -13,8 +13,13 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 @ObjectClassDefinition(name = "Quiver Streamable HTTP transport")
 public @interface HttpConfig {
 
-    @AttributeDefinition(description = "Endpoint path")
+    @AttributeDefinition(description = "Endpoint path of the default tenant")
     String path() default "/mcp";
+
+    @AttributeDefinition(description = "Endpoint path of named tenants: {tenant} stands for the tenant's name, as a whole"
+            + " path segment (e.g. /brain/{tenant}/mcp); empty: only the default tenant is served. Either endpoint takes"
+            + " an optional projectId query parameter. An authenticated caller may use its own tenant's endpoint only")
+    String tenantPath() default "/t/{tenant}/mcp";
 
     @AttributeDefinition(description = "Host names accepted in Host and Origin besides localhost, 127.0.0.1 and [::1];"
             + " required to listen beyond loopback (--bind)")

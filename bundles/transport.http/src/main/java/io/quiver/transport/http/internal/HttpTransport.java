@@ -76,8 +76,13 @@ public final class HttpTransport implements ProblemSource {
     /** Where the configuration came from, for the refusal. */
     private String source;
 
-    private record ServletRegistration(ServiceRegistration<Servlet> service, String path) {
+    private record ServletRegistration(ServiceRegistration<Servlet> service, List<String> patterns) {
     }
+
+    /** Where the endpoint is served now (the last good tenantPath's). */
+    private volatile Endpoints endpoints;
+    /** The tenantPath problem, or null. */
+    private volatile Problem badTenantPath;
 
     @Activate
     public HttpTransport(@Reference McpEngine engine, Map<String, Object> properties, BundleContext context) {
@@ -87,9 +92,11 @@ public final class HttpTransport implements ProblemSource {
             t.setDaemon(true);
             return t;
         });
+        this.source = TypedConfig.source(properties);
         this.config = read(properties, null);
         this.gate = new Gatekeeper(Boolean.parseBoolean(context.getProperty(Gatekeeper.REQUIRED_PROPERTY)));
         this.servlet = new McpServlet(engine, config, timer, headerWatch(), gate);
+        servlet.endpoints(endpoints);
         this.metadata = context.registerService(Servlet.class, new ResourceMetadataServlet(gate, () -> this.config),
                 metadataProperties());
         timer.scheduleWithFixedDelay(servlet::sweepHeaders, 1, 1, TimeUnit.SECONDS);
@@ -119,9 +126,10 @@ public final class HttpTransport implements ProblemSource {
 
     @Modified
     synchronized void modified(Map<String, Object> properties) {
+        source = TypedConfig.source(properties);
         config = read(properties, config);
         servlet.configure(config);
-        source = TypedConfig.source(properties);
+        servlet.endpoints(endpoints);
         apply();
     }
 
@@ -135,12 +143,11 @@ public final class HttpTransport implements ProblemSource {
             unregister();
         } else if (registration == null) {
             register(c);
-        } else if (!registration.path().equals(path(c))) {
+        } else if (!registration.patterns().equals(List.of(endpoints.patterns()))) {
             // the same servlet on a new path: streams open on the old one keep their connections
-            Hashtable<String, Object> props = servletProperties(path(c));
-            registration.service().setProperties(props);
-            registration = new ServletRegistration(registration.service(), path(c));
-            LOG.info("The MCP endpoint moved to {}", path(c));
+            registration.service().setProperties(servletProperties(path(c), endpoints));
+            registration = new ServletRegistration(registration.service(), List.of(endpoints.patterns()));
+            LOG.info("The MCP endpoint moved to {}", String.join(" and ", endpoints.patterns()));
         }
         long interval = Math.max(1000, c.sseKeepAliveMs());
         if (keepAlive == null || interval != keepAliveMs) {
@@ -162,7 +169,7 @@ public final class HttpTransport implements ProblemSource {
 
     private void register(HttpConfig c) {
         registration = new ServletRegistration(context.registerService(Servlet.class, servlet,
-                servletProperties(path(c))), path(c));
+                servletProperties(path(c), endpoints)), List.of(endpoints.patterns()));
     }
 
     private void unregister() {
@@ -176,9 +183,9 @@ public final class HttpTransport implements ProblemSource {
         }
     }
 
-    private static Hashtable<String, Object> servletProperties(String path) {
+    private static Hashtable<String, Object> servletProperties(String path, Endpoints endpoints) {
         Hashtable<String, Object> props = new Hashtable<>();
-        props.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_SERVLET_PATTERN, path);
+        props.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_SERVLET_PATTERN, endpoints.patterns());
         props.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_SERVLET_NAME, "quiver-mcp");
         props.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_SERVLET_ASYNC_SUPPORTED, Boolean.TRUE);
         props.put(ENDPOINT_PATH, path);
@@ -239,9 +246,17 @@ public final class HttpTransport implements ProblemSource {
     /** The configuration to use: the good values given, the last good ones for the rest. */
     private HttpConfig read(Map<String, Object> properties, HttpConfig previous) {
         TypedConfig.Result<HttpConfig> result = TypedConfig.read(HttpConfig.class, properties, previous);
-        List<Problem> found = result.problems().stream().map(p -> new Problem(p.source(), p.reason())).toList();
+        List<Problem> found = new ArrayList<>(result.problems().stream().map(p -> new Problem(p.source(), p.reason()))
+                .toList());
+        try {
+            endpoints = new Endpoints(path(result.config()), result.config().tenantPath());
+        } catch (IllegalArgumentException e) {
+            // keep the last good template (none at first: only the default tenant is served)
+            found.add(new Problem(source, "tenantPath = " + result.config().tenantPath() + ": " + e.getMessage()));
+            endpoints = new Endpoints(path(result.config()), endpoints == null ? "" : endpoints.tenantPath());
+        }
         found.stream().filter(p -> !problems.contains(p)).forEach(p -> LOG.warn("{}", p));
-        problems = found;
+        problems = List.copyOf(found);
         return result.config();
     }
 

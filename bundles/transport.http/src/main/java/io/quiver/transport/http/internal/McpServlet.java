@@ -65,6 +65,7 @@ final class McpServlet extends HttpServlet {
     private transient volatile int maxStreams;
     private final transient Gatekeeper gate;
     private final transient CallerLimits limits = new CallerLimits();
+    private transient volatile Endpoints endpoints;
 
     McpServlet(McpEngine engine, HttpConfig config, ScheduledExecutorService timer, HeaderWatch headers, Gatekeeper gate) {
         this.engine = engine;
@@ -94,6 +95,11 @@ final class McpServlet extends HttpServlet {
         this.config = next;
     }
 
+    /** Where the endpoint is served: the default tenant's path and the named tenants' template. */
+    void endpoints(Endpoints next) {
+        this.endpoints = next;
+    }
+
     /** Lasting SSE streams (GET and listen streams) open now. */
     int openStreams() {
         return budget.open();
@@ -111,13 +117,31 @@ final class McpServlet extends HttpServlet {
             refuseUnread(resp, HttpServletResponse.SC_FORBIDDEN, TransportErrors.SERVER_ERROR, "Forbidden: Origin not allowed");
             return;
         }
+        String tenant = endpoints.tenantOf(req.getServletPath() + (req.getPathInfo() == null ? "" : req.getPathInfo()));
+        if (tenant == null) {
+            refuseUnread(resp, HttpServletResponse.SC_NOT_FOUND, TransportErrors.INVALID_REQUEST,
+                    "Not Found: no MCP endpoint at this path");
+            return;
+        }
+        String project;
+        try {
+            project = Endpoints.projectOf(req.getQueryString());
+        } catch (Endpoints.BadProject e) {
+            refuseUnread(resp, HttpServletResponse.SC_BAD_REQUEST, TransportErrors.INVALID_REQUEST, e.getMessage());
+            return;
+        }
         Gatekeeper.Verdict verdict = gate.check(req);
+        if (verdict instanceof Gatekeeper.Admitted admitted) {
+            verdict = gate.place(req, admitted.caller(), tenant.isEmpty() ? CallerIdentity.DEFAULT_TENANT : tenant);
+        }
         if (verdict instanceof Gatekeeper.Challenged challenged) {
             resp.setHeader("WWW-Authenticate", challenged.challenge());
             refuseUnread(resp, challenged.status(), TransportErrors.SERVER_ERROR, challenged.message());
             return;
         }
-        CallerIdentity caller = ((Gatekeeper.Admitted) verdict).caller();
+        // the caller in the tenant of the path (an authenticated caller's own, as checked) and the project of the query
+        CallerIdentity caller = ((Gatekeeper.Admitted) verdict).caller()
+                .in(tenant.isEmpty() ? CallerIdentity.DEFAULT_TENANT : tenant, project);
         long wait = limits.admit(caller);
         if (wait > 0) {
             resp.setHeader("Retry-After", Long.toString(wait));

@@ -1,0 +1,49 @@
+package io.quiver.core.internal.catalog;
+
+import java.util.regex.Pattern;
+
+/**
+ * Where a catalog entry is visible: every tenant (global), one tenant, or one project of a tenant.
+ * A caller sees the cascade of its place: its project's entries, then its tenant's, then the global
+ * ones, the more specific shadowing the less specific under the same name.
+ *
+ * @param tenant the tenant, or {@code null} for every tenant
+ * @param project the project within the tenant, or {@code null} for the tenant as a whole
+ */
+public record Scope(String tenant, String project) {
+
+    /** Visible to every caller. */
+    public static final Scope GLOBAL = new Scope(null, null);
+
+    /** What a tenant or project name may be: it appears in URL paths and query parameters. */
+    public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
+
+    public Scope {
+        if (tenant == null && project != null) {
+            throw new IllegalArgumentException("a project needs its tenant");
+        }
+    }
+
+    /** A tenant's scope. */
+    public static Scope tenant(String tenant) {
+        return new Scope(tenant, null);
+    }
+
+    /** Whether a caller in the given tenant and project ({@code null}: none) sees this scope's entries. */
+    public boolean covers(String tenant, String project) {
+        if (this.tenant == null) {
+            return true;
+        }
+        return this.tenant.equals(tenant) && (this.project == null || this.project.equals(project));
+    }
+
+    /** Empty for the global scope, else {@code tenant} or {@code tenant/project}. */
+    public String label() {
+        return tenant == null ? "" : project == null ? tenant : tenant + "/" + project;
+    }
+
+    /** How the operator's log names it: nothing for global, else " for tenant t" or " for project t/p". */
+    String where() {
+        return tenant == null ? "" : project == null ? " for tenant " + tenant : " for project " + label();
+    }
+}
