@@ -47,10 +47,13 @@ public final class McpClient implements AutoCloseable {
     private final Duration timeout;
     private final AtomicLong ids;
     private final List<MessageStream> streams;
+    /** Headers every request carries (a credential). */
+    private final Map<String, String> headers;
     private volatile String session;
 
     private McpClient(HttpClient http, URI endpoint, String session, Duration timeout, AtomicLong ids,
-            List<MessageStream> streams) {
+            List<MessageStream> streams, Map<String, String> headers) {
+        this.headers = Map.copyOf(headers);
         this.http = http;
         this.endpoint = endpoint;
         this.session = session;
@@ -66,10 +69,16 @@ public final class McpClient implements AutoCloseable {
 
     /** Opens a session: {@code initialize}, then {@code notifications/initialized}. */
     public static McpClient connect(String url, String clientName, Duration requestTimeout) throws Exception {
+        return connect(url, clientName, requestTimeout, Map.of());
+    }
+
+    /** Opens a session whose every request carries the given headers (an {@code Authorization}, say). */
+    public static McpClient connect(String url, String clientName, Duration requestTimeout, Map<String, String> headers)
+            throws Exception {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).build();
         McpClient client = new McpClient(http, URI.create(url), null, requestTimeout, new AtomicLong(),
-                new CopyOnWriteArrayList<>());
+                new CopyOnWriteArrayList<>(), headers);
         try {
             client.initialize(clientName);
             return client;
@@ -113,7 +122,7 @@ public final class McpClient implements AutoCloseable {
 
     /** The same session reached at another URL (the endpoint moved); its streams stay with this one. */
     public McpClient at(String otherUrl) {
-        return new McpClient(http, URI.create(otherUrl), session, timeout, ids, new CopyOnWriteArrayList<>());
+        return new McpClient(http, URI.create(otherUrl), session, timeout, ids, new CopyOnWriteArrayList<>(), headers);
     }
 
     /** A request on its way: its response stream, read as it comes. */
@@ -235,7 +244,7 @@ public final class McpClient implements AutoCloseable {
 
     /** Opens the session's GET stream; its messages are recorded until {@link #close()}. */
     public MessageStream openEventStream() throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(endpoint)
+        HttpRequest request = withHeaders(HttpRequest.newBuilder(endpoint))
                 .header("Accept", "text/event-stream")
                 .header("MCP-Protocol-Version", VERSION)
                 .header(SESSION_HEADER, session)
@@ -254,7 +263,7 @@ public final class McpClient implements AutoCloseable {
                         "io.modelcontextprotocol/protocolVersion", "2026-07-28",
                         "io.modelcontextprotocol/clientCapabilities", Map.of(),
                         "io.modelcontextprotocol/clientInfo", Map.of("name", "listener", "version", "1")))));
-        HttpRequest request = HttpRequest.newBuilder(endpoint)
+        HttpRequest request = withHeaders(HttpRequest.newBuilder(endpoint))
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json, text/event-stream")
                 .header("MCP-Protocol-Version", "2026-07-28")
@@ -281,7 +290,7 @@ public final class McpClient implements AutoCloseable {
         streams.clear();
         if (session != null) {
             try {
-                HttpRequest request = HttpRequest.newBuilder(endpoint).timeout(Duration.ofSeconds(5))
+                HttpRequest request = withHeaders(HttpRequest.newBuilder(endpoint)).timeout(Duration.ofSeconds(5))
                         .header(SESSION_HEADER, session)
                         .header("MCP-Protocol-Version", VERSION)
                         .DELETE().build();
@@ -293,7 +302,7 @@ public final class McpClient implements AutoCloseable {
     }
 
     private HttpRequest post(Object message) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(endpoint).timeout(timeout)
+        HttpRequest.Builder request = withHeaders(HttpRequest.newBuilder(endpoint)).timeout(timeout)
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json, text/event-stream")
                 .header("MCP-Protocol-Version", VERSION)
@@ -302,6 +311,11 @@ public final class McpClient implements AutoCloseable {
             request.header(SESSION_HEADER, session);
         }
         return request.build();
+    }
+
+    private HttpRequest.Builder withHeaders(HttpRequest.Builder request) {
+        headers.forEach(request::header);
+        return request;
     }
 
     private HttpResponse<InputStream> exchange(HttpRequest request) throws Exception {

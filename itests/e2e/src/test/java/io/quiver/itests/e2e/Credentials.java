@@ -24,9 +24,14 @@ final class Credentials {
 
     /** The contents of {@code etc/io.quiver.auth.apikey-NAME.cfg} for a key. */
     static String apiKeyConfig(String key, String subject, String roles, String scopes) {
+        return apiKeyConfig(key, subject, "default", roles, scopes);
+    }
+
+    /** The contents of {@code etc/io.quiver.auth.apikey-NAME.cfg} for a key of a tenant. */
+    static String apiKeyConfig(String key, String subject, String tenant, String roles, String scopes) {
         try {
             String hash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8)));
-            return "hash = sha256:" + hash + "\nsubject = " + subject + "\ntenant = default\nroles = " + roles
+            return "hash = sha256:" + hash + "\nsubject = " + subject + "\ntenant = " + tenant + "\nroles = " + roles
                     + "\nscopes = " + scopes + "\nexpires = 2099-01-01T00:00:00Z\n";
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);

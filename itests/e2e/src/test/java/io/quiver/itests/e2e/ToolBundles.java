@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Enumeration;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -90,11 +91,24 @@ final class ToolBundles {
      * valid JSON Schema ({@code "type": "strng"}): the server must refuse the tool, not list it.
      */
     static Path badSchema(Path v1, Path target) throws IOException {
+        return rewrite(v1, target, BAD_SCHEMA_BUNDLE, BAD_SCHEMA_TOOL,
+                bytes -> replace(replace(bytes, "value=\"io.quiver.examples.greeting.GreetingArgs\"", "value=\"java.lang.Void\""),
+                        "value=\"{&quot;type&quot;:&quot;object&quot;}\"", "value=\"{&quot;type&quot;:"
+                        + "&quot;object&quot;,&quot;properties&quot;:{&quot;x&quot;:{&quot;type&quot;:&quot;strng&quot;}}}\""));
+    }
+
+    /** The example bundle under another symbolic name, its tool under another name: a second, independent tool bundle. */
+    static Path renamed(Path v1, Path target, String symbolicName, String toolName) throws IOException {
+        return rewrite(v1, target, symbolicName, toolName, bytes -> bytes);
+    }
+
+    private static Path rewrite(Path v1, Path target, String symbolicName, String toolName,
+            UnaryOperator<byte[]> component) throws IOException {
         Files.createDirectories(target.toAbsolutePath().getParent());
         try (JarFile in = new JarFile(v1.toFile());
              OutputStream file = Files.newOutputStream(target)) {
             Manifest manifest = new Manifest(in.getManifest());
-            manifest.getMainAttributes().put(new Attributes.Name("Bundle-SymbolicName"), BAD_SCHEMA_BUNDLE);
+            manifest.getMainAttributes().put(new Attributes.Name("Bundle-SymbolicName"), symbolicName);
             try (JarOutputStream out = new JarOutputStream(file, manifest)) {
                 for (Enumeration<JarEntry> entries = in.entries(); entries.hasMoreElements();) {
                     JarEntry entry = entries.nextElement();
@@ -106,11 +120,8 @@ final class ToolBundles {
                         bytes = data.readAllBytes();
                     }
                     if (entry.getName().equals(COMPONENT)) {
-                        bytes = replace(bytes, "value=\"io.quiver.examples.greeting.GreetingArgs\"", "value=\"java.lang.Void\"");
-                        bytes = replace(bytes, "name=\"mcp.tool.name\" type=\"String\" value=\"greet\"",
-                                "name=\"mcp.tool.name\" type=\"String\" value=\"" + BAD_SCHEMA_TOOL + "\"");
-                        bytes = replace(bytes, "value=\"{&quot;type&quot;:&quot;object&quot;}\"", "value=\"{&quot;type&quot;:"
-                                + "&quot;object&quot;,&quot;properties&quot;:{&quot;x&quot;:{&quot;type&quot;:&quot;strng&quot;}}}\"");
+                        bytes = component.apply(replace(bytes, "name=\"mcp.tool.name\" type=\"String\" value=\"greet\"",
+                                "name=\"mcp.tool.name\" type=\"String\" value=\"" + toolName + "\""));
                     }
                     out.putNextEntry(new JarEntry(entry.getName()));
                     out.write(bytes);
