@@ -28,6 +28,9 @@
 #   quiver-json        ./quiver run, a 2025-11-25 session, sseMethods empty (calls answer JSON)
 #   quiver-sse         the same with the default sseMethods (calls answer an SSE stream)
 #   quiver-stateless   the same server, 2026-07-28 requests with their _meta and headers
+#   quiver-apikey      quiver-json with an API key configured: every request authenticated
+#                      (Authorization: Bearer), the per-subject limits off (not in the default set:
+#                      what authentication costs, ratio to quiver-json)
 #   javasdk            the official Java SDK 2.1 streamable servlet transport, stateful session
 #   javasdk-stateless  the official Java SDK 2.1 stateless servlet transport
 #   quarkus            the Quarkus MCP server 1.13.0 (Quarkus 3.33.2, bench/quarkus), a 2025-11-25
@@ -63,7 +66,7 @@ command -v wrk >/dev/null || { sudo -n apt-get install -y wrk >/dev/null 2>&1 ||
 cd "$ROOT"
 chosen() { case ",$ONLY," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 modules=""
-if chosen quiver-json || chosen quiver-sse || chosen quiver-stateless; then
+if chosen quiver-json || chosen quiver-sse || chosen quiver-stateless || chosen quiver-apikey; then
   [ -f launcher/target/quiver.jar ] || mvn -B -q -DskipTests install
 fi
 # QuiverCore puts the engine's classes on the class path: install the current ones first
@@ -116,6 +119,14 @@ start() {
       local etc="$WORK/etc-$name"
       mkdir -p "$etc" "$WORK/deploy"
       if [ "$name" != quiver-sse ]; then echo "sseMethods =" > "$etc/io.quiver.transport.http.cfg"; fi
+      if [ "$name" = quiver-apikey ]; then
+        # a key as quiver apikey create makes it; the limits per subject would cap one client's rate
+        local key="qvk_$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
+        printf 'hash = sha256:%s\nsubject = bench\ntenant = default\nroles =\nscopes =\nexpires = 2099-01-01T00:00:00Z\n' \
+          "$(printf '%s' "$key" | sha256sum | cut -d' ' -f1)" > "$etc/io.quiver.auth.apikey-bench.cfg"
+        printf 'subjectRequestsPerSecond = 0\nmaxConcurrentCallsPerSubject = 0\n' >> "$etc/io.quiver.transport.http.cfg"
+        AUTH="Bearer $key"
+      fi
       # the quiver script's JVM options
       taskset -c 0 java -XX:+UseSerialGC -Xms16m -Xmx512m -XX:TrimNativeHeapInterval=2000 -jar "$JAR" run --port 0 \
         --features core,http,conformance --etc "$etc" --deploy "$WORK/deploy" > "$out" 2> "$WORK/$name.log" & ;;
@@ -134,18 +145,20 @@ start() {
 # Opens a session where the server keeps them; sets SESSION, VERSION and META for the Lua script.
 session() {
   SESSION="" VERSION="2025-11-25" META=""
+  [ "$1" = quiver-apikey ] || AUTH=""
+  local auth=(); [ -n "$AUTH" ] && auth=(-H "Authorization: $AUTH")
   case "$1" in
-    quiver-json|quiver-sse|quiver-core-nb|quiver-core-nb-inline|quiver-core-nb-hop|javasdk|quarkus|spring|ts)
+    quiver-json|quiver-apikey|quiver-sse|quiver-core-nb|quiver-core-nb-inline|quiver-core-nb-hop|javasdk|quarkus|spring|ts)
       [ "$1" = javasdk ] && VERSION="2025-06-18"
-      SESSION=$(curl -si -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+      SESSION=$(curl -si "${auth[@]}" -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
         -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"'"$VERSION"'","capabilities":{},"clientInfo":{"name":"wrk","version":"1"}}}' \
         "$URL" | tr -d '\r' | awk -F': ' 'tolower($1)=="mcp-session-id" {print $2}')
-      curl -s -o /dev/null -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+      curl -s -o /dev/null "${auth[@]}" -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
         -H "Mcp-Session-Id: $SESSION" -H "MCP-Protocol-Version: $VERSION" \
         -d '{"jsonrpc":"2.0","method":"notifications/initialized"}' "$URL" ;;
     quiver-stateless) META=stateless ;;
   esac
-  export SESSION VERSION META
+  export SESSION VERSION META AUTH
 }
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
@@ -204,6 +217,7 @@ awk '
     ratios("quiver-core-nb-hop", "floor core-floor-nb quarkus")
     ratios("quiver-sse", "javasdk spring")
     ratios("quiver-stateless", "floor javasdk-stateless")
+    ratios("quiver-apikey", "quiver-json")
   }
   # Quiver in one shape divided by each peer that ran, at each concurrency ("-" where one did not run).
   function ratios(q, peers,   np, p, w, j, i, head, line) {

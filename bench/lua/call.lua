@@ -2,6 +2,7 @@
 --   SESSION  the Mcp-Session-Id to send (none: no session header)
 --   VERSION  the MCP-Protocol-Version header (default 2025-11-25)
 --   META     "stateless": the 2026-07-28 per-request _meta and the Mcp-Method / Mcp-Name headers
+--   AUTH     an Authorization header value to send (none: no credential)
 local session = os.getenv("SESSION")
 local tool = os.getenv("TOOL") or "test_simple_text"
 local stateless = os.getenv("META") == "stateless"
@@ -9,6 +10,10 @@ wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Accept"] = "application/json, text/event-stream"
 wrk.headers["MCP-Protocol-Version"] = stateless and "2026-07-28" or (os.getenv("VERSION") or "2025-11-25")
+local auth = os.getenv("AUTH")
+if auth and auth ~= "" then
+  wrk.headers["Authorization"] = auth
+end
 if session and session ~= "" then
   wrk.headers["Mcp-Session-Id"] = session
 end

@@ -50,6 +50,11 @@ final class FrameworkProperties {
             // the transport refuses everyone until the authenticators are up, never serves anonymously meanwhile
             p.put(AUTH_REQUIRED, "true");
         }
+        long rules = scopeRules(watch.etc());
+        if (rules > 0) {
+            // the catalog shows what rules may scope to no one until that many have arrived
+            p.put(SCOPE_RULES, Long.toString(rules));
+        }
 
         p.putAll(settings.frameworkProperties());
         return p;
@@ -59,6 +64,19 @@ final class FrameworkProperties {
     static final String AUTH_REQUIRED = "quiver.auth.required";
     /** Set by {@code --insecure-no-auth}: serving beyond loopback without authentication is allowed. */
     static final String INSECURE_NO_AUTH = "quiver.auth.insecureNoAuth";
+
+    /** How many catalog scope rules {@code etc/} holds at start. */
+    static final String SCOPE_RULES = "quiver.scope.rules";
+
+    static long scopeRules(Path etc) {
+        try (Stream<Path> files = Files.list(etc)) {
+            return files.map(f -> f.getFileName().toString())
+                    .filter(n -> n.startsWith("io.quiver.scope-") && (n.endsWith(".cfg") || n.endsWith(".config")))
+                    .count();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
 
     /** Whether the folder holds an authentication configuration (JWT or an API key). */
     static boolean authenticationConfigured(Path etc) {

@@ -1,5 +1,6 @@
 package io.quiver.launcher;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,5 +27,16 @@ class AuthenticationConfiguredTest {
         Files.writeString(etc.resolve("io.quiver.auth.jwt.config"), "");
         assertTrue(FrameworkProperties.authenticationConfigured(etc), "the typed .config form too");
         assertFalse(FrameworkProperties.authenticationConfigured(etc.resolve("missing")));
+    }
+
+    @Test
+    void theScopeRulesOfEtcAreCountedForTheCatalogToAwait(@TempDir Path etc) throws Exception {
+        assertEquals(0, FrameworkProperties.scopeRules(etc));
+        Files.writeString(etc.resolve("io.quiver.scope-acme.cfg"), "tenants = acme\n");
+        Files.writeString(etc.resolve("io.quiver.scope-globex.config"), "tenants=\"globex\"\n");
+        Files.writeString(etc.resolve("io.quiver.scope-old.cfg.bak"), "");
+        Files.writeString(etc.resolve("io.quiver.scopes.cfg"), "");
+        assertEquals(2, FrameworkProperties.scopeRules(etc));
+        assertEquals(0, FrameworkProperties.scopeRules(etc.resolve("missing")));
     }
 }

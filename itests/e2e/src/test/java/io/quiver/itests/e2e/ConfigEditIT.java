@@ -50,7 +50,7 @@ class ConfigEditIT {
 
     /** And for every transport setting. */
     private static final Map<String, String> TRANSPORT = ordered(
-            "path", "/mcp2", "allowedHosts", "quiver.test", "allowedOrigins", "https://app.example.com",
+            "path", "/mcp2", "tenantPath", "/tenants/{tenant}/mcp", "allowedHosts", "quiver.test", "allowedOrigins", "https://app.example.com",
             "resourceUrl", "https://mcp.quiver.test/mcp", "authorizationServers", "https://issuer.quiver.test",
             "requiredScopes", "mcp:tools", "subjectRequestsPerSecond", "100", "subjectBurst", "50",
             "tenantRequestsPerSecond", "500", "tenantBurst", "1000", "maxConcurrentCallsPerSubject", "8", "headerTimeoutMs", "5000", "maxBodyBytes", "65536", "maxDrainBytes", "1048576", "bodyTimeoutMs", "10000",

@@ -56,6 +56,9 @@ public final class Catalog {
         void changed(Kind kind, boolean removed, Set<Scope> scopes);
     }
 
+    static final String RULES_PROPERTY = "quiver.scope.rules";
+    static final long RULES_WAIT_MS = 10_000;
+
     /** The service properties that scope an entry. */
     public static final String TENANT = "mcp.tenant";
     public static final String PROJECT = "mcp.project";
@@ -76,6 +79,12 @@ public final class Catalog {
     private final Map<Long, CatalogProblem> problems = new ConcurrentHashMap<>();
     private final Map<Long, Origin> origins = new ConcurrentHashMap<>();
     private final List<ScopeRule> rules = new CopyOnWriteArrayList<>();
+    /**
+     * How many scope rules the server started with ({@value #RULES_PROPERTY}, set by the launcher from
+     * {@code etc/}); until that many have arrived, or {@value #RULES_WAIT_MS} ms have passed, what
+     * the rules would place is seen by no one: never by every tenant for a moment.
+     */
+    private volatile int rulesAwaited;
     private final LongFunction<String> symbolicNames;
     private final ToolLog toolLog;
 
@@ -99,6 +108,33 @@ public final class Catalog {
             Bundle bundle = context.getBundle(id);
             return bundle == null ? null : bundle.getSymbolicName();
         }, () -> context.getBundle(0).getState() == Bundle.STOPPING);
+        String awaited = context.getProperty(RULES_PROPERTY);
+        if (awaited != null && awaited.matches("[0-9]{1,6}") && Integer.parseInt(awaited) > 0) {
+            awaitRules(Integer.parseInt(awaited), RULES_WAIT_MS);
+        }
+    }
+
+    /**
+     * Shows what rules may scope to no one until {@code count} rules have bound or {@code waitMs}
+     * passed (then the rules there are apply, and the log says how many never came).
+     */
+    void awaitRules(int count, long waitMs) {
+        rulesAwaited = count;
+        Thread timer = new Thread(() -> {
+            try {
+                Thread.sleep(waitMs);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (rulesAwaited > 0) {
+                LOG.warn("{} of {} scope rules of etc/ did not arrive within {} ms; the catalog goes on with {}",
+                        rulesAwaited - rules.size(), rulesAwaited, waitMs, rules.size());
+                rulesAwaited = 0;
+                placeAgain();
+            }
+        }, "quiver-scope-rules-wait");
+        timer.setDaemon(true);
+        timer.start();
     }
 
     private Catalog(LongFunction<String> bundles, LongFunction<String> symbolicNames, BooleanSupplier stopping) {
@@ -237,6 +273,9 @@ public final class Catalog {
             unbind = "unbindScopeRule")
     public void bindScopeRule(ScopeRule rule) {
         rules.add(rule);
+        if (rules.size() >= rulesAwaited) {
+            rulesAwaited = 0;
+        }
         placeAgain();
     }
 
@@ -379,8 +418,14 @@ public final class Catalog {
         }
     }
 
-    /** Where the operator's rules put an entry: the union of every matching rule's scopes, else global. */
+    /**
+     * Where the operator's rules put an entry: the union of every matching rule's scopes, else global;
+     * nowhere while rules of etc/ are still awaited.
+     */
     private Set<Scope> ruled(String bundle, String name) {
+        if (rulesAwaited > 0) {
+            return Set.of();
+        }
         Set<Scope> scopes = null;
         for (ScopeRule rule : rules) {
             if (rule.matches(bundle, name)) {

@@ -42,7 +42,7 @@ final class RequestStateInput implements AttemptLoop.Source {
         this.scope = scope;
         this.state = state;
         this.target = target;
-        this.subject = scope.caller().tenant() + "/" + scope.caller().subject();
+        this.subject = Owner.of(scope.caller());
         JsonNode given = params.get("inputResponses");
         if (given != null && !given.isNull() && !given.isObject()) {
             throw McpException.invalidParams("Invalid params: inputResponses must be an object");

@@ -256,7 +256,7 @@ public final class Tasks {
     }
 
     private static String owner(RequestScope scope) {
-        return scope.caller().tenant() + "/" + scope.caller().subject();
+        return Owner.of(scope.caller());
     }
 
     /** Drops tasks past their TTL (they are invisible already; this frees their room). */

@@ -146,6 +146,32 @@ class CatalogScopeTest {
     }
 
     @Test
+    void untilTheRulesOfEtcHaveArrivedWhatTheyMayScopeIsSeenByNoOne() {
+        catalog.awaitRules(2, 60_000);
+        bind("crm", 1, null, null, "acme's, as soon as its rule is here");
+        bind("own", 3, "globex", null, "scoped by its own property: no rule needed");
+        assertEquals(List.of(), names(ANYONE), "not global for a moment");
+        assertEquals(List.of("own"), names(GLOBEX));
+        catalog.bindScopeRule(rule("tenants", "acme", "bundles", "com.acme.*"));
+        assertEquals(List.of(), names(ACME), "one of two rules");
+        catalog.bindScopeRule(rule("tenants", "initech", "bundles", "com.initech.*"));
+        assertEquals(List.of("crm"), names(ACME));
+        assertEquals(List.of(), names(ANYONE));
+    }
+
+    @Test
+    void aRuleThatNeverArrivesStopsTheWaitAfterItsTime() throws Exception {
+        catalog.awaitRules(1, 100);
+        bind("clock", 3, null, null, "");
+        assertEquals(List.of(), names(ANYONE));
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (names(ANYONE).isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(List.of("clock"), names(ANYONE));
+    }
+
+    @Test
     void theOperatorListsEveryScopesTools() {
         bind("clock", 3, null, null, "");
         bind("crm", 3, "acme", null, "");
