@@ -3,11 +3,13 @@ package io.quiver.permissions.internal;
 import io.quiver.api.CallerIdentity;
 import io.quiver.api.call.CallPolicy;
 import io.quiver.api.call.Decision;
+import io.quiver.api.call.HostChannel;
 import io.quiver.api.call.Target;
 import io.quiver.lib.config.TypedConfig;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Modified;
@@ -27,6 +29,9 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
  * <li>An admin-only target (the admin tools by default) needs the admin role from an authenticated
  * caller. The unauthenticated local caller (loopback without authentication, the operator's own
  * machine) is the operator and keeps it.</li>
+ * <li>A target that needs a host's approval ({@code hostApproval}) is denied while no
+ * {@link HostChannel} is registered: without an embedding host there is no one to approve it. With one,
+ * the host is asked before every call anyway.</li>
  * <li>A deny of any grant that applies to the caller wins.</li>
  * <li>Without any grant configured, everything else is allowed (as without this bundle). With grants,
  * what no applicable grant allows is denied.</li>
@@ -50,10 +55,17 @@ public final class PermissionPolicy implements CallPolicy {
 
         @AttributeDefinition(description = "The role that administers the server")
         String adminRole() default "admin";
+
+        @AttributeDefinition(description = "Patterns ([kind:]glob) of what may be used only with a host application's"
+                + " approval: while no host channel is registered (an embedding host that decides), denied and not listed")
+        String[] hostApproval() default {};
     }
 
-    private record Settings(List<TargetPattern> adminOnly, String adminRole) {
+    private record Settings(List<TargetPattern> adminOnly, String adminRole, List<TargetPattern> hostApproval) {
     }
+
+    /** The host channels registered now: with none, what needs a host's approval is denied. */
+    private final AtomicInteger hosts = new AtomicInteger();
 
     private final List<Grant> grants = new CopyOnWriteArrayList<>();
     private volatile Settings settings;
@@ -67,7 +79,17 @@ public final class PermissionPolicy implements CallPolicy {
     void modified(Map<String, Object> properties) {
         Config c = TypedConfig.read(Config.class, properties, null).config();
         settings = new Settings(TypedConfig.list(c.adminOnly()).stream().map(TargetPattern::parse).toList(),
-                c.adminRole().isBlank() ? "admin" : c.adminRole().trim());
+                c.adminRole().isBlank() ? "admin" : c.adminRole().trim(),
+                TypedConfig.list(c.hostApproval()).stream().map(TargetPattern::parse).toList());
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void addHost(HostChannel host) {
+        hosts.incrementAndGet();
+    }
+
+    void removeHost(HostChannel host) {
+        hosts.decrementAndGet();
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
@@ -86,6 +108,13 @@ public final class PermissionPolicy implements CallPolicy {
             for (TargetPattern p : s.adminOnly()) {
                 if (p.matches(target)) {
                     return Decision.deny("admin only (" + p + "): needs the role " + s.adminRole());
+                }
+            }
+        }
+        if (hosts.get() == 0) {
+            for (TargetPattern p : s.hostApproval()) {
+                if (p.matches(target)) {
+                    return Decision.deny("needs a host's approval (" + p + "): no host channel is registered");
                 }
             }
         }

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quiver.api.CallerIdentity;
+import io.quiver.api.call.Admission;
 import io.quiver.api.call.Decision;
+import io.quiver.api.call.HostChannel;
 import io.quiver.api.call.Target;
 import java.util.HashMap;
 import java.util.Map;
@@ -48,6 +50,21 @@ class PermissionPolicyTest {
         assertFalse(policy.decide(BOB, Target.tool("current_time")).allowed(), "the devs grant is not bob's");
         assertFalse(policy.decide(EVE, Target.tool("current_time")).allowed(), "another tenant");
         assertFalse(policy.decide(ALICE, Target.resource("current_time")).allowed(), "the kind counts");
+    }
+
+    @Test
+    void whatNeedsAHostsApprovalIsDeniedWhileNoHostCanGiveIt() {
+        PermissionPolicy policy = new PermissionPolicy(Map.of("hostApproval", "tool:deploy_*, prompt:release"));
+        Decision denied = policy.decide(ALICE, Target.tool("deploy_prod"));
+        assertFalse(denied.allowed());
+        assertTrue(denied.reason().contains("host"), denied.reason());
+        assertFalse(policy.decide(CallerIdentity.ANONYMOUS, Target.prompt("release")).allowed(), "the local caller too");
+        assertTrue(policy.decide(ALICE, Target.tool("read_log")).allowed());
+        HostChannel host = invocation -> Admission.approve();
+        policy.addHost(host);
+        assertTrue(policy.decide(ALICE, Target.tool("deploy_prod")).allowed(), "the host decides each call now");
+        policy.removeHost(host);
+        assertFalse(policy.decide(ALICE, Target.tool("deploy_prod")).allowed());
     }
 
     @Test
