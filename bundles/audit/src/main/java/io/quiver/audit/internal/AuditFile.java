@@ -93,7 +93,10 @@ final class AuditFile implements AutoCloseable {
         lastLine = size == 0 ? null : Files.getLastModifiedTime(file).toInstant();
     }
 
-    /** Appends one line (with its newline), rotating first when it is time. */
+    /**
+     * Appends whole lines (each with its newline), rotating first when it is time: a batch of lines
+     * goes into one file, so a file may exceed its size by one batch.
+     */
     void append(byte[] line) throws IOException {
         open();
         Instant now = clock.instant();

@@ -6,17 +6,20 @@ import io.quiver.api.call.CallListener;
 import io.quiver.api.operator.Problem;
 import io.quiver.api.operator.ProblemSource;
 import io.quiver.lib.config.TypedConfig;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.InvalidPathException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
@@ -30,6 +33,8 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.osgi.service.event.Event;
 import org.osgi.service.event.EventAdmin;
+import org.osgi.service.event.EventConstants;
+import org.osgi.service.event.EventHandler;
 import org.osgi.service.metatype.annotations.Designate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,6 +76,15 @@ public final class AuditLog implements CallListener, ProblemSource {
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
     volatile EventAdmin eventAdmin;
+
+    /**
+     * The Event Admin handlers there are, by service id, and whether each hears {@value #TOPIC}: while
+     * none does, no event is made (an event per call costs a map, a copy and a task for nobody).
+     */
+    private final Map<Long, Boolean> handlers = new ConcurrentHashMap<>();
+
+    /** Lines the writer takes from the queue at once, written with one system call. */
+    static final int BATCH = 256;
 
     private final ObjectMapper json = JsonMapper.builder().build();
     private final Clock clock;
@@ -124,6 +138,34 @@ public final class AuditLog implements CallListener, ProblemSource {
         writer.join(TimeUnit.SECONDS.toMillis(10));
     }
 
+    @Reference(service = EventHandler.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, updated = "addHandler")
+    void addHandler(Map<String, Object> properties) {
+        handlers.put(serviceId(properties), hears(properties.get(EventConstants.EVENT_TOPIC), TOPIC));
+    }
+
+    void removeHandler(Map<String, Object> properties) {
+        handlers.remove(serviceId(properties));
+    }
+
+    private static Long serviceId(Map<String, Object> properties) {
+        return properties.get("service.id") instanceof Long id ? id : Long.valueOf(-1);
+    }
+
+    /** Whether a handler's {@code event.topics} (a string or strings, {@code *} and {@code a/b/*} wildcards) take the topic. */
+    static boolean hears(Object topics, String topic) {
+        List<Object> each = topics instanceof String[] array ? List.of((Object[]) array)
+                : topics instanceof Collection<?> c ? List.copyOf(c) : topics == null ? List.of() : List.of(topics);
+        for (Object t : each) {
+            String pattern = String.valueOf(t).trim();
+            if (pattern.equals("*") || pattern.equals(topic)
+                    || pattern.endsWith("/*") && topic.startsWith(pattern.substring(0, pattern.length() - 1))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** On the call's thread: never blocks, never throws. */
     @Override
     public void called(CallEvent event) {
@@ -160,26 +202,23 @@ public final class AuditLog implements CallListener, ProblemSource {
                 if (applied != config) {
                     applied = apply(config);
                 }
-                CallEvent event;
+                List<CallEvent> batch = new ArrayList<>();
                 try {
-                    event = queue.take();
+                    batch.add(queue.take());
                 } catch (InterruptedException e) {
                     break;
                 }
-                if (event != WAKE) {
-                    record(event, applied);
-                }
+                queue.drainTo(batch, BATCH - 1);
+                record(batch, applied);
                 // calls are dropped only while the queue is full, so the writer is busy and gets here soon after
                 reportDropped(applied);
             }
             if (applied != config) {
                 applied = apply(config);
             }
-            for (CallEvent event; (event = queue.poll()) != null;) {
-                if (event != WAKE) {
-                    record(event, applied);
-                }
-            }
+            List<CallEvent> rest = new ArrayList<>();
+            queue.drainTo(rest);
+            record(rest, applied);
             reportDropped(applied);
         } catch (RuntimeException e) {
             LOG.error("The audit trail stopped writing", e);
@@ -214,18 +253,38 @@ public final class AuditLog implements CallListener, ProblemSource {
         return c;
     }
 
-    private void record(CallEvent event, AuditConfig c) {
-        Map<String, Object> fields;
-        try {
-            fields = AuditEntry.of(event);
-        } catch (RuntimeException e) {
-            LOG.error("The audit trail could not read the event of call {}", event.invocationId(), e);
-            return;
+    /** Writes the lines of some calls with one write, and posts their events while someone hears them. */
+    private void record(List<CallEvent> events, AuditConfig c) {
+        ByteArrayOutputStream lines = new ByteArrayOutputStream(events.size() * 512);
+        int count = 0;
+        boolean post = eventAdmin != null && handlers.containsValue(Boolean.TRUE);
+        for (CallEvent event : events) {
+            if (event == WAKE) {
+                continue;
+            }
+            Map<String, Object> fields;
+            try {
+                fields = AuditEntry.of(event);
+            } catch (RuntimeException e) {
+                LOG.error("The audit trail could not read the event of call {}", event.invocationId(), e);
+                continue;
+            }
+            if (c.enabled()) {
+                try {
+                    lines.write(json.writeValueAsBytes(fields));
+                    lines.write('\n');
+                    count++;
+                } catch (IOException | RuntimeException e) {
+                    LOG.error("The audit trail could not write the event of call {}", event.invocationId(), e);
+                }
+            }
+            if (post) {
+                post(TOPIC, fields);
+            }
         }
-        if (c.enabled()) {
-            line(fields);
+        if (count > 0) {
+            append(lines.toByteArray(), count);
         }
-        post(TOPIC, fields);
     }
 
     private void reportDropped(AuditConfig c) {
@@ -246,10 +305,20 @@ public final class AuditLog implements CallListener, ProblemSource {
             byte[] line = new byte[text.length + 1];
             System.arraycopy(text, 0, line, 0, text.length);
             line[text.length] = '\n';
-            file.append(line);
+            append(line, 1);
+        } catch (RuntimeException e) {
+            lost++;
+            failed(e);
+        }
+    }
+
+    /** Appends whole lines ({@code count} of them) to the file. */
+    private void append(byte[] lines, int count) {
+        try {
+            file.append(lines);
             written();
         } catch (IOException | RuntimeException e) {
-            lost++;
+            lost += count;
             failed(e);
         }
     }

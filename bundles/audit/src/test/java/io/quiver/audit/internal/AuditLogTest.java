@@ -117,6 +117,7 @@ class AuditLogTest {
         log = start(Map.of());
         RecordingEventAdmin admin = new RecordingEventAdmin(null);
         log.eventAdmin = admin;
+        log.addHandler(Map.of("service.id", 1L, "event.topics", "io/quiver/audit/*"));
         log.called(new CallEvent("inv-9", ALICE, "2026-07-28", "t", Instant.parse("2026-07-28T09:00:00Z"),
                 Duration.ofMillis(5), List.of(new CallEvent.Step("authorize", false, "rule r1: no"),
                         new CallEvent.Step("admit", true, null)), CallEvent.Ending.DENIED, "rule r1: no", "inspector",
@@ -156,6 +157,7 @@ class AuditLogTest {
         RecordingEventAdmin admin = new RecordingEventAdmin(release);
         log = new AuditLog(props(Map.of()), clock, 2);
         log.eventAdmin = admin;
+        log.addHandler(Map.of("service.id", 1L, "event.topics", "io/quiver/audit/*"));
         log.called(event("inv-1", null));
         assertTrue(admin.entered.await(5, TimeUnit.SECONDS), "the writer holds the first call");
         for (int i = 2; i <= 6; i++) {
@@ -217,10 +219,39 @@ class AuditLogTest {
     }
 
     @Test
+    void noEventIsMadeWhileNoHandlerHearsTheTopic() throws Exception {
+        log = start(Map.of());
+        RecordingEventAdmin admin = new RecordingEventAdmin(null);
+        log.eventAdmin = admin;
+        log.addHandler(Map.of("service.id", 7L, "event.topics", new String[] {"org/osgi/framework/*"}));
+        log.called(event("inv-1", null));
+        awaitTrue(() -> lineCount() == 1);
+        assertEquals(0, admin.events.size(), "nobody hears io/quiver/audit/CALL");
+        log.addHandler(Map.of("service.id", 8L, "event.topics", "*"));
+        log.called(event("inv-2", null));
+        awaitTrue(() -> admin.events.size() == 1);
+        log.removeHandler(Map.of("service.id", 8L));
+        log.called(event("inv-3", null));
+        awaitTrue(() -> lineCount() == 3);
+        assertEquals(1, admin.events.size());
+    }
+
+    @Test
+    void handlerTopicsFollowEventAdminsWildcards() {
+        assertTrue(AuditLog.hears("io/quiver/audit/CALL", AuditLog.TOPIC));
+        assertTrue(AuditLog.hears(new String[] {"a/b", "io/quiver/*"}, AuditLog.TOPIC));
+        assertTrue(AuditLog.hears(List.of("*"), AuditLog.TOPIC));
+        assertFalse(AuditLog.hears("io/quiver/audit", AuditLog.TOPIC));
+        assertFalse(AuditLog.hears("io/quiver/aud*", AuditLog.TOPIC));
+        assertFalse(AuditLog.hears(null, AuditLog.TOPIC));
+    }
+
+    @Test
     void disabledWritesNoFileButStillPostsEvents() throws Exception {
         log = start(Map.of("enabled", "false"));
         RecordingEventAdmin admin = new RecordingEventAdmin(null);
         log.eventAdmin = admin;
+        log.addHandler(Map.of("service.id", 1L, "event.topics", "io/quiver/audit/*"));
         log.called(event("inv-1", null));
         log.deactivate();
         assertFalse(Files.exists(dir.resolve("calls.jsonl")));
@@ -256,6 +287,15 @@ class AuditLogTest {
         return new CallEvent(invocationId, CallerIdentity.ANONYMOUS, "2025-11-25", "t",
                 Instant.parse("2026-07-28T09:00:00Z"), Duration.ofMillis(1), List.of(), CallEvent.Ending.COMPLETED,
                 null, "test", digest);
+    }
+
+    /** Lines in the file so far; 0 while there is none. */
+    private long lineCount() {
+        try {
+            return Files.exists(dir.resolve("calls.jsonl")) ? Files.readAllLines(dir.resolve("calls.jsonl")).size() : 0;
+        } catch (IOException e) {
+            return -1;
+        }
     }
 
     private List<JsonNode> lines() throws IOException {

@@ -1,5 +1,7 @@
 package io.quiver.core.internal.pipeline;
 
+import io.quiver.core.internal.json.Json;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -16,9 +18,24 @@ import tools.jackson.databind.json.JsonMapper;
 final class ArgumentsDigest {
 
     /** A plain mapper, not the engine's: that one leaves nulls out, which would merge different arguments. */
-    private static final JsonMapper CANONICAL = JsonMapper.builder()
+    private static final JsonMapper CANONICAL = JsonMapper.builder(Json.FACTORY)
             .enable(JsonNodeFeature.WRITE_PROPERTIES_SORTED)
             .build();
+
+    /** Cloned for each digest: looking the algorithm up costs more than hashing a call's arguments. */
+    private static final MessageDigest SHA_256;
+    private static final HexFormat HEX = HexFormat.of();
+    /** The digest of {@code {}}. */
+    private static final String EMPTY;
+
+    static {
+        try {
+            SHA_256 = MessageDigest.getInstance("SHA-256");
+            EMPTY = "sha256:" + HEX.formatHex(MessageDigest.getInstance("SHA-256").digest("{}".getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private ArgumentsDigest() {
     }
@@ -28,11 +45,14 @@ final class ArgumentsDigest {
         if (arguments == null) {
             return null;
         }
+        if (arguments.isObject() && arguments.isEmpty()) {
+            return EMPTY; // a tool without arguments: the common case, and always the same digest
+        }
         try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(CANONICAL.writeValueAsBytes(arguments));
-            return "sha256:" + HexFormat.of().formatHex(hash);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has SHA-256", e);
+            byte[] hash = ((MessageDigest) SHA_256.clone()).digest(CANONICAL.writeValueAsBytes(arguments));
+            return "sha256:" + HEX.formatHex(hash);
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException("the JDK's SHA-256 can be cloned", e);
         }
     }
 }

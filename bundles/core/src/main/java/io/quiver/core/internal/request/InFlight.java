@@ -13,6 +13,13 @@ public interface InFlight {
      * {@code 1} and the string {@code "1"} stay two ids, as JSON-RPC has it.
      */
     static String key(JsonNode id) {
+        // the usual ids without a serializer: an integer's text, a string's in quotes (a number never starts with one)
+        if (id.isInt() || id.isLong()) {
+            return Long.toString(id.longValue());
+        }
+        if (id.isString()) {
+            return "\"" + id.stringValue();
+        }
         return id.toString();
     }
 }
