@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Quiver side by side with other MCP servers, in one run on one machine.
 #
-#   bench/run.sh [--rounds N] [--warmup S] [--measure S] [--only name,name] [--write]
+#   bench/run.sh [--rounds N] [--warmup S] [--measure S] [--only name,name] [--baseline JAR] [--write]
 #   bench/run.sh --scaling [options]     runs bench/scaling.sh with those options instead
 #
 # Builds what the chosen servers need (Quiver; bench/peers, bench/quarkus and bench/spring with -Pbench;
@@ -28,6 +28,8 @@
 #   quiver-json        ./quiver run, a 2025-11-25 session, sseMethods empty (calls answer JSON)
 #   quiver-sse         the same with the default sseMethods (calls answer an SSE stream)
 #   quiver-stateless   the same server, 2026-07-28 requests with their _meta and headers
+#   quiver-base        quiver-json run from another quiver.jar (--baseline JAR, e.g. one built from an
+#                      earlier commit): what a change cost, in the same run (ratio quiver-json / quiver-base)
 #   quiver-apikey      quiver-json with an API key configured: every request authenticated
 #                      (Authorization: Bearer), the per-subject limits off (not in the default set:
 #                      what authentication costs, ratio to quiver-json)
@@ -47,7 +49,7 @@
 # with npm for ts.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-ROUNDS=1 WARMUP=60 MEASURE=10 WRITE=""
+ROUNDS=1 WARMUP=60 MEASURE=10 WRITE="" BASELINE=""
 COMMAND="bench/run.sh $*"
 ONLY="floor,quiver-json,quiver-sse,quiver-stateless,javasdk,javasdk-stateless,quarkus,spring,ts"
 while [ $# -gt 0 ]; do
@@ -57,6 +59,7 @@ while [ $# -gt 0 ]; do
     --warmup) WARMUP="$2"; shift 2 ;;
     --measure) MEASURE="$2"; shift 2 ;;
     --only) ONLY="$2"; shift 2 ;;
+    --baseline) BASELINE="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift 2 ;;
     --write) WRITE=1; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
@@ -65,6 +68,7 @@ command -v wrk >/dev/null || { sudo -n apt-get install -y wrk >/dev/null 2>&1 ||
 
 cd "$ROOT"
 chosen() { case ",$ONLY," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
+if chosen quiver-base && [ ! -f "$BASELINE" ]; then echo "quiver-base needs --baseline JAR" >&2; exit 2; fi
 modules=""
 if chosen quiver-json || chosen quiver-sse || chosen quiver-stateless || chosen quiver-apikey; then
   [ -f launcher/target/quiver.jar ] || mvn -B -q -DskipTests install
@@ -128,7 +132,8 @@ start() {
         AUTH="Bearer $key"
       fi
       # the quiver script's JVM options
-      taskset -c 0 java -XX:+UseSerialGC -Xms16m -Xmx512m -XX:TrimNativeHeapInterval=2000 -jar "$JAR" run --port 0 \
+      local jar="$JAR"; [ "$name" = quiver-base ] && jar="$BASELINE"
+      taskset -c 0 java -XX:+UseSerialGC -Xms16m -Xmx512m -XX:TrimNativeHeapInterval=2000 -jar "$jar" run --port 0 \
         --features core,http,conformance --etc "$etc" --deploy "$WORK/deploy" > "$out" 2> "$WORK/$name.log" & ;;
   esac
   PID=$!
@@ -148,7 +153,7 @@ session() {
   [ "$1" = quiver-apikey ] || AUTH=""
   local auth=(); [ -n "$AUTH" ] && auth=(-H "Authorization: $AUTH")
   case "$1" in
-    quiver-json|quiver-apikey|quiver-sse|quiver-core-nb|quiver-core-nb-inline|quiver-core-nb-hop|javasdk|quarkus|spring|ts)
+    quiver-json|quiver-base|quiver-apikey|quiver-sse|quiver-core-nb|quiver-core-nb-inline|quiver-core-nb-hop|javasdk|quarkus|spring|ts)
       [ "$1" = javasdk ] && VERSION="2025-06-18"
       SESSION=$(curl -si "${auth[@]}" -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
         -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"'"$VERSION"'","capabilities":{},"clientInfo":{"name":"wrk","version":"1"}}}' \
@@ -218,6 +223,7 @@ awk '
     ratios("quiver-sse", "javasdk spring")
     ratios("quiver-stateless", "floor javasdk-stateless")
     ratios("quiver-apikey", "quiver-json")
+    ratios("quiver-json", "quiver-base")
   }
   # Quiver in one shape divided by each peer that ran, at each concurrency ("-" where one did not run).
   function ratios(q, peers,   np, p, w, j, i, head, line) {

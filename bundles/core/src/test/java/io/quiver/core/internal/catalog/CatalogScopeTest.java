@@ -85,6 +85,21 @@ class CatalogScopeTest {
     }
 
     @Test
+    void resourcesAndPromptsAreScopedLikeTools() {
+        Map<String, Object> resource = new HashMap<>(Map.of("mcp.resource.uri", "file:///acme/plan.md",
+                "mcp.resource.name", "plan", "service.id", IDS.incrementAndGet(), Catalog.TENANT, "acme"));
+        catalog.bindResource(request -> List.of(), resource);
+        Map<String, Object> prompt = new HashMap<>(Map.of("mcp.prompt.name", "review", "service.id", IDS.incrementAndGet(),
+                Catalog.TENANT, "acme", Catalog.PROJECT, "showcase"));
+        catalog.bindPrompt(request -> null, prompt);
+        assertEquals(List.of("file:///acme/plan.md"), List.copyOf(catalog.resources(ACME).winners().keySet()));
+        assertEquals(List.of(), List.copyOf(catalog.resources(GLOBEX).winners().keySet()));
+        assertEquals(List.of("review"), List.copyOf(catalog.prompts(ACME_SHOWCASE).winners().keySet()));
+        assertEquals(List.of(), List.copyOf(catalog.prompts(ACME).winners().keySet()));
+        assertEquals(List.of("RESOURCES acme", "PROMPTS acme/showcase"), heard);
+    }
+
+    @Test
     void aServiceMayServeSeveralTenants() {
         bind("shared", 3, new String[] {"acme", "globex"}, null, "shared");
         assertEquals(List.of("shared"), names(ACME));

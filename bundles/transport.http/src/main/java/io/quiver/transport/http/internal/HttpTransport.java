@@ -81,8 +81,6 @@ public final class HttpTransport implements ProblemSource {
 
     /** Where the endpoint is served now (the last good tenantPath's). */
     private volatile Endpoints endpoints;
-    /** The tenantPath problem, or null. */
-    private volatile Problem badTenantPath;
 
     @Activate
     public HttpTransport(@Reference McpEngine engine, Map<String, Object> properties, BundleContext context) {
