@@ -6,7 +6,8 @@ package io.quiver.api.operator;
  * @param id the session id
  * @param protocolVersion the negotiated revision
  * @param client the client's name and version
- * @param caller the caller's subject
+ * @param caller the caller's subject, followed by its tenant (and project) in parentheses unless it is in
+ *     the default tenant as a whole
  * @param streamOpen whether a GET stream is attached
  * @param requestsInFlight requests being served
  * @param idleMillis time since the last message

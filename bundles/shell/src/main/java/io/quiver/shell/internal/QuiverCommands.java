@@ -1,14 +1,17 @@
 package io.quiver.shell.internal;
 
+import io.quiver.api.CallerIdentity;
 import io.quiver.api.operator.McpOperator;
 import io.quiver.api.operator.Problem;
 import io.quiver.api.operator.ProblemSource;
 import io.quiver.api.transport.McpEngine;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Dictionary;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.InvalidSyntaxException;
@@ -49,12 +52,15 @@ import tools.jackson.databind.json.JsonMapper;
     "osgi.command.function=uninstall",
     "osgi.command.function=bundles",
     "osgi.command.function=call",
+    "osgi.command.function=callin",
     "osgi.command.function=audit"
 })
 @Designate(ocd = QuiverCommands.Config.class)
 public final class QuiverCommands {
 
     static final String PID = "io.quiver.shell";
+    /** A tenant or project name, as the endpoint takes them. */
+    private static final Pattern PLACE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
 
     /** Settings of the operator commands. */
     @ObjectClassDefinition(name = "Quiver shell commands", description = "The quiver:* Gogo commands for operators.")
@@ -198,6 +204,24 @@ public final class QuiverCommands {
 
     /** {@code quiver:call <tool> '<json-object>'}: calls a tool through the engine, as any MCP client does. */
     public String call(String tool, String jsonArguments) throws InterruptedException {
+        return call(ShellClient.OPERATOR, tool, jsonArguments);
+    }
+
+    /** {@code quiver:callin <tenant>[/<project>] <tool>}: calls a tool of a tenant's (or project's) catalog. */
+    public String callin(String place, String tool) throws InterruptedException {
+        return callin(place, tool, "{}");
+    }
+
+    /** {@code quiver:callin <tenant>[/<project>] <tool> '<json-object>'}: as {@code call}, in that tenant and project. */
+    public String callin(String place, String tool, String jsonArguments) throws InterruptedException {
+        String[] parts = place.split("/", -1);
+        if (parts.length > 2 || Arrays.stream(parts).anyMatch(p -> !PLACE_NAME.matcher(p).matches())) {
+            return "Not a place: " + place + ". Give a tenant, or a tenant and a project: quiver:callin acme/showcase <tool>\n";
+        }
+        return call(ShellClient.OPERATOR.in(parts[0], parts.length == 2 ? parts[1] : null), tool, jsonArguments);
+    }
+
+    private String call(CallerIdentity caller, String tool, String jsonArguments) throws InterruptedException {
         McpEngine e = engine;
         if (e == null) {
             return NO_CORE.formatted("McpEngine");
@@ -208,7 +232,7 @@ public final class QuiverCommands {
         } catch (IllegalArgumentException ex) {
             return ex.getMessage() + "\n";
         }
-        ShellClient client = new ShellClient(e, json, callTimeout, context.getBundle().getVersion().toString());
+        ShellClient client = new ShellClient(e, json, callTimeout, context.getBundle().getVersion().toString(), caller);
         try {
             return CallReport.format(client.call(tool, arguments), json);
         } catch (ShellClient.CallFailed ex) {

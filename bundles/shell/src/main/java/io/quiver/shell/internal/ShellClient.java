@@ -55,8 +55,15 @@ final class ShellClient {
     private final ObjectMapper json;
     private final Duration timeout;
     private final String clientVersion;
+    private final CallerIdentity caller;
 
     ShellClient(McpEngine engine, ObjectMapper json, Duration timeout, String clientVersion) {
+        this(engine, json, timeout, clientVersion, OPERATOR);
+    }
+
+    /** A client that calls as the given caller (the operator in a tenant and project). */
+    ShellClient(McpEngine engine, ObjectMapper json, Duration timeout, String clientVersion, CallerIdentity caller) {
+        this.caller = caller;
         this.engine = engine;
         this.json = json;
         this.timeout = timeout;
@@ -67,7 +74,7 @@ final class ShellClient {
     Answer call(String tool, Map<String, Object> arguments) throws CallFailed, InterruptedException {
         Receipt receipt = engine.receive(bytes(new Rpc.Request(1, "initialize", new Rpc.InitializeParams(
                 PROTOCOL_VERSION, Map.of(), new Rpc.Implementation("quiver-shell", clientVersion)))),
-                new Inbound(null, null, OPERATOR));
+                new Inbound(null, null, caller));
         Receipt.Pending initializing = pending(receipt, "initialize");
         McpSession session = initializing.session();
         try {
@@ -76,7 +83,7 @@ final class ShellClient {
                 throw new CallFailed("initialize failed: " + initialized.path("error"));
             }
             String version = initialized.path("result").path("protocolVersion").asString(PROTOCOL_VERSION);
-            Inbound inbound = new Inbound(session.id(), version, OPERATOR);
+            Inbound inbound = new Inbound(session.id(), version, caller);
             Receipt ack = engine.receive(bytes(new Rpc.Notification("notifications/initialized")), inbound);
             if (!(ack instanceof Receipt.Accepted)) {
                 throw new CallFailed("notifications/initialized was refused: " + describe(ack));

@@ -41,6 +41,14 @@ class QuiverCommandsTest {
     void withoutTheCoreTheCatalogCommandsSaySo() throws Exception {
         assertTrue(commands.tools().startsWith("The Quiver core is not running (no McpOperator service)"));
         assertTrue(commands.call("x").startsWith("The Quiver core is not running (no McpEngine service)"));
+        assertTrue(commands.callin("acme/showcase", "x").startsWith("The Quiver core is not running"));
+    }
+
+    @Test
+    void callinTakesATenantAndAnOptionalProject() throws Exception {
+        for (String bad : new String[] {"", "acme/", "/showcase", "a/b/c", "../acme", "acme corp"}) {
+            assertTrue(commands.callin(bad, "x").startsWith("Not a place: " + bad), bad);
+        }
     }
 
     @Test

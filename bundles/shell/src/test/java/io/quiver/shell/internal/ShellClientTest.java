@@ -44,6 +44,17 @@ class ShellClientTest {
     }
 
     @Test
+    void aCallInATenantAndProjectIsMadeThereAsTheOperator() throws Exception {
+        new ShellClient(engine, FakeEngine.JSON, Duration.ofSeconds(5), "1.2.3",
+                ShellClient.OPERATOR.in("acme", "showcase")).call("greet", Map.of());
+        for (int i = 0; i < 3; i++) {
+            assertEquals("acme", engine.inbounds.get(i).caller().tenant());
+            assertEquals("showcase", engine.inbounds.get(i).caller().project());
+            assertTrue(engine.inbounds.get(i).caller().roles().contains("admin"));
+        }
+    }
+
+    @Test
     void serverRequestsAreRefusedAndLogMessagesKept() throws Exception {
         engine.onCall = (request, sink) -> {
             sink.send(FakeEngine.bytes("{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"elicitation/create\",\"params\":{}}"));

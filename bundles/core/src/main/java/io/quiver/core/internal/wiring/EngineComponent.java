@@ -1,5 +1,6 @@
 package io.quiver.core.internal.wiring;
 
+import io.quiver.api.CallerIdentity;
 import io.quiver.api.call.CallListener;
 import io.quiver.api.call.CallPolicy;
 import io.quiver.api.call.HostChannel;
@@ -245,9 +246,17 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
         return engine.sessions().all().stream()
                 .sorted(Comparator.comparing(Session::id))
                 .map(s -> new SessionInfo(s.id(), s.protocolVersion(),
-                        (s.client().name() + " " + s.client().version()).trim(), s.caller().subject(),
+                        (s.client().name() + " " + s.client().version()).trim(), who(s.caller()),
                         s.hasStream(), s.inflight(), s.idleMillis()))
                 .toList();
+    }
+
+    /** A session's caller as the operator reads it: the subject, and where it is unless in the default tenant as a whole. */
+    private static String who(CallerIdentity caller) {
+        if (caller.project() == null && CallerIdentity.DEFAULT_TENANT.equals(caller.tenant())) {
+            return caller.subject();
+        }
+        return caller.subject() + " (" + caller.tenant() + (caller.project() == null ? "" : "/" + caller.project()) + ")";
     }
 
     private static CatalogEntry entry(Scope scope, RankedRegistry.Entry<ToolEntry> e) {
