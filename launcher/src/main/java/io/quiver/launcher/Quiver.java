@@ -19,6 +19,7 @@ import org.apache.felix.framework.Felix;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.FrameworkEvent;
+import org.osgi.framework.ServiceRegistration;
 import org.osgi.framework.launch.Framework;
 import org.osgi.framework.startlevel.FrameworkStartLevel;
 import org.osgi.framework.wiring.BundleCapability;
@@ -56,6 +57,13 @@ public final class Quiver implements AutoCloseable {
     private volatile List<String> problems = List.of();
     private boolean started;
     private boolean released;
+    /** Host tools to register once the framework runs (from the builder). */
+    private final List<ToolSpec> hostTools = new ArrayList<>();
+    private volatile HostTools bridge;
+
+    /** A host tool as the builder was given it. */
+    private record ToolSpec(String name, String description, String inputSchema, HostTool tool) {
+    }
 
     public Quiver(LaunchSettings settings) {
         this(settings, FeatureCatalog.embedded(), BundleRepository.standard());
@@ -84,6 +92,11 @@ public final class Quiver implements AutoCloseable {
                 throw new IllegalStateException("already started");
             }
             started = true;
+        }
+        if (LoggerFactory.getILoggerFactory().getClass().getSimpleName().startsWith("NOP")) {
+            // embedded without an SLF4J provider: the whole log, errors included, would vanish unseen
+            System.err.println("Quiver: no SLF4J provider on the class path, so Quiver's log (errors included) is"
+                    + " discarded; add one, e.g. org.slf4j:slf4j-simple (see docs/embedding.md)");
         }
         try {
             launch(System.nanoTime() + settings.startTimeout().toNanos());
@@ -128,6 +141,9 @@ public final class Quiver implements AutoCloseable {
         starter.startAll(bundles, configurer);
         configurer.finish();
         problems = starter.problems();
+        for (ToolSpec spec : hostTools) {
+            addTool(spec.name(), spec.description(), spec.inputSchema(), spec.tool());
+        }
         if (http) {
             requireSafetyBeyondLoopback(context);
         }
@@ -250,6 +266,36 @@ public final class Quiver implements AutoCloseable {
         return false;
     }
 
+    /**
+     * Adds a tool of the host application while the server runs: listed at once, and connected
+     * clients are told. Only JDK types cross into the framework (see {@link HostTool}).
+     *
+     * @param name the tool name ({@code [A-Za-z0-9_.-]{1,128}}, unique)
+     * @param description what it does, for the model
+     * @param inputSchema the input schema as JSON text ({@code null}: any object)
+     * @return closing it removes the tool (clients are told)
+     * @throws IllegalStateException when the server is not running, or has no Quiver API bundle
+     */
+    public AutoCloseable addTool(String name, String description, String inputSchema, HostTool tool) {
+        Framework fw = framework;
+        if (fw == null || fw.getState() != Bundle.ACTIVE) {
+            throw new IllegalStateException("not running: start the server before adding tools, or use Builder.tool");
+        }
+        HostTools b = bridge;
+        if (b == null) {
+            b = HostTools.of(fw.getBundleContext());
+            bridge = b;
+        }
+        ServiceRegistration<?> registration = b.register(name, description, inputSchema, tool);
+        return () -> {
+            try {
+                registration.unregister();
+            } catch (IllegalStateException e) {
+                // already gone with the framework
+            }
+        };
+    }
+
     /** The MCP endpoint, for example {@code http://127.0.0.1:7711/mcp}. */
     public URI url() {
         URI u = url;
@@ -334,6 +380,7 @@ public final class Quiver implements AutoCloseable {
         private final Map<String, String> properties = new LinkedHashMap<>();
         private Duration startTimeout = LaunchSettings.DEFAULT_START_TIMEOUT;
         private boolean awaitEndpoint = true;
+        private final List<ToolSpec> tools = new ArrayList<>();
 
         private Builder() {
         }
@@ -412,9 +459,20 @@ public final class Quiver implements AutoCloseable {
         }
 
         /** @throws IllegalArgumentException when a setting is invalid */
+        /**
+         * A tool of the host application, registered when the server starts (before its endpoint
+         * answers); see {@link HostTool} and {@link Quiver#addTool}.
+         */
+        public Builder tool(String name, String description, String inputSchema, HostTool tool) {
+            tools.add(new ToolSpec(name, description, inputSchema, tool));
+            return this;
+        }
+
         public Quiver build() {
-            return new Quiver(new LaunchSettings(features, port, bind, etc, deploy, data, properties,
+            Quiver quiver = new Quiver(new LaunchSettings(features, port, bind, etc, deploy, data, properties,
                     startTimeout, awaitEndpoint));
+            quiver.hostTools.addAll(tools);
+            return quiver;
         }
 
         /** {@code build().start()}. */

@@ -1,0 +1,99 @@
+package io.quiver.itests.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.quiver.launcher.HostTool;
+import io.quiver.launcher.Quiver;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A host application embeds Quiver in its own JVM (the launcher on its class path, as
+ * docs/embedding.md says), gives it plain Java tools, and the official Java SDK client calls them
+ * over HTTP like any other tool: listed with their schema, validated, failing as the model should
+ * read it, added and removed while the server runs.
+ */
+class EmbeddingIT {
+
+    private static final String ADD_SCHEMA = "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"number\"},"
+            + "\"b\":{\"type\":\"number\"}},\"required\":[\"a\",\"b\"],\"additionalProperties\":false}";
+
+    @TempDir
+    Path home;
+
+    @Test
+    void hostToolsAreToolsForEveryClient() throws Exception {
+        List<Map<String, Object>> ran = new CopyOnWriteArrayList<>();
+        try (Quiver quiver = Quiver.builder()
+                .features("core", "http")
+                .port(0)
+                .etc(home.resolve("etc"))
+                .deploy(home.resolve("deploy"))
+                .data(home.resolve("data"))
+                .tool("host_add", "Adds two numbers", ADD_SCHEMA, arguments -> {
+                    ran.add(arguments);
+                    return String.valueOf(((Number) arguments.get("a")).intValue() + ((Number) arguments.get("b")).intValue());
+                })
+                .start()) {
+            McpSyncClient client = connect(quiver.url());
+            try {
+                McpSchema.Tool add = client.listTools().tools().stream().filter(t -> t.name().equals("host_add"))
+                        .findFirst().orElseThrow(() -> new AssertionError("the host tool is not listed"));
+                assertEquals("Adds two numbers", add.description());
+                assertEquals(List.of("a", "b"), add.inputSchema().get("required"), add.inputSchema().toString());
+
+                McpSchema.CallToolResult five = client.callTool(new McpSchema.CallToolRequest("host_add", Map.of("a", 2, "b", 3)));
+                assertFalse(Boolean.TRUE.equals(five.isError()), five.toString());
+                assertEquals("5", assertInstanceOf(McpSchema.TextContent.class, five.content().get(0)).text());
+                assertEquals(List.of(Map.of("a", 2, "b", 3)), ran, "the host's code got the arguments as plain Java");
+
+                McpSchema.CallToolResult invalid = client.callTool(new McpSchema.CallToolRequest("host_add", Map.of("a", 2)));
+                assertTrue(Boolean.TRUE.equals(invalid.isError()), "validated against its schema: " + invalid);
+                assertEquals(1, ran.size(), "an invalid call never reaches the host's code");
+
+                // added while the server runs; a failure the model should read comes back as isError with its text
+                AutoCloseable refund = quiver.addTool("host_refund", "Refunds an order", null, arguments -> {
+                    throw new HostTool.Failure("order " + arguments.get("order") + " was never paid");
+                });
+                assertTrue(names(client).contains("host_refund"));
+                McpSchema.CallToolResult failed = client.callTool(new McpSchema.CallToolRequest("host_refund",
+                        Map.of("order", "A-17")));
+                assertTrue(Boolean.TRUE.equals(failed.isError()), failed.toString());
+                assertEquals("order A-17 was never paid",
+                        assertInstanceOf(McpSchema.TextContent.class, failed.content().get(0)).text());
+
+                refund.close();
+                assertFalse(names(client).contains("host_refund"), "removed with its registration");
+            } finally {
+                client.closeGracefully();
+            }
+        }
+    }
+
+    private static McpSyncClient connect(URI url) {
+        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
+                .builder(url.getScheme() + "://" + url.getAuthority())
+                .endpoint(url.getPath())
+                .build();
+        McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(20)).build();
+        client.initialize();
+        return client;
+    }
+
+    private static List<String> names(McpSyncClient client) {
+        return client.listTools().tools().stream().map(McpSchema.Tool::name).toList();
+    }
+}

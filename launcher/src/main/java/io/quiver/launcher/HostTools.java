@@ -1,0 +1,116 @@
+package io.quiver.launcher;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.Hashtable;
+import java.util.Map;
+import java.util.Objects;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceRegistration;
+import org.osgi.framework.wiring.BundleWiring;
+
+/**
+ * Makes {@link HostTool}s {@code io.quiver.api.Tool} services inside the framework. The host's class
+ * loader may have its own copy of the Quiver API (or none); the framework's bundles see the API
+ * bundle's. So the tool is a proxy of the API bundle's {@code Tool} interface, made with that bundle's
+ * class loader and registered through its context, which every bundle wired to the API sees as a
+ * {@code Tool}; its results are made with the API bundle's {@code Outcome} and {@code ToolResult}.
+ * Only JDK types cross: the arguments map in, a string out.
+ */
+final class HostTools {
+
+    static final String API_BUNDLE = "io.quiver.api";
+
+    private final BundleContext api;
+    private final Class<?> toolType;
+    private final Method arguments;
+    private final Method text;
+    private final Method done;
+    private final Method error;
+
+    private HostTools(Bundle apiBundle) throws ReflectiveOperationException {
+        this.api = apiBundle.getBundleContext();
+        ClassLoader loader = apiBundle.adapt(BundleWiring.class).getClassLoader();
+        this.toolType = loader.loadClass("io.quiver.api.Tool");
+        Class<?> call = loader.loadClass("io.quiver.api.ToolCall");
+        Class<?> outcome = loader.loadClass("io.quiver.api.Outcome");
+        Class<?> result = loader.loadClass("io.quiver.api.ToolResult");
+        this.arguments = call.getMethod("arguments");
+        this.text = outcome.getMethod("text", String.class);
+        this.done = outcome.getMethod("done", result);
+        this.error = result.getMethod("error", String.class);
+    }
+
+    /** The bridge into a started framework, or an exception saying why there is none. */
+    static HostTools of(BundleContext context) {
+        for (Bundle bundle : context.getBundles()) {
+            if (API_BUNDLE.equals(bundle.getSymbolicName()) && bundle.getState() == Bundle.ACTIVE) {
+                try {
+                    return new HostTools(bundle);
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    throw new IllegalStateException("the Quiver API bundle does not offer the Tool types: " + e, e);
+                }
+            }
+        }
+        throw new IllegalStateException("no active " + API_BUNDLE + " bundle: is the core feature started?");
+    }
+
+    /** Registers a host tool; unregistering the returned registration removes it (clients are told). */
+    ServiceRegistration<?> register(String name, String description, String inputSchema, HostTool tool) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(tool, "tool");
+        Object proxy = Proxy.newProxyInstance(toolType.getClassLoader(), new Class<?>[] {toolType},
+                new Handler(name, tool));
+        Hashtable<String, Object> props = new Hashtable<>();
+        props.put("mcp.tool.name", name);
+        props.put("mcp.tool.description", description == null ? "" : description);
+        if (inputSchema != null && !inputSchema.isBlank()) {
+            props.put("mcp.tool.inputSchema", inputSchema);
+        }
+        props.put("quiver.hostTool", Boolean.TRUE);
+        return api.registerService(toolType.getName(), proxy, props);
+    }
+
+    /** Answers {@code Tool.call} with the host tool; the object methods as an object would. */
+    private final class Handler implements InvocationHandler {
+        private final String name;
+        private final HostTool tool;
+
+        Handler(String name, HostTool tool) {
+            this.name = name;
+            this.tool = tool;
+        }
+
+        @Override
+        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+            switch (method.getName()) {
+                case "equals":
+                    return proxy == args[0];
+                case "hashCode":
+                    return System.identityHashCode(proxy);
+                case "toString":
+                    return "host tool " + name;
+                case "call":
+                    break;
+                default:
+                    throw new UnsupportedOperationException(method.toString());
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> given = (Map<String, Object>) arguments.invoke(args[0]);
+            String answer;
+            try {
+                answer = tool.call(given);
+            } catch (HostTool.Failure failure) {
+                return done.invoke(null, error.invoke(null, String.valueOf(failure.getMessage())));
+            }
+            try {
+                return text.invoke(null, answer == null ? "" : answer);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        }
+    }
+}
