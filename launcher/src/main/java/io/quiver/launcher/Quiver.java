@@ -369,10 +369,14 @@ public final class Quiver implements AutoCloseable {
         return Math.max(0, (deadline - System.nanoTime()) / 1_000_000L);
     }
 
-    /** Builds a {@link Quiver}; the defaults are those of {@code ./quiver run}. */
+    /**
+     * Builds a {@link Quiver}; the defaults are those of {@code ./quiver run} but the port: embedded,
+     * the endpoint listens on loopback on a port the OS assigns ({@link #url()} says which), so that
+     * two applications, or two containers in one, never collide.
+     */
     public static final class Builder {
         private List<String> features = LaunchSettings.DEFAULT_FEATURES;
-        private int port = LaunchSettings.DEFAULT_PORT;
+        private int port = 0;
         private String bind = LaunchSettings.DEFAULT_BIND;
         private Path etc = Path.of("etc");
         private Path deploy = Path.of("deploy");

@@ -38,8 +38,7 @@ class EmbeddingIT {
     void hostToolsAreToolsForEveryClient() throws Exception {
         List<Map<String, Object>> ran = new CopyOnWriteArrayList<>();
         try (Quiver quiver = Quiver.builder()
-                .features("core", "http")
-                .port(0)
+                .features("core", "http")   // no port given: embedded, the OS assigns one on loopback
                 .etc(home.resolve("etc"))
                 .deploy(home.resolve("deploy"))
                 .data(home.resolve("data"))
@@ -48,6 +47,8 @@ class EmbeddingIT {
                     return String.valueOf(((Number) arguments.get("a")).intValue() + ((Number) arguments.get("b")).intValue());
                 })
                 .start()) {
+            assertEquals("127.0.0.1", quiver.url().getHost());
+            assertTrue(quiver.port() > 0 && quiver.port() != 7711, "an OS-assigned port: " + quiver.port());
             McpSyncClient client = connect(quiver.url());
             try {
                 McpSchema.Tool add = client.listTools().tools().stream().filter(t -> t.name().equals("host_add"))
