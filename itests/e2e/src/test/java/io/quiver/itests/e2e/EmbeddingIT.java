@@ -84,6 +84,43 @@ class EmbeddingIT {
         }
     }
 
+    @Test
+    void twoContainersInOneJvmShareNothing() throws Exception {
+        try (Quiver left = Quiver.builder().features("core", "http").etc(home.resolve("left/etc"))
+                    .deploy(home.resolve("left/deploy")).data(home.resolve("left/data"))
+                    .tool("left_only", "The left container's", null, arguments -> "left").start();
+             Quiver right = Quiver.builder().features("core", "http").etc(home.resolve("right/etc"))
+                    .deploy(home.resolve("right/deploy")).data(home.resolve("right/data"))
+                    .tool("right_only", "The right container's", null, arguments -> "right").start()) {
+            assertFalse(left.url().equals(right.url()), "each has its own endpoint");
+            McpSyncClient toLeft = connect(left.url());
+            McpSyncClient toRight = connect(right.url());
+            try {
+                assertTrue(names(toLeft).contains("left_only") && !names(toLeft).contains("right_only"), names(toLeft).toString());
+                assertTrue(names(toRight).contains("right_only") && !names(toRight).contains("left_only"), names(toRight).toString());
+                AutoCloseable extra = right.addTool("right_extra", "", null, arguments -> "extra");
+                assertTrue(names(toRight).contains("right_extra"));
+                assertFalse(names(toLeft).contains("right_extra"));
+                extra.close();
+            } finally {
+                toLeft.closeGracefully();
+                toRight.closeGracefully();
+            }
+            right.stop();
+            assertEquals("left", assertInstanceOf(McpSchema.TextContent.class, connectAndCall(left.url(), "left_only")
+                    .content().get(0)).text(), "stopping one leaves the other serving");
+        }
+    }
+
+    private static McpSchema.CallToolResult connectAndCall(URI url, String tool) {
+        McpSyncClient client = connect(url);
+        try {
+            return client.callTool(new McpSchema.CallToolRequest(tool, Map.of()));
+        } finally {
+            client.closeGracefully();
+        }
+    }
+
     private static McpSyncClient connect(URI url) {
         HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
                 .builder(url.getScheme() + "://" + url.getAuthority())
