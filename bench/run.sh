@@ -226,13 +226,14 @@ awk '
     ratios("quiver-json", "quiver-base")
   }
   # Quiver in one shape divided by each peer that ran, at each concurrency ("-" where one did not run).
-  function ratios(q, peers,   np, p, w, j, i, head, line) {
+  function ratios(q, peers,   np, p, w, j, i, head, line, any) {
     if (!(q in names)) return
     np = split(peers, p, " ")
     head = sprintf("%-18s", q " /")
     for (i = 1; i <= np; i++) if (p[i] in names) {
-      w[i] = length(p[i]) < 6 ? 6 : length(p[i]); head = head sprintf(" %" w[i] "s", p[i])
+      w[i] = length(p[i]) < 6 ? 6 : length(p[i]); head = head sprintf(" %" w[i] "s", p[i]); any = 1
     }
+    if (!any) return
     print ""; print head
     for (j = 1; j <= nc; j++) {
       line = sprintf("%-18s", "c=" cs[j])
