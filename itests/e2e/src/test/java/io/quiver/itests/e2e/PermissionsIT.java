@@ -4,12 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.quiver.itests.client.McpClient;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -96,31 +93,15 @@ class PermissionsIT {
         assertTrue(Files.readString(witness).contains("by-alice by alice"));
 
         // the audit trail has the denial with its rule, and the call that ran, and no credential
-        Path audit = server.home().resolve("audit/calls.jsonl");
-        long deadline = System.nanoTime() + EFFECT.toNanos();
-        JsonNode deniedLine = null;
-        JsonNode ranLine = null;
-        while ((deniedLine == null || ranLine == null) && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-            if (!Files.exists(audit)) {
-                continue;
-            }
-            for (String line : Files.readAllLines(audit)) {
-                JsonNode entry = McpClient.JSON.readTree(line);
-                if ("alice".equals(entry.path("subject").asString()) && "convert_time".equals(entry.path("tool").asString())) {
-                    deniedLine = entry;
-                }
-                if ("alice".equals(entry.path("subject").asString()) && "witness".equals(entry.path("tool").asString())) {
-                    ranLine = entry;
-                }
-            }
-        }
-        assertTrue(deniedLine != null && ranLine != null, "the audit trail misses calls:\n" + (Files.exists(audit) ? Files.readString(audit) : "no file"));
+        JsonNode deniedLine = KeyedCalls.awaitAudit(server.home(), e -> "alice".equals(e.path("subject").asString())
+                && "convert_time".equals(e.path("tool").asString()), EFFECT);
+        JsonNode ranLine = KeyedCalls.awaitAudit(server.home(), e -> "alice".equals(e.path("subject").asString())
+                && "witness".equals(e.path("tool").asString()), EFFECT);
         assertEquals("DENIED", deniedLine.path("ending").asString(), deniedLine.toString());
         assertTrue(deniedLine.path("rule").asString().contains("devs"), deniedLine.toString());
         assertEquals("COMPLETED", ranLine.path("ending").asString(), ranLine.toString());
         assertTrue(ranLine.path("argumentsDigest").asString().startsWith("sha256:"), ranLine.toString());
-        String trail = Files.readString(audit);
+        String trail = Files.readString(server.home().resolve("audit/calls.jsonl"));
         assertFalse(trail.contains(ALICE) || trail.contains("by-alice"), "a credential or an argument reached the audit trail");
     }
 
@@ -183,21 +164,14 @@ class PermissionsIT {
     // -------------------------------------------------------------------------------------------
 
     private static List<String> tools(String key) throws Exception {
-        HttpResponse<String> r = Probe.statelessExchange(server.url(), "tools/list", null, Map.of(),
-                Credentials.bearer(key), T);
-        assertEquals(200, r.statusCode(), r.body());
-        List<String> names = new ArrayList<>();
-        McpClient.JSON.readTree(r.body()).path("result").path("tools").forEach(t -> names.add(t.path("name").asString()));
-        return names;
+        return KeyedCalls.toolNames(server.url(), key);
     }
 
     private static JsonNode call(String key, String tool, Map<String, Object> arguments) throws Exception {
-        HttpResponse<String> r = Probe.statelessExchange(server.url(), "tools/call", tool,
-                Map.of("name", tool, "arguments", arguments), Credentials.bearer(key), T);
-        return McpClient.JSON.readTree(r.body());
+        return KeyedCalls.call(server.url(), key, tool, arguments);
     }
 
     private static String text(JsonNode response) {
-        return response.path("result").path("content").path(0).path("text").asString();
+        return KeyedCalls.text(response);
     }
 }

@@ -10,7 +10,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -213,39 +212,18 @@ class TenantsIT {
     }
 
     private static List<String> tools(String key, String tenant, String project) throws Exception {
-        HttpResponse<String> r = Probe.statelessExchange(url(tenant, project), "tools/list", null, Map.of(),
-                Credentials.bearer(key), T);
-        assertEquals(200, r.statusCode(), r.body());
-        List<String> names = new ArrayList<>();
-        McpClient.JSON.readTree(r.body()).path("result").path("tools").forEach(t -> names.add(t.path("name").asString()));
-        return names;
+        return KeyedCalls.toolNames(url(tenant, project), key);
     }
 
     private static JsonNode call(String key, String tenant, String project, String tool, String note) throws Exception {
-        HttpResponse<String> r = Probe.statelessExchange(url(tenant, project), "tools/call", tool,
-                Map.of("name", tool, "arguments", Map.of("note", note)), Credentials.bearer(key), T);
-        assertEquals(200, r.statusCode(), r.body());
-        return McpClient.JSON.readTree(r.body());
+        return KeyedCalls.call(url(tenant, project), key, tool, Map.of("note", note));
     }
 
     private static String text(JsonNode response) {
-        return response.path("result").path("content").path(0).path("text").asString();
+        return KeyedCalls.text(response);
     }
 
     private static JsonNode awaitAudit(Predicate<JsonNode> match) throws Exception {
-        Path audit = server.home().resolve("audit/calls.jsonl");
-        long deadline = System.nanoTime() + EFFECT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (Files.exists(audit)) {
-                for (String line : Files.readAllLines(audit)) {
-                    JsonNode entry = McpClient.JSON.readTree(line);
-                    if (match.test(entry)) {
-                        return entry;
-                    }
-                }
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("no such audit entry:\n" + (Files.exists(audit) ? Files.readString(audit) : "no file"));
+        return KeyedCalls.awaitAudit(server.home(), match, EFFECT);
     }
 }
