@@ -2,6 +2,7 @@ package io.quiver.api;
 
 import java.util.Objects;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Who is calling, as established by the transport (never by the message itself).
@@ -18,6 +19,18 @@ public record CallerIdentity(String subject, String tenant, Set<String> roles, b
 
     /** The tenant of callers that name none. */
     public static final String DEFAULT_TENANT = "default";
+
+    /**
+     * What a tenant or project name may be: 1 to 64 of {@code A-Z a-z 0-9 _ . -}, starting with a
+     * letter or digit. Names appear in URL paths and query parameters, so nothing in them can climb
+     * a path or need escaping.
+     */
+    private static final Pattern PLACE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
+
+    /** Whether a text is a valid tenant or project name (since 1.3). */
+    public static boolean isPlaceName(String name) {
+        return name != null && PLACE_NAME.matcher(name).matches();
+    }
 
     /** The identity of an unauthenticated local caller. */
     public static final CallerIdentity ANONYMOUS =

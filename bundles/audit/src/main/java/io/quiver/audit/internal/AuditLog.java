@@ -43,10 +43,12 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The audit trail: every tool call, as the engine tells its {@link CallListener}s, becomes one JSON line
- * in the audit file ({@link AuditFile}) and one Event Admin event on {@value #TOPIC} for other bundles.
+ * in the audit file ({@link AuditFile}) and, while an event handler listens to {@value #TOPIC}, one Event
+ * Admin event for other bundles.
  *
  * <p>The engine calls listeners on the call's own thread, so this one only queues the event: one writer
- * thread of its own does the file and the events. The queue is bounded, so a stuck disk cannot grow the
+ * thread of its own does the file and the events, in batches (it lets calls gather for
+ * {@value #PACE_MS} ms rather than be woken by each). The queue is bounded, so a stuck disk cannot grow the
  * heap; when it is full the event is dropped and counted, a warning is logged (at most once a minute),
  * and once the writer catches up it writes a line saying how many were lost, so the gap is on record.
  *

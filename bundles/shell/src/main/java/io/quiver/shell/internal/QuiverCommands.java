@@ -11,7 +11,6 @@ import java.util.Arrays;
 import java.util.Dictionary;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.InvalidSyntaxException;
@@ -59,8 +58,6 @@ import tools.jackson.databind.json.JsonMapper;
 public final class QuiverCommands {
 
     static final String PID = "io.quiver.shell";
-    /** A tenant or project name, as the endpoint takes them. */
-    private static final Pattern PLACE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
 
     /** Settings of the operator commands. */
     @ObjectClassDefinition(name = "Quiver shell commands", description = "The quiver:* Gogo commands for operators.")
@@ -215,7 +212,7 @@ public final class QuiverCommands {
     /** {@code quiver:callin <tenant>[/<project>] <tool> '<json-object>'}: as {@code call}, in that tenant and project. */
     public String callin(String place, String tool, String jsonArguments) throws InterruptedException {
         String[] parts = place.split("/", -1);
-        if (parts.length > 2 || Arrays.stream(parts).anyMatch(p -> !PLACE_NAME.matcher(p).matches())) {
+        if (parts.length > 2 || Arrays.stream(parts).anyMatch(p -> !CallerIdentity.isPlaceName(p))) {
             return "Not a place: " + place + ". Give a tenant, or a tenant and a project: quiver:callin acme/showcase <tool>\n";
         }
         return call(ShellClient.OPERATOR.in(parts[0], parts.length == 2 ? parts[1] : null), tool, jsonArguments);

@@ -397,24 +397,10 @@ public final class Catalog {
             }
             return null;
         }
-        Set<Scope> scopes = new HashSet<>();
-        for (String tenant : tenants) {
-            checkName(tenant, TENANT);
-            if (projects.isEmpty()) {
-                scopes.add(Scope.tenant(tenant));
-            }
-            for (String project : projects) {
-                checkName(project, PROJECT);
-                scopes.add(new Scope(tenant, project));
-            }
-        }
-        return Set.copyOf(scopes);
-    }
-
-    private static void checkName(String value, String property) {
-        if (!Scope.NAME.matcher(value).matches()) {
-            throw new IllegalArgumentException(property + " '" + value
-                    + "' is not 1 to 64 of A-Z a-z 0-9 _ . - starting with a letter or digit");
+        try {
+            return Scope.of(tenants, projects);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("mcp." + e.getMessage(), e); // names the property
         }
     }
 

@@ -1,6 +1,9 @@
 package io.quiver.core.internal.catalog;
 
-import java.util.regex.Pattern;
+import io.quiver.api.CallerIdentity;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * Where a catalog entry is visible: every tenant (global), one tenant, or one project of a tenant.
@@ -15,9 +18,6 @@ public record Scope(String tenant, String project) {
     /** Visible to every caller. */
     public static final Scope GLOBAL = new Scope(null, null);
 
-    /** What a tenant or project name may be: it appears in URL paths and query parameters. */
-    public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
-
     public Scope {
         if (tenant == null && project != null) {
             throw new IllegalArgumentException("a project needs its tenant");
@@ -27,6 +27,34 @@ public record Scope(String tenant, String project) {
     /** A tenant's scope. */
     public static Scope tenant(String tenant) {
         return new Scope(tenant, null);
+    }
+
+    /**
+     * The scopes of some tenants, each as a whole when no projects are given, else those projects of
+     * each.
+     *
+     * @throws IllegalArgumentException naming the first name that is not a tenant or project name
+     */
+    public static Set<Scope> of(List<String> tenants, List<String> projects) {
+        Set<Scope> scopes = new LinkedHashSet<>();
+        for (String tenant : tenants) {
+            check(tenant, "tenant");
+            if (projects.isEmpty()) {
+                scopes.add(tenant(tenant));
+            }
+            for (String project : projects) {
+                check(project, "project");
+                scopes.add(new Scope(tenant, project));
+            }
+        }
+        return Set.copyOf(scopes);
+    }
+
+    private static void check(String name, String what) {
+        if (!CallerIdentity.isPlaceName(name)) {
+            throw new IllegalArgumentException(what + " '" + name
+                    + "' is not 1 to 64 of A-Z a-z 0-9 _ . - starting with a letter or digit");
+        }
     }
 
     /** Whether a caller in the given tenant and project ({@code null}: none) sees this scope's entries. */

@@ -4,7 +4,6 @@ import io.quiver.api.operator.Problem;
 import io.quiver.api.operator.ProblemSource;
 import io.quiver.lib.config.TypedConfig;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -74,32 +73,20 @@ public final class ScopeRule implements ProblemSource {
         if (bundles.isEmpty() && names.isEmpty()) {
             found.add(new Problem(source, "names no bundles and no names: it scopes nothing"));
         }
-        Set<Scope> places = new LinkedHashSet<>();
         List<String> tenants = TypedConfig.list(c.tenants());
-        List<String> projects = TypedConfig.list(c.projects());
+        Set<Scope> places = Set.of();
         if (tenants.isEmpty()) {
             found.add(new Problem(source, "names no tenants; what it matches is hidden until it does"));
-        }
-        for (String tenant : tenants) {
-            check(tenant, "tenant", source, found);
-            if (projects.isEmpty()) {
-                places.add(Scope.tenant(tenant));
-            }
-            for (String project : projects) {
-                check(project, "project", source, found);
-                places.add(new Scope(tenant, project));
+        } else {
+            try {
+                places = Scope.of(tenants, TypedConfig.list(c.projects()));
+            } catch (IllegalArgumentException e) {
+                found.add(new Problem(source, e.getMessage() + "; what the rule matches is hidden until it is fixed"));
             }
         }
-        this.scopes = found.isEmpty() ? Set.copyOf(places) : Set.of();
+        this.scopes = found.isEmpty() ? places : Set.of();
         this.problems = List.copyOf(found);
         problems.forEach(p -> LOG.warn("{}", p));
-    }
-
-    private static void check(String value, String what, String source, List<Problem> found) {
-        if (!Scope.NAME.matcher(value).matches()) {
-            found.add(new Problem(source, what + " '" + value + "' is not 1 to 64 of A-Z a-z 0-9 _ . - (starting with a"
-                    + " letter or digit); what the rule matches is hidden until it is fixed"));
-        }
     }
 
     /** Whether the rule speaks about an entry of the given bundle (symbolic name) and name. */

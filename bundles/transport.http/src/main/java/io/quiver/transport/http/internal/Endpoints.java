@@ -1,8 +1,8 @@
 package io.quiver.transport.http.internal;
 
+import io.quiver.api.CallerIdentity;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.regex.Pattern;
 
 /**
  * Where the MCP endpoint is served and which tenant and project a request's URL names: the default
@@ -14,12 +14,6 @@ final class Endpoints {
 
     static final String TENANT_VARIABLE = "{tenant}";
     static final String PROJECT_PARAMETER = "projectId";
-    /** What a tenant or project name may be (the catalog's rule): no dots or slashes to climb paths with. */
-    static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
-
-    /** A request's place: the tenant its path names ({@code null}: the default endpoint's) and its project. */
-    record Place(String tenant, String project) {
-    }
 
     /** The place of a URL that names a project that is not a valid name. */
     static final class BadProject extends Exception {
@@ -81,18 +75,19 @@ final class Endpoints {
     }
 
     /**
-     * The tenant a request path names, {@code ""} for the default endpoint, or {@code null} when the
-     * path is not an endpoint (another path under the tenants' prefix, a tenant name that is not one).
+     * The tenant a request path names ({@link CallerIdentity#DEFAULT_TENANT} at the default endpoint),
+     * or {@code null} when the path is not an endpoint (another path under the tenants' prefix, a
+     * tenant name that is not one).
      */
     String tenantOf(String requestPath) {
         if (requestPath.equals(path)) {
-            return "";
+            return CallerIdentity.DEFAULT_TENANT;
         }
         if (prefix == null || !requestPath.startsWith(prefix + "/") || !requestPath.endsWith(suffix)) {
             return null;
         }
         String tenant = requestPath.substring(prefix.length() + 1, requestPath.length() - suffix.length());
-        return NAME.matcher(tenant).matches() ? tenant : null;
+        return CallerIdentity.isPlaceName(tenant) ? tenant : null;
     }
 
     /**
@@ -116,7 +111,7 @@ final class Endpoints {
             }
             found = value;
         }
-        if (found != null && !NAME.matcher(found).matches()) {
+        if (found != null && !CallerIdentity.isPlaceName(found)) {
             throw new BadProject("Bad Request: projectId must be 1 to 64 of A-Z a-z 0-9 _ . - starting with a letter or"
                     + " digit");
         }

@@ -132,7 +132,7 @@ final class McpServlet extends HttpServlet {
         }
         Gatekeeper.Verdict verdict = gate.check(req);
         if (verdict instanceof Gatekeeper.Admitted admitted) {
-            verdict = gate.place(req, admitted.caller(), tenant.isEmpty() ? CallerIdentity.DEFAULT_TENANT : tenant);
+            verdict = gate.place(req, admitted.caller(), tenant);
         }
         if (verdict instanceof Gatekeeper.Challenged challenged) {
             resp.setHeader("WWW-Authenticate", challenged.challenge());
@@ -140,8 +140,7 @@ final class McpServlet extends HttpServlet {
             return;
         }
         // the caller in the tenant of the path (an authenticated caller's own, as checked) and the project of the query
-        CallerIdentity caller = ((Gatekeeper.Admitted) verdict).caller()
-                .in(tenant.isEmpty() ? CallerIdentity.DEFAULT_TENANT : tenant, project);
+        CallerIdentity caller = ((Gatekeeper.Admitted) verdict).caller().in(tenant, project);
         long wait = limits.admit(caller);
         if (wait > 0) {
             resp.setHeader("Retry-After", Long.toString(wait));

@@ -14,7 +14,7 @@ class EndpointsTest {
 
     @Test
     void theDefaultPathIsTheDefaultTenantsAndTheTemplateNamesTheOthers() {
-        assertEquals("", endpoints.tenantOf("/mcp"));
+        assertEquals("default", endpoints.tenantOf("/mcp"));
         assertEquals("acme", endpoints.tenantOf("/t/acme/mcp"));
         assertEquals("acme-2.eu_west", endpoints.tenantOf("/t/acme-2.eu_west/mcp"));
         assertArrayEquals(new String[] {"/mcp", "/t/*"}, endpoints.patterns());
