@@ -1,0 +1,84 @@
+package io.quiver.upstream.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.quiver.api.ToolResult;
+import io.quiver.api.content.Annotations;
+import io.quiver.api.content.AudioContent;
+import io.quiver.api.content.Content;
+import io.quiver.api.content.EmbeddedResource;
+import io.quiver.api.content.ImageContent;
+import io.quiver.api.content.ResourceContents;
+import io.quiver.api.content.ResourceLink;
+import io.quiver.api.content.TextContent;
+import tools.jackson.databind.JsonNode;
+
+/** An upstream's {@code tools/call} result as the API's {@link ToolResult}, block for block. */
+final class Results {
+
+    @SuppressWarnings("unchecked")
+    static ToolResult toolResult(JsonNode result) {
+        List<Content> content = content(result.path("content"));
+        JsonNode structured = result.get("structuredContent");
+        JsonNode meta = result.get("_meta");
+        return new ToolResult(content, structured == null || structured.isNull() ? null : McpClient.JSON.treeToValue(structured, Object.class),
+                result.path("isError").asBoolean(false),
+                meta != null && meta.isObject() ? McpClient.JSON.treeToValue(meta, Map.class) : Map.of());
+    }
+
+    static List<Content> content(JsonNode blocks) {
+        List<Content> out = new ArrayList<>();
+        for (JsonNode block : blocks) {
+            out.add(block(block));
+        }
+        return out;
+    }
+
+    /** One block; a type MCP does not define becomes a text note saying so rather than vanish. */
+    static Content block(JsonNode b) {
+        Annotations annotations = annotations(b.get("annotations"));
+        String type = b.path("type").asString("");
+        return switch (type) {
+            case "text" -> new TextContent(b.path("text").asString(""), annotations);
+            case "image" -> new ImageContent(b.path("data").asString(""), b.path("mimeType").asString(""), annotations);
+            case "audio" -> new AudioContent(b.path("data").asString(""), b.path("mimeType").asString(""), annotations);
+            case "resource_link" -> new ResourceLink(b.path("uri").asString(""), b.path("name").asString(""),
+                    optional(b, "title"), optional(b, "description"), optional(b, "mimeType"),
+                    b.path("size").canConvertToLong() ? b.path("size").asLong() : null, annotations);
+            case "resource" -> new EmbeddedResource(resource(b.path("resource")), annotations);
+            default -> new TextContent("[a content block of type '" + type + "' the upstream server sent, which MCP does not define]");
+        };
+    }
+
+    private static ResourceContents resource(JsonNode r) {
+        String uri = r.path("uri").asString("");
+        String mime = optional(r, "mimeType");
+        return r.has("blob") ? new ResourceContents.Blob(uri, mime, r.path("blob").asString(""))
+                : new ResourceContents.Text(uri, mime, r.path("text").asString(""));
+    }
+
+    private static Annotations annotations(JsonNode a) {
+        if (a == null || !a.isObject()) {
+            return null;
+        }
+        List<String> audience = null;
+        if (a.path("audience").isArray()) {
+            audience = new ArrayList<>();
+            for (JsonNode role : a.path("audience")) {
+                audience.add(role.asString(""));
+            }
+        }
+        Double priority = a.path("priority").isNumber() ? a.path("priority").asDouble() : null;
+        return new Annotations(audience, priority, optional(a, "lastModified"));
+    }
+
+    private static String optional(JsonNode node, String key) {
+        JsonNode v = node.get(key);
+        return v == null || !v.isString() ? null : v.asString();
+    }
+
+    private Results() {
+    }
+}

@@ -1,0 +1,501 @@
+package io.quiver.upstream.internal;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Hashtable;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
+
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceRegistration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.quiver.api.Tool;
+import io.quiver.lib.config.TypedConfig;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One upstream server and its supervision: it connects (starts the process), initializes, lists the
+ * tools across every page and registers each as a {@link Tool} service ({@link ProxyTool}); it lists
+ * again on {@code notifications/tools/list_changed}. When the connection ends unexpectedly the tools are
+ * unregistered at once, the calls in flight end with an error (they are never sent again), and the
+ * server is started again after a wait that doubles with each restart in a row, until
+ * {@code maxRestarts} in a row have failed: then it is {@link State#FAILED} and stays so until its
+ * declaration or settings change. A server that never answers {@code initialize}, writes garbage or
+ * exits at once is such a failure; none of this runs on the engine's threads.
+ *
+ * <p>Each connection is a generation: events of an older one (a late exit, a late answer) change nothing.
+ */
+final class Upstream {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Upstream.class);
+    /** Running this long without a failure resets the count of restarts in a row. */
+    static final Duration STEADY = Duration.ofMinutes(1);
+
+    enum State { STARTING, READY, BACKING_OFF, FAILED, STOPPED }
+
+    /** What the shell and the admin tools show. */
+    record Status(String name, String kind, State state, String detail, int tools, long restarts, String lastError,
+            List<String> stderrTail, String source) {
+    }
+
+    private final ServerSpec spec;
+    private final BundleContext context;
+    private final ScheduledExecutorService timer;
+    private final ExecutorService work;
+    private final Path workingDirectory;
+    private final StderrTail tail;
+    private volatile UpstreamConfig config;
+
+    private final Object lock = new Object();
+    private Generation current;
+    private State state = State.STOPPED;
+    private String lastError;
+    private int restartsInRow;
+    private long restarts;
+    private Instant readySince;
+    private ScheduledFuture<?> pendingStart;
+    private boolean stopped;
+
+    /** One connection and what was registered for it. */
+    final class Generation {
+        final Connection connection;
+        final McpClient client;
+        final Map<String, ServiceRegistration<Tool>> tools = new LinkedHashMap<>();
+        volatile boolean ready;
+        volatile String protocolVersion;
+        private boolean refreshing;
+        private boolean refreshAgain;
+
+        Generation(Connection connection) {
+            this.connection = connection;
+            this.client = new McpClient(connection, new McpClient.Events() {
+                @Override
+                public void notification(String method, JsonNode params) {
+                    Upstream.this.notification(Generation.this, method);
+                }
+
+                @Override
+                public void closed(String why, boolean clean) {
+                    Upstream.this.closed(Generation.this, why, clean);
+                }
+            });
+        }
+
+        String serverName() {
+            return spec.name();
+        }
+    }
+
+    Upstream(ServerSpec spec, UpstreamConfig config, BundleContext context, ScheduledExecutorService timer,
+            ExecutorService work, Path workingDirectory) {
+        this.spec = spec;
+        this.config = config;
+        this.context = context;
+        this.timer = timer;
+        this.work = work;
+        this.workingDirectory = workingDirectory;
+        this.tail = new StderrTail(config.stderrLines());
+    }
+
+    ServerSpec spec() {
+        return spec;
+    }
+
+    UpstreamConfig config() {
+        return config;
+    }
+
+    /** Starts it (on the work threads), unless its settings say it is disabled. */
+    void start() {
+        synchronized (lock) {
+            if (!config.enabled()) {
+                state = State.STOPPED;
+                lastError = "disabled by its settings (enabled = false)";
+                return;
+            }
+            state = State.STARTING;
+            pendingStart = timer.schedule(() -> work.execute(this::connect), 0, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** New settings that do not need a new process: the tools are registered again under them. */
+    void reconfigure(UpstreamConfig next) {
+        UpstreamConfig before = config;
+        config = next;
+        tail.capacity(next.stderrLines());
+        if (before.enabled() != next.enabled()) {
+            if (next.enabled()) {
+                start();
+            } else {
+                stop();
+                synchronized (lock) {
+                    stopped = false;
+                    lastError = "disabled by its settings (enabled = false)";
+                }
+            }
+            return;
+        }
+        Generation g;
+        synchronized (lock) {
+            g = current;
+        }
+        if (g != null && g.ready) {
+            refresh(g);
+        }
+    }
+
+    /** Stops it for good: tools unregistered, process ended. Blocks until the process is gone. */
+    void stop() {
+        Generation g;
+        synchronized (lock) {
+            stopped = true;
+            if (pendingStart != null) {
+                pendingStart.cancel(false);
+            }
+            g = current;
+            current = null;
+            state = State.STOPPED;
+        }
+        if (g != null) {
+            unregister(g);
+            g.connection.close();
+        }
+    }
+
+    private void connect() {
+        Generation g;
+        synchronized (lock) {
+            if (stopped || (current != null && current.ready)) {
+                return;
+            }
+            Connection connection = spec.kind() == ServerSpec.Kind.STDIO
+                    ? new StdioConnection(spec, workingDirectory, config.maxMessageBytes(), tail)
+                    : new HttpConnection(spec, Duration.ofMillis(Math.min(config.startupTimeoutMs(), 10_000)), tail);
+            g = new Generation(connection);
+            current = g;
+            state = State.STARTING;
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.startupTimeoutMs());
+        try {
+            g.connection.open(g.client);
+            ObjectNode params = McpClient.JSON.createObjectNode().put("protocolVersion", McpClient.VERSIONS.get(0));
+            params.putObject("capabilities");
+            params.putObject("clientInfo").put("name", "quiver").put("version", version());
+            JsonNode init = await(g, g.client.request("initialize", params), deadline, "initialize");
+            String version = init.path("protocolVersion").asString("");
+            if (!McpClient.VERSIONS.contains(version)) {
+                throw new IOException("the server answered initialize with protocol revision '" + version
+                        + "', which Quiver's client does not speak (" + String.join(", ", McpClient.VERSIONS) + ")");
+            }
+            if (!init.path("capabilities").has("tools")) {
+                LOG.info("Upstream {} declares no tools capability; listing its tools anyway", spec.name());
+            }
+            g.protocolVersion = version;
+            g.connection.negotiated(version);
+            g.client.notify("notifications/initialized", null);
+            List<JsonNode> tools = listTools(g, deadline);
+            synchronized (lock) {
+                if (current != g || stopped) {
+                    throw new IOException("superseded");
+                }
+                g.ready = true;
+                state = State.READY;
+                readySince = Instant.now();
+                lastError = null;
+            }
+            register(g, tools);
+            LOG.info("Upstream {} is ready ({}, protocol {}, {} tools)", spec.name(), g.connection.detail(), version,
+                    g.tools.size());
+        } catch (Exception e) {
+            String why = e instanceof ExecutionException && e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
+            if (e instanceof TimeoutException) {
+                why = e.getMessage();
+            }
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            String garbage = g.connection instanceof StdioConnection s && s.garbageLines() > 0
+                    ? " (its stdout carried " + s.garbageLines() + " lines that are not JSON-RPC)" : "";
+            failed(g, "could not start: " + why + garbage);
+        }
+    }
+
+    private JsonNode await(Generation g, McpClient.Request request, long deadline, String what) throws Exception {
+        long left = deadline - System.nanoTime();
+        try {
+            return request.answer().get(Math.max(1, left), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            g.client.cancel(request, "timed out");
+            throw new TimeoutException("no answer to " + what + " within startupTimeoutMs (" + config.startupTimeoutMs()
+                    + " ms)");
+        } catch (ExecutionException e) {
+            throw new IOException(what + ": " + e.getCause().getMessage(), e.getCause());
+        }
+    }
+
+    /** Every page of {@code tools/list}. */
+    private List<JsonNode> listTools(Generation g, long deadline) throws Exception {
+        List<JsonNode> tools = new ArrayList<>();
+        String cursor = null;
+        for (int page = 0; page < 1000; page++) {
+            ObjectNode params = McpClient.JSON.createObjectNode();
+            if (cursor != null) {
+                params.put("cursor", cursor);
+            }
+            JsonNode result = await(g, g.client.request("tools/list", params), deadline, "tools/list");
+            result.path("tools").forEach(tools::add);
+            JsonNode next = result.get("nextCursor");
+            if (next == null || next.isNull() || next.asString("").isEmpty()) {
+                return tools;
+            }
+            cursor = next.asString();
+        }
+        throw new IOException("tools/list gave more than 1000 pages");
+    }
+
+    private void notification(Generation g, String method) {
+        if ("notifications/tools/list_changed".equals(method) && g.ready) {
+            work.execute(() -> refresh(g));
+        }
+    }
+
+    /** Lists again and registers what changed; one listing at a time, a change meanwhile lists again after. */
+    private void refresh(Generation g) {
+        synchronized (g) {
+            if (g.refreshing) {
+                g.refreshAgain = true;
+                return;
+            }
+            g.refreshing = true;
+        }
+        try {
+            boolean again;
+            do {
+                synchronized (g) {
+                    g.refreshAgain = false;
+                }
+                try {
+                    List<JsonNode> tools = listTools(g,
+                            System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.startupTimeoutMs()));
+                    register(g, tools);
+                } catch (Exception e) {
+                    LOG.warn("Upstream {}: listing its tools again failed: {}", spec.name(), e.getMessage());
+                }
+                synchronized (g) {
+                    again = g.refreshAgain;
+                    if (!again) {
+                        g.refreshing = false;
+                    }
+                }
+            } while (again);
+        } catch (RuntimeException e) {
+            synchronized (g) {
+                g.refreshing = false;
+            }
+            throw e;
+        }
+    }
+
+    /** Registers the exposed tools of a listing, updates those that changed, unregisters those gone. */
+    private void register(Generation g, List<JsonNode> listing) {
+        UpstreamConfig c = config;
+        List<Pattern> include = globs(c.include());
+        List<Pattern> exclude = globs(c.exclude());
+        Map<String, Hashtable<String, Object>> wanted = new LinkedHashMap<>();
+        Map<String, String> upstreamNames = new LinkedHashMap<>();
+        for (JsonNode tool : listing) {
+            String name = tool.path("name").asString("");
+            if (name.isEmpty() || (!include.isEmpty() && include.stream().noneMatch(p -> p.matcher(name).matches()))
+                    || exclude.stream().anyMatch(p -> p.matcher(name).matches())) {
+                continue;
+            }
+            String exposed = ToolProperties.exposedName(prefix(c), name);
+            if (wanted.containsKey(exposed)) {
+                LOG.warn("Upstream {}: tools {} and {} both become {}; only the first is exposed", spec.name(),
+                        upstreamNames.get(exposed), name, exposed);
+                continue;
+            }
+            wanted.put(exposed, ToolProperties.of(exposed, tool, c, spec.name()));
+            upstreamNames.put(exposed, name);
+        }
+        synchronized (lock) {
+            if (current != g || !g.ready) {
+                return;
+            }
+            for (var it = g.tools.entrySet().iterator(); it.hasNext();) {
+                var e = it.next();
+                if (!wanted.containsKey(e.getKey())) {
+                    unregister(e.getValue());
+                    it.remove();
+                }
+            }
+            for (Map.Entry<String, Hashtable<String, Object>> w : wanted.entrySet()) {
+                ServiceRegistration<Tool> existing = g.tools.get(w.getKey());
+                if (existing == null) {
+                    ProxyTool proxy = new ProxyTool(this, upstreamNames.get(w.getKey()));
+                    g.tools.put(w.getKey(), context.registerService(Tool.class, proxy, w.getValue()));
+                } else if (!sameProperties(existing, w.getValue())) {
+                    try {
+                        existing.setProperties(w.getValue());
+                    } catch (IllegalStateException gone) {
+                        g.tools.remove(w.getKey());
+                    }
+                }
+            }
+        }
+    }
+
+    private static boolean sameProperties(ServiceRegistration<Tool> registration, Hashtable<String, Object> wanted) {
+        try {
+            var ref = registration.getReference();
+            for (Map.Entry<String, Object> e : wanted.entrySet()) {
+                Object have = ref.getProperty(e.getKey());
+                if (!(have instanceof String[] a && e.getValue() instanceof String[] b ? java.util.Arrays.equals(a, b)
+                        : Objects.equals(have, e.getValue()))) {
+                    return false;
+                }
+            }
+            for (String key : ref.getPropertyKeys()) {
+                if (key.startsWith("mcp.") && !wanted.containsKey(key)) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (IllegalStateException gone) {
+            return false;
+        }
+    }
+
+    private void unregister(Generation g) {
+        synchronized (lock) {
+            g.ready = false;
+            g.tools.values().forEach(Upstream::unregister);
+            g.tools.clear();
+        }
+    }
+
+    private static void unregister(ServiceRegistration<Tool> registration) {
+        try {
+            registration.unregister();
+        } catch (IllegalStateException e) {
+            // the bundle is stopping
+        }
+    }
+
+    private void closed(Generation g, String why, boolean clean) {
+        synchronized (lock) {
+            if (current != g || stopped) {
+                return;
+            }
+        }
+        boolean wasReady = g.ready;
+        unregister(g);
+        if (wasReady) {
+            LOG.warn("Upstream {} stopped: {}; its tools are withdrawn", spec.name(), why);
+        }
+        if (clean && wasReady && !"always".equals(config.restart())) {
+            synchronized (lock) {
+                state = State.STOPPED;
+                lastError = why + " (restart = " + config.restart() + ": not started again)";
+                current = null;
+            }
+            return;
+        }
+        failed(g, wasReady ? why : "could not start: " + why);
+    }
+
+    /** A failed start or an unexpected end: back off and start again, or give up. */
+    private void failed(Generation g, String why) {
+        synchronized (lock) {
+            if (current != g || stopped) {
+                g.connection.close();
+                return;
+            }
+            current = null;
+            lastError = why;
+            if (readySince != null && Duration.between(readySince, Instant.now()).compareTo(STEADY) >= 0) {
+                restartsInRow = 0;
+            }
+            readySince = null;
+        }
+        g.connection.close();
+        synchronized (lock) {
+            if (current != null || stopped) {
+                return;
+            }
+            if ("never".equals(config.restart()) || restartsInRow >= config.maxRestarts()) {
+                state = State.FAILED;
+                String because = "never".equals(config.restart()) ? "restart = never"
+                        : restartsInRow + " restarts in a row failed (maxRestarts)";
+                LOG.error("Upstream {} failed and is not started again ({}): {}. Recent stderr: {}", spec.name(), because,
+                        why, tail.last(5));
+                lastError = why + "; not started again: " + because;
+                return;
+            }
+            long delay = Math.min(config.maxBackoffMs(), config.backoffMs() << Math.min(restartsInRow, 30));
+            restartsInRow++;
+            restarts++;
+            state = State.BACKING_OFF;
+            LOG.warn("Upstream {}: {}; starting it again in {} ms (restart {} of {} in a row)", spec.name(), why, delay,
+                    restartsInRow, config.maxRestarts());
+            pendingStart = timer.schedule(() -> work.execute(this::connect), delay, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** The generation calls go to, or null while the server is not ready. */
+    Generation ready() {
+        synchronized (lock) {
+            return current != null && current.ready ? current : null;
+        }
+    }
+
+    Status status() {
+        synchronized (lock) {
+            Generation g = current;
+            return new Status(spec.name(), spec.kind().name().toLowerCase(java.util.Locale.ROOT), state,
+                    g == null ? "-" : g.connection.detail(), g == null ? 0 : g.tools.size(), restarts, lastError,
+                    tail.lines(), "etc/" + spec.source().getFileName());
+        }
+    }
+
+    /** Why calls cannot reach the server now, for the error a caller reads. */
+    String unavailable() {
+        synchronized (lock) {
+            return "the upstream server " + spec.name() + " is " + state.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
+                    + (lastError == null ? "" : " (" + lastError + ")");
+        }
+    }
+
+    String prefix(UpstreamConfig c) {
+        return c.prefix().isEmpty() ? spec.name() : c.prefix().equals("-") ? "" : c.prefix();
+    }
+
+    private static List<Pattern> globs(String[] globs) {
+        List<Pattern> out = new ArrayList<>();
+        for (String g : globs) {
+            if (!g.isBlank()) {
+                out.add(TypedConfig.glob(g.trim()));
+            }
+        }
+        return out;
+    }
+
+    private String version() {
+        return context.getBundle().getVersion().toString();
+    }
+}

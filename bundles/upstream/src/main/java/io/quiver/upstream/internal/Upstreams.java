@@ -1,0 +1,263 @@
+package io.quiver.upstream.internal;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+
+import org.osgi.framework.BundleContext;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.quiver.api.operator.Problem;
+import io.quiver.api.operator.ProblemSource;
+import io.quiver.lib.config.TypedConfig;
+
+/**
+ * The upstream servers: what {@code etc/mcp-servers.json} and the {@code etc/*.mcp.json} files declare,
+ * with Quiver's settings for each ({@code etc/io.quiver.upstream-NAME.cfg}), each run by an
+ * {@link Upstream}. The files are looked at every {@value #POLL_MS} ms; a server added is started, one
+ * whose declaration changed is stopped and started again, one removed is stopped, and the others are not
+ * touched (their processes keep running). Settings that change only how tools are exposed (prefix,
+ * include, exclude, tenants, timeouts) re-register the tools without a new process.
+ *
+ * <p>Also the shell's {@code quiver:upstreams} and a {@link ProblemSource} ({@code quiver:problems}):
+ * files and settings that are not valid, and servers that failed or are backing off.
+ */
+@Component(service = {Upstreams.class, ProblemSource.class}, immediate = true, property = {
+    "osgi.command.scope=quiver",
+    "osgi.command.function=upstreams"
+})
+public final class Upstreams implements ProblemSource {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Upstreams.class);
+    /** How often the folder is looked at for changed files. */
+    static final long POLL_MS = 1_000;
+    /** The framework property naming the configuration folder (set by the launcher). */
+    static final String ETC = "quiver.etc";
+
+    private final BundleContext context;
+    private final Path etc;
+    private final Path workingDirectory;
+    private final UnaryOperator<String> environment;
+    private final ScheduledExecutorService timer;
+    private final ExecutorService work;
+    private final Map<String, Upstream> running = new ConcurrentHashMap<>();
+    private final List<UpstreamSettings> settings = new CopyOnWriteArrayList<>();
+    private volatile List<Problem> fileProblems = List.of();
+    private volatile List<Problem> settingsProblems = List.of();
+    private String fingerprint = "";
+    private volatile boolean settingsChanged = true;
+    private volatile boolean closed;
+
+    @Activate
+    public Upstreams(BundleContext context) {
+        this.context = context;
+        String configured = context.getProperty(ETC);
+        this.etc = Path.of(configured == null ? "etc" : configured).toAbsolutePath().normalize();
+        this.workingDirectory = Path.of("").toAbsolutePath();
+        this.environment = System::getenv;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "quiver-upstreams"));
+        this.work = Executors.newCachedThreadPool(r -> daemon(r, "quiver-upstream-start"));
+        timer.scheduleWithFixedDelay(this::poll, 0, POLL_MS, TimeUnit.MILLISECONDS);
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void addSettings(UpstreamSettings s) {
+        settings.add(s);
+        changed();
+    }
+
+    void removeSettings(UpstreamSettings s) {
+        settings.remove(s);
+        changed();
+    }
+
+    private void changed() {
+        settingsChanged = true;
+        if (timer != null && !closed) {
+            timer.execute(this::poll);
+        }
+    }
+
+    @Deactivate
+    void deactivate() throws InterruptedException {
+        closed = true;
+        timer.shutdown();
+        timer.awaitTermination(10, TimeUnit.SECONDS);
+        List<CompletableFuture<Void>> stops = new ArrayList<>();
+        for (Upstream u : running.values()) {
+            stops.add(CompletableFuture.runAsync(u::stop, work));
+        }
+        try {
+            CompletableFuture.allOf(stops.toArray(CompletableFuture[]::new)).get(15, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.warn("Stopping the upstream servers took too long: {}", e.toString());
+        }
+        running.clear();
+        work.shutdownNow();
+    }
+
+    /** Looks at the files and settings; reconciles when either changed. Runs on the timer thread only. */
+    private void poll() {
+        if (closed) {
+            return;
+        }
+        try {
+            String now = ServersFiles.fingerprint(etc);
+            boolean filesChanged = !now.equals(fingerprint);
+            if (!filesChanged && !settingsChanged) {
+                return;
+            }
+            fingerprint = now;
+            settingsChanged = false;
+            reconcile(filesChanged);
+        } catch (RuntimeException e) {
+            LOG.error("Reading the upstream servers' configuration failed", e);
+        }
+    }
+
+    private void reconcile(boolean filesChanged) {
+        ServersFiles.Read read = ServersFiles.read(etc, environment);
+        fileProblems = read.problems();
+        for (Problem p : read.problems()) {
+            LOG.error("{}: {}", p.subject(), p.reason());
+        }
+        Map<String, Map<String, Object>> byServer = new HashMap<>();
+        List<Problem> problems = new ArrayList<>();
+        for (UpstreamSettings s : settings) {
+            String server = s.server();
+            if (byServer.putIfAbsent(server, s.properties) != null) {
+                problems.add(new Problem(TypedConfig.source(s.properties), "a second settings file for server " + server
+                        + "; it is ignored"));
+            }
+            if (!read.servers().containsKey(server)) {
+                problems.add(new Problem(TypedConfig.source(s.properties), "settings for server " + server
+                        + ", which no mcpServers file in etc/ declares"));
+            }
+        }
+        for (String name : List.copyOf(running.keySet())) {
+            if (!read.servers().containsKey(name)) {
+                Upstream gone = running.remove(name);
+                LOG.info("Upstream {} is no longer declared; stopping it", name);
+                gone.stop();
+            }
+        }
+        for (ServerSpec spec : read.servers().values()) {
+            Map<String, Object> props = byServer.getOrDefault(spec.name(), Map.of());
+            TypedConfig.Result<UpstreamConfig> result = TypedConfig.read(UpstreamConfig.class, props, null);
+            result.problems().forEach(p -> problems.add(new Problem(p.source(), p.text())));
+            UpstreamConfig config = result.config();
+            Upstream existing = running.get(spec.name());
+            boolean restartFailed = filesChanged && existing != null
+                    && existing.status().state() == Upstream.State.FAILED;
+            if (existing == null || !existing.spec().sameServer(spec) || restartFailed) {
+                if (existing != null) {
+                    LOG.info("Upstream {}: {}; starting it afresh", spec.name(),
+                            restartFailed ? "its configuration was edited after it failed" : "its declaration changed");
+                    existing.stop();
+                }
+                Upstream started = new Upstream(spec, config, context, timer, work, workingDirectory);
+                running.put(spec.name(), started);
+                started.start();
+            } else if (!same(existing.config(), config)) {
+                existing.reconfigure(config);
+            }
+        }
+        settingsProblems = List.copyOf(problems);
+    }
+
+    /** Whether two settings are equal member by member (the proxies do not say). */
+    private static boolean same(UpstreamConfig a, UpstreamConfig b) {
+        for (var m : UpstreamConfig.class.getDeclaredMethods()) {
+            if (m.getParameterCount() == 0 && !java.lang.reflect.Modifier.isStatic(m.getModifiers())
+                    && TypedConfig.changed(a, b, m.getName())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public List<Problem> problems() {
+        List<Problem> out = new ArrayList<>(fileProblems);
+        out.addAll(settingsProblems);
+        for (Upstream u : running.values()) {
+            Upstream.Status s = u.status();
+            if (s.state() == Upstream.State.FAILED || s.state() == Upstream.State.BACKING_OFF) {
+                out.add(new Problem("upstream " + s.name(), s.state().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
+                        + ": " + Objects.requireNonNullElse(s.lastError(), "no reason recorded")));
+            }
+        }
+        return out;
+    }
+
+    /** Every server's status, by name. */
+    public List<Upstream.Status> statuses() {
+        Map<String, Upstream.Status> sorted = new java.util.TreeMap<>();
+        running.values().forEach(u -> sorted.put(u.spec().name(), u.status()));
+        return List.copyOf(sorted.values());
+    }
+
+    /** {@code quiver:upstreams}: a table of the servers. */
+    public String upstreams() {
+        List<Upstream.Status> all = statuses();
+        if (all.isEmpty()) {
+            return "No upstream servers: declare them in " + etc.resolve(ServersFiles.MAIN) + " (mcpServers).";
+        }
+        StringBuilder out = new StringBuilder(String.format("%-20s %-5s %-12s %5s %8s  %s%n", "NAME", "KIND", "STATE",
+                "TOOLS", "RESTARTS", "DETAIL"));
+        for (Upstream.Status s : all) {
+            out.append(String.format("%-20s %-5s %-12s %5d %8d  %s%n", s.name(), s.kind(),
+                    s.state().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'), s.tools(), s.restarts(),
+                    s.lastError() == null ? s.detail() : s.detail() + "; last error: " + s.lastError()));
+        }
+        return out.toString();
+    }
+
+    /** {@code quiver:upstreams NAME}: one server's status and the tail of its stderr. */
+    public String upstreams(String name) {
+        Upstream u = running.get(name);
+        if (u == null) {
+            return "No upstream server " + name + ".";
+        }
+        Upstream.Status s = u.status();
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("name", s.name());
+        fields.put("declared in", s.source());
+        fields.put("kind", s.kind());
+        fields.put("state", s.state().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+        fields.put("connection", s.detail());
+        fields.put("tools", s.tools());
+        fields.put("restarts", s.restarts());
+        fields.put("last error", s.lastError() == null ? "-" : s.lastError());
+        StringBuilder out = new StringBuilder();
+        fields.forEach((k, v) -> out.append(String.format("%-12s %s%n", k, v)));
+        out.append("stderr (last ").append(s.stderrTail().size()).append(" lines):\n");
+        s.stderrTail().forEach(line -> out.append("  ").append(line).append('\n'));
+        return out.toString();
+    }
+}
