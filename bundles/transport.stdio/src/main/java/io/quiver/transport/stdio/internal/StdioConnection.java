@@ -1,0 +1,234 @@
+package io.quiver.transport.stdio.internal;
+
+import io.quiver.api.CallerIdentity;
+import io.quiver.api.transport.Inbound;
+import io.quiver.api.transport.McpEngine;
+import io.quiver.api.transport.McpSession;
+import io.quiver.api.transport.MessageSink;
+import io.quiver.api.transport.Receipt;
+import io.quiver.api.transport.TransportErrors;
+import java.io.IOException;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * One client on the other end of a pair of pipes: each line read is one message for the engine,
+ * everything the engine answers or sends goes out as one line.
+ *
+ * <p>The session is the one the client's {@code initialize} opened; its id goes with every later
+ * message, as the {@code Mcp-Session-Id} header does over HTTP. Once the {@code initialize} response is
+ * out, the session's stream (list changes, resource updates) is attached here for as long as the
+ * session lives; an attached stream also keeps the session from being expired as idle, which a
+ * client that sits quietly for hours (a desktop application) needs. When the session ends, later
+ * requests are told to initialize again.
+ *
+ * <p>Requests are started ({@link io.quiver.api.transport.Exchange#start}), never run on the reading
+ * thread: the engine answers quick control methods at once and hands everything else to its own
+ * threads, within its limits, so a slow tool call never holds up the next line (a {@code ping}, a
+ * cancellation, the answer to the server's own question). The reading thread only blocks on a write
+ * while the client does not read its stdout.
+ *
+ * <p>Refusals are answered where JSON-RPC wants an answer: a line that is not JSON or not a valid
+ * message gets its error with id null; any other refusal only when the message was a request (has
+ * an id). Notifications and responses get no answer.
+ */
+final class StdioConnection {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StdioConnection.class);
+    private static final ObjectMapper JSON = JsonMapper.builder().build();
+
+    private final McpEngine engine;
+    private final LineReader in;
+    private final LineWriter out;
+    private final CallerIdentity caller;
+    private final LongSupplier maxMessageBytes;
+    /** Where the messages of each request go: straight out, as lines. */
+    private final MessageSink replies;
+    /** Where the session's own messages go (list changes, resource updates). */
+    private final MessageSink notifications;
+    private volatile McpSession session;
+    private volatile AutoCloseable attached;
+    private volatile boolean closed;
+
+    /**
+     * @param caller who the client is (the local caller of the default tenant: whoever could start this
+     *     process)
+     * @param maxMessageBytes the limit the reader applies, for the error message
+     */
+    StdioConnection(McpEngine engine, LineReader in, LineWriter out, CallerIdentity caller,
+            LongSupplier maxMessageBytes) {
+        this.engine = engine;
+        this.in = in;
+        this.out = out;
+        this.caller = caller;
+        this.maxMessageBytes = maxMessageBytes;
+        this.replies = new Lines(out);
+        this.notifications = new Lines(out);
+    }
+
+    /**
+     * Serves lines until stdin ends or {@link #close} is called; blocks meanwhile.
+     *
+     * @return true at the end of stdin (the client is done), false after {@link #close}
+     */
+    boolean serve() throws IOException {
+        while (!closed) {
+            LineReader.Line line = in.next();
+            if (closed) {
+                return false;
+            }
+            if (line instanceof LineReader.Message message) {
+                receive(message.bytes());
+            } else if (line instanceof LineReader.TooLong tooLong) {
+                LOG.warn("A message of {} bytes was refused: the limit is maxMessageBytes = {}", tooLong.length(),
+                        maxMessageBytes.getAsLong());
+                out.write(engine.errorResponse(TransportErrors.INVALID_REQUEST, "Invalid Request: the message is "
+                        + tooLong.length() + " bytes long, over the limit of " + maxMessageBytes.getAsLong()
+                        + " bytes (maxMessageBytes); it was skipped"));
+            } else {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** One message from the client. */
+    void receive(byte[] message) {
+        McpSession current = session;
+        String sessionId = current != null && current.isOpen() ? current.id() : null;
+        Receipt receipt;
+        try {
+            receipt = engine.receive(message, new Inbound(sessionId, null, caller, null, null));
+        } catch (RuntimeException e) {
+            // the engine never throws for bad input: this is the engine stopping under us
+            LOG.error("The engine failed to take a message", e);
+            return;
+        }
+        if (receipt instanceof Receipt.Rejected rejected) {
+            if (owesAnswer(rejected)) {
+                out.write(rejected.body());
+            }
+        } else if (receipt instanceof Receipt.Pending pending) {
+            MessageSink sink = replies;
+            if (pending.session() != null && pending.session() != current) {
+                // initialize opened a session: later messages name it, its stream is attached once it is answered
+                session = pending.session();
+                sink = new Opening(pending.session());
+            }
+            pending.exchange().start(sink);
+        }
+    }
+
+    /**
+     * The client is done (stdin ended): the engine drains, so requests in flight still get their
+     * answers out, within its grace period, and the session's stream gets its last message.
+     */
+    void end() {
+        engine.drain();
+        detach();
+    }
+
+    /** Stops serving (the transport stops without the server): the session's stream is detached. */
+    void close() {
+        closed = true;
+        detach();
+    }
+
+    private void detach() {
+        AutoCloseable handle = attached;
+        attached = null;
+        if (handle != null) {
+            try {
+                handle.close();
+            } catch (Exception e) {
+                LOG.debug("Detaching the session stream failed: {}", e.toString());
+            }
+        }
+    }
+
+    private void attach(McpSession opened) {
+        if (closed || session != opened) {
+            return;
+        }
+        AutoCloseable handle = opened.attach(notifications);
+        if (handle == null) {
+            LOG.warn("Session {} already has a stream: its notifications do not reach stdout", opened.id());
+            return;
+        }
+        AutoCloseable previous = attached;
+        attached = handle;
+        if (previous != null) {
+            try {
+                previous.close();
+            } catch (Exception e) {
+                LOG.debug("Detaching the previous session stream failed: {}", e.toString());
+            }
+        }
+    }
+
+    /** Whether JSON-RPC wants a refusal answered: malformed input always, anything else for a request only. */
+    static boolean owesAnswer(Receipt.Rejected rejected) {
+        if (rejected.reason() == Receipt.Reason.PARSE_ERROR || rejected.reason() == Receipt.Reason.INVALID_REQUEST) {
+            return true;
+        }
+        try {
+            JsonNode id = JSON.readTree(rejected.body()).get("id");
+            return id != null && !id.isNull();
+        } catch (JacksonException e) {
+            return true;
+        }
+    }
+
+    /** Whether a response is a result (not an error). */
+    static boolean isResult(byte[] response) {
+        try {
+            return JSON.readTree(response).has("result");
+        } catch (JacksonException e) {
+            return false;
+        }
+    }
+
+    /** Messages out, one line each; the end of a stream has nothing to write unless it brings a last message. */
+    private static class Lines implements MessageSink {
+        private final LineWriter out;
+
+        Lines(LineWriter out) {
+            this.out = out;
+        }
+
+        @Override
+        public void send(byte[] message) {
+            out.write(message);
+        }
+
+        @Override
+        public void complete(byte[] response) {
+            if (response != null) {
+                out.write(response);
+            }
+        }
+    }
+
+    /** The {@code initialize} exchange: once its result is out, the new session's stream is attached. */
+    private final class Opening extends Lines {
+        private final McpSession opened;
+
+        Opening(McpSession opened) {
+            super(out);
+            this.opened = opened;
+        }
+
+        @Override
+        public void complete(byte[] response) {
+            super.complete(response);
+            if (response != null && isResult(response)) {
+                attach(opened);
+            }
+        }
+    }
+}
