@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Parses {@code quiver.jar [run] [--port N] [--bind ADDR] [--features a,b] [--etc DIR] [--deploy DIR]
+ * Parses {@code quiver.jar [run] [--stdio] [--port N] [--bind ADDR] [--features a,b] [--etc DIR] [--deploy DIR]
  * [--data DIR]}, {@code quiver.jar apikey create --subject S [...]} and {@code quiver.jar help}. Options
  * take their value as the next argument or after {@code =}; the last of a repeated option wins.
  */
@@ -65,6 +65,10 @@ public final class CommandLine {
                    quiver help              print this text
 
             Options of run:
+              --stdio             serve MCP on stdin and stdout, one JSON-RPC message per line, for a
+                                  host that launches the server (Claude Desktop, Claude Code); the
+                                  server stops when stdin ends. Features default to %s
+                                  (no HTTP unless --features names http)
               --port N            HTTP port (default %d; 0 lets the OS choose)
               --bind ADDR         address to listen on (default %s); beyond loopback it needs
                                   allowedHosts and an authentication (JWT or an API key)
@@ -79,7 +83,8 @@ public final class CommandLine {
               --help              print this text
 
             The first line on stdout is "Quiver MCP endpoint: <url>" once the endpoint answers;
-            everything else goes to stderr. Stop with Ctrl-C or SIGTERM.
+            everything else goes to stderr. Stop with Ctrl-C or SIGTERM. With --stdio, stdout carries
+            the protocol only (the endpoint line, if any, goes to stderr).
 
             Options of apikey create:
               --subject S         who callers with the key are: the service account (required)
@@ -95,7 +100,8 @@ public final class CommandLine {
 
             The key is printed once, on stdout, and stored nowhere: the configuration holds only its
             hash. Deleting the configuration file revokes the key.
-            """.formatted(LaunchSettings.DEFAULT_PORT, LaunchSettings.DEFAULT_BIND,
+            """.formatted(String.join(",", LaunchSettings.STDIO_FEATURES), LaunchSettings.DEFAULT_PORT,
+            LaunchSettings.DEFAULT_BIND,
             String.join(",", LaunchSettings.DEFAULT_FEATURES), ApiKeyCommand.DEFAULT_DAYS);
 
     private CommandLine() {
@@ -121,7 +127,8 @@ public final class CommandLine {
 
     private static Command parseRun(List<String> args) throws UsageException {
         LaunchSettings d = LaunchSettings.defaults();
-        List<String> features = d.features();
+        List<String> features = null;
+        boolean stdio = false;
         int port = d.port();
         String bind = d.bind();
         Path etc = d.etc();
@@ -129,7 +136,7 @@ public final class CommandLine {
         Path data = null;
         Map<String, String> properties = new java.util.HashMap<>();
         List<Option> options = options(args, 0, List.of("--port", "--bind", "--features", "--etc", "--deploy", "--data"),
-                List.of("--insecure-no-auth"), "");
+                List.of("--insecure-no-auth", "--stdio"), "");
         if (options == null) {
             return new Help();
         }
@@ -142,8 +149,21 @@ public final class CommandLine {
                 case "--deploy" -> deploy = path(o.name(), o.value());
                 case "--data" -> data = path(o.name(), o.value());
                 case "--insecure-no-auth" -> properties.put(FrameworkProperties.INSECURE_NO_AUTH, "true");
+                case "--stdio" -> stdio = true;
                 default -> throw new IllegalStateException(o.name());
             }
+        }
+        if (stdio) {
+            properties.put(FrameworkProperties.STDIO, "true");
+            if (features == null) {
+                features = LaunchSettings.STDIO_FEATURES;
+            } else if (!features.contains("stdio")) {
+                // --stdio needs its transport whatever else is asked for
+                features = new ArrayList<>(features);
+                features.add("stdio");
+            }
+        } else if (features == null) {
+            features = d.features();
         }
         return new Run(new LaunchSettings(features, port, bind, etc, deploy, data, Map.copyOf(properties),
                 d.startTimeout(), true));

@@ -64,6 +64,8 @@ final class FrameworkProperties {
     static final String AUTH_REQUIRED = "quiver.auth.required";
     /** Set by {@code --insecure-no-auth}: serving beyond loopback without authentication is allowed. */
     static final String INSECURE_NO_AUTH = "quiver.auth.insecureNoAuth";
+    /** Set by {@code --stdio}: the stdio transport serves MCP on the process's stdin and stdout. */
+    static final String STDIO = "quiver.stdio";
 
     /** How many catalog scope rules {@code etc/} holds at start. */
     static final String SCOPE_RULES = "quiver.scope.rules";

@@ -28,6 +28,8 @@ public record LaunchSettings(List<String> features, int port, String bind, Path 
                              Map<String, String> frameworkProperties, Duration startTimeout, boolean awaitEndpoint) {
 
     public static final List<String> DEFAULT_FEATURES = List.of("core", "http", "tools-default");
+    /** The features of {@code run --stdio} when none are named: no HTTP. */
+    public static final List<String> STDIO_FEATURES = List.of("core", "stdio", "tools-default");
     public static final int DEFAULT_PORT = 7711;
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(15);
@@ -59,6 +61,14 @@ public record LaunchSettings(List<String> features, int port, String bind, Path 
         }
         features = List.copyOf(f);
         frameworkProperties = Collections.unmodifiableMap(new LinkedHashMap<>(frameworkProperties));
+    }
+
+    /**
+     * Whether MCP is served on the process's stdin and stdout ({@code --stdio}): then stdout carries the
+     * protocol and nothing else.
+     */
+    public boolean stdio() {
+        return Boolean.parseBoolean(frameworkProperties.get(FrameworkProperties.STDIO));
     }
 
     /** The defaults of {@code ./quiver run}, relative to the current folder. */

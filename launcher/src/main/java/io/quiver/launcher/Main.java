@@ -7,7 +7,9 @@ import java.time.Instant;
 /**
  * {@code java -jar quiver.jar run [options]}: starts Quiver, prints exactly one line to stdout
  * ({@code Quiver MCP endpoint: <url>}) once the endpoint answers, and runs until SIGINT/SIGTERM.
- * Everything else goes to stderr. Exit status: 0 after a normal stop, 1 when the start failed,
+ * Everything else goes to stderr. With {@code --stdio} stdout belongs to the protocol: the launcher
+ * writes nothing there (the endpoint line, when HTTP runs too, goes to stderr), and the server also
+ * stops when stdin ends. Exit status: 0 after a normal stop, 1 when the start failed,
  * 2 for a wrong command line. {@code quiver.jar apikey create ...} prints a new API key and its
  * configuration instead ({@link ApiKeyCommand}).
  */
@@ -38,13 +40,16 @@ public final class Main {
             System.exit(ApiKeyCommand.create(create, stdout, System.err));
             return;
         }
-        // stdout carries the endpoint line only; a bundle that prints goes to stderr
+        // stdout carries the endpoint line only (with --stdio: the protocol only, which the stdio transport
+        // writes to the file descriptor itself); a bundle that prints goes to stderr
         System.setOut(System.err);
         configureLogging();
-        System.exit(run(((CommandLine.Run) command).settings(), stdout, launcherStart));
+        LaunchSettings settings = ((CommandLine.Run) command).settings();
+        System.exit(run(settings, settings.stdio() ? System.err : stdout, launcherStart));
     }
 
-    private static int run(LaunchSettings settings, PrintStream stdout, long launcherStart) {
+    /** @param endpointOut where the endpoint line goes: stdout, or stderr when stdout is the protocol's */
+    private static int run(LaunchSettings settings, PrintStream endpointOut, long launcherStart) {
         Quiver quiver = Quiver.builder().settings(settings).build();
         Runtime.getRuntime().addShutdownHook(new Thread(quiver::stop, "quiver-shutdown"));
         Signals.install(quiver::stop);
@@ -55,8 +60,8 @@ public final class Main {
             return 1;
         }
         if (quiver.settings().awaitEndpoint() && hasEndpoint(quiver)) {
-            stdout.println("Quiver MCP endpoint: " + quiver.url());
-            stdout.flush();
+            endpointOut.println("Quiver MCP endpoint: " + quiver.url());
+            endpointOut.flush();
         }
         System.err.println("Quiver started in " + sinceJvmStart(launcherStart) + " ms"
                 + (quiver.problems().isEmpty() ? "" : " with " + quiver.problems().size() + " bundle problem(s)"));

@@ -157,7 +157,9 @@ public final class Quiver implements AutoCloseable {
             return;
         }
         if (!http) {
-            LOG.info("The features {} have no HTTP runtime: no MCP endpoint to wait for", settings.features());
+            if (!settings.stdio()) { // with --stdio, having no HTTP endpoint is what was asked for
+                LOG.info("The features {} have no HTTP runtime: no MCP endpoint to wait for", settings.features());
+            }
             return;
         }
         url = new EndpointWaiter(context, settings.bind()).await(remainingMs(deadline));

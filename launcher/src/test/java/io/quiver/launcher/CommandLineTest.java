@@ -1,6 +1,7 @@
 package io.quiver.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -35,6 +36,37 @@ class CommandLineTest {
         LaunchSettings s = run("run", "--bind", "0.0.0.0", "--insecure-no-auth", "--port", "0");
         assertEquals("true", s.frameworkProperties().get(FrameworkProperties.INSECURE_NO_AUTH));
         assertEquals(0, s.port());
+    }
+
+    @Test
+    void stdioServesWithoutHttpByDefault() throws Exception {
+        for (LaunchSettings s : List.of(run("run", "--stdio"), run("--stdio"))) {
+            assertTrue(s.stdio());
+            assertEquals("true", s.frameworkProperties().get(FrameworkProperties.STDIO));
+            assertEquals(List.of("core", "stdio", "tools-default"), s.features());
+        }
+        assertFalse(run().stdio());
+        assertFalse(run("--features", "stdio").stdio(), "the feature alone does not take over stdin and stdout");
+    }
+
+    @Test
+    void stdioWithNamedFeaturesKeepsThemAndAddsItsTransport() throws Exception {
+        LaunchSettings both = run("run", "--features", "http,tools-default", "--stdio", "--port", "0");
+        assertTrue(both.stdio());
+        assertEquals(List.of("core", "http", "tools-default", "stdio"), both.features());
+        assertEquals(0, both.port());
+        assertEquals(List.of("core", "stdio", "conformance"), run("--stdio", "--features=stdio,conformance").features());
+        assertEquals(List.of("core", "stdio"), run("--stdio", "--features", "").features());
+    }
+
+    @Test
+    void stdioOptionsWithPathsAsAHostPassesThem() throws Exception {
+        LaunchSettings s = run("run", "--stdio", "--etc", "/srv/quiver/etc", "--deploy=/srv/quiver/deploy",
+                "--data", "/srv/quiver/data");
+        assertTrue(s.stdio());
+        assertEquals(Path.of("/srv/quiver/etc"), s.etc());
+        assertEquals(Path.of("/srv/quiver/deploy"), s.deploy());
+        assertEquals(Path.of("/srv/quiver/data"), s.data());
     }
 
     @Test
@@ -75,6 +107,8 @@ class CommandLineTest {
         assertInstanceOf(CommandLine.Help.class, CommandLine.parse("--help"));
         assertInstanceOf(CommandLine.Help.class, CommandLine.parse("run", "--port", "1", "-h"));
         assertTrue(CommandLine.USAGE.contains("--features"));
+        assertTrue(CommandLine.USAGE.contains("--stdio"));
+        assertTrue(CommandLine.USAGE.contains("core,stdio,tools-default"), CommandLine.USAGE);
     }
 
     @Test
@@ -89,6 +123,8 @@ class CommandLineTest {
         assertUsage("'-1' is not a port number", "--port=-1");
         assertUsage("--bind needs a non-empty value", "--bind", " ");
         assertUsage("--etc needs a non-empty value", "--etc=");
+        assertUsage("--stdio takes no value", "--stdio=true");
+        assertUsage("unknown option '--stdio' of apikey create", "apikey", "create", "--subject", "s", "--stdio");
     }
 
     private static void assertUsage(String expected, String... args) {

@@ -16,8 +16,8 @@ class EmbeddedFeaturesTest {
     private final FeatureCatalog catalog = FeatureCatalog.embedded();
 
     @Test
-    void theFourFeaturesAreEmbedded() {
-        assertTrue(catalog.available().containsAll(List.of("conformance", "core", "http", "tools-default")),
+    void theFeaturesAreEmbedded() {
+        assertTrue(catalog.available().containsAll(List.of("conformance", "core", "http", "stdio", "tools-default")),
                 () -> "available: " + catalog.available());
     }
 
@@ -52,7 +52,8 @@ class EmbeddedFeaturesTest {
     @Test
     void unknownFeatureNamesTheAvailableOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> catalog.load("nope"));
-        assertTrue(e.getMessage().contains("available: admin, conformance, core, http, shell, tools-default"), e.getMessage());
+        assertTrue(e.getMessage().contains("available: admin, conformance, core, http, shell, stdio, tools-default"),
+                e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> catalog.load("../etc/passwd"));
         assertThrows(IllegalArgumentException.class, () -> catalog.load("/no/such/feature.json"));
     }
