@@ -85,6 +85,11 @@ final class ProxyTool implements Tool {
                         g.client.cancel(request, "the caller cancelled the call or it timed out");
                         return Outcome.done(ToolResult.error("The call was cancelled."));
                     }
+                } catch (InterruptedException e) {
+                    // the engine stops the attempt (cancelled, timed out, shutting down): so does the server
+                    g.client.cancel(request, "the caller cancelled the call or it timed out");
+                    Thread.currentThread().interrupt();
+                    return Outcome.done(ToolResult.error("The call was cancelled."));
                 } catch (ExecutionException e) {
                     if (e.getCause() instanceof McpClient.RpcError rpc) {
                         throw new ProtocolError(rpc.code, rpc.getMessage());

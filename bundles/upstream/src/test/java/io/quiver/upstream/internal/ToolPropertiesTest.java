@@ -1,0 +1,58 @@
+package io.quiver.upstream.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.util.Hashtable;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.quiver.lib.config.TypedConfig;
+import tools.jackson.databind.json.JsonMapper;
+
+class ToolPropertiesTest {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @Test
+    void namesArePrefixedAndMadeAcceptable() {
+        assertEquals("github.create_issue", ToolProperties.exposedName("github", "create_issue"));
+        assertEquals("create_issue", ToolProperties.exposedName("", "create_issue"));
+        assertEquals("fs.read_file_now_", ToolProperties.exposedName("fs", "read file/now!"));
+        assertEquals(128, ToolProperties.exposedName("p", "x".repeat(300)).length());
+    }
+
+    @Test
+    void listingBecomesProperties() {
+        UpstreamConfig config = TypedConfig.of(UpstreamConfig.class, Map.of("callTimeoutMs", 5000L,
+                "tenants", new String[] {"acme"}));
+        Hashtable<String, Object> p = ToolProperties.of("gh.search", JSON.readTree("""
+                {"name": "search", "title": "Search", "description": "Finds things",
+                 "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]},
+                 "outputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}},
+                 "annotations": {"readOnlyHint": true, "openWorldHint": false},
+                 "icons": [{"src": "https://example.com/i.png"}, {"src": "javascript:alert(1)"}]}"""), config, "gh");
+        assertEquals("gh.search", p.get("mcp.tool.name"));
+        assertEquals("Search", p.get("mcp.tool.title"));
+        assertEquals("Finds things", p.get("mcp.tool.description"));
+        assertEquals(JSON.readTree("{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"]}"),
+                JSON.readTree((String) p.get("mcp.tool.inputSchema")));
+        assertEquals(true, p.get("mcp.tool.readOnlyHint"));
+        assertEquals(false, p.get("mcp.tool.openWorldHint"));
+        assertFalse(p.containsKey("mcp.tool.destructiveHint"), "an absent hint keeps MCP's default");
+        assertArrayEquals(new String[] {"https://example.com/i.png"}, (String[]) p.get("mcp.tool.icons"));
+        assertEquals(5000L, p.get("mcp.tool.timeoutMs"));
+        assertArrayEquals(new String[] {"acme"}, (String[]) p.get("mcp.tenant"));
+        assertEquals("gh", p.get(ToolProperties.SERVER));
+    }
+
+    @Test
+    void schemasWithoutTypeGetTheMinimalWrapper() {
+        assertEquals(JSON.readTree("{\"type\":\"object\",\"properties\":{}}"), ToolProperties.inputSchema(null));
+        assertEquals(JSON.readTree("{\"type\":\"object\",\"properties\":{}}"), ToolProperties.inputSchema(JSON.readTree("{}")));
+        assertEquals(JSON.readTree("{\"properties\":{\"a\":{}},\"type\":\"object\"}"),
+                ToolProperties.inputSchema(JSON.readTree("{\"properties\":{\"a\":{}}}")));
+    }
+}

@@ -1,0 +1,505 @@
+package io.quiver.itests.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import io.quiver.itests.client.McpClient;
+import io.quiver.itests.client.MessageStream;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Third-party MCP servers behind Quiver, as a user configures them in {@code etc/mcp-servers.json}:
+ * {@code @modelcontextprotocol/server-everything} over stdio and over Streamable HTTP,
+ * {@code @modelcontextprotocol/server-filesystem} over stdio (both pinned in {@code upstreams/package.json}),
+ * a small fixture server of this test tree ({@code upstreams/fixture-server.mjs}: a slow tool that counts
+ * its runs in a witness file, a tool answering with Quiver's Outcome envelope, one echoing its {@code _meta}),
+ * and three broken servers. Results through Quiver are compared with the same calls made directly.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class UpstreamsIT {
+
+    private static final Duration T = Duration.ofSeconds(20);
+    private static final Path UPSTREAMS = Path.of("upstreams").toAbsolutePath();
+    private static final Path EVERYTHING = UPSTREAMS.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    private static final Path FILESYSTEM = UPSTREAMS.resolve("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
+    private static final Path FIXTURE = UPSTREAMS.resolve("fixture-server.mjs");
+    /** In every upstream's command line, so the test finds (and counts) exactly this run's processes. */
+    private static final String RUN = "--quiver-test-run=" + UUID.randomUUID();
+
+    private static Process everythingHttp;
+    private static String everythingHttpUrl;
+    private static QuiverServer server;
+    private static Path files;
+    private static Path witness;
+
+    @BeforeAll
+    static void start() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        ProcessBuilder http = new ProcessBuilder("node", EVERYTHING.toString(), "streamableHttp", RUN);
+        http.environment().put("PORT", String.valueOf(port));
+        everythingHttp = http.redirectErrorStream(true).start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(everythingHttp.getInputStream(), StandardCharsets.UTF_8));
+        String line;
+        while ((line = out.readLine()) != null && !line.contains("listening on port")) {
+            // its start-up lines
+        }
+        assertTrue(line != null, "server-everything did not start in HTTP mode");
+        CompletableFuture.runAsync(() -> drain(out));
+        everythingHttpUrl = "http://127.0.0.1:" + port + "/mcp";
+
+        server = QuiverServer.start("upstreams", "core,http,tools-default", home -> {
+            files = Files.createDirectories(home.resolve("files"));
+            Files.writeString(files.resolve("notes.txt"), "first line\nsecond line\nthird line\n");
+            Files.createDirectories(files.resolve("sub"));
+            Files.writeString(files.resolve("sub/data.json"), "{\"a\": 1}\n");
+            witness = home.resolve("witness.txt");
+            Files.writeString(witness, "");
+            writeServers(home, servers(true));
+            Files.writeString(home.resolve("etc/io.quiver.upstream-fixture.cfg"), "backoffMs = 300\n");
+            for (String broken : List.of("garbage", "silent", "exits")) {
+                Files.writeString(home.resolve("etc/io.quiver.upstream-" + broken + ".cfg"),
+                        "startupTimeoutMs = 1500\nbackoffMs = 200\nmaxRestarts = 2\n");
+            }
+        });
+    }
+
+    /** The servers of the first file; {@code withFilesystem} false drops server-filesystem and adds fixture2. */
+    private static Map<String, Object> servers(boolean withFilesystem) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("everything", Map.of("command", "node", "args", List.of(EVERYTHING.toString(), "stdio", RUN)));
+        s.put("everything-http", Map.of("type", "http", "url", everythingHttpUrl));
+        if (withFilesystem) {
+            s.put("fs", Map.of("command", "node", "args", List.of(FILESYSTEM.toString(), files.toString(), RUN)));
+        } else {
+            s.put("fixture2", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN)));
+        }
+        s.put("fixture", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN),
+                "env", Map.of("WITNESS", "${QUIVER_TEST_WITNESS:-" + witness + "}")));
+        s.put("garbage", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN), "env",
+                Map.of("FIXTURE_MODE", "garbage")));
+        s.put("silent", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN), "env",
+                Map.of("FIXTURE_MODE", "silent")));
+        s.put("exits", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN), "env",
+                Map.of("FIXTURE_MODE", "exit")));
+        return s;
+    }
+
+    private static void writeServers(Path home, Map<String, Object> servers) throws IOException {
+        Path file = home.resolve("etc/mcp-servers.json");
+        Path temp = home.resolve("etc/.mcp-servers.json.tmp");
+        Files.writeString(temp, McpClient.JSON.writeValueAsString(Map.of("mcpServers", servers)));
+        Files.move(temp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        try {
+            if (server != null) {
+                server.close();
+            }
+        } finally {
+            if (everythingHttp != null) {
+                everythingHttp.destroy();
+                everythingHttp.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @Test
+    @Order(1)
+    void upstreamToolsAppearPrefixedAndAnswerAsTheServersDo() throws Exception {
+        try (McpClient client = McpClient.connect(server.url(), "upstreams-it", T)) {
+            Map<String, JsonNode> tools = awaitTools(client, List.of("everything.echo", "everything-http.echo",
+                    "fs.read_text_file", "fixture.slow", "fixture.meta"));
+            assertEquals("object", tools.get("everything.echo").path("inputSchema").path("type").asString());
+            assertEquals("Echoes back the input string", tools.get("everything.echo").path("description").asString());
+            assertEquals("{\"type\":\"object\",\"properties\":{}}", tools.get("fixture.meta").get("inputSchema").toString(),
+                    "an upstream schema without a type is listed with the minimal wrapper");
+            assertTrue(tools.keySet().stream().noneMatch(n -> n.startsWith("garbage.") || n.startsWith("silent.")
+                    || n.startsWith("exits.")), tools.keySet().toString());
+            assertTrue(tools.containsKey("current_time"), "Quiver's own tools are still there");
+
+            try (Direct everything = Direct.start("node", EVERYTHING.toString(), "stdio", RUN);
+                    Direct fs = Direct.start("node", FILESYSTEM.toString(), files.toString(), RUN)) {
+                for (Map.Entry<String, Map<String, Object>> call : Map.<String, Map<String, Object>>of(
+                        "echo", Map.of("message", "through Quiver"),
+                        "get-sum", Map.of("a", 2, "b", 40),
+                        "get-structured-content", Map.of("location", "Chicago"),
+                        "get-annotated-message", Map.of("messageType", "error", "includeImage", true),
+                        "get-tiny-image", Map.of()).entrySet()) {
+                    JsonNode direct = everything.call(call.getKey(), call.getValue());
+                    for (String prefix : List.of("everything.", "everything-http.")) {
+                        JsonNode via = client.callTool(prefix + call.getKey(), call.getValue()).path("result");
+                        assertSameResult(direct, via, prefix + call.getKey());
+                    }
+                }
+                for (Map.Entry<String, Map<String, Object>> call : Map.<String, Map<String, Object>>of(
+                        "read_text_file", Map.of("path", files.resolve("notes.txt").toString(), "head", 2),
+                        "list_directory", Map.of("path", files.toString()),
+                        "search_files", Map.of("path", files.toString(), "pattern", "*.json"),
+                        "list_allowed_directories", Map.of()).entrySet()) {
+                    assertSameResult(fs.call(call.getKey(), call.getValue()),
+                            client.callTool("fs." + call.getKey(), call.getValue()).path("result"), "fs." + call.getKey());
+                }
+                // what the reference refuses, it refuses through Quiver too
+                Map<String, Object> escape = Map.of("path", files.resolve("../etc/mcp-servers.json").toString());
+                JsonNode refused = client.callTool("fs.read_text_file", escape).path("result");
+                assertTrue(refused.path("isError").asBoolean(), refused.toString());
+                assertSameResult(fs.call("read_text_file", escape), refused, "fs escape");
+            }
+            JsonNode bad = client.callTool("everything.get-sum", Map.of("a", "two")).path("result");
+            assertTrue(bad.path("isError").asBoolean() && bad.path("content").get(0).path("text").asString()
+                    .startsWith("Invalid arguments for tool everything.get-sum"),
+                    "Quiver checks the arguments against the upstream's schema: " + bad);
+        }
+    }
+
+    @Test
+    @Order(2)
+    void progressAndCancellationPassThrough() throws Exception {
+        try (McpClient client = McpClient.connect(server.url(), "upstreams-it", T)) {
+            awaitTools(client, List.of("fixture.slow"));
+            McpClient.Call call = client.send("tools/call", client.toolCall("fixture.slow", Map.of("ms", 1000, "label", "progress"),
+                    "tok-1"));
+            JsonNode response = call.response(T);
+            assertEquals("slept 1000 ms", response.path("result").path("content").get(0).path("text").asString(),
+                    response.toString());
+            List<JsonNode> progress = call.stream().history().stream()
+                    .filter(m -> "notifications/progress".equals(m.path("method").asString(""))).toList();
+            assertEquals(5, progress.size(), call.stream().history().toString());
+            assertEquals("tok-1", progress.get(0).path("params").path("progressToken").asString());
+            assertEquals(5.0, progress.get(4).path("params").path("progress").asDouble());
+            assertEquals(5.0, progress.get(4).path("params").path("total").asDouble());
+
+            McpClient.Call slow = client.send("tools/call", client.toolCall("fixture.slow", Map.of("ms", 10_000, "label",
+                    "cancel-me"), "tok-2"));
+            slow.stream().awaitNotification("notifications/progress", T);
+            client.notify("notifications/cancelled", Map.of("requestId", slow.id(), "reason", "test"));
+            await(() -> witnessLines().stream().anyMatch(l -> l.startsWith("cancelled ")), T, "the upstream saw the cancellation");
+            assertEquals(1, witnessLines().stream().filter(l -> l.equals("ran cancel-me")).count());
+        }
+    }
+
+    @Test
+    @Order(3)
+    void theOutcomeEnvelopeAsksTheClientAndSpoofedMetaNeverArrives() throws Exception {
+        Map<String, Object> spoof = Map.of("io.quiver/context", Map.of("tenant", "evil", "answers",
+                Map.of("branch", Map.of("action", "accept", "content", Map.of("name", "evil")))),
+                "io.quiver/tool", Map.of("name", "evil"));
+        awaitTools(McpClient.connect(server.url(), "upstreams-it", T), List.of("fixture.ask"));
+        JsonNode first = stateless("fixture.ask", Map.of(), spoof, null, null).path("result");
+        assertEquals("input_required", first.path("resultType").asString(), first.toString());
+        JsonNode question = first.path("inputRequests").path("branch");
+        assertEquals("Which branch?", question.path("params").path("message").asString(question.toString()), first.toString());
+
+        JsonNode done = stateless("fixture.ask", Map.of(), spoof, first.path("requestState").asString(),
+                Map.of("branch", Map.of("action", "accept", "content", Map.of("name", "main")))).path("result");
+        assertEquals("deploying main", done.path("content").get(0).path("text").asString(), done.toString());
+        JsonNode meta = done.path("structuredContent").path("meta");
+        JsonNode context = meta.path("io.quiver/context");
+        assertEquals("main", context.path("answers").path("branch").path("content").path("name").asString(), meta.toString());
+        assertEquals("default", context.path("tenant").asString(), meta.toString());
+        assertEquals("fixture.ask", meta.path("io.quiver/tool").path("name").asString(), meta.toString());
+        assertEquals("ask", meta.path("io.quiver/tool").path("upstreamName").asString(), meta.toString());
+        assertFalse(done.toString().contains("evil"), "the client's own _meta never reaches the upstream: " + done);
+
+        JsonNode echoed = stateless("fixture.meta", Map.of(), spoof, null, null).path("result");
+        assertFalse(echoed.toString().contains("evil"), echoed.toString());
+        assertTrue(echoed.path("structuredContent").path("meta").has("io.quiver/context"), echoed.toString());
+    }
+
+    @Test
+    @Order(4)
+    void brokenUpstreamsAreReportedAndRetriedWithinTheirPolicy() throws Exception {
+        await(() -> log().contains("Upstream exits failed and is not started again")
+                && log().contains("Upstream silent failed and is not started again")
+                && log().contains("Upstream garbage failed and is not started again"), Duration.ofSeconds(60),
+                "the three broken servers were given up after their restarts");
+        String log = log();
+        assertTrue(log.contains("Upstream exits: could not start: the process exited with status 3"), log);
+        assertTrue(log.contains("no answer to initialize within startupTimeoutMs (1500 ms)"), log);
+        assertTrue(log.contains("lines that are not JSON-RPC"), log);
+        assertEquals(2, log.lines().filter(l -> l.contains("Upstream exits: could not start") && l.contains("starting it again"))
+                .count(), "restarted twice (maxRestarts = 2), then given up");
+        assertTrue(log.contains("[exits] fixture: exiting at once"), "its stderr reached the log");
+        Probe.normalCallAnswers(server.url());
+    }
+
+    @Test
+    @Order(5)
+    void aKilledUpstreamEndsItsCallWithoutRerunningItAndComesBack() throws Exception {
+        try (McpClient client = McpClient.connect(server.url(), "upstreams-it", T)) {
+            awaitTools(client, List.of("fixture.slow"));
+            MessageStream sessionStream = client.openEventStream();
+            MessageStream listen = client.listenForToolChanges();
+            listen.await("the listen acknowledgement", m -> true, T);
+            long fixturePid = upstreamPid(FIXTURE, null);
+            McpClient.Call call = client.send("tools/call", client.toolCall("fixture.slow", Map.of("ms", 60_000, "label", "killed"),
+                    null));
+            await(() -> witnessLines().contains("ran killed"), T, "the call reached the upstream");
+            ProcessHandle.of(fixturePid).orElseThrow().destroyForcibly();
+
+            JsonNode response = call.response(T);
+            assertTrue(response.path("result").path("isError").asBoolean(), response.toString());
+            assertTrue(response.path("result").path("content").get(0).path("text").asString()
+                    .contains("stopped before it answered"), response.toString());
+            sessionStream.awaitNotification("notifications/tools/list_changed", T);
+            listen.await("a list change", m -> "notifications/tools/list_changed".equals(m.path("method").asString("")), T);
+
+            await(() -> names(client).contains("fixture.slow") && upstreamPid(FIXTURE, fixturePid) > 0, T,
+                    "the fixture is back after its restart");
+            await(() -> sessionStream.count("notifications/tools/list_changed") >= 2
+                    && listen.count("notifications/tools/list_changed") >= 2, T, "both streams heard the tools come back");
+            JsonNode again = client.callTool("fixture.slow", Map.of("ms", 10, "label", "after")).path("result");
+            assertEquals("slept 10 ms", again.path("content").get(0).path("text").asString(), again.toString());
+            assertEquals(1, witnessLines().stream().filter("ran killed"::equals).count(),
+                    "the killed call was not sent again: " + witnessLines());
+        }
+    }
+
+    @Test
+    @Order(6)
+    void editingTheFileStartsAndStopsServersAndLeavesTheOthersRunning() throws Exception {
+        try (McpClient client = McpClient.connect(server.url(), "upstreams-it", T)) {
+            awaitTools(client, List.of("fs.read_text_file", "everything.echo"));
+            long everythingPid = upstreamPid(EVERYTHING, null);
+            writeServers(server.home(), servers(false));
+            await(() -> names(client).contains("fixture2.slow") && names(client).stream().noneMatch(n -> n.startsWith("fs.")),
+                    T, "fixture2 added and fs removed");
+            assertTrue(ProcessHandle.of(everythingPid).map(ProcessHandle::isAlive).orElse(false),
+                    "the untouched server keeps its process");
+            assertEquals(everythingPid, upstreamPid(EVERYTHING, null));
+            await(() -> processes(FILESYSTEM).isEmpty(), T, "the removed server's process ended");
+            assertEquals("slept 5 ms", client.callTool("fixture2.slow", Map.of("ms", 5)).path("result").path("content").get(0)
+                    .path("text").asString());
+        }
+    }
+
+    @Test
+    @Order(7)
+    void noChildOutlivesQuiverEvenWhenItIsKilled() throws Exception {
+        assertFalse(processes(FIXTURE).isEmpty());
+        ProcessHandle.of(server.pid()).orElseThrow().destroyForcibly();
+        assertTrue(server.awaitExit(20) != 0);
+        await(() -> processes(FIXTURE).isEmpty() && processes(EVERYTHING).stream()
+                .noneMatch(p -> p.info().commandLine().orElse("").contains(" stdio ")), T,
+                "every stdio upstream saw its stdin end and exited");
+    }
+
+    // -------------------------------------------------------------------------------------------
+
+    /** JSON equality where 1 and 1.0 are the same number, as they are in JSON. */
+    private static final java.util.Comparator<JsonNode> SAME_NUMBER = (a, b) -> a.isNumber() && b.isNumber()
+            ? Double.compare(a.asDouble(), b.asDouble()) : a.equals(b) ? 0 : 1;
+
+    /** Content and structured content equal (Quiver may add nothing but an explicit {@code isError: false}). */
+    private static void assertSameResult(JsonNode direct, JsonNode via, String what) {
+        assertTrue(direct.path("content").equals(SAME_NUMBER, via.path("content")),
+                what + " content: " + direct.path("content") + " directly, " + via.path("content") + " through Quiver");
+        assertTrue(direct.path("structuredContent").equals(SAME_NUMBER, via.path("structuredContent")),
+                what + " structuredContent: " + direct.path("structuredContent") + " directly, " + via.path("structuredContent"));
+        assertEquals(direct.path("isError").asBoolean(false), via.path("isError").asBoolean(false), what + " isError");
+    }
+
+    private static Map<String, JsonNode> awaitTools(McpClient client, List<String> names) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        Map<String, JsonNode> tools = client.listTools();
+        while (!tools.keySet().containsAll(names) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            tools = client.listTools();
+        }
+        assertTrue(tools.keySet().containsAll(names), "tools " + names + " missing from " + tools.keySet() + "\n" + log());
+        return tools;
+    }
+
+    private static List<String> names(McpClient client) {
+        try {
+            return client.toolNames();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void await(BooleanSupplier condition, Duration limit, String what) throws Exception {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within " + limit + ": " + what + "\n" + log());
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private static List<String> witnessLines() {
+        try {
+            return Files.readAllLines(witness);
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
+    private static String log() {
+        try {
+            return server.log();
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /** This run's processes of a script. */
+    private static List<ProcessHandle> processes(Path script) {
+        return ProcessHandle.allProcesses().filter(p -> {
+            String line = p.info().commandLine().orElse("");
+            return line.contains(script.toString()) && line.contains(RUN);
+        }).toList();
+    }
+
+    /** The pid of the upstream child of Quiver running a script (not {@code except}), or -1. */
+    private static long upstreamPid(Path script, Long except) {
+        Optional<ProcessHandle> found = ProcessHandle.of(server.pid()).orElseThrow().children().filter(p -> {
+            String line = p.info().commandLine().orElse("");
+            return line.contains(script.toString()) && (script != EVERYTHING || line.contains(" stdio "))
+                    && (except == null || p.pid() != except);
+        }).findFirst();
+        return found.map(ProcessHandle::pid).orElse(-1L);
+    }
+
+    /** A 2026-07-28 {@code tools/call} with {@code _meta} of the client's own besides the required. */
+    private static JsonNode stateless(String tool, Map<String, Object> arguments, Map<String, Object> extraMeta,
+            String requestState, Map<String, Object> answers) throws Exception {
+        Map<String, Object> meta = new LinkedHashMap<>(extraMeta);
+        meta.put("io.modelcontextprotocol/protocolVersion", "2026-07-28");
+        meta.put("io.modelcontextprotocol/clientCapabilities", Map.of("elicitation", Map.of()));
+        meta.put("io.modelcontextprotocol/clientInfo", Map.of("name", "upstreams-it", "version", "1"));
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("name", tool);
+        params.put("arguments", arguments);
+        params.put("_meta", meta);
+        if (requestState != null) {
+            params.put("requestState", requestState);
+            params.put("inputResponses", answers);
+        }
+        HttpRequest request = HttpRequest.newBuilder(URI.create(server.url())).timeout(T)
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", "tools/call").header("Mcp-Name", tool)
+                .POST(HttpRequest.BodyPublishers.ofString(McpClient.JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", 7,
+                        "method", "tools/call", "params", params)))).build();
+        HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+        return McpClient.JSON.readTree(response.body());
+    }
+
+    private static void drain(BufferedReader reader) {
+        try {
+            while (reader.readLine() != null) {
+                // keep the pipe empty
+            }
+        } catch (IOException e) {
+            // ended
+        }
+    }
+
+    /** The same server, spoken to directly over stdio: the reference each result through Quiver is compared with. */
+    static final class Direct implements AutoCloseable {
+        private final Process process;
+        private final OutputStream in;
+        private final BlockingQueue<JsonNode> messages = new LinkedBlockingQueue<>();
+        private int ids;
+
+        private Direct(Process process) {
+            this.process = process;
+            this.in = process.getOutputStream();
+            CompletableFuture.runAsync(() -> {
+                try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                        StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = out.readLine()) != null) {
+                        if (line.startsWith("{")) {
+                            messages.add(McpClient.JSON.readTree(line));
+                        }
+                    }
+                } catch (IOException e) {
+                    // ended
+                }
+            });
+        }
+
+        static Direct start(String... command) throws Exception {
+            Direct d = new Direct(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start());
+            d.request("initialize", Map.of("protocolVersion", "2025-11-25", "capabilities", Map.of(), "clientInfo",
+                    Map.of("name", "direct", "version", "1")));
+            d.send(Map.of("jsonrpc", "2.0", "method", "notifications/initialized"));
+            return d;
+        }
+
+        JsonNode call(String tool, Map<String, Object> arguments) throws Exception {
+            return request("tools/call", Map.of("name", tool, "arguments", arguments));
+        }
+
+        private JsonNode request(String method, Object params) throws Exception {
+            int id = ++ids;
+            send(Map.of("jsonrpc", "2.0", "id", id, "method", method, "params", params));
+            long deadline = System.nanoTime() + T.toNanos();
+            List<JsonNode> others = new ArrayList<>();
+            while (System.nanoTime() < deadline) {
+                JsonNode m = messages.poll(100, TimeUnit.MILLISECONDS);
+                if (m != null && m.path("id").asInt(-1) == id) {
+                    return m.has("result") ? m.get("result") : m;
+                } else if (m != null) {
+                    others.add(m);
+                }
+            }
+            throw new AssertionError("no answer to " + method + " from " + process.info().commandLine().orElse("?")
+                    + "; other messages: " + others);
+        }
+
+        private void send(Map<String, ?> message) throws IOException {
+            in.write((McpClient.JSON.writeValueAsString(message) + "\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
+        }
+
+        @Override
+        public void close() throws Exception {
+            in.close();
+            if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        }
+    }
+}

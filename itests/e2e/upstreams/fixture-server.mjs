@@ -1,0 +1,83 @@
+// A small stdio MCP server for Quiver's upstream tests (no dependencies). FIXTURE_MODE picks a
+// behaviour: "normal" (default), "garbage" (prints non-JSON and never answers), "silent" (never
+// answers), "exit" (exits at once with status 3). WITNESS names a file each slow call appends a line
+// to before it waits, so a test can count how often a call really ran.
+import { appendFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+
+const mode = process.env.FIXTURE_MODE || 'normal';
+if (mode === 'exit') {
+  process.stderr.write('fixture: exiting at once\n');
+  process.exit(3);
+}
+if (mode === 'garbage') {
+  process.stdout.write('this is not JSON-RPC\n{"half": \n');
+}
+process.stderr.write(`fixture ${process.pid} started in mode ${mode}\n`);
+
+const send = (message) => process.stdout.write(JSON.stringify(message) + '\n');
+const text = (t) => ({ content: [{ type: 'text', text: t }] });
+const tools = [
+  { name: 'slow', description: 'Waits ms milliseconds, reporting progress', inputSchema: { type: 'object',
+    properties: { ms: { type: 'integer' }, label: { type: 'string' } }, required: ['ms'] } },
+  { name: 'ask', description: 'Asks which branch through the Outcome envelope, then answers with it',
+    inputSchema: { type: 'object', properties: {} } },
+  { name: 'meta', description: 'Answers with the _meta the call carried', inputSchema: {} },
+];
+const running = new Map();
+
+createInterface({ input: process.stdin }).on('line', (line) => {
+  if (!line.trim() || mode !== 'normal') return;
+  const m = JSON.parse(line);
+  if (m.method === 'initialize') {
+    send({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params.protocolVersion,
+      capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'fixture', version: '1.0.0' } } });
+  } else if (m.method === 'tools/list') {
+    send({ jsonrpc: '2.0', id: m.id, result: { tools } });
+  } else if (m.method === 'notifications/cancelled') {
+    const timer = running.get(m.params.requestId);
+    if (timer) {
+      clearInterval(timer);
+      running.delete(m.params.requestId);
+      if (process.env.WITNESS) appendFileSync(process.env.WITNESS, `cancelled ${m.params.requestId}\n`);
+    }
+  } else if (m.method === 'tools/call') {
+    const args = m.params.arguments || {};
+    const meta = m.params._meta || {};
+    if (m.params.name === 'slow') {
+      if (process.env.WITNESS) appendFileSync(process.env.WITNESS, `ran ${args.label || ''}\n`);
+      let step = 0;
+      const steps = 5;
+      const timer = setInterval(() => {
+        step++;
+        if (meta.progressToken !== undefined) {
+          send({ jsonrpc: '2.0', method: 'notifications/progress',
+            params: { progressToken: meta.progressToken, progress: step, total: steps } });
+        }
+        if (step >= steps) {
+          clearInterval(timer);
+          running.delete(m.id);
+          send({ jsonrpc: '2.0', id: m.id, result: text(`slept ${args.ms} ms`) });
+        }
+      }, Math.max(1, Math.floor(args.ms / steps)));
+      running.set(m.id, timer);
+    } else if (m.params.name === 'ask') {
+      const answers = (meta['io.quiver/context'] || {}).answers || {};
+      const answer = answers.branch;
+      if (!answer) {
+        send({ jsonrpc: '2.0', id: m.id, result: text(JSON.stringify({ 'io.quiver/outcome': 'needs_input',
+          requests: [{ key: 'branch', message: 'Which branch?', schema: { type: 'object',
+            properties: { name: { type: 'string' } }, required: ['name'] } }] })) });
+      } else {
+        send({ jsonrpc: '2.0', id: m.id, result: text(JSON.stringify({ 'io.quiver/outcome': 'done',
+          content: `deploying ${answer.content.name}`, structuredContent: { meta } })) });
+      }
+    } else if (m.params.name === 'meta') {
+      send({ jsonrpc: '2.0', id: m.id, result: { ...text(JSON.stringify(meta)), structuredContent: { meta } } });
+    } else {
+      send({ jsonrpc: '2.0', id: m.id, error: { code: -32602, message: `Unknown tool: ${m.params.name}` } });
+    }
+  } else if (m.id !== undefined) {
+    send({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: `Method not found: ${m.method}` } });
+  }
+});
