@@ -244,7 +244,9 @@ final class Upstream {
             throw new TimeoutException("no answer to " + what + " within startupTimeoutMs (" + config.startupTimeoutMs()
                     + " ms)");
         } catch (ExecutionException e) {
-            throw new IOException(what + ": " + e.getCause().getMessage(), e.getCause());
+            // a lost connection says why itself (the process exited, say); a refusal names the request
+            throw new IOException(e.getCause() instanceof McpClient.Lost ? e.getCause().getMessage()
+                    : what + ": " + e.getCause().getMessage(), e.getCause());
         }
     }
 
