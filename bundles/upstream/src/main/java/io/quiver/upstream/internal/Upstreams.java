@@ -3,7 +3,6 @@ package io.quiver.upstream.internal;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -28,6 +27,8 @@ import org.slf4j.LoggerFactory;
 
 import io.quiver.api.operator.Problem;
 import io.quiver.api.operator.ProblemSource;
+import io.quiver.api.operator.UpstreamDirectory;
+import io.quiver.api.operator.UpstreamInfo;
 import io.quiver.lib.config.TypedConfig;
 
 /**
@@ -38,14 +39,12 @@ import io.quiver.lib.config.TypedConfig;
  * touched (their processes keep running). Settings that change only how tools are exposed (prefix,
  * include, exclude, tenants, timeouts) re-register the tools without a new process.
  *
- * <p>Also the shell's {@code quiver:upstreams} and a {@link ProblemSource} ({@code quiver:problems}):
- * files and settings that are not valid, and servers that failed or are backing off.
+ * <p>Also an {@link UpstreamDirectory} (what {@link UpstreamCommands} and the admin tools show) and a
+ * {@link ProblemSource} ({@code quiver:problems}): files and settings that are not valid, and servers
+ * that failed or are backing off.
  */
-@Component(service = {Upstreams.class, ProblemSource.class}, immediate = true, property = {
-    "osgi.command.scope=quiver",
-    "osgi.command.function=upstreams"
-})
-public final class Upstreams implements ProblemSource {
+@Component(service = {Upstreams.class, ProblemSource.class, UpstreamDirectory.class}, immediate = true)
+public final class Upstreams implements ProblemSource, UpstreamDirectory {
 
     private static final Logger LOG = LoggerFactory.getLogger(Upstreams.class);
     /** How often the folder is looked at for changed files. */
@@ -208,11 +207,16 @@ public final class Upstreams implements ProblemSource {
         for (Upstream u : running.values()) {
             Upstream.Status s = u.status();
             if (s.state() == Upstream.State.FAILED || s.state() == Upstream.State.BACKING_OFF) {
-                out.add(new Problem("upstream " + s.name(), s.state().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
-                        + ": " + Objects.requireNonNullElse(s.lastError(), "no reason recorded")));
+                out.add(new Problem("upstream " + s.name(), state(s) + ": "
+                        + Objects.requireNonNullElse(s.lastError(), "no reason recorded")));
             }
         }
         return out;
+    }
+
+    /** One server, or null. */
+    Upstream running(String name) {
+        return running.get(name);
     }
 
     /** Every server's status, by name. */
@@ -222,42 +226,18 @@ public final class Upstreams implements ProblemSource {
         return List.copyOf(sorted.values());
     }
 
-    /** {@code quiver:upstreams}: a table of the servers. */
-    public String upstreams() {
-        List<Upstream.Status> all = statuses();
-        if (all.isEmpty()) {
-            return "No upstream servers: declare them in " + etc.resolve(ServersFiles.MAIN) + " (mcpServers).";
-        }
-        StringBuilder out = new StringBuilder(String.format("%-20s %-5s %-12s %5s %8s  %s%n", "NAME", "KIND", "STATE",
-                "TOOLS", "RESTARTS", "DETAIL"));
-        for (Upstream.Status s : all) {
-            out.append(String.format("%-20s %-5s %-12s %5d %8d  %s%n", s.name(), s.kind(),
-                    s.state().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'), s.tools(), s.restarts(),
-                    s.lastError() == null ? s.detail() : s.detail() + "; last error: " + s.lastError()));
-        }
-        return out.toString();
+    @Override
+    public List<UpstreamInfo> upstreams() {
+        return statuses().stream().map(s -> new UpstreamInfo(s.name(), s.kind(), state(s), s.detail(), s.tools(),
+                s.restarts(), s.lastError(), s.source(), s.stderrTail())).toList();
     }
 
-    /** {@code quiver:upstreams NAME}: one server's status and the tail of its stderr. */
-    public String upstreams(String name) {
-        Upstream u = running.get(name);
-        if (u == null) {
-            return "No upstream server " + name + ".";
-        }
-        Upstream.Status s = u.status();
-        Map<String, Object> fields = new LinkedHashMap<>();
-        fields.put("name", s.name());
-        fields.put("declared in", s.source());
-        fields.put("kind", s.kind());
-        fields.put("state", s.state().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
-        fields.put("connection", s.detail());
-        fields.put("tools", s.tools());
-        fields.put("restarts", s.restarts());
-        fields.put("last error", s.lastError() == null ? "-" : s.lastError());
-        StringBuilder out = new StringBuilder();
-        fields.forEach((k, v) -> out.append(String.format("%-12s %s%n", k, v)));
-        out.append("stderr (last ").append(s.stderrTail().size()).append(" lines):\n");
-        s.stderrTail().forEach(line -> out.append("  ").append(line).append('\n'));
-        return out.toString();
+    private static String state(Upstream.Status s) {
+        return s.state().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+
+    /** The configuration folder. */
+    Path etc() {
+        return etc;
     }
 }

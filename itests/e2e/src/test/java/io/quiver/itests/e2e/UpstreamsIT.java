@@ -83,7 +83,7 @@ class UpstreamsIT {
         CompletableFuture.runAsync(() -> drain(out));
         everythingHttpUrl = "http://127.0.0.1:" + port + "/mcp";
 
-        server = QuiverServer.start("upstreams", "core,http,tools-default", home -> {
+        server = QuiverServer.start("upstreams", "core,http,tools-default,admin", home -> {
             files = Files.createDirectories(home.resolve("files"));
             Files.writeString(files.resolve("notes.txt"), "first line\nsecond line\nthird line\n");
             Files.createDirectories(files.resolve("sub"));
@@ -93,8 +93,10 @@ class UpstreamsIT {
             writeServers(home, servers(true));
             Files.writeString(home.resolve("etc/io.quiver.upstream-fixture.cfg"), "backoffMs = 300\n");
             for (String broken : List.of("garbage", "silent", "exits")) {
-                Files.writeString(home.resolve("etc/io.quiver.upstream-" + broken + ".cfg"),
-                        "startupTimeoutMs = 1500\nbackoffMs = 200\nmaxRestarts = 2\n");
+                // the one that exits has time to start node even on a loaded machine: its exit, not the
+                // startup timeout, must be what ends each of its starts
+                Files.writeString(home.resolve("etc/io.quiver.upstream-" + broken + ".cfg"), "startupTimeoutMs = "
+                        + (broken.equals("exits") ? 30_000 : 1500) + "\nbackoffMs = 200\nmaxRestarts = 2\n");
             }
         });
     }
@@ -259,6 +261,35 @@ class UpstreamsIT {
                 .count(), "restarted twice (maxRestarts = 2), then given up");
         assertTrue(log.contains("[exits] fixture: exiting at once"), "its stderr reached the log");
         Probe.normalCallAnswers(server.url());
+
+        try (McpClient client = McpClient.connect(server.url(), "operator", T)) {
+            Map<String, JsonNode> byName = new LinkedHashMap<>();
+            client.callTool("upstreams_list", Map.of()).path("result").path("structuredContent").path("upstreams")
+                    .forEach(u -> byName.put(u.path("name").asString(), u));
+            assertEquals(List.of("everything", "everything-http", "exits", "fixture", "fs", "garbage", "silent"),
+                    List.copyOf(byName.keySet()));
+            JsonNode everything = byName.get("everything");
+            assertEquals("ready", everything.path("state").asString(), everything.toString());
+            assertEquals("stdio", everything.path("kind").asString());
+            assertTrue(everything.path("connection").asString().matches("pid \\d+"), everything.toString());
+            assertTrue(everything.path("tools").asInt() >= 10, everything.toString());
+            assertEquals("http", byName.get("everything-http").path("kind").asString());
+            assertEquals(everythingHttpUrl, byName.get("everything-http").path("connection").asString());
+            JsonNode exits = byName.get("exits");
+            assertEquals("failed", exits.path("state").asString(), exits.toString());
+            assertEquals(2, exits.path("restarts").asInt(), exits.toString());
+            assertTrue(exits.path("lastError").asString().contains("exited with status 3"), exits.toString());
+            assertTrue(exits.path("stderrTail").isMissingNode() || exits.path("stderrTail").isNull(),
+                    "the stderr tail only when asked for by name");
+            JsonNode one = client.callTool("upstreams_list", Map.of("name", "exits")).path("result")
+                    .path("structuredContent").path("upstreams").get(0);
+            assertTrue(one.path("stderrTail").toString().contains("fixture: exiting at once"), one.toString());
+            assertEquals("etc/mcp-servers.json", one.path("declaredIn").asString());
+            String problems = client.callTool("problems_list", Map.of()).path("result").path("content").get(0).path("text")
+                    .asString();
+            assertTrue(problems.contains("upstream silent: failed: ") && problems.contains("upstream garbage: failed: "),
+                    problems);
+        }
     }
 
     @Test

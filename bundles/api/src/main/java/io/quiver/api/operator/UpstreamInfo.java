@@ -1,0 +1,25 @@
+package io.quiver.api.operator;
+
+import java.util.List;
+
+/**
+ * One upstream MCP server as operators see it (the shell's {@code quiver:upstreams}, the
+ * {@code upstreams_list} admin tool). Never its environment or headers, which may hold secrets.
+ *
+ * @param name its name in {@code mcpServers}
+ * @param kind {@code stdio} or {@code http}
+ * @param state {@code starting}, {@code ready}, {@code backing-off}, {@code failed} or {@code stopped}
+ * @param connection the child's process id ({@code pid 1234}) or the URL; {@code -} while not connected
+ * @param tools how many of its tools are listed now
+ * @param restarts how many times it was started again after a failure
+ * @param lastError why it last failed or stopped, or {@code null}
+ * @param declaredIn the file that declares it ({@code etc/mcp-servers.json})
+ * @param stderrTail the last lines it wrote on stderr (and Quiver's notes about it), oldest first
+ */
+public record UpstreamInfo(String name, String kind, String state, String connection, int tools, long restarts,
+        String lastError, String declaredIn, List<String> stderrTail) {
+
+    public UpstreamInfo {
+        stderrTail = List.copyOf(stderrTail);
+    }
+}
