@@ -2,6 +2,7 @@ package io.quiver.tools.admin.internal;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -37,7 +38,7 @@ import io.quiver.api.schema.Description;
 public final class UpstreamsListTool implements Tool {
 
     /** The arguments. */
-    public record Arguments(@Description("One server's name: its stderr tail is included") String name) {
+    public record Arguments(@Description("One server's name: its stderr tail is included") Optional<String> name) {
     }
 
     /** One server. */
@@ -47,9 +48,9 @@ public final class UpstreamsListTool implements Tool {
             @Description("The child's process id or the URL") String connection,
             @Description("How many of its tools are listed") int tools,
             @Description("How many times it was started again after a failure") long restarts,
-            @Description("Why it last failed or stopped, if it did") String lastError,
+            @Description("Why it last failed or stopped, if it did") Optional<String> lastError,
             @Description("The file that declares it") String declaredIn,
-            @Description("Its last stderr lines (only when asked for by name)") List<String> stderrTail) {
+            @Description("Its last stderr lines (only when asked for by name)") Optional<List<String>> stderrTail) {
     }
 
     /** What {@code upstreams_list} returns as structured content. */
@@ -62,12 +63,13 @@ public final class UpstreamsListTool implements Tool {
 
     @Override
     public Outcome call(ToolCall call) {
-        String name = call.arguments(Arguments.class).name();
+        String name = call.arguments(Arguments.class).name().orElse(null);
         UpstreamDirectory d = directory;
         List<UpstreamInfo> all = d == null ? List.of() : d.upstreams();
         List<Entry> entries = all.stream().filter(u -> name == null || name.equals(u.name()))
-                .map(u -> new Entry(u.name(), u.kind(), u.state(), u.connection(), u.tools(), u.restarts(), u.lastError(),
-                        u.declaredIn(), name == null ? null : u.stderrTail()))
+                .map(u -> new Entry(u.name(), u.kind(), u.state(), u.connection(), u.tools(), u.restarts(),
+                        Optional.ofNullable(u.lastError()), u.declaredIn(),
+                        name == null ? Optional.empty() : Optional.of(u.stderrTail())))
                 .toList();
         if (name != null && entries.isEmpty()) {
             return Outcome.done(ToolResult.error("No upstream server " + name + "."));
@@ -76,13 +78,9 @@ public final class UpstreamsListTool implements Tool {
         for (Entry e : entries) {
             text.append(e.name()).append(" (").append(e.kind()).append("): ").append(e.state()).append(", ")
                     .append(e.tools()).append(" tools, ").append(e.restarts()).append(" restarts, ").append(e.connection());
-            if (e.lastError() != null) {
-                text.append("; last error: ").append(e.lastError());
-            }
+            e.lastError().ifPresent(error -> text.append("; last error: ").append(error));
             text.append('\n');
-            if (e.stderrTail() != null) {
-                e.stderrTail().forEach(line -> text.append("  ").append(line).append('\n'));
-            }
+            e.stderrTail().ifPresent(tail -> tail.forEach(line -> text.append("  ").append(line).append('\n')));
         }
         if (entries.isEmpty()) {
             text.append(d == null ? "The upstream bundle is not running." : "No upstream servers are declared.");
