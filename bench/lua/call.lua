@@ -3,8 +3,10 @@
 --   VERSION  the MCP-Protocol-Version header (default 2025-11-25)
 --   META     "stateless": the 2026-07-28 per-request _meta and the Mcp-Method / Mcp-Name headers
 --   AUTH     an Authorization header value to send (none: no credential)
+--   ARGS     the arguments object as JSON text (default {})
 local session = os.getenv("SESSION")
 local tool = os.getenv("TOOL") or "test_simple_text"
+local args = os.getenv("ARGS") or "{}"
 local stateless = os.getenv("META") == "stateless"
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
@@ -29,7 +31,7 @@ local id = 0
 request = function()
   id = id + 1
   return wrk.format(nil, nil, nil,
-    '{"jsonrpc":"2.0","id":' .. id .. ',"method":"tools/call","params":{"name":"' .. tool .. '","arguments":{}' .. meta .. '}}')
+    '{"jsonrpc":"2.0","id":' .. id .. ',"method":"tools/call","params":{"name":"' .. tool .. '","arguments":' .. args .. meta .. '}}')
 end
 -- each wrk thread has its own Lua state: its errors are read back through the thread objects
 local threads = {}
