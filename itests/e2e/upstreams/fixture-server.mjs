@@ -23,6 +23,8 @@ const tools = [
   { name: 'ask', description: 'Asks which branch through the Outcome envelope, then answers with it',
     inputSchema: { type: 'object', properties: {} } },
   { name: 'meta', description: 'Answers with the _meta the call carried', inputSchema: {} },
+  { name: 'grow', description: 'Adds a tool to the list and says so (notifications/tools/list_changed)',
+    inputSchema: { type: 'object', properties: {} } },
 ];
 const running = new Map();
 
@@ -72,6 +74,13 @@ createInterface({ input: process.stdin }).on('line', (line) => {
         send({ jsonrpc: '2.0', id: m.id, result: text(JSON.stringify({ 'io.quiver/outcome': 'done',
           content: `deploying ${answer.content.name}`, structuredContent: { meta } })) });
       }
+    } else if (m.params.name === 'grow') {
+      const name = `grown-${tools.length}`;
+      tools.push({ name, description: 'A tool added while running', inputSchema: { type: 'object', properties: {} } });
+      send({ jsonrpc: '2.0', id: m.id, result: text(`added ${name}`) });
+      send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    } else if (m.params.name.startsWith('grown-')) {
+      send({ jsonrpc: '2.0', id: m.id, result: text(`${m.params.name} answers`) });
     } else if (m.params.name === 'meta') {
       send({ jsonrpc: '2.0', id: m.id, result: { ...text(JSON.stringify(meta)), structuredContent: { meta } } });
     } else {

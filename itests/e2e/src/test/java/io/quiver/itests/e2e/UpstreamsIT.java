@@ -248,6 +248,22 @@ class UpstreamsIT {
 
     @Test
     @Order(4)
+    void anUpstreamsListChangeReachesQuiversClients() throws Exception {
+        try (McpClient client = McpClient.connect(server.url(), "upstreams-it", T)) {
+            awaitTools(client, List.of("fixture.grow"));
+            MessageStream stream = client.openEventStream();
+            JsonNode added = client.callTool("fixture.grow", Map.of()).path("result");
+            String name = added.path("content").get(0).path("text").asString().replace("added ", "");
+            assertTrue(name.startsWith("grown-"), added.toString());
+            stream.awaitNotification("notifications/tools/list_changed", T);
+            awaitTools(client, List.of("fixture." + name));
+            assertEquals(name + " answers", client.callTool("fixture." + name, Map.of()).path("result").path("content")
+                    .get(0).path("text").asString());
+        }
+    }
+
+    @Test
+    @Order(5)
     void brokenUpstreamsAreReportedAndRetriedWithinTheirPolicy() throws Exception {
         await(() -> log().contains("Upstream exits failed and is not started again")
                 && log().contains("Upstream silent failed and is not started again")
@@ -294,7 +310,7 @@ class UpstreamsIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void aKilledUpstreamEndsItsCallWithoutRerunningItAndComesBack() throws Exception {
         try (McpClient client = McpClient.connect(server.url(), "upstreams-it", T)) {
             awaitTools(client, List.of("fixture.slow"));
@@ -326,7 +342,7 @@ class UpstreamsIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void editingTheFileStartsAndStopsServersAndLeavesTheOthersRunning() throws Exception {
         try (McpClient client = McpClient.connect(server.url(), "upstreams-it", T)) {
             awaitTools(client, List.of("fs.read_text_file", "everything.echo"));
@@ -344,7 +360,7 @@ class UpstreamsIT {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void noChildOutlivesQuiverEvenWhenItIsKilled() throws Exception {
         assertFalse(processes(FIXTURE).isEmpty());
         ProcessHandle.of(server.pid()).orElseThrow().destroyForcibly();
