@@ -9,8 +9,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,12 +29,21 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A remote server spoken to over MCP's Streamable HTTP transport: each message a POST (answered as
- * JSON, or as an SSE stream carrying the server's requests, notifications and then the response), the
- * session id the server gives at {@code initialize} sent on every later request, and a GET stream for
- * messages not tied to a request (such as {@code notifications/tools/list_changed}) where the server
- * offers one. A request the server cannot be reached for, or a session it no longer knows, ends the
- * connection, and the supervisor connects again.
+ * A remote server spoken to over MCP's Streamable HTTP transport: each message a POST, answered as
+ * JSON or as an SSE stream (carrying the server's notifications and, in a session revision, its
+ * requests, then the response).
+ *
+ * <p>In a session revision (2025-11-25 and before) the session id the server gives at
+ * {@code initialize} and the agreed revision go on every later request; a GET stream carries messages
+ * not tied to a request (such as {@code notifications/tools/list_changed}) where the server offers
+ * one; and a response stream that ends before its response is resumed with a GET carrying
+ * {@code Last-Event-ID}, after the wait the server's last {@code retry} field asked for. A request the
+ * server cannot be reached for, or a session it no longer knows, ends the connection, and the
+ * supervisor connects again.
+ *
+ * <p>In a stateless revision (2026-07-28) each request stands alone: {@code MCP-Protocol-Version} from
+ * its {@code _meta}, {@code Mcp-Method}, {@code Mcp-Name} and the {@code Mcp-Param-*} headers of the
+ * tool's schema; no session, no GET stream, no resumption; closing a request's stream cancels it.
  */
 final class HttpConnection implements Connection {
 
@@ -38,19 +51,32 @@ final class HttpConnection implements Connection {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     /** Headers Quiver sets itself; the configuration may not replace them. */
     private static final Set<String> OWN = Set.of("content-type", "accept", "mcp-session-id", "mcp-protocol-version",
-            "content-length", "host", "connection");
+            "mcp-method", "mcp-name", "last-event-id", "content-length", "host", "connection");
+    /** The wait before resuming a stream whose server named none ({@code retry}). */
+    static final long DEFAULT_RETRY_MS = 1_000;
+    /** Resumptions in a row that bring no event before a response stream is given up. */
+    static final int MAX_FRUITLESS_RESUMES = 3;
 
     private final ServerSpec spec;
     private final Duration connectTimeout;
     private final StderrTail tail;
     private final AtomicBoolean ended = new AtomicBoolean();
     private final Set<InputStream> streams = ConcurrentHashMap.newKeySet();
+    private final Map<Long, Exchange> exchanges = new ConcurrentHashMap<>();
     private final ExecutorService readers;
     private final HttpClient http;
     private volatile String sessionId;
     private volatile String protocolVersion;
+    private volatile boolean stateless;
     private volatile boolean closing;
     private Listener listener;
+
+    /** One request's exchange: its response, and the stream carrying it while one is open. */
+    private static final class Exchange {
+        volatile CompletableFuture<?> response;
+        volatile InputStream body;
+        volatile boolean abandoned;
+    }
 
     HttpConnection(ServerSpec spec, Duration connectTimeout, StderrTail tail) {
         this.spec = spec;
@@ -71,62 +97,107 @@ final class HttpConnection implements Connection {
     }
 
     @Override
-    public void negotiated(String version) {
-        protocolVersion = version;
-        readers.execute(this::listen);
+    public void negotiated(String version, boolean stateless) {
+        this.stateless = stateless;
+        if (!stateless) {
+            protocolVersion = version;
+            readers.execute(this::listen);
+        }
     }
 
-    private HttpRequest.Builder request() {
+    @Override
+    public boolean http() {
+        return true;
+    }
+
+    /** A request with the configured headers, and the session's where there is one. */
+    private HttpRequest.Builder request(boolean session) {
         HttpRequest.Builder b = HttpRequest.newBuilder(spec.url());
         for (Map.Entry<String, String> h : spec.headers().entrySet()) {
-            if (!OWN.contains(h.getKey().toLowerCase(java.util.Locale.ROOT))) {
+            if (!OWN.contains(h.getKey().toLowerCase(Locale.ROOT))) {
                 b.header(h.getKey(), h.getValue());
             }
         }
-        String session = sessionId;
-        if (session != null) {
-            b.header("Mcp-Session-Id", session);
-        }
-        String version = protocolVersion;
-        if (version != null) {
-            b.header("MCP-Protocol-Version", version);
+        if (session) {
+            String id = sessionId;
+            if (id != null) {
+                b.header("Mcp-Session-Id", id);
+            }
+            String version = protocolVersion;
+            if (version != null) {
+                b.header("MCP-Protocol-Version", version);
+            }
         }
         return b;
     }
 
     @Override
-    public void send(ObjectNode message) throws IOException {
+    public void send(ObjectNode message, Map<String, String> headers) throws IOException {
         if (ended.get()) {
             throw new IOException("the connection to " + spec.url() + " has ended");
         }
-        HttpRequest post = request().header("Content-Type", "application/json")
-                .header("Accept", "application/json, text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(message))).build();
         JsonNode id = message.get("id");
-        boolean isRequest = id != null && message.has("method");
-        http.sendAsync(post, HttpResponse.BodyHandlers.ofInputStream()).whenComplete((response, failure) -> {
-            if (failure != null) {
-                end("cannot reach " + spec.url() + ": " + describe(failure));
-                return;
+        String method = message.path("method").isString() ? message.get("method").asString() : null;
+        boolean isRequest = id != null && !id.isNull() && method != null;
+        JsonNode params = message.get("params");
+        JsonNode version = params == null ? null : params.path("_meta").get(McpClient.META_VERSION);
+        HttpRequest.Builder b;
+        if (version != null && version.isString() && method != null) {
+            // a stateless revision's request: everything it needs is in it and its headers
+            b = request(false).header("MCP-Protocol-Version", version.asString()).header("Mcp-Method", method);
+            String name = McpHeaders.name(method, params);
+            if (name != null) {
+                b.header("Mcp-Name", McpHeaders.encode(name));
             }
+            headers.forEach((k, v) -> {
+                if (!OWN.contains(k.toLowerCase(Locale.ROOT))) {
+                    b.header(k, v);
+                }
+            });
+        } else {
+            b = request(true);
+        }
+        HttpRequest post = b.header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(message))).build();
+        Exchange exchange = new Exchange();
+        Long key = isRequest && id.canConvertToLong() ? id.asLong() : null;
+        if (key != null) {
+            exchanges.put(key, exchange);
+        }
+        boolean initialize = "initialize".equals(method);
+        CompletableFuture<HttpResponse<InputStream>> response = http.sendAsync(post, HttpResponse.BodyHandlers.ofInputStream());
+        exchange.response = response;
+        response.whenComplete((r, failure) -> {
             try {
-                answered(response, isRequest ? id : null);
+                if (failure != null) {
+                    if (!exchange.abandoned && !(unwrap(failure) instanceof CancellationException)) {
+                        end("cannot reach " + spec.url() + ": " + describe(failure));
+                    }
+                    return;
+                }
+                if (exchange.abandoned) {
+                    close(r.body());
+                    return;
+                }
+                answered(r, isRequest ? id : null, initialize, exchange);
             } catch (RuntimeException e) {
                 LOG.warn("Upstream {}: reading an answer failed", spec.name(), e);
+            } finally {
+                if (key != null) {
+                    exchanges.remove(key, exchange);
+                }
             }
         });
     }
 
-    private void answered(HttpResponse<InputStream> response, JsonNode requestId) {
-        response.headers().firstValue("mcp-session-id").ifPresent(s -> {
-            if (sessionId == null) {
-                sessionId = s;
-            }
-        });
+    private void answered(HttpResponse<InputStream> response, JsonNode requestId, boolean initialize, Exchange exchange) {
+        if (initialize && sessionId == null) {
+            response.headers().firstValue("mcp-session-id").ifPresent(s -> sessionId = s);
+        }
         int status = response.statusCode();
-        String type = response.headers().firstValue("content-type").orElse("").toLowerCase(java.util.Locale.ROOT);
+        String type = response.headers().firstValue("content-type").orElse("").toLowerCase(Locale.ROOT);
         InputStream body = response.body();
-        if (status == 404 && sessionId != null) {
+        if (status == 404 && sessionId != null && !stateless) {
             close(body);
             end("the server no longer knows the session (HTTP 404)");
             return;
@@ -135,48 +206,119 @@ final class HttpConnection implements Connection {
             String text = read(body);
             tail.add("[http] " + status + " " + text.substring(0, Math.min(200, text.length())));
             if (requestId != null) {
-                ObjectNode error = JSON.createObjectNode().put("jsonrpc", "2.0");
-                error.set("id", requestId);
                 JsonNode parsed = parse(text);
-                if (parsed != null && parsed.has("error")) {
-                    error.set("error", parsed.get("error"));
+                if (parsed != null && parsed.path("error").isObject()) {
+                    answer(requestId, (ObjectNode) parsed.get("error"));
                 } else {
-                    error.putObject("error").put("code", -32603).put("message", "the server answered HTTP " + status);
+                    fail(requestId, "the server answered HTTP " + status);
                 }
-                listener.message(error);
             }
             return;
         }
         if (type.startsWith("text/event-stream")) {
-            events(body);
+            Stream stream = new Stream(requestId);
+            exchange.body = body;
+            events(body, stream);
+            if (requestId != null) {
+                finish(stream, exchange);
+            }
         } else if (type.startsWith("application/json")) {
             JsonNode parsed = parse(read(body));
             if (parsed instanceof ObjectNode object) {
-                listener.message(object);
+                listener.message(object, requestId);
             } else if (parsed != null && parsed.isArray()) {
                 parsed.forEach(m -> {
                     if (m instanceof ObjectNode o) {
-                        listener.message(o);
+                        listener.message(o, requestId);
                     }
                 });
+            } else if (requestId != null) {
+                fail(requestId, "the server answered HTTP " + status + " with a body that is not a JSON-RPC message");
             }
         } else {
             close(body);
+            if (requestId != null) {
+                fail(requestId, "the server answered HTTP " + status + " without a response ("
+                        + (type.isEmpty() ? "no content type" : type) + ")");
+            }
         }
     }
 
-    /** The GET stream of messages not tied to a request; reopened while it ends cleanly. */
+    /**
+     * A request's response stream ended. Without its response, a session revision's stream that named
+     * an event id is resumed (a GET with {@code Last-Event-ID}, after the server's {@code retry} wait),
+     * for as long as resuming brings events; otherwise the request fails (it is not sent again).
+     */
+    private void finish(Stream stream, Exchange exchange) {
+        int fruitless = 0;
+        while (!stream.answered && !exchange.abandoned && !closing && !ended.get() && !stateless
+                && stream.lastEventId != null && fruitless < MAX_FRUITLESS_RESUMES) {
+            try {
+                Thread.sleep(stream.retryMs >= 0 ? stream.retryMs : DEFAULT_RETRY_MS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (exchange.abandoned || closing || ended.get()) {
+                return;
+            }
+            int before = stream.events;
+            try {
+                HttpResponse<InputStream> resumed = http.send(request(true).header("Accept", "text/event-stream")
+                        .header("Last-Event-ID", stream.lastEventId).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+                if (resumed.statusCode() != 200 || !resumed.headers().firstValue("content-type").orElse("")
+                        .toLowerCase(Locale.ROOT).startsWith("text/event-stream")) {
+                    close(resumed.body());
+                    break;
+                }
+                exchange.body = resumed.body();
+                if (exchange.abandoned) {
+                    close(resumed.body());
+                    return;
+                }
+                events(resumed.body(), stream);
+            } catch (IOException e) {
+                // counted as fruitless below
+            } catch (InterruptedException e) {
+                return;
+            }
+            fruitless = stream.events > before ? 0 : fruitless + 1;
+        }
+        if (!stream.answered && !exchange.abandoned && !closing && !ended.get()) {
+            fail(stream.requestId, stream.lastEventId == null || stateless
+                    ? "the server ended the response stream before it answered"
+                    : "the server ended the response stream before it answered, and resuming it brought nothing");
+        }
+    }
+
+    /** The position in one SSE stream (across its resumptions) and whether it carried its response. */
+    static final class Stream {
+        final JsonNode requestId;
+        volatile String lastEventId;
+        volatile long retryMs = -1;
+        volatile boolean answered;
+        volatile int events;
+
+        Stream(JsonNode requestId) {
+            this.requestId = requestId;
+        }
+    }
+
+    /** The GET stream of messages not tied to a request; reopened (from its last event) while it ends cleanly. */
     private void listen() {
+        Stream stream = new Stream(null);
         int failures = 0;
         while (!closing && !ended.get() && failures < 3) {
-            HttpRequest get = request().header("Accept", "text/event-stream").GET().build();
+            HttpRequest.Builder get = request(true).header("Accept", "text/event-stream");
+            if (stream.lastEventId != null) {
+                get.header("Last-Event-ID", stream.lastEventId);
+            }
             try {
-                HttpResponse<InputStream> response = http.send(get, HttpResponse.BodyHandlers.ofInputStream());
+                HttpResponse<InputStream> response = http.send(get.GET().build(), HttpResponse.BodyHandlers.ofInputStream());
                 if (response.statusCode() != 200) {
                     close(response.body());
                     return; // 405: the server offers no such stream
                 }
-                events(response.body());
+                events(response.body(), stream);
                 failures = 0;
             } catch (IOException e) {
                 failures++;
@@ -184,37 +326,133 @@ final class HttpConnection implements Connection {
                 return;
             }
             try {
-                Thread.sleep(500);
+                Thread.sleep(stream.retryMs >= 0 ? stream.retryMs : 500);
             } catch (InterruptedException e) {
                 return;
             }
         }
     }
 
-    /** Reads an SSE stream to its end, each event's data one message. */
-    private void events(InputStream body) {
+    /**
+     * Reads an SSE stream to its end: each event's data is one message; {@code id} and {@code retry}
+     * fields are kept for resuming; comments and an event without data (a priming event) carry no message.
+     */
+    void events(InputStream body, Stream stream) {
         streams.add(body);
         try (BufferedReader in = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
-            StringBuilder data = new StringBuilder();
-            String line;
-            while ((line = in.readLine()) != null) {
-                if (line.isEmpty()) {
-                    if (data.length() > 0 && parse(data.toString()) instanceof ObjectNode message) {
-                        listener.message(message);
-                    }
-                    data.setLength(0);
-                } else if (line.startsWith("data:")) {
-                    if (data.length() > 0) {
-                        data.append('\n');
-                    }
-                    data.append(line.startsWith("data: ") ? line.substring(6) : line.substring(5));
-                }
-            }
+            read(in, stream, this::dispatch);
         } catch (IOException e) {
             // the stream ended
         } finally {
             streams.remove(body);
         }
+    }
+
+    /** Where the data of each complete event goes. */
+    interface Sink {
+        void event(String data, Stream stream);
+    }
+
+    /** Parses SSE lines into events (the line parsing of the SSE standard). */
+    static void read(BufferedReader in, Stream stream, Sink sink) throws IOException {
+        StringBuilder data = new StringBuilder();
+        boolean hasData = false;
+        boolean any = false;
+        String line;
+        while ((line = in.readLine()) != null) {
+            if (line.isEmpty()) {
+                if (any) {
+                    stream.events++;
+                }
+                if (hasData && data.length() > 0) {
+                    sink.event(data.toString(), stream);
+                }
+                data.setLength(0);
+                hasData = false;
+                any = false;
+                continue;
+            }
+            if (line.startsWith(":")) {
+                continue;
+            }
+            int colon = line.indexOf(':');
+            String field = colon < 0 ? line : line.substring(0, colon);
+            String value = colon < 0 ? "" : line.substring(colon + 1);
+            if (value.startsWith(" ")) {
+                value = value.substring(1);
+            }
+            any = true;
+            switch (field) {
+                case "data" -> {
+                    if (hasData) {
+                        data.append('\n');
+                    }
+                    data.append(value);
+                    hasData = true;
+                }
+                case "id" -> {
+                    if (value.indexOf('\0') < 0) {
+                        stream.lastEventId = value;
+                    }
+                }
+                case "retry" -> {
+                    if (!value.isEmpty() && value.chars().allMatch(c -> c >= '0' && c <= '9') && value.length() < 10) {
+                        stream.retryMs = Long.parseLong(value);
+                    }
+                }
+                default -> {
+                    // "event" and unknown fields: the message's JSON-RPC shape says what it is
+                }
+            }
+        }
+    }
+
+    private void dispatch(String data, Stream stream) {
+        if (parse(data) instanceof ObjectNode message) {
+            JsonNode id = message.get("id");
+            if (stream.requestId != null && id != null && !message.has("method") && sameId(id, stream.requestId)) {
+                stream.answered = true;
+            }
+            listener.message(message, stream.requestId);
+        }
+    }
+
+    /** JSON-RPC ids compare by value: 7 and 7L are the same id. */
+    static boolean sameId(JsonNode a, JsonNode b) {
+        if (a.isNumber() && b.isNumber()) {
+            return a.canConvertToLong() && b.canConvertToLong() ? a.asLong() == b.asLong() : a.asString().equals(b.asString());
+        }
+        return a.equals(b);
+    }
+
+    /** The request fails with this error of the server's. */
+    private void answer(JsonNode requestId, ObjectNode error) {
+        ObjectNode message = JSON.createObjectNode().put("jsonrpc", "2.0");
+        message.set("id", requestId);
+        message.set("error", error);
+        listener.message(message, requestId);
+    }
+
+    /** The request fails: the transport got no response for it. */
+    private void fail(JsonNode requestId, String why) {
+        tail.add("[http] " + why);
+        answer(requestId, JSON.createObjectNode().put("code", -32603).put("message", why));
+    }
+
+    @Override
+    public boolean abandon(JsonNode requestId) {
+        Exchange exchange = requestId != null && requestId.canConvertToLong() ? exchanges.remove(requestId.asLong()) : null;
+        if (exchange == null) {
+            return false;
+        }
+        exchange.abandoned = true;
+        InputStream body = exchange.body;
+        if (body != null) {
+            close(body);
+            return true;
+        }
+        CompletableFuture<?> response = exchange.response;
+        return response != null && response.cancel(true);
     }
 
     private static JsonNode parse(String text) {
@@ -241,9 +479,12 @@ final class HttpConnection implements Connection {
         }
     }
 
+    private static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    }
+
     private static String describe(Throwable failure) {
-        Throwable t = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
+        Throwable t = unwrap(failure);
         return t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
     }
 
@@ -258,14 +499,21 @@ final class HttpConnection implements Connection {
     public void close() {
         closing = true;
         String session = sessionId;
-        if (session != null && !ended.get()) {
+        if (session != null && !ended.get() && !stateless) {
             try {
-                http.send(request().timeout(connectTimeout).DELETE().build(), HttpResponse.BodyHandlers.discarding());
+                http.send(request(true).timeout(connectTimeout).DELETE().build(), HttpResponse.BodyHandlers.discarding());
             } catch (IOException | InterruptedException e) {
                 // the server is gone or slow: the session expires there
             }
         }
         streams.forEach(HttpConnection::close);
+        exchanges.values().forEach(e -> {
+            e.abandoned = true;
+            CompletableFuture<?> r = e.response;
+            if (r != null) {
+                r.cancel(true);
+            }
+        });
         if (ended.compareAndSet(false, true)) {
             listener.closed("Quiver stopped it", true);
         }

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
+import io.quiver.api.CallerIdentity;
 import io.quiver.api.Outcome;
 import io.quiver.api.ProtocolError;
 import io.quiver.api.RequestContext;
@@ -21,12 +21,21 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * One upstream tool as a Quiver {@link Tool}: each attempt is one {@code tools/call} to the server,
- * with the validated arguments, a progress token whose notifications become the caller's progress,
- * and the trusted invocation context in {@code _meta} ({@value #TOOL_META}, {@value #CONTEXT_META}),
- * built here from the pipeline's values; the caller's own {@code _meta} never reaches the server.
- * A cancelled call (by the client, its timeout or shutdown) is cancelled upstream. A call whose
- * connection ends before the answer ends with an error and is not sent again.
+ * One upstream tool as a Quiver {@link Tool}: each attempt is one {@code tools/call} to the server
+ * ({@link CallExchange}), with the validated arguments, a progress token whose notifications become
+ * the caller's progress, and the trusted invocation context in {@code _meta} ({@value #TOOL_META},
+ * {@value #CONTEXT_META}), built here from the pipeline's values; the caller's own {@code _meta} never
+ * reaches the server. A cancelled call (by the client, its timeout or shutdown) is cancelled upstream.
+ * A call whose connection ends before the answer ends with an error and is not sent again.
+ *
+ * <p>What the upstream asks its client while it works on the call (its {@code elicitation/create},
+ * {@code sampling/createMessage} and {@code roots/list} requests in a session revision, the
+ * {@code inputRequests} of an {@code input_required} result in a stateless one) is asked of the
+ * caller, through the engine's input path, as any tool asks ({@link Outcome.NeedsInput}): the
+ * exchange waits in {@link Parking} meanwhile, and the next attempt, carrying the answers, gives them
+ * to the upstream and goes on with the same exchange. A question the caller cannot be asked (its
+ * client did not declare the capability, or a form of it Quiver cannot pass on) is refused to the
+ * upstream with a JSON-RPC error (a session revision), or ends the call with an error saying so.
  *
  * <p>The result is passed on block for block, except one made of exactly one text block whose whole
  * text is Quiver's Outcome envelope ({@link #envelope}): that is read as the outcome it states.
@@ -55,39 +64,62 @@ final class ProxyTool implements Tool {
             return Outcome.done(ToolResult.error(upstream.unavailable() + "; try again once it is ready."));
         }
         RequestContext context = call.context();
-        String token = "quiver-" + context.invocationId();
-        ObjectNode params = McpClient.JSON.createObjectNode().put("name", upstreamName);
-        params.set("arguments", McpClient.JSON.valueToTree(call.arguments()));
-        ObjectNode meta = params.putObject("_meta");
-        meta.put("progressToken", token);
-        ObjectNode tool = meta.putObject(TOOL_META);
-        tool.put("name", call.name()).put("upstreamName", upstreamName).put("server", g.serverName());
-        ObjectNode trusted = meta.putObject(CONTEXT_META);
-        trusted.put("invocationId", context.invocationId());
-        trusted.set("arguments", McpClient.JSON.valueToTree(call.arguments()));
-        trusted.set("answers", answers(call.answers()));
-        trusted.put("tenant", context.caller().tenant());
-        if (context.caller().project() != null) {
-            trusted.put("project", context.caller().project());
+        CallerIdentity caller = context.caller();
+        String owner = Parking.owner(caller.subject(), caller.tenant(), caller.project(), call.name());
+        String handle = null;
+        Parking.Parked parked = null;
+        for (String key : call.answers().keySet()) {
+            String h = Parking.handle(key);
+            if (h != null && g.parking.status(h) != Parking.Found.FINISHED) {
+                handle = h;
+                parked = g.parking.take(h, owner);
+                if (parked != null) {
+                    break;
+                }
+            }
         }
-        g.client.onProgress(token, p -> context.progress(p.path("progress").asDouble(),
+        if (handle != null && parked == null) {
+            return Outcome.done(ToolResult.error("The upstream server " + g.serverName() + " is no longer waiting for"
+                    + " these answers (it restarted, or waited longer than it holds a question). Whether the call took"
+                    + " effect there is unknown; Quiver did not send it again."));
+        }
+        CallExchange exchange;
+        int round;
+        if (parked != null) {
+            exchange = parked.exchange();
+            round = parked.round();
+            handle = parked.handle();
+            Map<String, JsonNode> given = new LinkedHashMap<>();
+            List<InputRequest> missing = new ArrayList<>();
+            for (Map.Entry<String, CallExchange.Question> q : parked.questions().entrySet()) {
+                InputResponse answer = call.answers().get(q.getKey());
+                if (answer == null) {
+                    missing.add(Inputs.request(q.getKey(), q.getValue()));
+                } else {
+                    given.put(q.getValue().key(), Inputs.result(answer));
+                }
+            }
+            if (!missing.isEmpty()) {
+                g.parking.park(parked);
+                return new Outcome.NeedsInput(missing);
+            }
+            exchange.answer(given);
+        } else {
+            exchange = new CallExchange(g.client, params(g, call), headers(g, call)).start();
+            round = 0;
+        }
+        exchange.onProgress(p -> context.progress(p.path("progress").asDouble(),
                 p.path("total").isNumber() ? p.path("total").asDouble() : null,
                 p.path("message").isString() ? p.path("message").asString() : null));
-        McpClient.Request request = g.client.request("tools/call", params);
+        boolean waiting = false;
         try {
-            JsonNode result;
             while (true) {
+                CallExchange.Step step;
                 try {
-                    result = request.answer().get(CANCEL_POLL_MS, TimeUnit.MILLISECONDS);
-                    break;
-                } catch (TimeoutException e) {
-                    if (context.isCancelled()) {
-                        g.client.cancel(request, "the caller cancelled the call or it timed out");
-                        return Outcome.done(ToolResult.error("The call was cancelled."));
-                    }
+                    step = exchange.next(CANCEL_POLL_MS, TimeUnit.MILLISECONDS);
                 } catch (InterruptedException e) {
                     // the engine stops the attempt (cancelled, timed out, shutting down): so does the server
-                    g.client.cancel(request, "the caller cancelled the call or it timed out");
+                    exchange.cancel("the caller cancelled the call or it timed out");
                     Thread.currentThread().interrupt();
                     return Outcome.done(ToolResult.error("The call was cancelled."));
                 } catch (ExecutionException e) {
@@ -98,16 +130,95 @@ final class ProxyTool implements Tool {
                             + " stopped before it answered (" + e.getCause().getMessage() + "). Whether the call took"
                             + " effect there is unknown; Quiver did not send it again."));
                 }
+                if (step == null) {
+                    if (context.isCancelled()) {
+                        exchange.cancel("the caller cancelled the call or it timed out");
+                        return Outcome.done(ToolResult.error("The call was cancelled."));
+                    }
+                    continue;
+                }
+                if (step instanceof CallExchange.Step.Done done) {
+                    if (handle != null) {
+                        g.parking.finished(handle);
+                    }
+                    return outcome(done.result());
+                }
+                List<CallExchange.Question> questions = ((CallExchange.Step.Asks) step).questions();
+                Map<String, CallExchange.Question> asked = new LinkedHashMap<>();
+                List<InputRequest> requests = new ArrayList<>();
+                if (handle == null) {
+                    handle = Parking.newHandle();
+                }
+                round++;
+                for (CallExchange.Question q : questions) {
+                    String key = Parking.key(handle, round, q.key());
+                    String refusal = Inputs.refusal(q, context.client());
+                    if (refusal == null) {
+                        asked.put(key, q);
+                        requests.add(Inputs.request(key, q));
+                    } else if (exchange.roundBased()) {
+                        exchange.cancel(refusal);
+                        return Outcome.done(ToolResult.error("The upstream server " + g.serverName() + " asked for input"
+                                + " Quiver cannot get from this client: " + refusal + "."));
+                    } else {
+                        exchange.refuse(q.key(), -32603, refusal);
+                    }
+                }
+                if (requests.isEmpty()) {
+                    continue;
+                }
+                g.parking.park(new Parking.Parked(handle, round, exchange, asked, owner,
+                        System.currentTimeMillis() + Parking.HOLD_MS));
+                waiting = true;
+                return new Outcome.NeedsInput(requests);
             }
-            return outcome(result);
         } finally {
-            g.client.forgetProgress(token);
+            if (!waiting) {
+                exchange.cancelIfOpen();
+            }
         }
     }
 
+    /** The call's params: name, arguments and the trusted context; in a stateless revision what the caller can answer. */
+    private ObjectNode params(Upstream.Generation g, ToolCall call) {
+        RequestContext context = call.context();
+        ObjectNode params = McpClient.JSON.createObjectNode().put("name", upstreamName);
+        params.set("arguments", McpClient.JSON.valueToTree(call.arguments()));
+        ObjectNode meta = params.putObject("_meta");
+        meta.put("progressToken", "quiver-" + context.invocationId());
+        ObjectNode tool = meta.putObject(TOOL_META);
+        tool.put("name", call.name()).put("upstreamName", upstreamName).put("server", g.serverName());
+        ObjectNode trusted = meta.putObject(CONTEXT_META);
+        trusted.put("invocationId", context.invocationId());
+        trusted.set("arguments", McpClient.JSON.valueToTree(call.arguments()));
+        trusted.set("answers", answers(call.answers()));
+        trusted.put("tenant", context.caller().tenant());
+        if (context.caller().project() != null) {
+            trusted.put("project", context.caller().project());
+        }
+        if (g.client.isStateless()) {
+            meta.set(McpClient.META_CAPABILITIES, Inputs.capabilities(context.client()));
+        }
+        return params;
+    }
+
+    /** Over Streamable HTTP in a stateless revision, the {@code Mcp-Param-*} headers the tool's schema designates. */
+    private Map<String, String> headers(Upstream.Generation g, ToolCall call) {
+        if (!g.client.isStateless() || !g.connection.http()) {
+            return Map.of();
+        }
+        JsonNode tool = g.listed(upstreamName);
+        return tool == null ? Map.of() : McpHeaders.params(tool.get("inputSchema"), McpClient.JSON.valueToTree(call.arguments()));
+    }
+
+    /** The answers an Outcome envelope asked for (those of the upstream's own questions are not among them). */
     private static JsonNode answers(Map<String, InputResponse> answers) {
         ObjectNode out = McpClient.JSON.createObjectNode();
-        answers.forEach((key, answer) -> out.set(key, McpClient.JSON.valueToTree(answer)));
+        answers.forEach((key, answer) -> {
+            if (Parking.handle(key) == null) {
+                out.set(key, McpClient.JSON.valueToTree(answer));
+            }
+        });
         return out;
     }
 

@@ -14,6 +14,7 @@ import io.quiver.api.content.ResourceContents;
 import io.quiver.api.content.ResourceLink;
 import io.quiver.api.content.TextContent;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /** An upstream's {@code tools/call} result as the API's {@link ToolResult}, block for block. */
 final class Results {
@@ -72,6 +73,58 @@ final class Results {
         }
         Double priority = a.path("priority").isNumber() ? a.path("priority").asDouble() : null;
         return new Annotations(audience, priority, optional(a, "lastModified"));
+    }
+
+    /** A content block as MCP writes it: the reverse of {@link #block}. */
+    static ObjectNode json(Content content) {
+        ObjectNode out = McpClient.JSON.createObjectNode().put("type", content.type());
+        Annotations annotations = null;
+        if (content instanceof TextContent t) {
+            out.put("text", t.text());
+            annotations = t.annotations();
+        } else if (content instanceof ImageContent i) {
+            out.put("data", i.data()).put("mimeType", i.mimeType());
+            annotations = i.annotations();
+        } else if (content instanceof AudioContent a) {
+            out.put("data", a.data()).put("mimeType", a.mimeType());
+            annotations = a.annotations();
+        } else if (content instanceof ResourceLink l) {
+            out.put("uri", l.uri()).put("name", l.name());
+            putIfPresent(out, "title", l.title());
+            putIfPresent(out, "description", l.description());
+            putIfPresent(out, "mimeType", l.mimeType());
+            if (l.size() != null) {
+                out.put("size", l.size());
+            }
+            annotations = l.annotations();
+        } else if (content instanceof EmbeddedResource e) {
+            ObjectNode r = out.putObject("resource").put("uri", e.resource().uri());
+            if (e.resource() instanceof ResourceContents.Text t) {
+                putIfPresent(r, "mimeType", t.mimeType());
+                r.put("text", t.text());
+            } else if (e.resource() instanceof ResourceContents.Blob b) {
+                putIfPresent(r, "mimeType", b.mimeType());
+                r.put("blob", b.blob());
+            }
+            annotations = e.annotations();
+        }
+        if (annotations != null) {
+            ObjectNode a = out.putObject("annotations");
+            if (annotations.audience() != null) {
+                annotations.audience().forEach(a.putArray("audience")::add);
+            }
+            if (annotations.priority() != null) {
+                a.put("priority", annotations.priority());
+            }
+            putIfPresent(a, "lastModified", annotations.lastModified());
+        }
+        return out;
+    }
+
+    private static void putIfPresent(ObjectNode node, String key, String value) {
+        if (value != null) {
+            node.put(key, value);
+        }
     }
 
     private static String optional(JsonNode node, String key) {

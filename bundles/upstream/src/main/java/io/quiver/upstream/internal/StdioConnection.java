@@ -89,7 +89,7 @@ final class StdioConnection implements Connection {
     }
 
     @Override
-    public void send(ObjectNode message) throws IOException {
+    public void send(ObjectNode message, Map<String, String> headers) throws IOException {
         byte[] bytes = JSON.writeValueAsBytes(message);
         OutputStream in = stdin;
         if (in == null || ended.get()) {
@@ -152,7 +152,7 @@ final class StdioConnection implements Connection {
             // reported below
         }
         if (message instanceof ObjectNode object) {
-            listener.message(object);
+            listener.message(object, null);
             return;
         }
         long count = garbage.incrementAndGet();

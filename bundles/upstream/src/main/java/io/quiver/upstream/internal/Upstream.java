@@ -29,9 +29,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * One upstream server and its supervision: it connects (starts the process), initializes, lists the
- * tools across every page and registers each as a {@link Tool} service ({@link ProxyTool}); it lists
- * again on {@code notifications/tools/list_changed}. When the connection ends unexpectedly the tools are
+ * One upstream server and its supervision: it connects (starts the process), agrees on a revision
+ * ({@link Handshake}: 2026-07-28 where the server offers it, else the newest session revision both
+ * speak, through {@code initialize}), lists the tools across every page and registers each as a
+ * {@link Tool} service ({@link ProxyTool}); it lists again on {@code notifications/tools/list_changed}
+ * (in the stateless revision heard on a {@code subscriptions/listen} stream). When the connection ends unexpectedly the tools are
  * unregistered at once, the calls in flight end with an error (they are never sent again), and the
  * server is started again after a wait that doubles with each restart in a row, until
  * {@code maxRestarts} in a row have failed: then it is {@link State#FAILED} and stays so until its
@@ -70,14 +72,41 @@ final class Upstream {
     private Instant readySince;
     private ScheduledFuture<?> pendingStart;
     private boolean stopped;
+    /**
+     * The era the last good start found (true: a stateless revision, false: a session one), so a restart
+     * skips the probe; null when unknown or when a start with it failed (the next one probes again).
+     */
+    private volatile Boolean era;
+
+    /**
+     * What Quiver's client declares in a session revision: elicitation (form mode) and sampling, which it
+     * passes on to the user of the call that asked. Not roots: a session's roots are the client's own
+     * places, and the callers of a shared upstream have none in common (a {@code roots/list} made within
+     * a call still reaches that call's user).
+     */
+    static final ObjectNode CAPABILITIES = McpClient.JSON.createObjectNode();
+
+    static {
+        CAPABILITIES.putObject("elicitation");
+        CAPABILITIES.putObject("sampling");
+    }
+
+    /** How long a stdio server may leave {@code server/discover} unanswered before it gets {@code initialize}. */
+    static final long PROBE_MS = 3_000;
 
     /** One connection and what was registered for it. */
     final class Generation {
         final Connection connection;
         final McpClient client;
         final Map<String, ServiceRegistration<Tool>> tools = new LinkedHashMap<>();
+        /** Upstream calls waiting for their users' answers. */
+        final Parking parking = new Parking();
         volatile boolean ready;
         volatile String protocolVersion;
+        /** The last listing's tools by upstream name (their schemas name the {@code Mcp-Param-*} headers). */
+        private volatile Map<String, JsonNode> listed = Map.of();
+        private ScheduledFuture<?> sweeper;
+        private long listenBackoffMs = 1_000;
         private boolean refreshing;
         private boolean refreshAgain;
 
@@ -93,11 +122,16 @@ final class Upstream {
                 public void closed(String why, boolean clean) {
                     Upstream.this.closed(Generation.this, why, clean);
                 }
-            });
+            }, McpClient.implementation(version()), CAPABILITIES);
         }
 
         String serverName() {
             return spec.name();
+        }
+
+        /** An upstream tool as the last listing gave it, or null. */
+        JsonNode listed(String upstreamName) {
+            return listed.get(upstreamName);
         }
     }
 
@@ -190,25 +224,17 @@ final class Upstream {
             current = g;
             state = State.STARTING;
         }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.startupTimeoutMs());
+        Handshake.Deadline deadline = startup();
+        Boolean known = era;
         try {
             g.connection.open(g.client);
-            ObjectNode params = McpClient.JSON.createObjectNode().put("protocolVersion", McpClient.VERSIONS.get(0));
-            params.putObject("capabilities");
-            params.putObject("clientInfo").put("name", "quiver").put("version", version());
-            JsonNode init = await(g, g.client.request("initialize", params), deadline, "initialize");
-            String version = init.path("protocolVersion").asString("");
-            if (!McpClient.VERSIONS.contains(version)) {
-                throw new IOException("the server answered initialize with protocol revision '" + version
-                        + "', which Quiver's client does not speak (" + String.join(", ", McpClient.VERSIONS) + ")");
-            }
-            if (!init.path("capabilities").has("tools")) {
+            long probe = g.connection.http() ? config.startupTimeoutMs() : Math.min(PROBE_MS, config.startupTimeoutMs() / 3);
+            Handshake.Agreed agreed = Handshake.open(g.client, deadline, probe, known, () -> era = Boolean.TRUE);
+            if (!agreed.capabilities().has("tools")) {
                 LOG.info("Upstream {} declares no tools capability; listing its tools anyway", spec.name());
             }
-            g.protocolVersion = version;
-            g.connection.negotiated(version);
-            g.client.notify("notifications/initialized", null);
-            List<JsonNode> tools = listTools(g, deadline);
+            g.protocolVersion = agreed.protocolVersion();
+            List<JsonNode> tools = Handshake.listTools(g.client, deadline, spec.name());
             synchronized (lock) {
                 if (current != g || stopped) {
                     throw new IOException("superseded");
@@ -217,10 +243,15 @@ final class Upstream {
                 state = State.READY;
                 readySince = Instant.now();
                 lastError = null;
+                g.sweeper = timer.scheduleWithFixedDelay(g.parking::sweep, 30, 30, TimeUnit.SECONDS);
             }
+            era = agreed.stateless();
             register(g, tools);
-            LOG.info("Upstream {} is ready ({}, protocol {}, {} tools)", spec.name(), g.connection.detail(), version,
-                    g.tools.size());
+            if (agreed.stateless() && agreed.capabilities().path("tools").path("listChanged").asBoolean(false)) {
+                listen(g);
+            }
+            LOG.info("Upstream {} is ready ({}, protocol {}, {} tools)", spec.name(), g.connection.detail(),
+                    agreed.protocolVersion(), g.tools.size());
         } catch (Exception e) {
             String why = e instanceof ExecutionException && e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
             if (e instanceof TimeoutException) {
@@ -231,43 +262,53 @@ final class Upstream {
             }
             String garbage = g.connection instanceof StdioConnection s && s.garbageLines() > 0
                     ? " (its stdout carried " + s.garbageLines() + " lines that are not JSON-RPC)" : "";
+            if (known != null) {
+                era = null; // the next start asks the server again
+            }
             failed(g, "could not start: " + why + garbage);
         }
     }
 
-    private JsonNode await(Generation g, McpClient.Request request, long deadline, String what) throws Exception {
-        long left = deadline - System.nanoTime();
-        try {
-            return request.answer().get(Math.max(1, left), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            g.client.cancel(request, "timed out");
-            throw new TimeoutException("no answer to " + what + " within startupTimeoutMs (" + config.startupTimeoutMs()
-                    + " ms)");
-        } catch (ExecutionException e) {
-            // a lost connection says why itself (the process exited, say); a refusal names the request
-            throw new IOException(e.getCause() instanceof McpClient.Lost ? e.getCause().getMessage()
-                    : what + ": " + e.getCause().getMessage(), e.getCause());
-        }
+    private Handshake.Deadline startup() {
+        return Handshake.Deadline.in(config.startupTimeoutMs(), "startupTimeoutMs (" + config.startupTimeoutMs() + " ms)");
     }
 
-    /** Every page of {@code tools/list}. */
-    private List<JsonNode> listTools(Generation g, long deadline) throws Exception {
-        List<JsonNode> tools = new ArrayList<>();
-        String cursor = null;
-        for (int page = 0; page < 1000; page++) {
-            ObjectNode params = McpClient.JSON.createObjectNode();
-            if (cursor != null) {
-                params.put("cursor", cursor);
+    /**
+     * A stateless revision's change notifications: a {@code subscriptions/listen} for the tools' list,
+     * opened again (and the tools listed again, for what was missed) when it ends while the server runs.
+     */
+    private void listen(Generation g) {
+        ObjectNode params = McpClient.JSON.createObjectNode();
+        params.putObject("notifications").put("toolsListChanged", true);
+        McpClient.Request subscription = g.client.request("subscriptions/listen", params);
+        long opened = System.nanoTime();
+        subscription.answer().whenComplete((result, failure) -> {
+            synchronized (lock) {
+                if (current != g || !g.ready || stopped) {
+                    return;
+                }
             }
-            JsonNode result = await(g, g.client.request("tools/list", params), deadline, "tools/list");
-            result.path("tools").forEach(tools::add);
-            JsonNode next = result.get("nextCursor");
-            if (next == null || next.isNull() || next.asString("").isEmpty()) {
-                return tools;
+            if (failure instanceof McpClient.RpcError e && e.code != -32603) {
+                LOG.info("Upstream {} refused subscriptions/listen ({}); its tool list is read at start only", spec.name(),
+                        e.getMessage());
+                return;
             }
-            cursor = next.asString();
-        }
-        throw new IOException("tools/list gave more than 1000 pages");
+            if (failure instanceof McpClient.Lost || failure instanceof java.util.concurrent.CancellationException) {
+                return;
+            }
+            long delay;
+            synchronized (g) {
+                boolean steady = System.nanoTime() - opened > TimeUnit.MINUTES.toNanos(1);
+                g.listenBackoffMs = steady ? 1_000 : Math.min(60_000, g.listenBackoffMs * 2);
+                delay = steady ? 1_000 : g.listenBackoffMs;
+            }
+            timer.schedule(() -> work.execute(() -> {
+                if (g.ready) {
+                    listen(g);
+                    refresh(g);
+                }
+            }), delay, TimeUnit.MILLISECONDS);
+        });
     }
 
     private void notification(Generation g, String method) {
@@ -292,8 +333,7 @@ final class Upstream {
                     g.refreshAgain = false;
                 }
                 try {
-                    List<JsonNode> tools = listTools(g,
-                            System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.startupTimeoutMs()));
+                    List<JsonNode> tools = Handshake.listTools(g.client, startup(), spec.name());
                     register(g, tools);
                 } catch (Exception e) {
                     LOG.warn("Upstream {}: listing its tools again failed: {}", spec.name(), e.getMessage());
@@ -315,6 +355,9 @@ final class Upstream {
 
     /** Registers the exposed tools of a listing, updates those that changed, unregisters those gone. */
     private void register(Generation g, List<JsonNode> listing) {
+        Map<String, JsonNode> byName = new LinkedHashMap<>();
+        listing.forEach(tool -> byName.putIfAbsent(tool.path("name").asString(""), tool));
+        g.listed = Map.copyOf(byName);
         UpstreamConfig c = config;
         List<Pattern> include = globs(c.include());
         List<Pattern> exclude = globs(c.exclude());
@@ -388,7 +431,11 @@ final class Upstream {
             g.ready = false;
             g.tools.values().forEach(Upstream::unregister);
             g.tools.clear();
+            if (g.sweeper != null) {
+                g.sweeper.cancel(false);
+            }
         }
+        g.parking.cancelAll("the upstream server stopped");
     }
 
     private static void unregister(ServiceRegistration<Tool> registration) {

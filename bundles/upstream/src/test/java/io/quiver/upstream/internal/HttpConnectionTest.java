@@ -1,0 +1,236 @@
+package io.quiver.upstream.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.StringReader;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The Streamable HTTP side of the client against a small server of the test's own. */
+class HttpConnectionTest {
+
+    private HttpServer server;
+    private HttpConnection connection;
+    private final Map<String, Map<String, String>> seen = new ConcurrentHashMap<>();
+    private final List<String> resumes = new CopyOnWriteArrayList<>();
+    private volatile long streamClosedAt;
+    private volatile long resumedAt;
+
+    @AfterEach
+    void stop() {
+        if (connection != null) {
+            connection.close();
+        }
+        if (server != null) {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void sseFieldsAreReadAsTheStandardSays() throws IOException {
+        String text = ": a comment\r\nid: e-1\r\nretry: 250\r\ndata: \r\n\r\n"
+                + "event: message\ndata: {\"a\":\ndata: 1}\nid: e-2\n\n"
+                + "data:{\"b\":2}\n\n"
+                + "retry: soon\nid: with\0nul\ndata: {\"c\":3}\n"; // the last event never ends: dropped
+        HttpConnection.Stream stream = new HttpConnection.Stream(null);
+        List<String> data = new ArrayList<>();
+        HttpConnection.read(new BufferedReader(new StringReader(text)), stream, (d, s) -> data.add(d));
+        assertEquals(List.of("{\"a\":\n1}", "{\"b\":2}"), data, "a priming event carries no message");
+        assertEquals("e-2", stream.lastEventId, "an id with NUL is ignored");
+        assertEquals(250, stream.retryMs, "a retry that is not digits is ignored");
+        assertEquals(3, stream.events);
+    }
+
+    /** The server: {@code handler} answers each POST by its JSON-RPC method. */
+    private void start(Handler handler) throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.setExecutor(Executors.newCachedThreadPool());
+        server.createContext("/mcp", exchange -> {
+            try {
+                Map<String, String> headers = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+                exchange.getRequestHeaders().forEach((k, v) -> headers.put(k, String.join(",", v)));
+                if (exchange.getRequestMethod().equals("POST")) {
+                    JsonNode message = FakeConnection.JSON.readTree(exchange.getRequestBody().readAllBytes());
+                    seen.put(message.path("method").asString("response"), headers);
+                    handler.post(exchange, message);
+                } else if (exchange.getRequestMethod().equals("GET") && headers.containsKey("Last-Event-ID")) {
+                    resumedAt = System.nanoTime();
+                    resumes.add(headers.get("Last-Event-ID") + " " + headers.get("Mcp-Session-Id"));
+                    handler.resume(exchange, headers.get("Last-Event-ID"));
+                } else {
+                    exchange.sendResponseHeaders(405, -1);
+                }
+            } catch (IOException | RuntimeException e) {
+                e.printStackTrace();
+            } finally {
+                exchange.close();
+            }
+        });
+        server.start();
+        ServerSpec spec = new ServerSpec("test", ServerSpec.Kind.HTTP, null, List.of(), Map.of(), null,
+                URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/mcp"), Map.of("X-Custom", "yes"), Path.of("t"));
+        connection = new HttpConnection(spec, Duration.ofSeconds(5), new StderrTail(10));
+    }
+
+    private interface Handler {
+        void post(HttpExchange exchange, JsonNode message) throws IOException;
+
+        default void resume(HttpExchange exchange, String lastEventId) throws IOException {
+            exchange.sendResponseHeaders(404, -1);
+        }
+    }
+
+    private static void json(HttpExchange exchange, JsonNode message, String result) throws IOException {
+        ObjectNode answer = FakeConnection.JSON.createObjectNode().put("jsonrpc", "2.0");
+        answer.set("id", message.get("id"));
+        answer.set("result", FakeConnection.JSON.readTree(result));
+        byte[] body = FakeConnection.JSON.writeValueAsBytes(answer);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.getResponseHeaders().add("Mcp-Session-Id", "session-1");
+        exchange.sendResponseHeaders(200, body.length);
+        exchange.getResponseBody().write(body);
+    }
+
+    private static OutputStream sse(HttpExchange exchange) throws IOException {
+        exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
+        exchange.sendResponseHeaders(200, 0);
+        return exchange.getResponseBody();
+    }
+
+    private static void event(OutputStream out, String text) throws IOException {
+        out.write(text.getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+
+    private McpClient client() {
+        ObjectNode capabilities = FakeConnection.JSON.createObjectNode();
+        McpClient client = new McpClient(connection, new McpClient.Events() {
+            @Override
+            public void notification(String method, JsonNode params) {
+            }
+
+            @Override
+            public void closed(String why, boolean clean) {
+            }
+        }, McpClient.implementation("t"), capabilities);
+        connection.open(client);
+        return client;
+    }
+
+    private JsonNode initialize(McpClient client) throws Exception {
+        JsonNode result = client.request("initialize", FakeConnection.JSON.createObjectNode().put("protocolVersion", "2025-11-25"))
+                .answer().get(5, TimeUnit.SECONDS);
+        client.session("2025-11-25");
+        connection.negotiated("2025-11-25", false);
+        return result;
+    }
+
+    @Test
+    void aResponseStreamThatEndsEarlyIsResumedAfterTheRetryWaitFromItsLastEvent() throws Exception {
+        start(new Handler() {
+            @Override
+            public void post(HttpExchange exchange, JsonNode message) throws IOException {
+                if (message.path("method").asString("").equals("tools/call")) {
+                    OutputStream out = sse(exchange);
+                    event(out, "id: call-1\nretry: 400\ndata: \n\n");
+                    event(out, "id: call-2\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\","
+                            + "\"params\":{\"progressToken\":\"p\",\"progress\":1}}\n\n");
+                    streamClosedAt = System.nanoTime();
+                } else if (message.has("id")) {
+                    json(exchange, message, "{\"protocolVersion\": \"2025-11-25\", \"capabilities\": {}}");
+                } else {
+                    exchange.sendResponseHeaders(202, -1);
+                }
+            }
+
+            @Override
+            public void resume(HttpExchange exchange, String lastEventId) throws IOException {
+                OutputStream out = sse(exchange);
+                event(out, "id: call-3\ndata: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[]}}\n\n");
+            }
+        });
+        McpClient client = client();
+        initialize(client);
+        List<JsonNode> progress = new CopyOnWriteArrayList<>();
+        client.onProgress("p", progress::add);
+        JsonNode result = client.request("tools/call", FakeConnection.JSON.createObjectNode().put("name", "t"))
+                .answer().get(5, TimeUnit.SECONDS);
+        assertTrue(result.path("content").isArray(), result.toString());
+        assertEquals(List.of("call-2 session-1"), resumes, "resumed once, from the last event, in the session");
+        long waited = TimeUnit.NANOSECONDS.toMillis(resumedAt - streamClosedAt);
+        assertTrue(waited >= 380, "waited " + waited + " ms of the server's 400");
+        assertEquals(1, progress.size());
+        assertEquals("2025-11-25", seen.get("tools/call").get("MCP-Protocol-Version"));
+        assertEquals("session-1", seen.get("tools/call").get("Mcp-Session-Id"));
+        assertEquals("yes", seen.get("tools/call").get("X-Custom"), "configured headers go on every request");
+        assertNull(seen.get("tools/call").get("Mcp-Method"), "a session revision's requests carry no Mcp-Method");
+    }
+
+    @Test
+    void aStreamThatEndsWithoutAnEventIdFailsItsRequest() throws Exception {
+        start((exchange, message) -> {
+            if (message.path("method").asString("").equals("tools/call")) {
+                event(sse(exchange), "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\n\n");
+            } else if (message.has("id")) {
+                json(exchange, message, "{\"protocolVersion\": \"2025-11-25\", \"capabilities\": {}}");
+            } else {
+                exchange.sendResponseHeaders(202, -1);
+            }
+        });
+        McpClient client = client();
+        initialize(client);
+        ExecutionException e = assertThrows(ExecutionException.class, () -> client.request("tools/call",
+                FakeConnection.JSON.createObjectNode().put("name", "t")).answer().get(5, TimeUnit.SECONDS));
+        McpClient.RpcError error = assertInstanceOf(McpClient.RpcError.class, e.getCause());
+        assertTrue(error.getMessage().contains("ended the response stream before it answered"), error.getMessage());
+        assertTrue(resumes.isEmpty());
+    }
+
+    @Test
+    void aStatelessRequestCarriesItsHeadersAndNoSession() throws Exception {
+        start((exchange, message) -> json(exchange, message, "{\"resultType\": \"complete\", \"content\": []}"));
+        McpClient client = client();
+        client.request("initialize", FakeConnection.JSON.createObjectNode()).answer().get(5, TimeUnit.SECONDS);
+        client.stateless("2026-07-28");
+        connection.negotiated("2026-07-28", true);
+        ObjectNode params = FakeConnection.JSON.createObjectNode().put("name", "zeichne ü");
+        client.request("tools/call", params, Map.of("Mcp-Param-Region", "eu", "Mcp-Session-Id", "forged"), null)
+                .answer().get(5, TimeUnit.SECONDS);
+        Map<String, String> h = seen.get("tools/call");
+        assertEquals("2026-07-28", h.get("MCP-Protocol-Version"));
+        assertEquals("tools/call", h.get("Mcp-Method"));
+        assertEquals(McpHeaders.encode("zeichne ü"), h.get("Mcp-Name"));
+        assertTrue(h.get("Mcp-Name").startsWith("=?base64?"));
+        assertEquals("eu", h.get("Mcp-Param-Region"));
+        assertFalse(h.containsKey("Mcp-Session-Id"), "no session in a stateless revision, whatever the server says");
+        assertEquals("yes", h.get("X-Custom"));
+    }
+}
