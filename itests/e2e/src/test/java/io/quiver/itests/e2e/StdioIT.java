@@ -17,12 +17,14 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +34,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -63,7 +66,7 @@ class StdioIT {
     @Test
     void theJavaSdkClientLaunchesQuiverCallsItsToolsAndHearsABundleArrive() throws Exception {
         Path home = home("java-sdk");
-        List<String> stderr = new CopyOnWriteArrayList<>();
+        Path serverLog = home.resolve("server.log");
         ServerParameters parameters = ServerParameters.builder(QuiverServer.javaBinary()).args(arguments(home)).build();
         StdioClientTransport transport = new StdioClientTransport(parameters, McpJsonDefaults.getMapper()) {
             @Override
@@ -72,7 +75,7 @@ class StdioIT {
                 return super.getProcessBuilder().directory(home.toFile());
             }
         };
-        transport.setStdErrorHandler(stderr::add);
+        transport.setStdErrorHandler(line -> append(serverLog, line));
         CompletableFuture<List<String>> greetListed = new CompletableFuture<>();
         McpSyncClient client = McpClient.sync(transport)
                 .requestTimeout(Duration.ofSeconds(20))
@@ -85,7 +88,7 @@ class StdioIT {
                     }
                 })
                 .build();
-        Supplier<String> log = () -> "--- server stderr ---\n" + String.join("\n", stderr);
+        Supplier<String> log = () -> "--- server stderr ---\n" + read(serverLog);
         try {
             McpSchema.InitializeResult init = client.initialize();
             assertEquals("quiver", init.serverInfo().name(), log);
@@ -101,7 +104,12 @@ class StdioIT {
             assertTrue(String.valueOf(time.structuredContent()).contains("Europe/Berlin"), time::toString);
 
             ToolBundles.place(ToolBundles.exampleJar(), home.resolve("deploy").resolve("greeting-tool.jar"));
-            List<String> after = greetListed.get(EFFECT.toSeconds(), TimeUnit.SECONDS);
+            List<String> after;
+            try {
+                after = greetListed.get(EFFECT.toSeconds(), TimeUnit.SECONDS);
+            } catch (TimeoutException e) {
+                throw new AssertionError("no list_changed listing greet within " + EFFECT + "\n" + log.get(), e);
+            }
             assertTrue(after.containsAll(before), () -> "nothing else went away: " + after);
 
             McpSchema.CallToolResult greet = client.callTool(new McpSchema.CallToolRequest(ToolBundles.TOOL,
@@ -317,6 +325,14 @@ class StdioIT {
             }
         }
         return -1;
+    }
+
+    private static void append(Path file, String line) {
+        try {
+            Files.writeString(file, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static String read(Path file) {
