@@ -49,6 +49,30 @@ record ServerSpec(String name, Kind kind, String command, List<String> args, Map
                 && java.util.Objects.equals(url, other.url) && headers.equals(other.headers);
     }
 
+    /** The placeholder a per-tenant server's declaration may use for the tenant's name. */
+    static final String TENANT = "{tenant}";
+    /** The placeholder as a URL keeps it (braces are not allowed in a URI). */
+    private static final String ENCODED_TENANT = "%7Btenant%7D";
+
+    /**
+     * A per-tenant instance: named {@code NAME@TENANT}, {@value #TENANT} replaced by the tenant's name
+     * everywhere, and {@code QUIVER_TENANT} in a child's environment.
+     */
+    ServerSpec forTenant(String tenant) {
+        UnaryOperator<String> t = v -> v == null ? null : v.replace(TENANT, tenant);
+        List<String> a = args.stream().map(t).toList();
+        Map<String, String> e = new LinkedHashMap<>();
+        env.forEach((k, v) -> e.put(k, t.apply(v)));
+        if (kind == Kind.STDIO) {
+            e.put("QUIVER_TENANT", tenant);
+        }
+        Map<String, String> h = new LinkedHashMap<>();
+        headers.forEach((k, v) -> h.put(k, t.apply(v)));
+        return new ServerSpec(name + "@" + tenant, kind, t.apply(command), a, e,
+                cwd == null ? null : Path.of(t.apply(cwd.toString())), url == null ? null : URI.create(url.toString().replace(ENCODED_TENANT, tenant)),
+                h, source);
+    }
+
     /** A one-line description for logs and the shell: never the environment or the headers (secrets). */
     String describe() {
         return kind == Kind.STDIO ? command + (args.isEmpty() ? "" : " " + String.join(" ", args)) : url.toString();
@@ -94,7 +118,7 @@ record ServerSpec(String name, Kind kind, String command, List<String> args, Map
                 }
                 URI uri;
                 try {
-                    uri = URI.create(url);
+                    uri = URI.create(url.replace(TENANT, ENCODED_TENANT));
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("server " + name + ": url is not a URI");
                 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Hashtable;
 import java.util.List;
 
+import io.quiver.lib.config.TypedConfig;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -65,11 +66,13 @@ final class ToolProperties {
         if (config.callTimeoutMs() > 0) {
             p.put(prefix + "timeoutMs", config.callTimeoutMs());
         }
-        if (config.tenants().length > 0) {
-            p.put("mcp.tenant", config.tenants());
+        List<String> tenants = TypedConfig.list(config.tenants());
+        if (!tenants.isEmpty()) {
+            p.put("mcp.tenant", tenants.toArray(String[]::new));
         }
-        if (config.projects().length > 0) {
-            p.put("mcp.project", config.projects());
+        List<String> projects = TypedConfig.list(config.projects());
+        if (!projects.isEmpty()) {
+            p.put("mcp.project", projects.toArray(String[]::new));
         }
         return p;
     }

@@ -67,6 +67,12 @@ public @interface UpstreamConfig {
     @AttributeDefinition(description = "The tenants whose callers see the server's tools (empty: every tenant)")
     String[] tenants() default {};
 
+    @AttributeDefinition(description = "shared: one process for every tenant listed (or all); per-tenant: one process"
+            + " per tenant of tenants, each seen only by its tenant, with {tenant} in its command, args, env, cwd, the path"
+            + " or query of its url, and headers replaced by the tenant's name, and QUIVER_TENANT in its environment")
+    @OneOf({"shared", "per-tenant"})
+    String instances() default "shared";
+
     @AttributeDefinition(description = "The projects whose callers see the server's tools (empty: every project)")
     String[] projects() default {};
 

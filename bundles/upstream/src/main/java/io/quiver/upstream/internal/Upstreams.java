@@ -3,6 +3,7 @@ package io.quiver.upstream.internal;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -158,18 +159,47 @@ public final class Upstreams implements ProblemSource, UpstreamDirectory {
                         + ", which no mcpServers file in etc/ declares"));
             }
         }
-        for (String name : List.copyOf(running.keySet())) {
-            if (!read.servers().containsKey(name)) {
-                Upstream gone = running.remove(name);
-                LOG.info("Upstream {} is no longer declared; stopping it", name);
-                gone.stop();
-            }
-        }
+        // what should run: one instance per server, or one per tenant of a per-tenant server
+        Map<String, Instance> wanted = new LinkedHashMap<>();
         for (ServerSpec spec : read.servers().values()) {
             Map<String, Object> props = byServer.getOrDefault(spec.name(), Map.of());
             TypedConfig.Result<UpstreamConfig> result = TypedConfig.read(UpstreamConfig.class, props, null);
             result.problems().forEach(p -> problems.add(new Problem(p.source(), p.text())));
             UpstreamConfig config = result.config();
+            if (!"per-tenant".equals(config.instances())) {
+                wanted.put(spec.name(), new Instance(spec, config));
+                continue;
+            }
+            List<String> tenants = TypedConfig.list(config.tenants());
+            if (tenants.isEmpty()) {
+                problems.add(new Problem("upstream " + spec.name(), "instances = per-tenant needs tenants (one process"
+                        + " each); it does not run"));
+                continue;
+            }
+            for (String tenant : tenants) {
+                if (!io.quiver.api.CallerIdentity.isPlaceName(tenant)) {
+                    problems.add(new Problem("upstream " + spec.name(), "tenant '" + tenant + "' is not a tenant name"));
+                    continue;
+                }
+                Map<String, Object> own = new HashMap<>(props);
+                own.put("tenants", new String[] {tenant});
+                if (config.prefix().isEmpty()) {
+                    own.put("prefix", spec.name());
+                }
+                ServerSpec instance = spec.forTenant(tenant);
+                wanted.put(instance.name(), new Instance(instance, TypedConfig.read(UpstreamConfig.class, own, null).config()));
+            }
+        }
+        for (String name : List.copyOf(running.keySet())) {
+            if (!wanted.containsKey(name)) {
+                Upstream gone = running.remove(name);
+                LOG.info("Upstream {} is no longer declared; stopping it", name);
+                gone.stop();
+            }
+        }
+        for (Instance want : wanted.values()) {
+            ServerSpec spec = want.spec();
+            UpstreamConfig config = want.config();
             Upstream existing = running.get(spec.name());
             boolean restartFailed = filesChanged && existing != null
                     && existing.status().state() == Upstream.State.FAILED;
@@ -181,12 +211,24 @@ public final class Upstreams implements ProblemSource, UpstreamDirectory {
                 }
                 Upstream started = new Upstream(spec, config, context, timer, work, workingDirectory);
                 running.put(spec.name(), started);
-                started.start();
+                try {
+                    started.start();
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    return; // deactivating: the servers of this reconcile are stopped with the others
+                }
             } else if (!same(existing.config(), config)) {
                 existing.reconfigure(config);
             }
         }
+        if (!problems.equals(settingsProblems)) {
+            problems.stream().filter(p -> !settingsProblems.contains(p)).forEach(p -> LOG.error("{}: {}", p.subject(),
+                    p.reason()));
+        }
         settingsProblems = List.copyOf(problems);
+    }
+
+    /** One process to run: a server, or a per-tenant server's instance for one tenant. */
+    private record Instance(ServerSpec spec, UpstreamConfig config) {
     }
 
     /** Whether two settings are equal member by member (the proxies do not say). */

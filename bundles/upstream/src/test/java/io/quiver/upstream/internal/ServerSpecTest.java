@@ -83,6 +83,22 @@ class ServerSpecTest {
     }
 
     @Test
+    void aPerTenantInstanceHasTheTenantInItsDeclaration() {
+        ServerSpec stdio = parse("notes", """
+                {"command": "notes-server", "args": ["--root", "/data/{tenant}"], "env": {"DB": "notes_{tenant}"},
+                 "cwd": "/srv/{tenant}"}""").forTenant("acme");
+        assertEquals("notes@acme", stdio.name());
+        assertEquals(List.of("--root", "/data/acme"), stdio.args());
+        assertEquals(Map.of("DB", "notes_acme", "QUIVER_TENANT", "acme"), stdio.env());
+        assertEquals(Path.of("/srv/acme"), stdio.cwd());
+        ServerSpec http = parse("remote", """
+                {"url": "https://mcp.example.com/{tenant}/mcp?t={tenant}", "headers": {"X-Tenant": "{tenant}"}}""")
+                .forTenant("globex");
+        assertEquals("https://mcp.example.com/globex/mcp?t=globex", http.url().toString());
+        assertEquals(Map.of("X-Tenant", "globex"), http.headers());
+    }
+
+    @Test
     void filesOfAFolder(@TempDir Path etc) throws Exception {
         Files.writeString(etc.resolve("mcp-servers.json"), """
                 {"mcpServers": {"a": {"command": "one"}, "b": {"command": 7}}}""");

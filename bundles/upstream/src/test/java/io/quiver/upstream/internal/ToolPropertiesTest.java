@@ -27,7 +27,7 @@ class ToolPropertiesTest {
     @Test
     void listingBecomesProperties() {
         UpstreamConfig config = TypedConfig.of(UpstreamConfig.class, Map.of("callTimeoutMs", 5000L,
-                "tenants", new String[] {"acme"}));
+                "tenants", "acme, globex"));
         Hashtable<String, Object> p = ToolProperties.of("gh.search", JSON.readTree("""
                 {"name": "search", "title": "Search", "description": "Finds things",
                  "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]},
@@ -44,7 +44,7 @@ class ToolPropertiesTest {
         assertFalse(p.containsKey("mcp.tool.destructiveHint"), "an absent hint keeps MCP's default");
         assertArrayEquals(new String[] {"https://example.com/i.png"}, (String[]) p.get("mcp.tool.icons"));
         assertEquals(5000L, p.get("mcp.tool.timeoutMs"));
-        assertArrayEquals(new String[] {"acme"}, (String[]) p.get("mcp.tenant"));
+        assertArrayEquals(new String[] {"acme", "globex"}, (String[]) p.get("mcp.tenant"), "a .cfg list is one comma-separated string");
         assertEquals("gh", p.get(ToolProperties.SERVER));
     }
 

@@ -92,6 +92,7 @@ class UpstreamsIT {
             Files.writeString(witness, "");
             writeServers(home, servers(true));
             Files.writeString(home.resolve("etc/io.quiver.upstream-fixture.cfg"), "backoffMs = 300\n");
+            Files.writeString(home.resolve("etc/io.quiver.upstream-team.cfg"), "instances = per-tenant\ntenants = acme, globex\n");
             for (String broken : List.of("garbage", "silent", "exits")) {
                 // long enough for node to start on a loaded machine; the one that exits has more still:
                 // its exit, not the startup timeout, must be what ends each of its starts
@@ -113,6 +114,7 @@ class UpstreamsIT {
         }
         s.put("fixture", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN),
                 "env", Map.of("WITNESS", "${QUIVER_TEST_WITNESS:-" + witness + "}")));
+        s.put("team", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN, "--tenant={tenant}")));
         s.put("garbage", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN), "env",
                 Map.of("FIXTURE_MODE", "garbage")));
         s.put("silent", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN), "env",
@@ -264,6 +266,26 @@ class UpstreamsIT {
 
     @Test
     @Order(5)
+    void aPerTenantServerRunsOnceForEachTenantAndOnlyItsTenantSeesIt() throws Exception {
+        String base = server.url().substring(0, server.url().length() - "/mcp".length());
+        for (String tenant : List.of("acme", "globex")) {
+            try (McpClient client = McpClient.connect(base + "/t/" + tenant + "/mcp", "upstreams-it", T)) {
+                awaitTools(client, List.of("team.meta", "team.slow"));
+                JsonNode meta = client.callTool("team.meta", Map.of()).path("result").path("structuredContent").path("meta");
+                assertEquals(tenant, meta.path("io.quiver/context").path("tenant").asString(), meta.toString());
+                assertEquals("team@" + tenant, meta.path("io.quiver/tool").path("server").asString(), meta.toString());
+            }
+            assertEquals(1, processes(FIXTURE).stream().filter(p -> p.info().commandLine().orElse("")
+                    .contains("--tenant=" + tenant)).count(), "one process for " + tenant);
+        }
+        try (McpClient client = McpClient.connect(server.url(), "upstreams-it", T)) {
+            assertTrue(client.toolNames().stream().noneMatch(n -> n.startsWith("team.")),
+                    "the default tenant sees neither instance");
+        }
+    }
+
+    @Test
+    @Order(6)
     void brokenUpstreamsAreReportedAndRetriedWithinTheirPolicy() throws Exception {
         await(() -> log().contains("Upstream exits failed and is not started again")
                 && log().contains("Upstream silent failed and is not started again")
@@ -283,7 +305,8 @@ class UpstreamsIT {
             Map<String, JsonNode> byName = new LinkedHashMap<>();
             client.callTool("upstreams_list", Map.of()).path("result").path("structuredContent").path("upstreams")
                     .forEach(u -> byName.put(u.path("name").asString(), u));
-            assertEquals(List.of("everything", "everything-http", "exits", "fixture", "fs", "garbage", "silent"),
+            assertEquals(List.of("everything", "everything-http", "exits", "fixture", "fs", "garbage", "silent", "team@acme",
+                    "team@globex"),
                     List.copyOf(byName.keySet()));
             JsonNode everything = byName.get("everything");
             assertEquals("ready", everything.path("state").asString(), everything.toString());
@@ -310,7 +333,7 @@ class UpstreamsIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void aKilledUpstreamEndsItsCallWithoutRerunningItAndComesBack() throws Exception {
         try (McpClient client = McpClient.connect(server.url(), "upstreams-it", T)) {
             awaitTools(client, List.of("fixture.slow"));
@@ -342,7 +365,7 @@ class UpstreamsIT {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void editingTheFileStartsAndStopsServersAndLeavesTheOthersRunning() throws Exception {
         try (McpClient client = McpClient.connect(server.url(), "upstreams-it", T)) {
             awaitTools(client, List.of("fs.read_text_file", "everything.echo"));
@@ -360,7 +383,7 @@ class UpstreamsIT {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     void noChildOutlivesQuiverEvenWhenItIsKilled() throws Exception {
         assertFalse(processes(FIXTURE).isEmpty());
         ProcessHandle.of(server.pid()).orElseThrow().destroyForcibly();
