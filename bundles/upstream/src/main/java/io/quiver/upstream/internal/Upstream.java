@@ -536,10 +536,8 @@ final class Upstream {
 
     private static List<Pattern> globs(String[] globs) {
         List<Pattern> out = new ArrayList<>();
-        for (String g : globs) {
-            if (!g.isBlank()) {
-                out.add(TypedConfig.glob(g.trim()));
-            }
+        for (String g : TypedConfig.list(globs)) { // a .cfg list is one comma-separated string
+            out.add(TypedConfig.glob(g));
         }
         return out;
     }
