@@ -167,6 +167,8 @@ final class ProxyTool implements Tool {
                 if (requests.isEmpty()) {
                     continue;
                 }
+                // while it waits, progress has no attempt to go to; the next attempt takes it again
+                exchange.onProgress(p -> { });
                 g.parking.park(new Parking.Parked(handle, round, exchange, asked, owner,
                         System.currentTimeMillis() + Parking.HOLD_MS));
                 waiting = true;
