@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Hashtable;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -153,17 +154,26 @@ public final class Quiver implements AutoCloseable {
         LOG.debug("Features and framework {} ms, {} bundles installed {} ms, started {} ms",
                 ms(t1 - t0), bundles.size(), ms(t2 - t1), ms(t3 - t2));
 
-        if (!settings.awaitEndpoint()) {
-            return;
+        if (settings.awaitEndpoint() && http) {
+            url = new EndpointWaiter(context, settings.bind()).await(remainingMs(deadline));
+            LOG.debug("Endpoint {} answered after {} ms more", url, ms(System.nanoTime() - t3));
+        } else if (!http && !settings.stdio()) { // with --stdio, having no HTTP endpoint is what was asked for
+            LOG.info("The features {} have no HTTP runtime: no MCP endpoint to wait for", settings.features());
         }
-        if (!http) {
-            if (!settings.stdio()) { // with --stdio, having no HTTP endpoint is what was asked for
-                LOG.info("The features {} have no HTTP runtime: no MCP endpoint to wait for", settings.features());
-            }
-            return;
-        }
-        url = new EndpointWaiter(context, settings.bind()).await(remainingMs(deadline));
-        LOG.debug("Endpoint {} answered after {} ms more", url, ms(System.nanoTime() - t3));
+        announceStarted(context);
+    }
+
+    /** The property of the service saying the start is over (the endpoint answers): {@value}. */
+    public static final String STARTED = "quiver.started";
+
+    /**
+     * Registers a marker service ({@value #STARTED} = true) once the start is over, so that work which
+     * may wait (the upstream servers' child processes) does not compete with the start on a small machine.
+     */
+    private static void announceStarted(BundleContext context) {
+        Hashtable<String, Object> props = new Hashtable<>();
+        props.put(STARTED, Boolean.TRUE);
+        context.registerService(Object.class, new Object(), props);
     }
 
     /**

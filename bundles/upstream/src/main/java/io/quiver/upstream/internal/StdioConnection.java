@@ -57,6 +57,7 @@ final class StdioConnection implements Connection {
     private volatile Process process;
     private volatile OutputStream stdin;
     private volatile boolean closing;
+    private final Object lifecycle = new Object();
     private Listener listener;
 
     StdioConnection(ServerSpec spec, Path workingDirectory, int maxMessageBytes, StderrTail tail) {
@@ -77,9 +78,15 @@ final class StdioConnection implements Connection {
         environment.keySet().retainAll(INHERITED);
         environment.putAll(spec.env());
         builder.directory((spec.cwd() != null ? spec.cwd() : workingDirectory).toFile());
-        Process p = builder.start();
-        process = p;
-        stdin = p.getOutputStream();
+        Process p;
+        synchronized (lifecycle) { // a close before the start means no start: no process outlives its stop
+            if (closing) {
+                throw new IOException("the connection was closed before its process started");
+            }
+            p = builder.start();
+            process = p;
+            stdin = p.getOutputStream();
+        }
         Thread out = new Thread(() -> readStdout(p.getInputStream()), "quiver-upstream-" + spec.name() + "-out");
         out.setDaemon(true);
         out.start();
@@ -222,8 +229,11 @@ final class StdioConnection implements Connection {
 
     @Override
     public void close() {
-        closing = true;
-        Process p = process;
+        Process p;
+        synchronized (lifecycle) {
+            closing = true;
+            p = process;
+        }
         if (p == null) {
             return;
         }

@@ -11,12 +11,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.InvalidSyntaxException;
+import org.osgi.framework.ServiceEvent;
+import org.osgi.framework.ServiceListener;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -50,6 +55,10 @@ public final class Upstreams implements ProblemSource, UpstreamDirectory {
     private static final Logger LOG = LoggerFactory.getLogger(Upstreams.class);
     /** How often the folder is looked at for changed files. */
     static final long POLL_MS = 1_000;
+    /** The property of the launcher's service saying the start is over. */
+    static final String STARTED = "quiver.started";
+    /** How long the servers wait for that service at most (a framework without Quiver's launcher). */
+    static final long STARTED_WAIT_MS = 15_000;
     /** The framework property naming the configuration folder (set by the launcher). */
     static final String ETC = "quiver.etc";
 
@@ -66,6 +75,7 @@ public final class Upstreams implements ProblemSource, UpstreamDirectory {
     private String fingerprint = "";
     private volatile boolean settingsChanged = true;
     private volatile boolean closed;
+    private final java.util.concurrent.atomic.AtomicBoolean begun = new java.util.concurrent.atomic.AtomicBoolean();
 
     @Activate
     public Upstreams(BundleContext context) {
@@ -74,9 +84,38 @@ public final class Upstreams implements ProblemSource, UpstreamDirectory {
         this.etc = Path.of(configured == null ? "etc" : configured).toAbsolutePath().normalize();
         this.workingDirectory = Path.of("").toAbsolutePath();
         this.environment = System::getenv;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "quiver-upstreams"));
-        this.work = Executors.newCachedThreadPool(r -> daemon(r, "quiver-upstream-start"));
-        timer.scheduleWithFixedDelay(this::poll, 0, POLL_MS, TimeUnit.MILLISECONDS);
+        // work handed to them while the component stops is dropped, not thrown at the thread handing it
+        this.timer = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "quiver-upstreams"),
+                new ThreadPoolExecutor.DiscardPolicy());
+        this.work = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                r -> daemon(r, "quiver-upstream-start"), new ThreadPoolExecutor.DiscardPolicy());
+        // the servers start once the launcher says the start is over (child processes starting beside the
+        // framework slow the endpoint's own start on a small machine), or after STARTED_WAIT_MS without it
+        try {
+            context.addServiceListener(started, "(" + STARTED + "=true)");
+            if (context.getServiceReferences((String) null, "(" + STARTED + "=true)") != null) {
+                timer.execute(this::begin);
+            }
+        } catch (InvalidSyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+        timer.schedule(this::begin, STARTED_WAIT_MS, TimeUnit.MILLISECONDS);
+    }
+
+    private final ServiceListener started = this::serviceEvent;
+
+    private void serviceEvent(ServiceEvent event) {
+        if (event.getType() == ServiceEvent.REGISTERED && !closed) {
+            timer.execute(this::begin);
+        }
+    }
+
+    /** Starts looking at the files, once. */
+    private void begin() {
+        if (begun.compareAndSet(false, true) && !closed) {
+            LOG.debug("The upstream servers start now");
+            timer.scheduleWithFixedDelay(this::poll, 0, POLL_MS, TimeUnit.MILLISECONDS);
+        }
     }
 
     private static Thread daemon(Runnable r, String name) {
@@ -106,6 +145,7 @@ public final class Upstreams implements ProblemSource, UpstreamDirectory {
     @Deactivate
     void deactivate() throws InterruptedException {
         closed = true;
+        context.removeServiceListener(started);
         timer.shutdown();
         timer.awaitTermination(10, TimeUnit.SECONDS);
         List<CompletableFuture<Void>> stops = new ArrayList<>();
@@ -123,7 +163,7 @@ public final class Upstreams implements ProblemSource, UpstreamDirectory {
 
     /** Looks at the files and settings; reconciles when either changed. Runs on the timer thread only. */
     private void poll() {
-        if (closed) {
+        if (closed || !begun.get()) {
             return;
         }
         try {
@@ -211,11 +251,7 @@ public final class Upstreams implements ProblemSource, UpstreamDirectory {
                 }
                 Upstream started = new Upstream(spec, config, context, timer, work, workingDirectory);
                 running.put(spec.name(), started);
-                try {
-                    started.start();
-                } catch (java.util.concurrent.RejectedExecutionException e) {
-                    return; // deactivating: the servers of this reconcile are stopped with the others
-                }
+                started.start();
             } else if (!same(existing.config(), config)) {
                 existing.reconfigure(config);
             }
