@@ -110,16 +110,17 @@ class UpstreamsIT {
         if (withFilesystem) {
             s.put("fs", Map.of("command", "node", "args", List.of(FILESYSTEM.toString(), files.toString(), RUN)));
         } else {
-            s.put("fixture2", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN)));
+            s.put("fixture2", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN, "--server=fixture2")));
         }
-        s.put("fixture", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN),
+        s.put("fixture", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN, "--server=fixture"),
                 "env", Map.of("WITNESS", "${QUIVER_TEST_WITNESS:-" + witness + "}")));
-        s.put("team", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN, "--tenant={tenant}")));
-        s.put("garbage", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN), "env",
+        s.put("team", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN, "--server=team",
+                "--tenant={tenant}")));
+        s.put("garbage", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN, "--server=garbage"), "env",
                 Map.of("FIXTURE_MODE", "garbage")));
-        s.put("silent", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN), "env",
+        s.put("silent", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN, "--server=silent"), "env",
                 Map.of("FIXTURE_MODE", "silent")));
-        s.put("exits", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN), "env",
+        s.put("exits", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN, "--server=exits"), "env",
                 Map.of("FIXTURE_MODE", "exit")));
         return s;
     }
@@ -461,12 +462,16 @@ class UpstreamsIT {
         }).toList();
     }
 
-    /** The pid of the upstream child of Quiver running a script (not {@code except}), or -1. */
+    /**
+     * The pid of Quiver's child running a script (not {@code except}), or -1: server-everything's stdio
+     * instance, or the fixture declared as {@code fixture}.
+     */
     private static long upstreamPid(Path script, Long except) {
         Optional<ProcessHandle> found = ProcessHandle.of(server.pid()).orElseThrow().children().filter(p -> {
             String line = p.info().commandLine().orElse("");
-            return line.contains(script.toString()) && (script != EVERYTHING || line.contains(" stdio "))
-                    && (except == null || p.pid() != except);
+            return line.contains(script.toString())
+                    && (script == EVERYTHING ? line.contains(" stdio ") : line.endsWith(" --server=fixture"))
+                    && p.isAlive() && (except == null || p.pid() != except);
         }).findFirst();
         return found.map(ProcessHandle::pid).orElse(-1L);
     }
