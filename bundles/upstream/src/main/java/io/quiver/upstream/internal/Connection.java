@@ -50,6 +50,13 @@ interface Connection {
     }
 
     /**
+     * A session revision's session is initialized ({@code notifications/initialized} sent): the transport
+     * opens what it keeps open for the session (HTTP's GET stream) before the first request goes out.
+     */
+    default void initialized() {
+    }
+
+    /**
      * Gives up on a request's exchange at the transport (Streamable HTTP closes its response stream and
      * stops resuming it). True when that closed a stream, which in a stateless revision is itself the
      * request's cancellation; otherwise the caller sends {@code notifications/cancelled}.

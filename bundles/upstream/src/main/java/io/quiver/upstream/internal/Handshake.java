@@ -163,6 +163,7 @@ final class Handshake {
         client.session(version);
         client.connection().negotiated(version, false);
         client.notify("notifications/initialized", null);
+        client.connection().initialized();
         return new Agreed(version, false, init.path("capabilities"), init.get("serverInfo"),
                 init.path("instructions").isString() ? init.get("instructions").asString() : null);
     }

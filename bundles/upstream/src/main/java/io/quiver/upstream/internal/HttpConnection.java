@@ -16,8 +16,10 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.slf4j.Logger;
@@ -54,6 +56,8 @@ final class HttpConnection implements Connection {
             "mcp-method", "mcp-name", "last-event-id", "content-length", "host", "connection");
     /** The wait before resuming a stream whose server named none ({@code retry}). */
     static final long DEFAULT_RETRY_MS = 1_000;
+    /** How long the start waits for the server's answer to the GET stream, at most. */
+    static final long GET_WAIT_MS = 5_000;
     /** Resumptions in a row that bring no event before a response stream is given up. */
     static final int MAX_FRUITLESS_RESUMES = 3;
 
@@ -69,6 +73,7 @@ final class HttpConnection implements Connection {
     private volatile String protocolVersion;
     private volatile boolean stateless;
     private volatile boolean closing;
+    private volatile CompletableFuture<?> initializedSent;
     private Listener listener;
 
     /** One request's exchange: its response, and the stream carrying it while one is open. */
@@ -101,7 +106,38 @@ final class HttpConnection implements Connection {
         this.stateless = stateless;
         if (!stateless) {
             protocolVersion = version;
-            readers.execute(this::listen);
+        }
+    }
+
+    /**
+     * Opens the GET stream and waits (a little) for the server's answer to it, so the stream is there
+     * before the first request: a server may send what is not tied to a request (a list change, or a
+     * response it replays when a stream is resumed) on whichever GET stream it has.
+     */
+    @Override
+    public void initialized() {
+        if (stateless) {
+            return;
+        }
+        long wait = Math.min(connectTimeout.toMillis(), GET_WAIT_MS);
+        CompletableFuture<?> notified = initializedSent;
+        try {
+            if (notified != null) {
+                notified.get(wait, TimeUnit.MILLISECONDS); // the session is live for the server first
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException
+                | CancellationException e) {
+            // the GET goes out anyway
+        }
+        CountDownLatch answered = new CountDownLatch(1);
+        readers.execute(() -> listen(answered));
+        try {
+            answered.await(wait, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -167,6 +203,9 @@ final class HttpConnection implements Connection {
         boolean initialize = "initialize".equals(method);
         CompletableFuture<HttpResponse<InputStream>> response = http.sendAsync(post, HttpResponse.BodyHandlers.ofInputStream());
         exchange.response = response;
+        if ("notifications/initialized".equals(method)) {
+            initializedSent = response;
+        }
         response.whenComplete((r, failure) -> {
             try {
                 if (failure != null) {
@@ -303,33 +342,42 @@ final class HttpConnection implements Connection {
         }
     }
 
-    /** The GET stream of messages not tied to a request; reopened (from its last event) while it ends cleanly. */
-    private void listen() {
+    /**
+     * The GET stream of messages not tied to a request; reopened (from its last event) while it ends
+     * cleanly. {@code answered} is counted down once the server first answered (or could not be reached).
+     */
+    private void listen(CountDownLatch answered) {
         Stream stream = new Stream(null);
         int failures = 0;
-        while (!closing && !ended.get() && failures < 3) {
-            HttpRequest.Builder get = request(true).header("Accept", "text/event-stream");
-            if (stream.lastEventId != null) {
-                get.header("Last-Event-ID", stream.lastEventId);
-            }
-            try {
-                HttpResponse<InputStream> response = http.send(get.GET().build(), HttpResponse.BodyHandlers.ofInputStream());
-                if (response.statusCode() != 200) {
-                    close(response.body());
-                    return; // 405: the server offers no such stream
+        try {
+            while (!closing && !ended.get() && failures < 3) {
+                HttpRequest.Builder get = request(true).header("Accept", "text/event-stream");
+                if (stream.lastEventId != null) {
+                    get.header("Last-Event-ID", stream.lastEventId);
                 }
-                events(response.body(), stream);
-                failures = 0;
-            } catch (IOException e) {
-                failures++;
-            } catch (InterruptedException e) {
-                return;
+                try {
+                    HttpResponse<InputStream> response = http.send(get.GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+                    answered.countDown();
+                    if (response.statusCode() != 200) {
+                        close(response.body());
+                        return; // 405: the server offers no such stream
+                    }
+                    events(response.body(), stream);
+                    failures = 0;
+                } catch (IOException e) {
+                    answered.countDown();
+                    failures++;
+                } catch (InterruptedException e) {
+                    return;
+                }
+                try {
+                    Thread.sleep(stream.retryMs >= 0 ? stream.retryMs : 500);
+                } catch (InterruptedException e) {
+                    return;
+                }
             }
-            try {
-                Thread.sleep(stream.retryMs >= 0 ? stream.retryMs : 500);
-            } catch (InterruptedException e) {
-                return;
-            }
+        } finally {
+            answered.countDown();
         }
     }
 

@@ -41,6 +41,7 @@ class HttpConnectionTest {
     private HttpConnection connection;
     private final Map<String, Map<String, String>> seen = new ConcurrentHashMap<>();
     private final List<String> resumes = new CopyOnWriteArrayList<>();
+    private final List<String> order = new CopyOnWriteArrayList<>();
     private volatile long streamClosedAt;
     private volatile long resumedAt;
 
@@ -80,15 +81,18 @@ class HttpConnectionTest {
                 if (exchange.getRequestMethod().equals("POST")) {
                     JsonNode message = FakeConnection.JSON.readTree(exchange.getRequestBody().readAllBytes());
                     seen.put(message.path("method").asString("response"), headers);
+                    order.add(message.path("method").asString("response"));
                     handler.post(exchange, message);
                 } else if (exchange.getRequestMethod().equals("GET") && headers.containsKey("Last-Event-ID")) {
                     resumedAt = System.nanoTime();
                     resumes.add(headers.get("Last-Event-ID") + " " + headers.get("Mcp-Session-Id"));
                     handler.resume(exchange, headers.get("Last-Event-ID"));
                 } else {
+                    order.add("GET");
+                    Thread.sleep(300); // a server slow to answer the GET stream
                     exchange.sendResponseHeaders(405, -1);
                 }
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException | InterruptedException e) {
                 e.printStackTrace();
             } finally {
                 exchange.close();
@@ -192,6 +196,24 @@ class HttpConnectionTest {
         assertEquals("session-1", seen.get("tools/call").get("Mcp-Session-Id"));
         assertEquals("yes", seen.get("tools/call").get("X-Custom"), "configured headers go on every request");
         assertNull(seen.get("tools/call").get("Mcp-Method"), "a session revision's requests carry no Mcp-Method");
+    }
+
+    @Test
+    void theGetStreamIsAskedForBeforeTheFirstRequestOfTheSession() throws Exception {
+        start((exchange, message) -> {
+            if (message.has("id")) {
+                json(exchange, message, "{\"protocolVersion\": \"2025-11-25\", \"capabilities\": {}, \"tools\": []}");
+            } else {
+                exchange.sendResponseHeaders(202, -1);
+            }
+        });
+        McpClient client = client();
+        initialize(client);
+        client.notify("notifications/initialized", null);
+        connection.initialized();
+        client.request("tools/list", null).answer().get(5, TimeUnit.SECONDS);
+        assertEquals(List.of("initialize", "notifications/initialized", "GET", "tools/list"), order,
+                "the server answered the GET before the first request: whatever it sends there is not missed");
     }
 
     @Test
