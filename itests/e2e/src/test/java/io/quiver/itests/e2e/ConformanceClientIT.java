@@ -3,6 +3,7 @@ package io.quiver.itests.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -64,10 +65,25 @@ class ConformanceClientIT {
     static void driver() throws IOException {
         conformance = Path.of(System.getProperty("conformance.dir"));
         Path dir = Files.createDirectories(Path.of(System.getProperty("reports.dir"), "client"));
+        // the driver's jars are copies: a build installing the upstream jar meanwhile must not change it under a run
+        Path lib = dir.resolve("lib");
+        delete(lib);
+        Files.createDirectories(lib);
+        List<String> classPath = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            Path path = Path.of(entry);
+            if (entry.endsWith(".jar") && Files.isRegularFile(path)) {
+                Path copy = lib.resolve(classPath.size() + "-" + path.getFileName());
+                Files.copy(path, copy);
+                classPath.add(copy.toString());
+            } else {
+                classPath.add(entry);
+            }
+        }
         // the suite splits its --command at spaces: a script keeps the class path out of it
         driver = dir.resolve("driver.sh");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Files.writeString(driver, "#!/bin/sh\nexec '" + java + "' -cp '" + System.getProperty("java.class.path")
+        Files.writeString(driver, "#!/bin/sh\nexec '" + java + "' -cp '" + String.join(File.pathSeparator, classPath)
                 + "' io.quiver.upstream.internal.ConformanceClientDriver \"$@\"\n");
         Files.setPosixFilePermissions(driver, PosixFilePermissions.fromString("rwxr-xr-x"));
         pool = Executors.newFixedThreadPool(PARALLEL);
