@@ -1,15 +1,21 @@
 package io.quiver.upstream.internal;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import tools.jackson.databind.JsonNode;
 
 /**
  * Upstream calls that wait for their user's answers between two attempts of a Quiver tool call. A
@@ -17,7 +23,8 @@ import java.util.regex.Pattern;
  * request and parks the {@link CallExchange} here under a handle; the key of each input request names
  * the handle and the round ({@link #key}), so the next attempt, which carries every answer so far,
  * finds the exchange and goes on with it. A parked exchange belongs to the caller and the tool that
- * parked it. One not taken up within {@link #HOLD_MS} is cancelled at the server; the handles of
+ * parked it; a 2026-07-28 caller's retry, whose first attempt carries none of its answers yet, finds it
+ * by the call itself (the caller, the tool and the arguments: {@link #waiting}). One not taken up within {@link #HOLD_MS} is cancelled at the server; the handles of
  * finished exchanges are remembered as long, so a later attempt that still carries their answers is
  * told apart from one whose exchange was lost (the server restarted): that one is refused, never sent
  * again.
@@ -38,9 +45,11 @@ final class Parking {
      *
      * @param questions the questions of its last round, by input request key
      * @param owner the caller and tool it belongs to ({@link #owner})
+     * @param call the owner and the call's arguments ({@link #call}), how a retry that carries no
+     *     answer of it yet finds it
      */
     record Parked(String handle, int round, CallExchange exchange, Map<String, CallExchange.Question> questions,
-            String owner, long expiresAt) {
+            String owner, String call, long expiresAt) {
     }
 
     private final Map<String, Parked> parked = new ConcurrentHashMap<>();
@@ -66,6 +75,53 @@ final class Parking {
     /** Whom a parked exchange belongs to: one principal in one place, calling one tool. */
     static String owner(String subject, String tenant, String project, String tool) {
         return subject + "\n" + tenant + "\n" + (project == null ? "" : project) + "\n" + tool;
+    }
+
+    /** A call as a retry names it again: its owner and its arguments, whatever the order of their members. */
+    static String call(String owner, JsonNode arguments) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical(arguments).getBytes(StandardCharsets.UTF_8));
+            return owner + "\n" + HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String canonical(JsonNode node) {
+        if (node == null) {
+            return "null";
+        }
+        if (node.isObject()) {
+            Map<String, JsonNode> sorted = new TreeMap<>();
+            node.properties().forEach(e -> sorted.put(e.getKey(), e.getValue()));
+            StringBuilder out = new StringBuilder("{");
+            sorted.forEach((k, v) -> out.append(McpClient.JSON.getNodeFactory().stringNode(k)).append(':')
+                    .append(canonical(v)).append(','));
+            return out.append('}').toString();
+        }
+        if (node.isArray()) {
+            StringBuilder out = new StringBuilder("[");
+            node.forEach(v -> out.append(canonical(v)).append(','));
+            return out.append(']').toString();
+        }
+        return node.isNumber() ? node.decimalValue().stripTrailingZeros().toPlainString() : node.toString();
+    }
+
+    /**
+     * The exchange a call that carries no answer of it waits in, left parked: a 2026-07-28 caller's
+     * retry runs the tool first with the answers it had before (none, the first time) and gives the
+     * answers it brings only to the questions asked again, so the exchange asks its questions again,
+     * under the same keys. Null when none waits (the call is new).
+     */
+    Parked waiting(String call) {
+        sweep();
+        Parked newest = null;
+        for (Parked p : parked.values()) {
+            if (p.call().equals(call) && (newest == null || p.expiresAt() > newest.expiresAt())) {
+                newest = p;
+            }
+        }
+        return newest;
     }
 
     void park(Parked p) {

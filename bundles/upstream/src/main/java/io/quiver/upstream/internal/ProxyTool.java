@@ -83,6 +83,16 @@ final class ProxyTool implements Tool {
                     + " these answers (it restarted, or waited longer than it holds a question). Whether the call took"
                     + " effect there is unknown; Quiver did not send it again."));
         }
+        String callKey = Parking.call(owner, McpClient.JSON.valueToTree(call.arguments()));
+        if (parked == null && stateless(context)) {
+            // a retry runs first without the answers it brings: the waiting exchange asks again, nothing is sent
+            Parking.Parked waiting = g.parking.waiting(callKey);
+            if (waiting != null) {
+                List<InputRequest> again = new ArrayList<>();
+                waiting.questions().forEach((key, q) -> again.add(Inputs.request(key, q)));
+                return new Outcome.NeedsInput(again);
+            }
+        }
         CallExchange exchange;
         int round;
         if (parked != null) {
@@ -169,7 +179,7 @@ final class ProxyTool implements Tool {
                 }
                 // while it waits, progress has no attempt to go to; the next attempt takes it again
                 exchange.onProgress(p -> { });
-                g.parking.park(new Parking.Parked(handle, round, exchange, asked, owner,
+                g.parking.park(new Parking.Parked(handle, round, exchange, asked, owner, callKey,
                         System.currentTimeMillis() + Parking.HOLD_MS));
                 waiting = true;
                 return new Outcome.NeedsInput(requests);
@@ -179,6 +189,12 @@ final class ProxyTool implements Tool {
                 exchange.cancelIfOpen();
             }
         }
+    }
+
+    /** Whether the caller speaks a stateless revision (2026-07-28 or later), whose retries start without their answers. */
+    private static boolean stateless(RequestContext context) {
+        String version = context.protocolVersion();
+        return version != null && version.compareTo(McpClient.STATELESS_VERSIONS.get(McpClient.STATELESS_VERSIONS.size() - 1)) >= 0;
     }
 
     /** The call's params: name, arguments and the trusted context; in a stateless revision what the caller can answer. */

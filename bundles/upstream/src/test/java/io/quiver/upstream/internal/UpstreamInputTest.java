@@ -102,6 +102,23 @@ class UpstreamInputTest {
     }
 
     @Test
+    void aStatelessCallersRetryAsksAgainWithoutCallingTheUpstreamAgain() throws Exception {
+        start(false);
+        Tool tool = tool("up.ask");
+        // as the engine runs a 2026-07-28 caller: each request's first attempt has only the answers it had before
+        InputRequest asked = assertInstanceOf(Outcome.NeedsInput.class, tool.call(call(Map.of(), true, "r1", "2026-07-28")))
+                .requests().get(0);
+        InputRequest again = assertInstanceOf(Outcome.NeedsInput.class, tool.call(call(Map.of(), true, "r2", "2026-07-28")))
+                .requests().get(0);
+        assertEquals(asked.key(), again.key(), "the retry's first attempt asks the same question under the same key");
+        Outcome done = tool.call(call(Map.of(asked.key(), new InputResponse.Elicited("accept", Map.of("name", "Cy"))), true,
+                "r2", "2026-07-28"));
+        assertEquals("hello Cy (3 times)", text(done));
+        assertEquals(1, received.stream().filter(m -> "tools/call".equals(m.path("method").asString(""))).count(),
+                "one upstream call for the whole exchange");
+    }
+
+    @Test
     void aCallerThatCannotAnswerGetsTheUpstreamsRequestRefused() throws Exception {
         start(false);
         Outcome done = tool("up.ask").call(call(Map.of(), false, "inv-1"));
@@ -268,6 +285,10 @@ class UpstreamInputTest {
 
     /** One attempt of a call as the engine makes it. */
     private static ToolCall call(Map<String, InputResponse> answers, boolean elicits, String invocation) {
+        return call(answers, elicits, invocation, "2025-11-25");
+    }
+
+    private static ToolCall call(Map<String, InputResponse> answers, boolean elicits, String invocation, String revision) {
         ClientInfo client = new ClientInfo("test", "1", elicits ? Map.of("elicitation", Map.of()) : Map.of());
         RequestContext context = new RequestContext() {
             @Override
@@ -287,7 +308,7 @@ class UpstreamInputTest {
 
             @Override
             public String protocolVersion() {
-                return "2025-11-25";
+                return revision;
             }
 
             @Override
