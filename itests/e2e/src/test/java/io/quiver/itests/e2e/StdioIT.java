@@ -57,8 +57,13 @@ class StdioIT {
     private static final Duration READY = Duration.ofSeconds(60);
     /** FileInstall polls deploy/ and takes a new file once it is stable; 20 s leaves a wide margin. */
     private static final Duration EFFECT = Duration.ofSeconds(20);
-    /** From the end of stdin to the end of the process: a drain with nothing slow in flight, and a framework stop. */
+    /** How long the tests wait for a server to end (then it is a failure, and it is killed). */
     private static final Duration STOP = Duration.ofSeconds(20);
+    /**
+     * How long a host lets a server run on after closing its stdin: the TypeScript SDK sends SIGTERM after
+     * 2 s and SIGKILL after 4 s (a drain with nothing slow in flight and a framework stop take well under 1 s).
+     */
+    private static final Duration HOST_GRACE = Duration.ofSeconds(4);
     private static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
             + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":%s,\"clientInfo\":{\"name\":\"stdio-it\",\"version\":\"1\"}}}";
     private static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
@@ -166,6 +171,9 @@ class StdioIT {
 
             out.step("closed", context);
             long pid = initialized.path("pid").asLong();
+            // the SDK has seen it end; the system may take a moment to take the process away
+            ProcessHandle.of(pid).ifPresent(server -> server.onExit().completeOnTimeout(server, STOP.toSeconds(),
+                    TimeUnit.SECONDS).join());
             assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false),
                     () -> "the server process " + pid + " outlived its client\n" + context.get());
             // it stopped because its stdin ended, not because the SDK signalled it afterwards
@@ -200,6 +208,9 @@ class StdioIT {
                     () -> "the server did not stop within " + STOP + " after the end of stdin\n" + server.describe());
             long stopMs = (System.nanoTime() - eof) / 1_000_000L;
             assertEquals(0, server.process.exitValue(), server::describe);
+            assertTrue(stopMs < HOST_GRACE.toMillis(), () -> "the server stopped " + stopMs + " ms after the end of its"
+                    + " stdin: a host kills a server still running " + HOST_GRACE.toSeconds() + " s after closing it\n"
+                    + server.describe());
             for (ProcessHandle child : descendants) {
                 assertFalse(child.isAlive(), () -> "a child of the server outlived it: " + child.info());
             }
