@@ -13,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,6 +54,8 @@ class UpstreamInputIT {
 
     @BeforeAll
     static void start() throws Exception {
+        // Quiver first, on its own (its start has a time limit); the servers are declared once it runs
+        server = QuiverServer.start("upstream-input", "core,http,tools-default");
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
@@ -67,14 +70,12 @@ class UpstreamInputIT {
         }
         assertTrue(line != null, "server-everything did not start in HTTP mode");
         CompletableFuture.runAsync(() -> out.lines().forEach(l -> { }));
-        String url = "http://127.0.0.1:" + port + "/mcp";
-        server = QuiverServer.start("upstream-input", "core,http,tools-default", home -> {
-            Map<String, Object> servers = new LinkedHashMap<>();
-            servers.put("everything", Map.of("command", "node", "args", List.of(EVERYTHING.toString(), "stdio", RUN)));
-            servers.put("everything-http", Map.of("type", "http", "url", url));
-            Files.writeString(home.resolve("etc/mcp-servers.json"),
-                    McpClient.JSON.writeValueAsString(Map.of("mcpServers", servers)));
-        });
+        Map<String, Object> servers = new LinkedHashMap<>();
+        servers.put("everything", Map.of("command", "node", "args", List.of(EVERYTHING.toString(), "stdio", RUN)));
+        servers.put("everything-http", Map.of("type", "http", "url", "http://127.0.0.1:" + port + "/mcp"));
+        Path temp = server.home().resolve("etc/.mcp-servers.json.tmp");
+        Files.writeString(temp, McpClient.JSON.writeValueAsString(Map.of("mcpServers", servers)));
+        Files.move(temp, server.home().resolve("etc/mcp-servers.json"), StandardCopyOption.ATOMIC_MOVE);
         try (McpClient client = McpClient.connect(server.url(), "upstream-input-it", T)) {
             long deadline = System.nanoTime() + T.toNanos();
             List<String> wanted = List.of("everything.trigger-elicitation-request", "everything-http.trigger-sampling-request");
