@@ -85,8 +85,11 @@ public final class Upstreams implements ProblemSource, UpstreamDirectory {
         this.workingDirectory = Path.of("").toAbsolutePath();
         this.environment = System::getenv;
         // work handed to them while the component stops is dropped, not thrown at the thread handing it
-        this.timer = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "quiver-upstreams"),
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "quiver-upstreams"),
                 new ThreadPoolExecutor.DiscardPolicy());
+        // a stop waits for the task that runs, not for delayed ones (the first start's fallback, a restart)
+        scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        this.timer = scheduler;
         this.work = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
                 r -> daemon(r, "quiver-upstream-start"), new ThreadPoolExecutor.DiscardPolicy());
         // the servers start once the launcher says the start is over (child processes starting beside the
