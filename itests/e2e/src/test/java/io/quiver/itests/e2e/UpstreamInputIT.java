@@ -3,14 +3,10 @@ package io.quiver.itests.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -19,8 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,35 +38,21 @@ import tools.jackson.databind.JsonNode;
 class UpstreamInputIT {
 
     private static final Duration T = Duration.ofSeconds(30);
-    private static final Path UPSTREAMS = Path.of("upstreams").toAbsolutePath();
-    private static final Path EVERYTHING = UPSTREAMS.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    private static final Path EVERYTHING = EverythingHttp.EVERYTHING;
     private static final String RUN = "--quiver-test-run=" + UUID.randomUUID();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-    private static Process everythingHttp;
+    private static EverythingHttp everythingHttp;
     private static QuiverServer server;
 
     @BeforeAll
     static void start() throws Exception {
         // Quiver first, on its own (its start has a time limit); the servers are declared once it runs
         server = QuiverServer.start("upstream-input", "core,http,tools-default");
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        ProcessBuilder http = new ProcessBuilder("node", EVERYTHING.toString(), "streamableHttp", RUN);
-        http.environment().put("PORT", String.valueOf(port));
-        everythingHttp = http.redirectErrorStream(true).start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(everythingHttp.getInputStream(), StandardCharsets.UTF_8));
-        String line;
-        while ((line = out.readLine()) != null && !line.contains("listening on port")) {
-            // its start-up lines
-        }
-        assertTrue(line != null, "server-everything did not start in HTTP mode");
-        CompletableFuture.runAsync(() -> out.lines().forEach(l -> { }));
+        everythingHttp = EverythingHttp.start(RUN);
         Map<String, Object> servers = new LinkedHashMap<>();
         servers.put("everything", Map.of("command", "node", "args", List.of(EVERYTHING.toString(), "stdio", RUN)));
-        servers.put("everything-http", Map.of("type", "http", "url", "http://127.0.0.1:" + port + "/mcp"));
+        servers.put("everything-http", Map.of("type", "http", "url", everythingHttp.url()));
         Path temp = server.home().resolve("etc/.mcp-servers.json.tmp");
         Files.writeString(temp, McpClient.JSON.writeValueAsString(Map.of("mcpServers", servers)));
         Files.move(temp, server.home().resolve("etc/mcp-servers.json"), StandardCopyOption.ATOMIC_MOVE);
@@ -95,8 +75,7 @@ class UpstreamInputIT {
             }
         } finally {
             if (everythingHttp != null) {
-                everythingHttp.destroy();
-                everythingHttp.waitFor(10, TimeUnit.SECONDS);
+                everythingHttp.close();
             }
         }
     }

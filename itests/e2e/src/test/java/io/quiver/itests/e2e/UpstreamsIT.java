@@ -8,7 +8,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -52,14 +51,14 @@ import tools.jackson.databind.JsonNode;
 class UpstreamsIT {
 
     private static final Duration T = Duration.ofSeconds(20);
-    private static final Path UPSTREAMS = Path.of("upstreams").toAbsolutePath();
-    private static final Path EVERYTHING = UPSTREAMS.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    private static final Path UPSTREAMS = EverythingHttp.UPSTREAMS;
+    private static final Path EVERYTHING = EverythingHttp.EVERYTHING;
     private static final Path FILESYSTEM = UPSTREAMS.resolve("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
     private static final Path FIXTURE = UPSTREAMS.resolve("fixture-server.mjs");
     /** In every upstream's command line, so the test finds (and counts) exactly this run's processes. */
     private static final String RUN = "--quiver-test-run=" + UUID.randomUUID();
 
-    private static Process everythingHttp;
+    private static EverythingHttp everythingHttp;
     private static String everythingHttpUrl;
     private static QuiverServer server;
     private static Path files;
@@ -67,21 +66,8 @@ class UpstreamsIT {
 
     @BeforeAll
     static void start() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        ProcessBuilder http = new ProcessBuilder("node", EVERYTHING.toString(), "streamableHttp", RUN);
-        http.environment().put("PORT", String.valueOf(port));
-        everythingHttp = http.redirectErrorStream(true).start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(everythingHttp.getInputStream(), StandardCharsets.UTF_8));
-        String line;
-        while ((line = out.readLine()) != null && !line.contains("listening on port")) {
-            // its start-up lines
-        }
-        assertTrue(line != null, "server-everything did not start in HTTP mode");
-        CompletableFuture.runAsync(() -> drain(out));
-        everythingHttpUrl = "http://127.0.0.1:" + port + "/mcp";
+        everythingHttp = EverythingHttp.start(RUN);
+        everythingHttpUrl = everythingHttp.url();
 
         server = QuiverServer.start("upstreams", "core,http,tools-default,admin", home -> {
             files = Files.createDirectories(home.resolve("files"));
@@ -140,8 +126,7 @@ class UpstreamsIT {
             }
         } finally {
             if (everythingHttp != null) {
-                everythingHttp.destroy();
-                everythingHttp.waitFor(10, TimeUnit.SECONDS);
+                everythingHttp.close();
             }
         }
     }
@@ -499,16 +484,6 @@ class UpstreamsIT {
         HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode(), response.body());
         return McpClient.JSON.readTree(response.body());
-    }
-
-    private static void drain(BufferedReader reader) {
-        try {
-            while (reader.readLine() != null) {
-                // keep the pipe empty
-            }
-        } catch (IOException e) {
-            // ended
-        }
     }
 
     /** The same server, spoken to directly over stdio: the reference each result through Quiver is compared with. */
