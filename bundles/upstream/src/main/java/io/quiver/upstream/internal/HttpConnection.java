@@ -50,7 +50,7 @@ import tools.jackson.databind.node.ObjectNode;
 final class HttpConnection implements Connection {
 
     private static final Logger LOG = LoggerFactory.getLogger(HttpConnection.class);
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final JsonMapper JSON = McpClient.JSON;
     /** Headers Quiver sets itself; the configuration may not replace them. */
     private static final Set<String> OWN = Set.of("content-type", "accept", "mcp-session-id", "mcp-protocol-version",
             "mcp-method", "mcp-name", "last-event-id", "content-length", "host", "connection");

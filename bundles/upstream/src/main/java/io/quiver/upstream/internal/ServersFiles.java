@@ -30,7 +30,7 @@ final class ServersFiles {
     static final String MAIN = "mcp-servers.json";
     static final String SUFFIX = ".mcp.json";
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final JsonMapper JSON = McpClient.JSON;
 
     /** What the folder declares. */
     record Read(Map<String, ServerSpec> servers, List<Problem> problems) {

@@ -35,7 +35,7 @@ import tools.jackson.databind.node.ObjectNode;
 final class StdioConnection implements Connection {
 
     private static final Logger LOG = LoggerFactory.getLogger(StdioConnection.class);
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final JsonMapper JSON = McpClient.JSON;
     /** How long a closing child gets to exit on end of input, and then on SIGTERM. */
     static final long EXIT_GRACE_MS = 2_000;
     /** The longest stderr line kept whole in the tail and the log. */

@@ -48,7 +48,14 @@ final class Upstream {
     /** Running this long without a failure resets the count of restarts in a row. */
     static final Duration STEADY = Duration.ofMinutes(1);
 
-    enum State { STARTING, READY, BACKING_OFF, FAILED, STOPPED }
+    enum State {
+        STARTING, READY, BACKING_OFF, FAILED, STOPPED;
+
+        /** As operators read it: {@code starting}, {@code ready}, {@code backing-off}, {@code failed}, {@code stopped}. */
+        String label() {
+            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        }
+    }
 
     /** What the shell and the admin tools show. */
     record Status(String name, String kind, State state, String detail, int tools, long restarts, String lastError,
@@ -525,7 +532,7 @@ final class Upstream {
     /** Why calls cannot reach the server now, for the error a caller reads. */
     String unavailable() {
         synchronized (lock) {
-            return "the upstream server " + spec.name() + " is " + state.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
+            return "the upstream server " + spec.name() + " is " + state.label()
                     + (lastError == null ? "" : " (" + lastError + ")");
         }
     }

@@ -30,7 +30,7 @@ public final class UpstreamCommands {
                 "TOOLS", "RESTARTS", "DETAIL"));
         for (Upstream.Status s : all) {
             out.append(String.format("%-20s %-5s %-12s %5d %8d  %s%n", s.name(), s.kind(),
-                    state(s), s.tools(), s.restarts(),
+                    s.state().label(), s.tools(), s.restarts(),
                     s.lastError() == null ? s.detail() : s.detail() + "; last error: " + s.lastError()));
         }
         return out.toString();
@@ -47,7 +47,7 @@ public final class UpstreamCommands {
         fields.put("name", s.name());
         fields.put("declared in", s.source());
         fields.put("kind", s.kind());
-        fields.put("state", state(s));
+        fields.put("state", s.state().label());
         fields.put("connection", s.detail());
         fields.put("tools", s.tools());
         fields.put("restarts", s.restarts());
@@ -57,9 +57,5 @@ public final class UpstreamCommands {
         out.append("stderr (last ").append(s.stderrTail().size()).append(" lines):\n");
         s.stderrTail().forEach(line -> out.append("  ").append(line).append('\n'));
         return out.toString();
-    }
-
-    private static String state(Upstream.Status s) {
-        return s.state().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
     }
 }

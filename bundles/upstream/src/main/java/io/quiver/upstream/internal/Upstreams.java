@@ -288,7 +288,7 @@ public final class Upstreams implements ProblemSource, UpstreamDirectory {
         for (Upstream u : running.values()) {
             Upstream.Status s = u.status();
             if (s.state() == Upstream.State.FAILED || s.state() == Upstream.State.BACKING_OFF) {
-                out.add(new Problem("upstream " + s.name(), state(s) + ": "
+                out.add(new Problem("upstream " + s.name(), s.state().label() + ": "
                         + Objects.requireNonNullElse(s.lastError(), "no reason recorded")));
             }
         }
@@ -309,12 +309,8 @@ public final class Upstreams implements ProblemSource, UpstreamDirectory {
 
     @Override
     public List<UpstreamInfo> upstreams() {
-        return statuses().stream().map(s -> new UpstreamInfo(s.name(), s.kind(), state(s), s.detail(), s.tools(),
+        return statuses().stream().map(s -> new UpstreamInfo(s.name(), s.kind(), s.state().label(), s.detail(), s.tools(),
                 s.restarts(), s.lastError(), s.source(), s.stderrTail())).toList();
-    }
-
-    private static String state(Upstream.Status s) {
-        return s.state().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
     }
 
     /** The configuration folder. */
