@@ -19,10 +19,19 @@ public sealed interface InputRequest {
      * Ask the user to fill in a form.
      *
      * @param requestedSchema a flat JSON Schema object of primitive properties, as JSON values
+     * @param sensitive the answer is a secret (a password, a token): a host asks for it masked, and
+     *     Quiver keeps it out of its log, progress, audit and the metadata it forwards; it reaches
+     *     only the tool that asked (since 1.4)
      */
-    record Elicitation(String key, String message, Map<String, Object> requestedSchema) implements InputRequest {
+    record Elicitation(String key, String message, Map<String, Object> requestedSchema, boolean sensitive)
+            implements InputRequest {
         public Elicitation {
             requestedSchema = Collections.unmodifiableMap(new LinkedHashMap<>(requestedSchema));
+        }
+
+        /** A form whose answer is not secret. */
+        public Elicitation(String key, String message, Map<String, Object> requestedSchema) {
+            this(key, message, requestedSchema, false);
         }
     }
 

@@ -77,7 +77,7 @@ public record ToolEntry(String name, ToolDescriptor descriptor, Schema inputSche
         }
         ToolDescriptor descriptor = new ToolDescriptor(name, title, orEmpty(Props.string(props, P + "description")),
                 icons.isEmpty() ? null : List.copyOf(icons), input, output, annotations,
-                "none".equals(taskSupport) ? null : new ToolDescriptor.Execution(taskSupport));
+                "none".equals(taskSupport) ? null : new ToolDescriptor.Execution(taskSupport), meta(props, name));
         return new ToolEntry(name, descriptor, compiled, output, timeout, tool,
                 Props.number(props, "service.bundleid", -1), new ToolMapper(), taskSupport,
                 Props.bool(props, P + "inputBeforeTask", false), Props.string(props, P + "troubleshootingHint"));
@@ -104,6 +104,15 @@ public record ToolEntry(String name, ToolDescriptor descriptor, Schema inputSche
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("tool " + name + ": " + key + " type " + type + ": " + e.getMessage());
         }
+    }
+
+    /** The tool's {@code _meta}: the {@code mcp.tool.meta} property, a JSON object; null when none. */
+    private static JsonNode meta(Map<String, Object> props, String name) {
+        JsonNode meta = parseSchema(props, "meta", name);
+        if (meta != null && !meta.isObject()) {
+            throw new IllegalArgumentException("tool " + name + ": meta must be a JSON object");
+        }
+        return meta == null || meta.isEmpty() ? null : meta;
     }
 
     private static JsonNode parseSchema(Map<String, Object> props, String key, String name) {

@@ -567,7 +567,8 @@ public final class Engine implements AutoCloseable {
                 LOG.error("Request {} ({}): its result could not be written", request.method(), scope.invocationId(), e);
                 response = JsonRpc.error(request.id(), new RpcError(ErrorCodes.INTERNAL_ERROR, "Internal error", null));
             }
-            boolean cancelled = scope.isCancelled() && !"initialize".equals(request.method());
+            // a call the host stopped is answered (with why); one the client cancelled is not
+            boolean cancelled = scope.isCancelled() && scope.stopped() == null && !"initialize".equals(request.method());
             answer(cancelled ? null : response);
         }
 

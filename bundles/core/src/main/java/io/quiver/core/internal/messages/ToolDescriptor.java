@@ -1,18 +1,21 @@
 package io.quiver.core.internal.messages;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonView;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
 
 /**
  * A tool as {@code tools/list} shows it. Titles, icons, the output schema and the execution hints are
- * written for 2025-06-18 and later, annotations for 2025-03-26 and later.
+ * written for 2025-06-18 and later, annotations for 2025-03-26 and later. {@code _meta} is the tool's
+ * own metadata (its {@code mcp.tool.meta} property: a result-size hint, for example), 2025-06-18 and later.
  */
 public record ToolDescriptor(String name, @JsonView(Views.R20250618.class) String title, String description,
         @JsonView(Views.R20250618.class) List<Icon> icons, JsonNode inputSchema,
         @JsonView(Views.R20250618.class) JsonNode outputSchema,
         @JsonView(Views.R20250326.class) ToolAnnotations annotations,
-        @JsonView(Views.R20250618.class) Execution execution) {
+        @JsonView(Views.R20250618.class) Execution execution,
+        @JsonProperty("_meta") @JsonView(Views.R20250618.class) JsonNode meta) {
 
     /** An icon by its source. */
     public record Icon(String src) {

@@ -8,13 +8,14 @@ import io.quiver.core.internal.messages.CallToolResult;
 import java.util.concurrent.CancellationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Stage 4: the host channel's say before the tool runs. It approves (the call goes on), approves with
- * edited arguments (validated again: invalid ones fail the call), or denies (an error result with its
- * reason, the tool never runs). Without a host channel every valid call is admitted. A host that fails
- * denies, so a broken host never lets a call through unseen.
+ * Stage 4: the host channel's say before the tool runs. The host is told the call began (with a way to
+ * stop it), then approves (the call goes on), approves with edited arguments (validated again: invalid
+ * ones fail the call), or denies (an error result with its reason, the tool never runs); then the
+ * prepared call waits until the host releases it. Without a host channel every valid call is admitted
+ * and released at once. A host that fails or does not answer in time denies, so a broken host never
+ * lets a call through unseen.
  */
 final class Admit {
 
@@ -22,10 +23,12 @@ final class Admit {
 
     private final Extensions extensions;
     private final Validate validate;
+    private final HostWait wait;
 
-    Admit(Extensions extensions, Validate validate) {
+    Admit(Extensions extensions, Validate validate, HostWait wait) {
         this.extensions = extensions;
         this.validate = validate;
+        this.wait = wait;
     }
 
     /** {@code null} when the call may run; else the result it answers with. */
@@ -35,11 +38,20 @@ final class Admit {
             return null;
         }
         call.askedToAdmit(host);
+        try {
+            host.begin(call.invocation(), reason -> call.scope().stop(reason));
+        } catch (RuntimeException e) {
+            LOG.error("The host channel failed to hear of {} ({}); denied", call.name(), call.scope().invocationId(), e);
+            return deny(call, "The host failed.");
+        }
         Admission admission;
         try {
-            admission = call.askHost(() -> host.admit(call.invocation()));
+            admission = wait.ask(call, "admit the call", () -> host.admit(call.invocation()));
         } catch (CancellationException e) {
             throw e;
+        } catch (HostWait.HostTimeout e) {
+            LOG.warn("The host channel did not admit {} ({}) in time; denied", call.name(), call.scope().invocationId());
+            return deny(call, e.getMessage());
         } catch (RuntimeException e) {
             LOG.error("The host channel failed to admit {} ({}); denied", call.name(), call.scope().invocationId(), e);
             admission = null;
@@ -47,16 +59,45 @@ final class Admit {
         if (admission instanceof Admission.Approve approve) {
             if (approve.arguments() == null) {
                 call.step("admit", true, "approved by the host");
-                return null;
+                return released(call, host);
             }
             call.step("admit", true, "approved by the host with edited arguments");
             call.arguments(Json.MAPPER.valueToTree(approve.arguments()));
-            return validate.revalidate(call);
+            CallToolResult invalid = validate.revalidate(call);
+            return invalid != null ? invalid : released(call, host);
         }
-        String reason = admission instanceof Admission.Deny deny && deny.reason() != null && !deny.reason().isBlank()
-                ? deny.reason() : "The host did not admit the call.";
-        call.step("admit", false, reason);
+        return deny(call, admission instanceof Admission.Deny deny && deny.reason() != null && !deny.reason().isBlank()
+                ? deny.reason() : "The host did not admit the call.");
+    }
+
+    /** The admitted call waits for the host's release: {@code null} when it may run. */
+    private CallToolResult released(Call call, HostChannel host) {
+        boolean released;
+        try {
+            released = wait.ask(call, "release the call", () -> host.awaitRelease(call.invocation()));
+        } catch (CancellationException e) {
+            throw e;
+        } catch (HostWait.HostTimeout e) {
+            LOG.warn("The host channel did not release {} ({}) in time", call.name(), call.scope().invocationId());
+            return refuse(call, "release", e.getMessage(), "was not released");
+        } catch (RuntimeException e) {
+            LOG.error("The host channel failed to release {} ({})", call.name(), call.scope().invocationId(), e);
+            released = false;
+        }
+        if (!released) {
+            return refuse(call, "release", "The host did not release the call.", "was not released");
+        }
+        call.step("release", true, "released by the host");
+        return null;
+    }
+
+    private static CallToolResult deny(Call call, String reason) {
+        return refuse(call, "admit", reason, "was not admitted");
+    }
+
+    private static CallToolResult refuse(Call call, String stage, String reason, String how) {
+        call.step(stage, false, reason);
         call.end(CallEvent.Ending.DENIED, reason);
-        return CallToolResult.error("The call of " + call.name() + " was not admitted: " + reason);
+        return CallToolResult.error("The call of " + call.name() + " " + how + ": " + reason);
     }
 }

@@ -13,9 +13,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CancellationException;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -83,43 +82,21 @@ final class Call {
     /** The call as the host channel sees it. */
     synchronized Invocation invocation() {
         if (invocation == null) {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> args = Json.MAPPER.convertValue(arguments, Map.class);
+            Map<String, Object> args = map(arguments);
+            Map<String, Object> requested = received == null ? Map.of() : map(received);
+            Map<String, Object> correlation = scope.params() != null
+                    && scope.params().get("_meta") instanceof ObjectNode meta ? map(meta) : Map.of();
+            Map<String, Object> toolMeta = tool != null && tool.descriptor().meta() instanceof ObjectNode meta
+                    ? map(meta) : Map.of();
             invocation = new Invocation(scope.invocationId(), scope.caller(), scope.client(), scope.protocolVersion(),
-                    name, args);
+                    name, args, requested, correlation, toolMeta);
         }
         return invocation;
     }
 
-    /**
-     * Asks the host channel something on this thread. The host may block (a user deciding): the call's
-     * timeout does not run meanwhile, but the client cancelling the call interrupts the thread, and the
-     * call ends as cancelled whatever the host answers then.
-     *
-     * @throws CancellationException when the call was cancelled while the host decided
-     */
-    <T> T askHost(Supplier<T> question) {
-        Thread asking = Thread.currentThread();
-        T answer;
-        try (AutoCloseable hook = scope.onCancel(asking::interrupt)) {
-            answer = question.get();
-        } catch (RuntimeException e) {
-            if (scope.isCancelled()) {
-                throw cancelled();
-            }
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-        if (scope.isCancelled()) {
-            throw cancelled();
-        }
-        return answer;
-    }
-
-    private CancellationException cancelled() {
-        Thread.interrupted(); // the interrupt was for the host's wait, not for whoever handles the cancellation
-        return new CancellationException("cancelled while the host decided");
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(JsonNode node) {
+        return Json.MAPPER.convertValue(node, Map.class);
     }
 
     /**

@@ -5,34 +5,57 @@ import io.quiver.api.call.CallListener;
 import io.quiver.api.call.HostChannel;
 import io.quiver.core.internal.messages.CallToolResult;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Stage 9: the host channel records the result as delivered, and once the call is over (however it
- * ended, a task's later) the host releases what it held for it and every {@link CallListener} hears one
- * {@link CallEvent} with every decision taken. Failures here are logged: the caller has its answer.
+ * Stage 9: the host channel records the result before it is delivered (a recording that fails or does
+ * not come in time fails the delivery: the caller gets an error saying so, never the unrecorded
+ * result), and once the call is over (however it ended, a task's later) the host releases what it held
+ * for it and every {@link CallListener} hears one {@link CallEvent} with every decision taken. Failures
+ * after the answer are logged: the caller has it.
  */
 final class Record {
 
     private static final Logger LOG = LoggerFactory.getLogger(Record.class);
 
     private final Extensions extensions;
+    private final HostWait wait;
 
-    Record(Extensions extensions) {
+    Record(Extensions extensions, HostWait wait) {
         this.extensions = extensions;
+        this.wait = wait;
     }
 
-    /** The result the caller gets (after review and limits). */
-    void delivered(Call call, CallToolResult result) {
+    /**
+     * The result the caller is to get (after review and limits), recorded by the host first.
+     *
+     * @return what to deliver: the result, or an error when the host could not record it
+     */
+    CallToolResult delivered(Call call, CallToolResult result) {
         HostChannel host = call.host();
         if (host == null) {
-            return;
+            return result;
         }
         try {
-            host.record(call.invocation(), Review.toolResult(result));
+            wait.ask(call, "record the result", () -> {
+                host.record(call.invocation(), Review.toolResult(result));
+                return null;
+            });
+            call.step("record", true, "recorded by the host");
+            return result;
+        } catch (CancellationException e) {
+            throw e;
+        } catch (HostWait.HostTimeout e) {
+            LOG.warn("The host channel did not record {} ({}) in time", call.name(), call.scope().invocationId());
+            call.step("record", false, e.getMessage());
+            return Review.undelivered(call, e.getMessage());
         } catch (RuntimeException e) {
             LOG.error("The host channel failed to record {} ({})", call.name(), call.scope().invocationId(), e);
+            String why = "The host could not record it" + (e.getMessage() == null ? "." : ": " + e.getMessage());
+            call.step("record", false, why);
+            return Review.undelivered(call, why);
         }
     }
 

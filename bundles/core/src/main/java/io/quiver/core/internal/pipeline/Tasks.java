@@ -213,16 +213,21 @@ public final class Tasks {
 
     /** The task ends with a result or an error, unless it ended already (cancelled, expired). */
     private void finish(Task task, CallToolResult result, RpcError error) {
+        CallToolResult delivered = result;
+        if (result != null) {
+            try {
+                delivered = record.delivered(task.call, result); // recorded before anyone can read it
+            } catch (CancellationException e) {
+                return; // cancelled meanwhile: the cancellation ended the task
+            }
+        }
         synchronized (task) {
             if (task.terminal()) {
                 return;
             }
-            task.result = result;
+            task.result = delivered;
             task.error = error;
             task.status(error != null ? TaskStatus.FAILED : TaskStatus.COMPLETED);
-        }
-        if (result != null) {
-            record.delivered(task.call, result);
         }
         over(task);
     }

@@ -65,12 +65,13 @@ public final class ToolPipeline {
                 () -> settings.config().maxInputRounds());
         this.resolve = new Resolve(catalog);
         this.authorize = new Authorize(extensions);
-        this.admit = new Admit(extensions, validate);
+        HostWait hostWait = new HostWait(workers.timer(), () -> settings.config().hostTimeoutMs());
+        this.admit = new Admit(extensions, validate, hostWait);
         this.attempts = new ToolAttempts(new Execute(workers.tools(), workers.watchdog(), workers.requests(), settings, limits),
                 new BoundOutput(settings, limits));
-        this.hostAnswers = new HostAnswers();
-        this.review = new Review();
-        this.record = new Record(extensions);
+        this.hostAnswers = new HostAnswers(hostWait);
+        this.review = new Review(hostWait);
+        this.record = new Record(extensions, hostWait);
         this.tasks = new Tasks(workers.tasks(), workers.timer(), settings, attempts, hostAnswers, review, record,
                 rounds::maxRounds);
     }
@@ -144,11 +145,11 @@ public final class ToolPipeline {
                 call.end(CallEvent.Ending.INPUT_REQUIRED, null);
                 return parked.result();
             }
-            CallToolResult result = review.review(call, (CallToolResult) ((AttemptLoop.End.Done) end).result());
-            record.delivered(call, result);
+            CallToolResult result = record.delivered(call,
+                    review.review(call, (CallToolResult) ((AttemptLoop.End.Done) end).result()));
             // a tool that gathered its input in the call and finished there is answered with a done task
             return mode == TaskMode.AFTER_INPUT ? tasks.completed(call, result) : result;
-        } catch (InputBroker.Unanswerable e) {
+        } catch (InputBroker.Unanswerable | HostWait.Failed e) {
             call.end(CallEvent.Ending.FAILED, e.getMessage());
             return CallToolResult.error(e.getMessage());
         } catch (McpException e) {
@@ -158,6 +159,10 @@ public final class ToolPipeline {
             handedOff = true; // answered and recorded by the watchdog
             throw e;
         } catch (CancellationException e) {
+            String stop = scope.stopped();
+            if (stop != null) {
+                return stopped(call, stop);
+            }
             call.end(CallEvent.Ending.CANCELLED, "cancelled");
             throw e;
         } catch (Exception e) {
@@ -179,14 +184,22 @@ public final class ToolPipeline {
         CallToolResult answer = null;
         try {
             if (timedOut == null) {
-                call.end(CallEvent.Ending.CANCELLED, "cancelled");
+                String stop = call.scope().stopped();
+                if (stop != null) {
+                    answer = stopped(call, stop);
+                } else {
+                    call.end(CallEvent.Ending.CANCELLED, "cancelled");
+                }
             } else {
-                answer = review.review(call, timedOut);
-                record.delivered(call, answer);
+                answer = record.delivered(call, review.review(call, timedOut));
             }
         } catch (CancellationException e) {
+            String stop = call.scope().stopped();
+            answer = stop == null ? null : stopped(call, stop);
             call.end(CallEvent.Ending.CANCELLED, "cancelled");
-            answer = null;
+        } catch (HostWait.Failed e) {
+            call.end(CallEvent.Ending.FAILED, e.getMessage());
+            answer = CallToolResult.error(e.getMessage());
         } catch (RuntimeException e) {
             LOG.error("Tool {}: its timed-out call could not be ended ({})", call.name(), call.scope().invocationId(), e);
             answer = timedOut;
@@ -194,6 +207,13 @@ public final class ToolPipeline {
             record.over(call);
         }
         call.scope().respond(answer);
+    }
+
+    /** The answer to a call the host stopped: it ran no further, and the caller reads why. */
+    private static CallToolResult stopped(Call call, String reason) {
+        call.step("stop", false, reason);
+        call.end(CallEvent.Ending.CANCELLED, "stopped by the host: " + reason);
+        return CallToolResult.error("The host stopped the call of " + call.name() + ": " + reason);
     }
 
     /** Whether the call becomes a task (the tasks extension, for clients that declare it). */

@@ -38,6 +38,7 @@ public final class RequestScope implements RequestContext {
     private final JsonNode progressToken;
     private final List<Runnable> cancelActions = new CopyOnWriteArrayList<>();
     private volatile boolean cancelled;
+    private volatile String stopped;
     /**
      * While the request runs on its transport's thread (see {@code Exchange.run}): how to answer it
      * from another thread (a tool that overran its timeout holds this one); else null.
@@ -191,6 +192,25 @@ public final class RequestScope implements RequestContext {
     @Override
     public boolean isCancelled() {
         return cancelled || (session != null && !session.isOpen());
+    }
+
+    /**
+     * Ends the request from the server's side (the embedding host stopped its call): cancelled like a
+     * client's cancellation, except that the client is answered, with {@code reason}
+     * ({@link #stopped()}). The first reason stays.
+     */
+    public void stop(String reason) {
+        synchronized (this) {
+            if (stopped == null && !cancelled) {
+                stopped = reason == null || reason.isBlank() ? "stopped" : reason;
+            }
+        }
+        cancel();
+    }
+
+    /** Why the host stopped the request, or {@code null}: it was not stopped (it may be cancelled). */
+    public String stopped() {
+        return stopped;
     }
 
     /** Marks the request cancelled and runs the registered cancel actions. */

@@ -67,6 +67,11 @@ public @interface EngineConfig {
     @Min(1)
     long clientRequestTimeoutMs() default 300_000;
 
+    @AttributeDefinition(description = "How long a call waits for the embedding host's answer (admission, release,"
+            + " input, review, recording) before it ends with an error: a host that stops answering (ms)")
+    @Min(1)
+    long hostTimeoutMs() default 300_000;
+
     @AttributeDefinition(description = "Idle sessions are closed after this long (ms)")
     @Min(1000)
     long sessionIdleTimeoutMs() default 3_600_000;

@@ -154,6 +154,12 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
             unbind = "unbindHost", updated = "bindHost")
     void bindHost(HostChannel host, Map<String, Object> properties) {
+        String from = HostBundles.registrant(properties);
+        if (!HostBundles.allowed(from)) {
+            LOG.warn("A host channel registered by {} is ignored: only the embedder's host channel takes part in calls"
+                    + " (the framework property {} names the bundles allowed to provide one)", from, HostBundles.PROPERTY);
+            return;
+        }
         extensions.addHost(host, ranking(properties), serviceId(properties));
     }
 

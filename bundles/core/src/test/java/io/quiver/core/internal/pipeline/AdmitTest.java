@@ -12,7 +12,13 @@ import io.quiver.api.call.Admission;
 import io.quiver.api.call.CallEvent;
 import io.quiver.api.call.HostChannel;
 import io.quiver.core.internal.messages.CallToolResult;
+import io.quiver.api.call.Invocation;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +28,7 @@ class AdmitTest {
 
     private final Stages stages = new Stages().listening().tool("t", call -> Outcome.text("ran"),
             "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"}}}");
-    private final Admit admit = new Admit(stages.extensions, new Validate());
+    private final Admit admit = new Admit(stages.extensions, new Validate(), stages.hostWait);
 
     private void host(HostChannel host) {
         stages.extensions.addHost(host, 0, 1);
@@ -116,5 +122,129 @@ class AdmitTest {
         assertTrue(interrupted.await(5, TimeUnit.SECONDS));
         assertFalse(Thread.currentThread().isInterrupted(), "the interrupt was the host's, not the caller's");
         client.join();
+    }
+
+    @Test
+    void aHostThatDoesNotAnswerInTimeDeniesAndTheToolDoesNotRun() {
+        stages.hostTimeoutMs = 200;
+        host(invocation -> {
+            try {
+                Thread.sleep(30_000);
+            } catch (InterruptedException e) {
+                // the host's wait was ended
+            }
+            return Admission.approve();
+        });
+        Call call = stages.resolved("t", "{}");
+        CallToolResult refused = admit.admit(call);
+        assertTrue(refused.isError());
+        assertTrue(text(refused).contains("did not admit the call within 200 ms"), text(refused));
+        assertFalse(Thread.currentThread().isInterrupted(), "the alarm's interrupt was the host's");
+        assertEquals(CallEvent.Ending.DENIED, stages.over(call).ending());
+    }
+
+    @Test
+    void anAdmittedCallWaitsForItsReleaseAndAnUnreleasedOneDoesNotRun() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> seen = new CopyOnWriteArrayList<>();
+        host(new HostChannel() {
+            @Override
+            public Admission admit(Invocation invocation) {
+                return Admission.approve();
+            }
+
+            @Override
+            public boolean awaitRelease(Invocation invocation) {
+                seen.add("waiting " + invocation.arguments().get("n"));
+                try {
+                    return release.await(10, TimeUnit.SECONDS) && !Integer.valueOf(2).equals(invocation.arguments().get("n"));
+                } catch (InterruptedException e) {
+                    return false;
+                }
+            }
+        });
+        Call first = stages.resolved("t", "{\"n\":1}");
+        CompletableFuture<CallToolResult> admitted = CompletableFuture.supplyAsync(() -> admit.admit(first));
+        Thread.sleep(100);
+        assertFalse(admitted.isDone(), "a prepared call waits for its release");
+        release.countDown();
+        assertNull(admitted.get(5, TimeUnit.SECONDS));
+        assertEquals(new CallEvent.Step("release", true, "released by the host"), stages.over(first).decisions().get(1));
+
+        Call second = stages.resolved("t", "{\"n\":2}");
+        CallToolResult refused = admit.admit(second);
+        assertTrue(text(refused).contains("was not released"), text(refused));
+        assertEquals(CallEvent.Ending.DENIED, stages.over(second).ending());
+        assertEquals(List.of("waiting 1", "waiting 2"), seen);
+    }
+
+    @Test
+    void theHostSeesRequestedAndEditedArgumentsAndTheCallersMetadata() {
+        List<Invocation> seen = new CopyOnWriteArrayList<>();
+        host(new HostChannel() {
+            @Override
+            public Admission admit(Invocation invocation) {
+                seen.add(invocation);
+                return Admission.approve(Map.of("n", 5));
+            }
+
+            @Override
+            public boolean awaitRelease(Invocation invocation) {
+                seen.add(invocation);
+                return true;
+            }
+        });
+        Call call = stages.call("t", "{\"n\":1}");
+        call.scope().params().putObject("_meta").put("claudecode/toolUseId", "toolu_1");
+        new Resolve(stages.catalog).resolve(call);
+        assertNull(admit.admit(call));
+        Invocation before = seen.get(0);
+        Invocation after = seen.get(1);
+        assertEquals(Map.of("n", 1), before.arguments());
+        assertFalse(before.edited());
+        assertEquals(Map.of("n", 5), after.arguments());
+        assertEquals(Map.of("n", 1), after.requestedArguments());
+        assertTrue(after.edited());
+        assertEquals(Map.of("claudecode/toolUseId", "toolu_1"), after.correlation());
+    }
+
+    @Test
+    void theHostStoppingACallWhileItDecidesEndsItWithTheReason() throws Exception {
+        AtomicReference<Consumer<String>> stop = new AtomicReference<>();
+        CountDownLatch deciding = new CountDownLatch(1);
+        host(new HostChannel() {
+            @Override
+            public void begin(Invocation invocation, Consumer<String> stopper) {
+                stop.set(stopper);
+            }
+
+            @Override
+            public Admission admit(Invocation invocation) {
+                deciding.countDown();
+                try {
+                    Thread.sleep(30_000);
+                } catch (InterruptedException e) {
+                    // stopped
+                }
+                return Admission.approve();
+            }
+        });
+        Call call = stages.resolved("t", "{}");
+        Thread host = new Thread(() -> {
+            try {
+                deciding.await();
+                stop.get().accept("the user pressed Ctrl-C");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        host.start();
+        assertThrows(CancellationException.class, () -> admit.admit(call));
+        assertEquals("the user pressed Ctrl-C", call.scope().stopped());
+        host.join();
+    }
+
+    private static String text(CallToolResult result) {
+        return Review.toolResult(result).content().toString();
     }
 }

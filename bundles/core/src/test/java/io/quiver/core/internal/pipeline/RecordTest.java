@@ -1,6 +1,8 @@
 package io.quiver.core.internal.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quiver.api.Outcome;
 import io.quiver.api.ToolResult;
@@ -17,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class RecordTest {
 
     private final Stages stages = new Stages().tool("t", call -> Outcome.text("ran"), null);
-    private final Record record = new Record(stages.extensions);
+    private final Record record = new Record(stages.extensions, stages.hostWait);
     private final List<String> host = new CopyOnWriteArrayList<>();
 
     @Test
@@ -46,7 +48,7 @@ class RecordTest {
         stages.extensions.addListener(second::add);
 
         Call call = stages.resolved("t", "{}");
-        new Admit(stages.extensions, new Validate()).admit(call);
+        new Admit(stages.extensions, new Validate(), stages.hostWait).admit(call);
         record.delivered(call, CallToolResult.of(ToolResult.text("ran"), Json.MAPPER));
         record.over(call);
 
@@ -83,7 +85,7 @@ class RecordTest {
             }
         }, 0, 1);
         Call call = stages.resolved("t", "{}");
-        new Admit(stages.extensions, new Validate()).admit(call);
+        new Admit(stages.extensions, new Validate(), stages.hostWait).admit(call);
         stages.extensions.addHost(new HostChannel() {
             @Override
             public Admission admit(Invocation invocation) {
@@ -97,5 +99,29 @@ class RecordTest {
         }, 10, 2);
         record.over(call);
         assertEquals(List.of("first released"), host);
+    }
+
+    @Test
+    void aRecordingThatFailsFailsTheDeliveryVisibly() {
+        stages.extensions.addHost(new HostChannel() {
+            @Override
+            public Admission admit(Invocation invocation) {
+                return Admission.approve();
+            }
+
+            @Override
+            public void record(Invocation invocation, ToolResult delivered) {
+                throw new IllegalStateException("the disk is full");
+            }
+        }, 0, 1);
+        stages.listening();
+        Call call = stages.resolved("t", "{}");
+        new Admit(stages.extensions, new Validate(), stages.hostWait).admit(call);
+        CallToolResult delivered = record.delivered(call, CallToolResult.of(ToolResult.text("the tool's answer"), Json.MAPPER));
+        assertTrue(delivered.isError());
+        String text = Review.toolResult(delivered).content().toString();
+        assertTrue(text.contains("was not delivered") && text.contains("the disk is full"), text);
+        assertFalse(text.contains("the tool's answer"), "the unrecorded result is not delivered");
+        assertEquals(CallEvent.Ending.FAILED, stages.over(call).ending());
     }
 }

@@ -13,18 +13,19 @@ import io.quiver.api.call.Invocation;
 import io.quiver.api.content.TextContent;
 import io.quiver.core.internal.json.Json;
 import io.quiver.core.internal.messages.CallToolResult;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ReviewTest {
 
     private final Stages stages = new Stages().listening().tool("t", call -> Outcome.text("ran"), null);
-    private final Review review = new Review();
+    private final Review review = new Review(stages.hostWait);
     private final CallToolResult result = CallToolResult.of(ToolResult.text("secret 42"), Json.MAPPER);
 
     private Call admitted(HostChannel host) {
         stages.extensions.addHost(host, 0, 1);
         Call call = stages.resolved("t", "{}");
-        new Admit(stages.extensions, new Validate()).admit(call);
+        new Admit(stages.extensions, new Validate(), stages.hostWait).admit(call);
         return call;
     }
 
@@ -48,7 +49,8 @@ class ReviewTest {
         });
         CallToolResult reviewed = review.review(call, result);
         assertEquals("redacted", ((TextContent) reviewed.content().get(0)).text());
-        assertEquals("review", stages.over(call).decisions().get(1).stage());
+        assertEquals(List.of("admit", "release", "review"),
+                stages.over(call).decisions().stream().map(CallEvent.Step::stage).toList());
     }
 
     @Test

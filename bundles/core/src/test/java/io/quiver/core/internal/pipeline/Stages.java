@@ -16,6 +16,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 import tools.jackson.databind.node.IntNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -29,6 +31,15 @@ final class Stages {
     final Extensions extensions = new Extensions();
     final List<CallEvent> events = new CopyOnWriteArrayList<>();
     final List<byte[]> sent = new CopyOnWriteArrayList<>();
+    /** The host's time to answer, in milliseconds; tests of host loss shorten it. */
+    volatile long hostTimeoutMs = 10_000;
+    /** The host waits' alarms (daemon threads: nothing to shut down). */
+    private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "stage-test-host-timer");
+        t.setDaemon(true);
+        return t;
+    });
+    final HostWait hostWait = new HostWait(TIMER, () -> hostTimeoutMs);
 
     /** Registers a tool under a name, with an input schema or none. */
     Stages tool(String name, Tool tool, String inputSchema) {
@@ -94,7 +105,7 @@ final class Stages {
 
     /** The one event of a call that is over, as its listeners hear it. */
     CallEvent over(Call call) {
-        new Record(extensions).over(call);
+        new Record(extensions, hostWait).over(call);
         return events.get(events.size() - 1);
     }
 }

@@ -37,7 +37,7 @@ class TasksTest {
     private final ToolLimitsRegistry limits = new ToolLimitsRegistry();
     private final Tasks tasks = new Tasks(pool, timer, settings,
             new ToolAttempts(new Execute(pool, settings, limits), new BoundOutput(settings, limits)),
-            new HostAnswers(), new Review(), new Record(stages.extensions), () -> 3);
+            new HostAnswers(stages.hostWait), new Review(stages.hostWait), new Record(stages.extensions, stages.hostWait), () -> 3);
 
     @AfterEach
     void stop() {

@@ -1,0 +1,104 @@
+package io.quiver.core.internal.pipeline;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Asks the host channel something on the call's thread. The host may block (a user deciding): the
+ * call's own timeout does not run meanwhile, but the host's does ({@code hostTimeoutMs}): past it the
+ * thread is interrupted and the call ends with {@link HostTimeout} (a host that stopped answering never
+ * wedges a call). The client cancelling the call, or the host stopping it, interrupts the wait too, and
+ * the call ends as cancelled whatever the host answers then.
+ */
+final class HostWait {
+
+    private static final int ASKING = 0;
+    private static final int ANSWERED = 1;
+    private static final int TIMED_OUT = 2;
+
+    private final ScheduledExecutorService timer;
+    private final LongSupplier timeoutMs;
+
+    HostWait(ScheduledExecutorService timer, LongSupplier timeoutMs) {
+        this.timer = timer;
+        this.timeoutMs = timeoutMs;
+    }
+
+    /** The host could not take its part in the call: the call ends with this message. */
+    static class Failed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Failed(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** The host did not answer within its time. */
+    static final class HostTimeout extends Failed {
+        private static final long serialVersionUID = 1L;
+
+        HostTimeout(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * The host's answer.
+     *
+     * @param what what the host was asked, for the timeout's message ("admit the call")
+     * @throws CancellationException when the call was cancelled (or stopped) while the host decided
+     * @throws HostTimeout when the host did not answer in time
+     */
+    <T> T ask(Call call, String what, Supplier<T> question) {
+        Thread asking = Thread.currentThread();
+        long timeout = timeoutMs.getAsLong();
+        AtomicInteger state = new AtomicInteger(ASKING);
+        ScheduledFuture<?> alarm;
+        try {
+            alarm = timer.schedule(() -> {
+                if (state.compareAndSet(ASKING, TIMED_OUT)) {
+                    asking.interrupt();
+                }
+            }, timeout, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            alarm = null; // the engine is stopping: cancellation ends the wait
+        }
+        T answer = null;
+        RuntimeException failure = null;
+        try (AutoCloseable hook = call.scope().onCancel(asking::interrupt)) {
+            answer = question.get();
+        } catch (RuntimeException e) {
+            failure = e;
+        } catch (Exception e) {
+            failure = new IllegalStateException(e); // closing the hook does not throw
+        } finally {
+            boolean timedOut = !state.compareAndSet(ASKING, ANSWERED);
+            if (alarm != null) {
+                alarm.cancel(false);
+            }
+            if (timedOut || call.scope().isCancelled()) {
+                Thread.interrupted(); // the interrupt was for the host's wait, not for whoever handles this
+            }
+            if (call.scope().isCancelled()) {
+                throw new CancellationException("cancelled while the host decided");
+            }
+            if (timedOut) {
+                throw new HostTimeout("The host did not " + what + " within " + seconds(timeout) + ".");
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return answer;
+    }
+
+    private static String seconds(long ms) {
+        return ms % 1000 == 0 ? (ms / 1000) + " s" : ms + " ms";
+    }
+}

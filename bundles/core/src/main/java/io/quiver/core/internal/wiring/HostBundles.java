@@ -1,0 +1,56 @@
+package io.quiver.core.internal.wiring;
+
+import java.util.Arrays;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.FrameworkUtil;
+
+/**
+ * Which bundles may provide the host channel: the embedder's. The framework property {@value #PROPERTY}
+ * lists their symbolic names (globs with {@code *}), by default the launcher's host bridge
+ * {@value #BRIDGE}. A host channel from any other bundle is ignored, so a tool bundle cannot take the
+ * host's role (approve its own calls, read every result) by registering one.
+ */
+final class HostBundles {
+
+    static final String PROPERTY = "quiver.host.bundles";
+    static final String BRIDGE = "io.quiver.host";
+
+    private HostBundles() {
+    }
+
+    /** The symbolic name of the bundle that registered a service, or its id when it has none. */
+    static String registrant(Map<String, Object> properties) {
+        Object id = properties.get("service.bundleid");
+        BundleContext context = context();
+        Bundle bundle = id instanceof Long bundleId && context != null ? context.getBundle(bundleId) : null;
+        if (bundle == null) {
+            return "bundle " + id;
+        }
+        return bundle.getSymbolicName() == null ? "bundle " + id : bundle.getSymbolicName();
+    }
+
+    /** Whether the framework property allows this bundle to provide the host channel. */
+    static boolean allowed(String symbolicName) {
+        BundleContext context = context();
+        String configured = context == null ? null : context.getProperty(PROPERTY);
+        return allowed(symbolicName, configured == null ? BRIDGE : configured);
+    }
+
+    static boolean allowed(String symbolicName, String globs) {
+        return Arrays.stream(globs.split(",")).map(String::trim).filter(g -> !g.isEmpty())
+                .anyMatch(g -> glob(g).matcher(symbolicName).matches());
+    }
+
+    private static Pattern glob(String glob) {
+        return Pattern.compile(Arrays.stream(glob.split("\\*", -1)).map(Pattern::quote).collect(Collectors.joining(".*")));
+    }
+
+    private static BundleContext context() {
+        Bundle own = FrameworkUtil.getBundle(HostBundles.class);
+        return own == null ? null : own.getBundleContext();
+    }
+}
