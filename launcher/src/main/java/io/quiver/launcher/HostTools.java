@@ -1,16 +1,20 @@
 package io.quiver.launcher;
 
+import java.lang.reflect.Array;
+import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.Hashtable;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.framework.wiring.BundleWiring;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Makes {@link HostTool}s {@code io.quiver.api.Tool} services inside the framework. The host's class
@@ -18,7 +22,7 @@ import org.osgi.framework.wiring.BundleWiring;
  * bundle's. So the tool is a proxy of the API bundle's {@code Tool} interface, made with that bundle's
  * class loader and registered through its context, which every bundle wired to the API sees as a
  * {@code Tool}; its results are made with the API bundle's {@code Outcome} and {@code ToolResult}.
- * Only JDK types cross: the arguments map in, a string out.
+ * Only JDK types cross: the arguments and answers as maps in, a string (or a question) out.
  */
 final class HostTools {
 
@@ -30,6 +34,10 @@ final class HostTools {
     private final Method text;
     private final Method done;
     private final Method error;
+    private final Method answers;
+    private final Method needsInput;
+    private final Class<?> inputRequest;
+    private final Constructor<?> elicitation;
 
     private HostTools(Bundle apiBundle) throws ReflectiveOperationException {
         this.api = apiBundle.getBundleContext();
@@ -42,6 +50,11 @@ final class HostTools {
         this.text = outcome.getMethod("text", String.class);
         this.done = outcome.getMethod("done", result);
         this.error = result.getMethod("error", String.class);
+        this.answers = call.getMethod("answers");
+        this.inputRequest = loader.loadClass("io.quiver.api.input.InputRequest");
+        this.needsInput = outcome.getMethod("needsInput", inputRequest.arrayType());
+        this.elicitation = loader.loadClass("io.quiver.api.input.InputRequest$Elicitation")
+                .getConstructor(String.class, String.class, Map.class, boolean.class);
     }
 
     /** The bridge into a started framework, or an exception saying why there is none. */
@@ -74,6 +87,27 @@ final class HostTools {
         return api.registerService(toolType.getName(), proxy, props);
     }
 
+    /** Reads a form's JSON text; the launcher has Jackson for the features' JSON. */
+    private static final JsonMapper FORMS = JsonMapper.builder().build();
+
+    /** The API's answers as plain Java: key to {@code action} and {@code content} (forms; other answers: their text). */
+    private static Map<String, Map<String, Object>> answers(Map<?, ?> given) throws ReflectiveOperationException {
+        Map<String, Map<String, Object>> out = new LinkedHashMap<>();
+        for (Map.Entry<?, ?> e : given.entrySet()) {
+            Object answer = e.getValue();
+            Map<String, Object> plain = new LinkedHashMap<>();
+            if (answer.getClass().getSimpleName().equals("Elicited")) {
+                plain.put("action", answer.getClass().getMethod("action").invoke(answer));
+                plain.put("content", answer.getClass().getMethod("content").invoke(answer));
+            } else {
+                plain.put("action", "accept");
+                plain.put("content", Map.of("value", String.valueOf(answer)));
+            }
+            out.put(String.valueOf(e.getKey()), plain);
+        }
+        return out;
+    }
+
     /** Answers {@code Tool.call} with the host tool; the object methods as an object would. */
     private final class Handler implements InvocationHandler {
         private final String name;
@@ -102,9 +136,16 @@ final class HostTools {
             Map<String, Object> given = (Map<String, Object>) arguments.invoke(args[0]);
             String answer;
             try {
-                answer = tool.call(given);
+                answer = tool.call(given, answers((Map<?, ?>) answers.invoke(args[0])));
             } catch (HostTool.Failure failure) {
                 return done.invoke(null, error.invoke(null, String.valueOf(failure.getMessage())));
+            } catch (HostTool.Question question) {
+                Object form = elicitation.newInstance(question.key(), String.valueOf(question.getMessage()),
+                        FORMS.readValue(question.schema() == null ? "{\"type\":\"object\"}" : question.schema(), Map.class),
+                        question.sensitive());
+                Object[] asked = (Object[]) Array.newInstance(inputRequest, 1);
+                asked[0] = form;
+                return needsInput.invoke(null, (Object) asked);
             }
             try {
                 return text.invoke(null, answer == null ? "" : answer);

@@ -48,6 +48,8 @@ public final class Quiver implements AutoCloseable {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
     private static final long ETC_TIMEOUT_MS = 3000;
     private static final String TRANSPORT_PID = "io.quiver.transport.http";
+    /** The feature of the host bridge, added when the builder is given a {@link Host}. */
+    private static final String HOST_FEATURE = "host";
 
     private final LaunchSettings settings;
     private final FeatureCatalog catalog;
@@ -61,6 +63,9 @@ public final class Quiver implements AutoCloseable {
     /** Host tools to register once the framework runs (from the builder). */
     private final List<ToolSpec> hostTools = new ArrayList<>();
     private volatile HostTools bridge;
+    /** The host application's channel (from the builder), or null. */
+    private Host host;
+    private volatile HostEndpoint hostEndpoint;
 
     /** A host tool as the builder was given it. */
     private record ToolSpec(String name, String description, String inputSchema, HostTool tool) {
@@ -135,6 +140,9 @@ public final class Quiver implements AutoCloseable {
         }
         fw.start();
         long t2 = System.nanoTime();
+        if (host != null) {
+            hostEndpoint = HostEndpoint.open(host, context); // before any bundle can take a call
+        }
 
         StartupConfigurer configurer = new StartupConfigurer(context, plan.configurations(), watch,
                 Math.min(ETC_TIMEOUT_MS, remainingMs(deadline)));
@@ -144,6 +152,9 @@ public final class Quiver implements AutoCloseable {
         problems = starter.problems();
         for (ToolSpec spec : hostTools) {
             addTool(spec.name(), spec.description(), spec.inputSchema(), spec.tool());
+        }
+        if (hostEndpoint != null) {
+            awaitHostBridge(deadline);
         }
         if (http) {
             requireSafetyBeyondLoopback(context);
@@ -161,6 +172,16 @@ public final class Quiver implements AutoCloseable {
             LOG.info("The features {} have no HTTP runtime: no MCP endpoint to wait for", settings.features());
         }
         announceStarted(context);
+    }
+
+    /** Until the host bridge runs the engine admits no call (quiver.host.required): start returns once it does. */
+    private void awaitHostBridge(long deadline) throws InterruptedException, TimeoutException {
+        while (!hostEndpoint.bridged()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new TimeoutException("the host bridge (feature host) did not start");
+            }
+            Thread.sleep(10);
+        }
     }
 
     /** The property of the service saying the start is over (the endpoint answers): {@value}. */
@@ -308,6 +329,40 @@ public final class Quiver implements AutoCloseable {
         };
     }
 
+    /**
+     * Stops one call of any caller, at whatever point it is (waiting for the host, running its tool, its
+     * result not yet delivered): the caller gets an error result with the reason, and the call never runs
+     * again.
+     *
+     * @return {@code ACCEPTED}, or {@code STALE} / {@code UNKNOWN} when no such call is running
+     */
+    public HostRequest.Reply stopCall(String invocationId, String reason) {
+        return HostRequest.Reply.of(host().command(Map.of("op", "stop", "invocationId", invocationId,
+                "reason", reason == null ? "" : reason)));
+    }
+
+    /** Stops every running call of one caller (by subject), as {@link #stopCall}; how many were stopped. */
+    public int stopCalls(String subject, String reason) {
+        return (Integer) host().command(Map.of("op", "stopCaller", "subject", subject, "reason", reason == null ? "" : reason));
+    }
+
+    /**
+     * Shuts the host channel down without stopping the container: no call is admitted any more, every
+     * running call is stopped and every open request ends (later replies are stale). {@link #stop()} does
+     * this first. How many calls were stopped.
+     */
+    public int shutdownHost(String reason) {
+        return (Integer) host().command(Map.of("op", "shutdown", "reason", reason == null ? "" : reason));
+    }
+
+    private HostEndpoint host() {
+        HostEndpoint h = hostEndpoint;
+        if (h == null) {
+            throw new IllegalStateException("no host channel: give one with Builder.host, and start the container");
+        }
+        return h;
+    }
+
     /** The MCP endpoint, for example {@code http://127.0.0.1:7711/mcp}. */
     public URI url() {
         URI u = url;
@@ -353,6 +408,15 @@ public final class Quiver implements AutoCloseable {
             return;
         }
         Framework fw = framework;
+        HostEndpoint h = hostEndpoint;
+        if (h != null && fw != null && fw.getState() == Bundle.ACTIVE) {
+            try {
+                h.command(Map.of("op", "shutdown", "reason", "the host application is stopping"));
+            } catch (RuntimeException e) {
+                LOG.debug("The host channel was gone before the stop: {}", e.toString());
+            }
+            h.close();
+        }
         if (fw != null) {
             try {
                 fw.stop();
@@ -397,6 +461,7 @@ public final class Quiver implements AutoCloseable {
         private Duration startTimeout = LaunchSettings.DEFAULT_START_TIMEOUT;
         private boolean awaitEndpoint = true;
         private final List<ToolSpec> tools = new ArrayList<>();
+        private Host host;
 
         private Builder() {
         }
@@ -484,10 +549,31 @@ public final class Quiver implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The host application's private channel: every tool call, whoever the caller, asks it to admit,
+         * release, answer, review and record (see {@link Host}). Adds the {@code host} feature; no call is
+         * admitted until the channel is up, so none runs unseen while the container starts.
+         */
+        public Builder host(Host channel) {
+            host = channel;
+            return this;
+        }
+
         public Quiver build() {
-            Quiver quiver = new Quiver(new LaunchSettings(features, port, bind, etc, deploy, data, properties,
+            List<String> names = features;
+            Map<String, String> props = properties;
+            if (host != null) {
+                names = new ArrayList<>(features);
+                if (!names.contains(HOST_FEATURE)) {
+                    names.add(HOST_FEATURE);
+                }
+                props = new LinkedHashMap<>(properties);
+                props.putIfAbsent("quiver.host.required", "true");
+            }
+            Quiver quiver = new Quiver(new LaunchSettings(names, port, bind, etc, deploy, data, props,
                     startTimeout, awaitEndpoint));
             quiver.hostTools.addAll(tools);
+            quiver.host = host;
             return quiver;
         }
 

@@ -29,6 +29,13 @@ import org.osgi.annotation.versioning.ConsumerType;
 public interface HostChannel {
 
     /**
+     * The property ({@code true}) of the marker service the engine ({@code io.quiver.core}) registers
+     * while a host channel it accepted is in force: a policy that depends on a host being there follows
+     * that marker, not the host channel services, which the engine may have ignored (since 1.2).
+     */
+    String IN_FORCE = "io.quiver.host.inForce";
+
+    /**
      * The call has begun (it is resolved and its arguments valid; before {@link #admit}). {@code stop}
      * ends it from the host's side at any time until it is over, with a reason the caller reads in an
      * error result: a call waiting for the host is not run, a running tool is interrupted, a result not

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.osgi.framework.ServiceReference;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Modified;
@@ -29,9 +30,10 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
  * <li>An admin-only target (the admin tools by default) needs the admin role from an authenticated
  * caller. The unauthenticated local caller (loopback without authentication, the operator's own
  * machine) is the operator and keeps it.</li>
- * <li>A target that needs a host's approval ({@code hostApproval}) is denied while no
- * {@link HostChannel} is registered: without an embedding host there is no one to approve it. With one,
- * the host is asked before every call anyway.</li>
+ * <li>A target that needs a host's approval ({@code hostApproval}) is refused while no
+ * {@link HostChannel} is in force: listed, but a call is answered that it needs a host application's
+ * approval and was not run (without an embedding host there is no one to approve it, and no terminal
+ * never means unattended execution). With one, the host is asked before every call anyway.</li>
  * <li>A deny of any grant that applies to the caller wins.</li>
  * <li>Without any grant configured, everything else is allowed (as without this bundle). With grants,
  * what no applicable grant allows is denied.</li>
@@ -57,14 +59,17 @@ public final class PermissionPolicy implements CallPolicy {
         String adminRole() default "admin";
 
         @AttributeDefinition(description = "Patterns ([kind:]glob) of what may be used only with a host application's"
-                + " approval: while no host channel is registered (an embedding host that decides), denied and not listed")
+                + " approval: while no host channel is in force (an embedding host that decides), listed but every use is"
+                + " refused with a message saying so")
         String[] hostApproval() default {};
     }
 
     private record Settings(List<TargetPattern> adminOnly, String adminRole, List<TargetPattern> hostApproval) {
     }
 
-    /** The host channels registered now: with none, what needs a host's approval is denied. */
+    /** The engine's bundle, the one whose marker says a host channel is in force. */
+    static final String ENGINE = "io.quiver.core";
+    /** The host channels in force now: with none, what needs a host's approval is denied. */
     private final AtomicInteger hosts = new AtomicInteger();
 
     private final List<Grant> grants = new CopyOnWriteArrayList<>();
@@ -83,13 +88,23 @@ public final class PermissionPolicy implements CallPolicy {
                 TypedConfig.list(c.hostApproval()).stream().map(TargetPattern::parse).toList());
     }
 
-    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
-    void addHost(HostChannel host) {
-        hosts.incrementAndGet();
+    /**
+     * The engine's marker that a host channel is in force (not the host channel services themselves: the
+     * engine ignores one from a bundle the embedder did not allow, and so must this policy). Only the
+     * engine's marker counts.
+     */
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC, service = Object.class,
+            target = "(" + HostChannel.IN_FORCE + "=true)")
+    void addHost(ServiceReference<?> marker) {
+        if (ENGINE.equals(marker.getBundle() == null ? null : marker.getBundle().getSymbolicName())) {
+            hosts.incrementAndGet();
+        }
     }
 
-    void removeHost(HostChannel host) {
-        hosts.decrementAndGet();
+    void removeHost(ServiceReference<?> marker) {
+        if (ENGINE.equals(marker.getBundle() == null ? null : marker.getBundle().getSymbolicName())) {
+            hosts.decrementAndGet();
+        }
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
@@ -114,7 +129,7 @@ public final class PermissionPolicy implements CallPolicy {
         if (hosts.get() == 0) {
             for (TargetPattern p : s.hostApproval()) {
                 if (p.matches(target)) {
-                    return Decision.deny("needs a host's approval (" + p + "): no host channel is registered");
+                    return Decision.refuse("it needs the approval of a host application (" + p + "), and none is connected");
                 }
             }
         }

@@ -12,7 +12,10 @@ import io.quiver.api.call.Target;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.lang.reflect.Proxy;
 import org.junit.jupiter.api.Test;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.ServiceReference;
 
 class PermissionPolicyTest {
 
@@ -60,11 +63,23 @@ class PermissionPolicyTest {
         assertTrue(denied.reason().contains("host"), denied.reason());
         assertFalse(policy.decide(CallerIdentity.ANONYMOUS, Target.prompt("release")).allowed(), "the local caller too");
         assertTrue(policy.decide(ALICE, Target.tool("read_log")).allowed());
-        HostChannel host = invocation -> Admission.approve();
-        policy.addHost(host);
+        ServiceReference<?> notTheEngines = marker("com.example.tools");
+        policy.addHost(notTheEngines);
+        assertFalse(policy.decide(ALICE, Target.tool("deploy_prod")).allowed(), "only the engine says a host is in force");
+        ServiceReference<?> engines = marker(PermissionPolicy.ENGINE);
+        policy.addHost(engines);
         assertTrue(policy.decide(ALICE, Target.tool("deploy_prod")).allowed(), "the host decides each call now");
-        policy.removeHost(host);
+        policy.removeHost(engines);
         assertFalse(policy.decide(ALICE, Target.tool("deploy_prod")).allowed());
+    }
+
+    /** The in-force marker as registered by a bundle of this symbolic name. */
+    private static ServiceReference<?> marker(String registrant) {
+        Bundle bundle = (Bundle) Proxy.newProxyInstance(Bundle.class.getClassLoader(), new Class<?>[] {Bundle.class},
+                (proxy, method, args) -> method.getName().equals("getSymbolicName") ? registrant : null);
+        return (ServiceReference<?>) Proxy.newProxyInstance(ServiceReference.class.getClassLoader(),
+                new Class<?>[] {ServiceReference.class},
+                (proxy, method, args) -> method.getName().equals("getBundle") ? bundle : null);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.quiver.upstream.internal;
 
+import io.quiver.lib.content.ContentJson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -91,7 +92,7 @@ final class Inputs {
     private static Content content(JsonNode content) {
         JsonNode block = content.isArray() && content.size() == 1 ? content.get(0) : content;
         String type = block.path("type").asString("");
-        return block.isObject() && List.of("text", "image", "audio").contains(type) ? Results.block(block) : null;
+        return block.isObject() && List.of("text", "image", "audio").contains(type) ? ContentJson.block(block) : null;
     }
 
     /** The caller's answer as the result of the method the server asked with. */
@@ -104,7 +105,7 @@ final class Inputs {
             }
         } else if (answer instanceof InputResponse.Sampled s) {
             out.put("role", s.role() == null ? "assistant" : s.role());
-            out.set("content", Results.json(s.content()));
+            out.set("content", ContentJson.json(s.content()));
             out.put("model", s.model() == null ? "unknown" : s.model());
             if (s.stopReason() != null) {
                 out.put("stopReason", s.stopReason());

@@ -1,5 +1,6 @@
 package io.quiver.upstream.internal;
 
+import io.quiver.lib.content.ContentJson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -250,7 +251,7 @@ final class ProxyTool implements Tool {
                 return stated;
             }
         }
-        return Outcome.done(Results.toolResult(result));
+        return Outcome.done(ContentJson.toolResult(result));
     }
 
     /**
@@ -286,7 +287,7 @@ final class ProxyTool implements Tool {
                     JsonNode c = node.get("content");
                     List<io.quiver.api.content.Content> blocks = c == null || c.isNull() ? List.of()
                             : c.isString() ? List.of(new io.quiver.api.content.TextContent(c.asString()))
-                            : c.isArray() ? Results.content(c) : null;
+                            : c.isArray() ? ContentJson.content(c) : null;
                     if (blocks == null) {
                         return malformed("content must be a string or an array of content blocks");
                     }

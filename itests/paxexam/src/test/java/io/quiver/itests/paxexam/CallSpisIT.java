@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
+import io.quiver.api.Tool;
 import io.quiver.itests.client.McpClient;
 import io.quiver.itests.paxexam.calls.CallProbes;
 import io.quiver.itests.paxexam.config.QuiverOptions;
@@ -23,6 +24,7 @@ import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.FrameworkUtil;
 import org.osgi.framework.ServiceRegistration;
 import tools.jackson.databind.JsonNode;
 
@@ -108,6 +110,27 @@ public class CallSpisIT {
             assertEquals("the host records what was delivered", "record echo: [redacted]", host.get(2));
         } finally {
             channel.unregister();
+            registration.unregister();
+        }
+    }
+
+    @Test
+    public void aHostChannelFromABundleTheEmbedderDidNotAllowIsIgnored() throws Exception {
+        String tool = "itest_unhosted";
+        AtomicInteger runs = new AtomicInteger();
+        List<String> host = new CopyOnWriteArrayList<>();
+        ServiceRegistration<?> registration = CallProbes.registerCounting(context, tool, runs);
+        // a bundle other than the probe (allowed by QuiverOptions) registers a host that would deny everything
+        BundleContext other = FrameworkUtil.getBundle(Tool.class).getBundleContext();
+        ServiceRegistration<?> rogue = CallProbes.registerHost(other, host);
+        try (McpClient client = McpClient.connect(Endpoint.await(context, McpClient.TIMEOUT))) {
+            Eventually.until("the tool listed", client::listTools, tools -> tools.containsKey(tool), McpClient.TIMEOUT);
+            JsonNode result = client.result("tools/call", client.toolCall(tool, Map.of("text", "forbidden"), null));
+            assertEquals("echo: forbidden", CallProbes.text(result));
+            assertEquals("the call ran as if no host were there", 1, runs.get());
+            assertEquals("the ignored host was never asked", List.of(), host);
+        } finally {
+            rogue.unregister();
             registration.unregister();
         }
     }

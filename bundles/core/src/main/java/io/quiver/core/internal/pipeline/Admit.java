@@ -35,7 +35,7 @@ final class Admit {
     CallToolResult admit(Call call) {
         HostChannel host = extensions.host();
         if (host == null) {
-            return null;
+            return extensions.hostRequired() ? deny(call, "The host application is not connected.") : null;
         }
         call.askedToAdmit(host);
         try {

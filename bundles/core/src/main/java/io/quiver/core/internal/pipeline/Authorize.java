@@ -5,6 +5,7 @@ import io.quiver.api.call.CallEvent;
 import io.quiver.api.call.CallPolicy;
 import io.quiver.api.call.Decision;
 import io.quiver.api.call.Target;
+import io.quiver.core.internal.messages.CallToolResult;
 import java.util.List;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -13,7 +14,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Stage 2, and the filter of every list: asks the {@link CallPolicy} in force whether the caller may see
  * and use a target. One decision serves both, so what a caller cannot call it does not see and the other
- * way round; a denied call hears what an unknown tool would. A policy that fails denies (and is logged).
+ * way round; a denied call hears what an unknown tool would. A refusal ({@link Decision#refuse}) lists the
+ * target and answers a call with why it was not run. A policy that fails denies (and is logged).
  */
 public final class Authorize {
 
@@ -49,15 +51,25 @@ public final class Authorize {
         if (extensions.policy() == null) {
             return items;
         }
-        return items.stream().filter(item -> allows(caller, target.apply(item))).toList();
+        return items.stream().filter(item -> decide(caller, target.apply(item)).listed()).toList();
     }
 
-    void authorize(Call call) {
+    /**
+     * {@code null} when the caller may call the tool; an error result saying why when the policy refuses
+     * a tool it lists ({@link Decision#refuse}).
+     *
+     * @throws io.quiver.core.internal.rpc.McpException the unknown tool's error, for a tool the policy hides
+     */
+    CallToolResult authorize(Call call) {
         Decision decision = decide(call.scope().caller(), Target.tool(call.name()));
         call.step("authorize", decision.allowed(), decision.reason());
-        if (!decision.allowed()) {
-            call.end(CallEvent.Ending.DENIED, decision.reason());
-            throw Resolve.unknownTool(call.name());
+        if (decision.allowed()) {
+            return null;
         }
+        call.end(CallEvent.Ending.DENIED, decision.reason());
+        if (decision.listed()) {
+            return CallToolResult.error("The call of " + call.name() + " was not run: " + decision.reason());
+        }
+        throw Resolve.unknownTool(call.name());
     }
 }

@@ -21,6 +21,7 @@ public final class Extensions {
     private final RankedRegistry<CallPolicy> policies = new RankedRegistry<>();
     private final RankedRegistry<HostChannel> hosts = new RankedRegistry<>();
     private final List<CallListener> listeners = new CopyOnWriteArrayList<>();
+    private volatile boolean hostRequired;
 
     /** The policy in force, or {@code null}: everything is allowed. */
     public CallPolicy policy() {
@@ -30,6 +31,18 @@ public final class Extensions {
     /** The host channel, or {@code null}: no host takes part. */
     public HostChannel host() {
         return hosts.snapshot().get(THE);
+    }
+
+    /**
+     * Whether the embedder declared a host channel: then a call with no channel in place (the framework
+     * still starting, the channel gone) is refused rather than run unseen.
+     */
+    public boolean hostRequired() {
+        return hostRequired;
+    }
+
+    public void hostRequired(boolean required) {
+        this.hostRequired = required;
     }
 
     /** Everyone who hears call events (often none). */

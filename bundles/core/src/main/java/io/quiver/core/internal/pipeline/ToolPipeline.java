@@ -116,8 +116,11 @@ public final class ToolPipeline {
         boolean handedOff = false;
         try {
             resolve.resolve(call);
-            authorize.authorize(call);
-            CallToolResult refused = validate.validate(call);
+            CallToolResult refused = authorize.authorize(call);
+            if (refused != null) {
+                return refused;
+            }
+            refused = validate.validate(call);
             if (refused != null) {
                 return refused;
             }

@@ -31,6 +31,7 @@ import io.quiver.lib.config.TypedConfig;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.Hashtable;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -70,6 +71,8 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
     private final Extensions extensions = new Extensions();
     private final ServiceRegistration<ProblemSource> problemSource;
     private final BundleContext context;
+    /** While a host channel is in force: the marker other bundles follow (HostChannel.IN_FORCE). */
+    private ServiceRegistration<?> hostMarker;
     /** Drains the engine when the framework begins to stop, before any bundle (a tool's, say) stops. */
     private final SynchronousBundleListener frameworkStopping;
     private volatile List<Problem> configProblems = List.of();
@@ -77,6 +80,7 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
     @Activate
     public EngineComponent(@Reference Catalog catalog, Map<String, Object> properties, BundleContext context) {
         this.catalog = catalog;
+        extensions.hostRequired(Boolean.parseBoolean(context.getProperty(HostBundles.REQUIRED)));
         String version = EngineComponent.class.getPackage().getImplementationVersion();
         this.assembly = EngineAssembly.of(catalog, new EngineSettings(read(properties, null),
                 version == null ? "0.1.0" : version), limits, extensions);
@@ -161,10 +165,29 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
             return;
         }
         extensions.addHost(host, ranking(properties), serviceId(properties));
+        markHost();
     }
 
     void unbindHost(HostChannel host, Map<String, Object> properties) {
         extensions.removeHost(serviceId(properties));
+        markHost();
+    }
+
+    /** Registers the {@link HostChannel#IN_FORCE} marker while a host channel takes part in calls, and only then. */
+    private synchronized void markHost() {
+        boolean inForce = extensions.host() != null;
+        if (inForce && hostMarker == null) {
+            Hashtable<String, Object> props = new Hashtable<>();
+            props.put(HostChannel.IN_FORCE, Boolean.TRUE);
+            hostMarker = context.registerService(Object.class, new Object(), props);
+        } else if (!inForce && hostMarker != null) {
+            try {
+                hostMarker.unregister();
+            } catch (IllegalStateException e) {
+                // gone with the bundle
+            }
+            hostMarker = null;
+        }
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,

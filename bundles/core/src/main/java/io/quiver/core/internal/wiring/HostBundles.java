@@ -18,6 +18,11 @@ final class HostBundles {
 
     static final String PROPERTY = "quiver.host.bundles";
     static final String BRIDGE = "io.quiver.host";
+    /**
+     * The framework property an embedder with a host channel sets: until the channel is there, no tool
+     * call is admitted (else calls that arrive while the framework starts would run unseen).
+     */
+    static final String REQUIRED = "quiver.host.required";
 
     private HostBundles() {
     }

@@ -13,6 +13,8 @@ import io.quiver.api.call.Decision;
 import io.quiver.api.call.Target;
 import io.quiver.core.internal.rpc.McpException;
 import java.util.List;
+import io.quiver.api.content.TextContent;
+import io.quiver.core.internal.messages.CallToolResult;
 import org.junit.jupiter.api.Test;
 
 class AuthorizeTest {
@@ -38,6 +40,21 @@ class AuthorizeTest {
         CallEvent event = stages.over(call);
         assertEquals(CallEvent.Ending.DENIED, event.ending());
         assertEquals(new CallEvent.Step("authorize", false, "not for anonymous"), event.decisions().get(0));
+    }
+
+    @Test
+    void aRefusedToolStaysListedAndItsCallIsAnsweredWithWhy() {
+        stages.tool("deploy", call -> Outcome.text("ran"), null);
+        stages.extensions.addPolicy((caller, target) -> target.name().equals("deploy")
+                ? Decision.refuse("it needs a host's approval") : Decision.allow(), 0, 1);
+        assertEquals(List.of("deploy", "other"), authorize.visible(CallerIdentity.ANONYMOUS, List.of("deploy", "other"),
+                Target::tool));
+        Call call = stages.resolved("deploy", "{}");
+        CallToolResult refused = authorize.authorize(call);
+        assertTrue(refused.isError());
+        assertEquals("The call of deploy was not run: it needs a host's approval",
+                ((TextContent) refused.content().get(0)).text());
+        assertEquals(CallEvent.Ending.DENIED, stages.over(call).ending());
     }
 
     @Test

@@ -81,6 +81,9 @@ public final class QuiverOptions {
         options.add(frameworkProperty("org.apache.felix.http.host").value("127.0.0.1"));
         options.add(frameworkProperty("felix.fileinstall.dir").value(load.toString()));
         options.add(frameworkProperty("felix.fileinstall.tmpdir").value(fileinstallTmp.toString()));
+        // The probe plays the embedder here: the engine takes a host channel only from bundles the
+        // embedder allows (CallSpisIT registers one from the probe, and one from a bundle not allowed)
+        options.add(frameworkProperty("quiver.host.bundles").value("io.quiver.host, PAXEXAM-PROBE-*"));
         options.add(junitBundles());
 
         int highest = Constants.START_LEVEL_TEST_BUNDLE;

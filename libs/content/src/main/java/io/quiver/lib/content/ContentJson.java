@@ -1,8 +1,4 @@
-package io.quiver.upstream.internal;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
+package io.quiver.lib.content;
 
 import io.quiver.api.ToolResult;
 import io.quiver.api.content.Annotations;
@@ -13,23 +9,34 @@ import io.quiver.api.content.ImageContent;
 import io.quiver.api.content.ResourceContents;
 import io.quiver.api.content.ResourceLink;
 import io.quiver.api.content.TextContent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
-/** An upstream's {@code tools/call} result as the API's {@link ToolResult}, block for block. */
-final class Results {
+/**
+ * MCP content blocks and tool results between their JSON form and the API's records, block for block:
+ * what a bundle needs that meets results as JSON (an upstream server's answer, a host's edited result).
+ */
+public final class ContentJson {
+
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
     @SuppressWarnings("unchecked")
-    static ToolResult toolResult(JsonNode result) {
+    public static ToolResult toolResult(JsonNode result) {
         List<Content> content = content(result.path("content"));
         JsonNode structured = result.get("structuredContent");
         JsonNode meta = result.get("_meta");
-        return new ToolResult(content, structured == null || structured.isNull() ? null : McpClient.JSON.treeToValue(structured, Object.class),
+        return new ToolResult(content, structured == null || structured.isNull() ? null : MAPPER.treeToValue(structured, Object.class),
                 result.path("isError").asBoolean(false),
-                meta != null && meta.isObject() ? McpClient.JSON.treeToValue(meta, Map.class) : Map.of());
+                meta != null && meta.isObject() ? MAPPER.treeToValue(meta, Map.class) : Map.of());
     }
 
-    static List<Content> content(JsonNode blocks) {
+    public static List<Content> content(JsonNode blocks) {
         List<Content> out = new ArrayList<>();
         for (JsonNode block : blocks) {
             out.add(block(block));
@@ -38,7 +45,7 @@ final class Results {
     }
 
     /** One block; a type MCP does not define becomes a text note saying so rather than vanish. */
-    static Content block(JsonNode b) {
+    public static Content block(JsonNode b) {
         Annotations annotations = annotations(b.get("annotations"));
         String type = b.path("type").asString("");
         return switch (type) {
@@ -49,7 +56,7 @@ final class Results {
                     optional(b, "title"), optional(b, "description"), optional(b, "mimeType"),
                     b.path("size").canConvertToLong() ? b.path("size").asLong() : null, annotations);
             case "resource" -> new EmbeddedResource(resource(b.path("resource")), annotations);
-            default -> new TextContent("[a content block of type '" + type + "' the upstream server sent, which MCP does not define]");
+            default -> new TextContent("[a content block of type '" + type + "', which MCP does not define]");
         };
     }
 
@@ -76,8 +83,8 @@ final class Results {
     }
 
     /** A content block as MCP writes it: the reverse of {@link #block}. */
-    static ObjectNode json(Content content) {
-        ObjectNode out = McpClient.JSON.createObjectNode().put("type", content.type());
+    public static ObjectNode json(Content content) {
+        ObjectNode out = JsonNodeFactory.instance.objectNode().put("type", content.type());
         Annotations annotations = null;
         if (content instanceof TextContent t) {
             out.put("text", t.text());
@@ -132,6 +139,25 @@ final class Results {
         return v == null || !v.isString() ? null : v.asString();
     }
 
-    private Results() {
+    /** A tool result as MCP writes it: {@code content}, {@code structuredContent}, {@code isError}, {@code _meta}. */
+    public static ObjectNode json(ToolResult result) {
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        ArrayNode blocks = out.putArray("content");
+        for (Content content : result.content()) {
+            blocks.add(json(content));
+        }
+        if (result.structuredContent() != null) {
+            out.set("structuredContent", MAPPER.valueToTree(result.structuredContent()));
+        }
+        if (result.isError()) {
+            out.put("isError", true);
+        }
+        if (result.meta() != null && !result.meta().isEmpty()) {
+            out.set("_meta", MAPPER.valueToTree(result.meta()));
+        }
+        return out;
+    }
+
+    private ContentJson() {
     }
 }

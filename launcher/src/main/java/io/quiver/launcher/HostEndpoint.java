@@ -1,0 +1,86 @@
+package io.quiver.launcher;
+
+import java.util.Hashtable;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.InvalidSyntaxException;
+import org.osgi.framework.ServiceReference;
+import org.osgi.framework.ServiceRegistration;
+
+/**
+ * The launcher's end of the host channel: the {@link Host}'s endpoint, registered from the system bundle
+ * (the only registrant the host bridge takes), and the bridge's control function, for replies, stops and
+ * the shutdown. Only JDK types cross ({@code Map}s of JSON values).
+ */
+final class HostEndpoint implements Consumer<Map<String, Object>> {
+
+    static final String ENDPOINT = "io.quiver.host.endpoint";
+    static final String CONTROL = "(io.quiver.host.control=true)";
+
+    private final Host host;
+    private final BundleContext system;
+    private final ServiceRegistration<?> registration;
+    private volatile Function<Map<String, Object>, Object> control;
+
+    private HostEndpoint(Host host, BundleContext system) {
+        this.host = Objects.requireNonNull(host, "host");
+        this.system = system;
+        Hashtable<String, Object> props = new Hashtable<>();
+        props.put(ENDPOINT, Boolean.TRUE.toString());
+        this.registration = system.registerService(Consumer.class.getName(), this, props);
+    }
+
+    /** Registers the host's endpoint through the framework's own context. */
+    static HostEndpoint open(Host host, BundleContext system) {
+        return new HostEndpoint(host, system);
+    }
+
+    @Override
+    public void accept(Map<String, Object> request) {
+        host.handle(new HostRequest(request, this::command));
+    }
+
+    /** A command to the bridge: its answer (a status or a count). */
+    Object command(Map<String, Object> command) {
+        Function<Map<String, Object>, Object> c = control;
+        if (c == null) {
+            c = find();
+            control = c;
+        }
+        return c.apply(command);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Function<Map<String, Object>, Object> find() {
+        try {
+            ServiceReference<?>[] refs = system.getServiceReferences(Function.class.getName(), CONTROL);
+            if (refs == null || refs.length == 0) {
+                throw new IllegalStateException("the host bridge is not running");
+            }
+            return (Function<Map<String, Object>, Object>) system.getService(refs[0]);
+        } catch (InvalidSyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Whether the bridge is up (the container may admit calls). */
+    boolean bridged() {
+        try {
+            ServiceReference<?>[] refs = system.getServiceReferences(Function.class.getName(), CONTROL);
+            return refs != null && refs.length > 0;
+        } catch (InvalidSyntaxException e) {
+            return false;
+        }
+    }
+
+    void close() {
+        try {
+            registration.unregister();
+        } catch (IllegalStateException e) {
+            // gone with the framework
+        }
+    }
+}
