@@ -67,6 +67,13 @@ public @interface McpTool {
     String troubleshootingHint() default "";
 
     /**
+     * The tool's own {@code _meta}, as a JSON object in text; empty for none. Listed with the tool
+     * (2025-06-18 and later) and shown to an embedding host with each call, e.g. a result-size hint
+     * {@code {"anthropic/maxResultSizeChars": 200000}} (since 1.4).
+     */
+    String meta() default "";
+
+    /**
      * Whether the tool runs as a task (the {@code io.modelcontextprotocol/tasks} extension of
      * 2026-07-28) for clients that declare the extension: {@code none} (always answers in the
      * call), {@code optional} (a task for clients that declare it, in the call for others) or

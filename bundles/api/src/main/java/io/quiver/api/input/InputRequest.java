@@ -21,7 +21,7 @@ public sealed interface InputRequest {
      * @param requestedSchema a flat JSON Schema object of primitive properties, as JSON values
      * @param sensitive the answer is a secret (a password, a token): a host asks for it masked, and
      *     Quiver keeps it out of its log, progress, audit and the metadata it forwards; it reaches
-     *     only the tool that asked (since 1.4)
+     *     only the tool that asked (since 1.1)
      */
     record Elicitation(String key, String message, Map<String, Object> requestedSchema, boolean sensitive)
             implements InputRequest {

@@ -326,7 +326,12 @@ final class ProxyTool implements Tool {
                         @SuppressWarnings("unchecked")
                         Map<String, Object> requested = schema == null ? defaultSchema()
                                 : McpClient.JSON.treeToValue(schema, LinkedHashMap.class);
-                        asked.add(new InputRequest.Elicitation(key.asString(), message.asString(), requested));
+                        JsonNode sensitive = r.get("sensitive");
+                        if (sensitive != null && !sensitive.isBoolean()) {
+                            return malformed("a request's sensitive must be true or false");
+                        }
+                        asked.add(new InputRequest.Elicitation(key.asString(), message.asString(), requested,
+                                sensitive != null && sensitive.asBoolean()));
                     }
                     return new Outcome.NeedsInput(asked);
                 }

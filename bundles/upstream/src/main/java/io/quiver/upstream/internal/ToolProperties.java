@@ -53,6 +53,10 @@ final class ToolProperties {
                 p.put(prefix + hint, value.asBoolean());
             }
         }
+        JsonNode meta = tool.get("_meta");
+        if (meta != null && meta.isObject() && !meta.isEmpty()) {
+            p.put(prefix + "meta", McpClient.JSON.writeValueAsString(meta)); // a result-size hint, say
+        }
         List<String> icons = new ArrayList<>();
         tool.path("icons").forEach(icon -> {
             String src = icon.path("src").asString("");

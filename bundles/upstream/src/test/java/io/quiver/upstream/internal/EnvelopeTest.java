@@ -68,13 +68,16 @@ class EnvelopeTest {
                 {"io.quiver/outcome": "needs_input", "requests": [
                   {"key": "branch", "message": "Which branch?", "schema": {"type": "object",
                    "properties": {"branch": {"type": "string"}}}},
-                  {"key": "ok", "message": "Sure?"}]}""", false)));
-        assertEquals(2, asks.requests().size());
+                  {"key": "ok", "message": "Sure?"},
+                  {"key": "token", "message": "Your token", "sensitive": true}]}""", false)));
+        assertEquals(3, asks.requests().size());
         InputRequest.Elicitation first = (InputRequest.Elicitation) asks.requests().get(0);
         assertEquals("branch", first.key());
         assertEquals("Which branch?", first.message());
         assertEquals("object", first.requestedSchema().get("type"));
         assertEquals("object", ((InputRequest.Elicitation) asks.requests().get(1)).requestedSchema().get("type"));
+        assertFalse(first.sensitive());
+        assertTrue(((InputRequest.Elicitation) asks.requests().get(2)).sensitive(), "a secret is marked for the host");
     }
 
     @Test
@@ -87,7 +90,9 @@ class EnvelopeTest {
     void aMalformedEnvelopeFailsTheCall() {
         for (String bad : List.of("{\"io.quiver/outcome\": \"error\"}", "{\"io.quiver/outcome\": \"needs_input\", \"requests\": []}",
                 "{\"io.quiver/outcome\": \"needs_input\", \"requests\": [{\"message\": \"no key\"}]}",
-                "{\"io.quiver/outcome\": \"maybe\"}", "{\"io.quiver/outcome\": \"done\", \"content\": 5}")) {
+                "{\"io.quiver/outcome\": \"maybe\"}",
+                "{\"io.quiver/outcome\": \"needs_input\", \"requests\": [{\"key\": \"k\", \"message\": \"m\", \"sensitive\": \"yes\"}]}",
+                "{\"io.quiver/outcome\": \"done\", \"content\": 5}")) {
             ToolResult r = done(result(textResult(bad, false)));
             assertTrue(r.isError(), bad);
             assertTrue(((TextContent) r.content().get(0)).text().contains("not valid"), bad);

@@ -33,10 +33,12 @@ class ToolPropertiesTest {
                  "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]},
                  "outputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}},
                  "annotations": {"readOnlyHint": true, "openWorldHint": false},
-                 "icons": [{"src": "https://example.com/i.png"}, {"src": "javascript:alert(1)"}]}"""), config, "gh");
+                 "icons": [{"src": "https://example.com/i.png"}, {"src": "javascript:alert(1)"}],
+                 "_meta": {"anthropic/maxResultSizeChars": 1000}}"""), config, "gh");
         assertEquals("gh.search", p.get("mcp.tool.name"));
         assertEquals("Search", p.get("mcp.tool.title"));
         assertEquals("Finds things", p.get("mcp.tool.description"));
+        assertEquals("{\"anthropic/maxResultSizeChars\":1000}", p.get("mcp.tool.meta"), "the upstream tool's own _meta");
         assertEquals(JSON.readTree("{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"]}"),
                 JSON.readTree((String) p.get("mcp.tool.inputSchema")));
         assertEquals(true, p.get("mcp.tool.readOnlyHint"));

@@ -108,7 +108,8 @@ public record ToolEntry(String name, ToolDescriptor descriptor, Schema inputSche
 
     /** The tool's {@code _meta}: the {@code mcp.tool.meta} property, a JSON object; null when none. */
     private static JsonNode meta(Map<String, Object> props, String name) {
-        JsonNode meta = parseSchema(props, "meta", name);
+        String text = Props.string(props, P + "meta");
+        JsonNode meta = text == null || text.isBlank() ? null : parseSchema(props, "meta", name);
         if (meta != null && !meta.isObject()) {
             throw new IllegalArgumentException("tool " + name + ": meta must be a JSON object");
         }

@@ -48,6 +48,28 @@ class CatalogTest {
     }
 
     @Test
+    void aToolsOwnMetaIsListedAndABadOneRefused() {
+        long id = IDS.incrementAndGet();
+        Map<String, Object> props = props(id, "{\"type\":\"object\"}", null);
+        props.put("mcp.tool.meta", "{\"anthropic/maxResultSizeChars\":200000}");
+        catalog.bindTool(TOOL, props);
+        ToolEntry tool = catalog.tools(CallerIdentity.ANONYMOUS).get("t" + id);
+        assertEquals(200000, tool.descriptor().meta().path("anthropic/maxResultSizeChars").asInt());
+
+        long none = IDS.incrementAndGet();
+        Map<String, Object> empty = props(none, "{\"type\":\"object\"}", null);
+        empty.put("mcp.tool.meta", "");
+        catalog.bindTool(TOOL, empty);
+        assertNull(catalog.tools(CallerIdentity.ANONYMOUS).get("t" + none).descriptor().meta(), "the annotation's default");
+
+        long bad = IDS.incrementAndGet();
+        Map<String, Object> array = props(bad, "{\"type\":\"object\"}", null);
+        array.put("mcp.tool.meta", "[1]");
+        catalog.bindTool(TOOL, array);
+        assertNull(catalog.tools(CallerIdentity.ANONYMOUS).get("t" + bad));
+    }
+
+    @Test
     void theLifecycleOfAToolIsDescribedLineByLine() {
         ToolLog log = new ToolLog(id -> "b" + id + " 1.0.0", () -> false);
         RankedRegistry<ToolEntry> registry = new RankedRegistry<>();
