@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 class AdmitTest {
 
     private final Stages stages = new Stages().listening().tool("t", call -> Outcome.text("ran"),
-            "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"}}}");
+            "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"}}}",
+            Map.of("mcp.tool.meta", "{\"anthropic/maxResultSizeChars\":500}"));
     private final Admit admit = new Admit(stages.extensions, new Validate(), stages.hostWait);
 
     private void host(HostChannel host) {
@@ -206,6 +207,7 @@ class AdmitTest {
         assertEquals(Map.of("n", 1), after.requestedArguments());
         assertTrue(after.edited());
         assertEquals(Map.of("claudecode/toolUseId", "toolu_1"), after.correlation());
+        assertEquals(Map.of("anthropic/maxResultSizeChars", 500), after.toolMeta(), "the tool's result-size hint");
     }
 
     @Test
