@@ -23,7 +23,6 @@ final class HostEndpoint implements Consumer<Map<String, Object>> {
     private final Host host;
     private final BundleContext system;
     private final ServiceRegistration<?> registration;
-    private volatile Function<Map<String, Object>, Object> control;
 
     private HostEndpoint(Host host, BundleContext system) {
         this.host = Objects.requireNonNull(host, "host");
@@ -43,14 +42,9 @@ final class HostEndpoint implements Consumer<Map<String, Object>> {
         host.handle(new HostRequest(request, this::command));
     }
 
-    /** A command to the bridge: its answer (a status or a count). */
+    /** A command to the bridge: its answer (a status or a count). Looked up each time: the bridge may have restarted. */
     Object command(Map<String, Object> command) {
-        Function<Map<String, Object>, Object> c = control;
-        if (c == null) {
-            c = find();
-            control = c;
-        }
-        return c.apply(command);
+        return find().apply(command);
     }
 
     @SuppressWarnings("unchecked")
