@@ -43,18 +43,27 @@ final class HostEndpoint implements Consumer<Map<String, Object>> {
     }
 
     /** A command to the bridge: its answer (a status or a count). Looked up each time: the bridge may have restarted. */
+    @SuppressWarnings("unchecked")
     Object command(Map<String, Object> command) {
-        return find().apply(command);
+        ServiceReference<?> ref = reference();
+        if (ref == null) {
+            throw new IllegalStateException("the host bridge is not running");
+        }
+        Function<Map<String, Object>, Object> control = (Function<Map<String, Object>, Object>) system.getService(ref);
+        if (control == null) {
+            throw new IllegalStateException("the host bridge is not running");
+        }
+        try {
+            return control.apply(command);
+        } finally {
+            system.ungetService(ref);
+        }
     }
 
-    @SuppressWarnings("unchecked")
-    private Function<Map<String, Object>, Object> find() {
+    private ServiceReference<?> reference() {
         try {
             ServiceReference<?>[] refs = system.getServiceReferences(Function.class.getName(), CONTROL);
-            if (refs == null || refs.length == 0) {
-                throw new IllegalStateException("the host bridge is not running");
-            }
-            return (Function<Map<String, Object>, Object>) system.getService(refs[0]);
+            return refs == null || refs.length == 0 ? null : refs[0];
         } catch (InvalidSyntaxException e) {
             throw new IllegalStateException(e);
         }
@@ -62,12 +71,7 @@ final class HostEndpoint implements Consumer<Map<String, Object>> {
 
     /** Whether the bridge is up (the container may admit calls). */
     boolean bridged() {
-        try {
-            ServiceReference<?>[] refs = system.getServiceReferences(Function.class.getName(), CONTROL);
-            return refs != null && refs.length > 0;
-        } catch (InvalidSyntaxException e) {
-            return false;
-        }
+        return reference() != null;
     }
 
     void close() {
