@@ -1,6 +1,7 @@
 package io.quiver.upstream.internal;
 
 import io.quiver.lib.content.ContentJson;
+import io.quiver.lib.external.OutcomeEnvelope;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,7 +18,6 @@ import io.quiver.api.ToolCall;
 import io.quiver.api.ToolResult;
 import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -46,7 +46,7 @@ final class ProxyTool implements Tool {
     static final String TOOL_META = "io.quiver/tool";
     static final String CONTEXT_META = "io.quiver/context";
     /** The envelope's discriminating member. */
-    static final String OUTCOME = "io.quiver/outcome";
+    static final String OUTCOME = OutcomeEnvelope.OUTCOME;
     /** How often a waiting call looks whether it was cancelled. */
     private static final long CANCEL_POLL_MS = 25;
 
@@ -255,106 +255,10 @@ final class ProxyTool implements Tool {
     }
 
     /**
-     * Quiver's Outcome envelope: a JSON object whose {@value #OUTCOME} member is {@code done},
-     * {@code error} or {@code needs_input}.
-     * <pre>
-     * {"io.quiver/outcome": "done", "content": "text" | [content blocks], "structuredContent": {...}}
-     * {"io.quiver/outcome": "error", "message": "what went wrong"}
-     * {"io.quiver/outcome": "needs_input", "requests": [{"key": "k", "message": "question", "schema": {...}}]}
-     * </pre>
-     * Null when the text is not one (it is then passed on as it is). A text that is one but does not
-     * follow the shape is a failed call saying what is wrong, never silently dropped; an upstream
-     * {@code isError} wins over a stated {@code done}.
+     * Quiver's Outcome envelope ({@link OutcomeEnvelope}): the outcome a text states, or null when it is
+     * not one (it is then passed on as it is); an upstream {@code isError} wins over a stated {@code done}.
      */
     static Outcome envelope(String text, boolean isError) {
-        String trimmed = text.strip();
-        if (!trimmed.startsWith("{") || !trimmed.contains(OUTCOME)) {
-            return null;
-        }
-        JsonNode node;
-        try {
-            node = McpClient.JSON.readTree(trimmed);
-        } catch (JacksonException e) {
-            return null;
-        }
-        if (node == null || !node.isObject() || !node.has(OUTCOME)) {
-            return null;
-        }
-        String kind = node.get(OUTCOME).asString("");
-        try {
-            switch (kind) {
-                case "done" -> {
-                    JsonNode c = node.get("content");
-                    List<io.quiver.api.content.Content> blocks = c == null || c.isNull() ? List.of()
-                            : c.isString() ? List.of(new io.quiver.api.content.TextContent(c.asString()))
-                            : c.isArray() ? ContentJson.content(c) : null;
-                    if (blocks == null) {
-                        return malformed("content must be a string or an array of content blocks");
-                    }
-                    JsonNode s = node.get("structuredContent");
-                    if (isError) {
-                        return Outcome.done(new ToolResult(blocks.isEmpty() ? List.of(new io.quiver.api.content.TextContent(
-                                "The upstream tool failed.")) : blocks, null, true, Map.of()));
-                    }
-                    return Outcome.done(new ToolResult(blocks,
-                            s == null || s.isNull() ? null : McpClient.JSON.treeToValue(s, Object.class), false, Map.of()));
-                }
-                case "error" -> {
-                    JsonNode m = node.get("message");
-                    if (m == null || !m.isString()) {
-                        return malformed("an error needs a message string");
-                    }
-                    return Outcome.done(ToolResult.error(m.asString()));
-                }
-                case "needs_input" -> {
-                    JsonNode requests = node.get("requests");
-                    if (requests == null || !requests.isArray() || requests.isEmpty()) {
-                        return malformed("needs_input needs a non-empty requests array");
-                    }
-                    List<InputRequest> asked = new ArrayList<>();
-                    for (JsonNode r : requests) {
-                        JsonNode key = r.get("key");
-                        JsonNode message = r.get("message");
-                        JsonNode schema = r.get("schema");
-                        if (key == null || !key.isString() || key.asString().isEmpty() || message == null
-                                || !message.isString()) {
-                            return malformed("each request needs a key and a message string");
-                        }
-                        if (schema != null && !schema.isObject()) {
-                            return malformed("a request's schema must be a JSON object");
-                        }
-                        @SuppressWarnings("unchecked")
-                        Map<String, Object> requested = schema == null ? defaultSchema()
-                                : McpClient.JSON.treeToValue(schema, LinkedHashMap.class);
-                        JsonNode sensitive = r.get("sensitive");
-                        if (sensitive != null && !sensitive.isBoolean()) {
-                            return malformed("a request's sensitive must be true or false");
-                        }
-                        asked.add(new InputRequest.Elicitation(key.asString(), message.asString(), requested,
-                                sensitive != null && sensitive.asBoolean()));
-                    }
-                    return new Outcome.NeedsInput(asked);
-                }
-                default -> {
-                    return malformed(OUTCOME + " must be done, error or needs_input, not '" + kind + "'");
-                }
-            }
-        } catch (IllegalArgumentException | JacksonException e) {
-            return malformed(e.getMessage());
-        }
-    }
-
-    /** A one-field form: the answer as text. */
-    private static Map<String, Object> defaultSchema() {
-        Map<String, Object> schema = new LinkedHashMap<>();
-        schema.put("type", "object");
-        schema.put("properties", Map.of("answer", Map.of("type", "string")));
-        schema.put("required", List.of("answer"));
-        return schema;
-    }
-
-    private static Outcome malformed(String why) {
-        return Outcome.done(ToolResult.error("The upstream tool answered with a Quiver outcome envelope that is not"
-                + " valid: " + why + "."));
+        return OutcomeEnvelope.read(text, isError, "The upstream tool");
     }
 }

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.quiver.lib.external.ProcessTree;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -258,22 +259,7 @@ final class StdioConnection implements Connection {
 
     /** SIGTERM to the process and every descendant, then SIGKILL to what is left after the grace. */
     static void terminate(Process p) {
-        List<ProcessHandle> tree = new ArrayList<>();
-        p.toHandle().descendants().forEach(tree::add);
-        tree.add(p.toHandle());
-        tree.forEach(ProcessHandle::destroy);
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(EXIT_GRACE_MS);
-        for (ProcessHandle h : tree) {
-            long left = deadline - System.nanoTime();
-            try {
-                if (left > 0) {
-                    h.onExit().get(left, TimeUnit.NANOSECONDS);
-                }
-            } catch (Exception e) {
-                // killed below
-            }
-        }
-        tree.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+        ProcessTree.terminate(p, EXIT_GRACE_MS);
     }
 
     @Override

@@ -1,0 +1,305 @@
+package io.quiver.tools.command.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quiver.api.Outcome;
+import io.quiver.api.ToolResult;
+import io.quiver.api.content.TextContent;
+import io.quiver.api.input.InputRequest;
+import io.quiver.api.input.InputResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Real commands through {@code /bin/sh}: what a configured tool runs and answers. */
+@EnabledOnOs({OS.LINUX, OS.MAC})
+class CommandToolTest {
+
+    @TempDir
+    Path dir;
+
+    private final Runs runs = new Runs();
+
+    @AfterEach
+    void stopAll() {
+        runs.close();
+    }
+
+    private CommandTool tool(Object... keyValues) {
+        Map<String, Object> p = new HashMap<>();
+        p.put("service.pid", "io.quiver.tools.command~test");
+        for (int i = 0; i < keyValues.length; i += 2) {
+            p.put((String) keyValues[i], keyValues[i + 1]);
+        }
+        CommandSpec.Read read = CommandSpec.read(p, dir);
+        assertEquals(List.of(), read.problems());
+        return new CommandTool(read.spec(), runs);
+    }
+
+    /** A shell tool running a script file written here. */
+    private CommandTool script(String body, Object... more) throws Exception {
+        Path file = dir.resolve("script-" + System.nanoTime() + ".sh");
+        Files.writeString(file, body);
+        Object[] all = new Object[more.length + 2];
+        all[0] = "argv";
+        all[1] = List.of("/bin/sh", file.toString());
+        for (int i = 0; i < more.length; i++) {
+            all[i + 2] = more[i] instanceof List<?> l ? l.stream().map(e -> "SCRIPT".equals(e) ? file.toString() : e).toList()
+                    : more[i];
+        }
+        return tool(all);
+    }
+
+    private static String text(Outcome outcome) {
+        ToolResult r = assertInstanceOf(Outcome.Done.class, outcome).result();
+        StringBuilder b = new StringBuilder();
+        r.content().forEach(c -> b.append(((TextContent) c).text()));
+        return b.toString();
+    }
+
+    private static boolean isError(Outcome outcome) {
+        return assertInstanceOf(Outcome.Done.class, outcome).result().isError();
+    }
+
+    @Test
+    void argumentsAreArgvElementsAndNeverReachAShellAsText() throws Exception {
+        Path marker = dir.resolve("marker");
+        CommandTool direct = tool("argv", List.of("printf", "[%s]\\n", "{text}"));
+        CommandTool shell = tool("shell", "true", "script", "printf '[%s]' \"$1\"; printf '(%s)' \"$QUIVER_ARG_TEXT\"",
+                "argv", "{text}", "optionArguments", "text");
+        for (String payload : List.of("; touch " + marker, "$(touch " + marker + ")", "`touch " + marker + "`",
+                "x\ntouch " + marker, "| touch " + marker, "' ; touch " + marker + " ; '", "\" && touch " + marker + " \"")) {
+            assertEquals("[" + payload + "]\n", text(direct.call(new FakeToolCall(Map.of("text", payload)))));
+            assertEquals("[" + payload + "](" + payload + ")", text(shell.call(new FakeToolCall(Map.of("text", payload)))));
+        }
+        assertFalse(Files.exists(marker), "no payload ran");
+    }
+
+    @Test
+    void anOptionThroughAnArgumentIsRefusedAndNothingRuns() throws Exception {
+        Path ran = dir.resolve("ran");
+        CommandTool t = script("touch " + ran + "; echo \"$@\"\n", "argv", List.of("/bin/sh", "SCRIPT", "{name}"));
+        Outcome refused = t.call(new FakeToolCall(Map.of("name", "--output=/etc/x")));
+        assertTrue(isError(refused));
+        assertTrue(text(refused).startsWith("The command was not run: the argument 'name'"), text(refused));
+        assertFalse(Files.exists(ran));
+    }
+
+    @Test
+    void theEnvironmentIsTheAllowListTheConfiguredVariablesAndQuiversOwn() throws Exception {
+        CommandTool t = tool("argv", "env", "inheritEnv", "PATH", "env", "GREETING=hello");
+        String env = text(t.call(new FakeToolCall(Map.of())));
+        List<String> names = env.lines().map(l -> l.substring(0, l.indexOf('='))).toList();
+        assertTrue(names.contains("PATH") && names.contains("GREETING"), env);
+        assertFalse(names.contains("HOME") || names.contains("JAVA_HOME") || names.contains("USER"), env);
+        assertTrue(env.contains("QUIVER_TENANT=acme") && env.contains("QUIVER_PROJECT=site")
+                && env.contains("QUIVER_TOOL=test") && env.contains("QUIVER_CLIENT_ELICITATION=true")
+                && env.contains("QUIVER_ANSWERS={}") && env.contains("QUIVER_ARGS={}"), env);
+        assertTrue(names.stream().allMatch(n -> n.equals("PATH") || n.equals("GREETING") || n.startsWith("QUIVER_")),
+                env);
+    }
+
+    @Test
+    void theWorkingDirectory() throws Exception {
+        Files.createDirectories(dir.resolve("work"));
+        assertEquals(dir.resolve("work").toRealPath().toString(),
+                text(tool("argv", "pwd", "workingDirectory", "work").call(new FakeToolCall(Map.of()))).strip());
+        Outcome missing = tool("argv", "pwd", "workingDirectory", "nowhere").call(new FakeToolCall(Map.of()));
+        assertTrue(isError(missing) && text(missing).contains("does not exist"), text(missing));
+    }
+
+    @Test
+    void theOutcomeEnvelopeAsksAndTheNextRunHasTheAnswers() throws Exception {
+        CommandTool t = script("""
+                case "$QUIVER_ANSWERS" in
+                  *'"branch"'*) printf 'deploying %s to %s' "$(printf '%s' "$QUIVER_ANSWERS" | sed 's/.*"name":"\\([^"]*\\)".*/\\1/')" "$1" ;;
+                  *) printf '{"io.quiver/outcome": "needs_input", "requests": [{"key": "branch", "message": "Which branch?",'
+                     printf ' "schema": {"type": "object", "properties": {"name": {"type": "string"}}}}]}' ;;
+                esac
+                """, "argv", List.of("/bin/sh", "SCRIPT", "{site}"));
+        Outcome asks = t.call(new FakeToolCall(Map.of("site", "prod")));
+        InputRequest.Elicitation q = (InputRequest.Elicitation) assertInstanceOf(Outcome.NeedsInput.class, asks).requests().get(0);
+        assertEquals("branch", q.key());
+        assertEquals("Which branch?", q.message());
+        Outcome done = t.call(new FakeToolCall(Map.of("site", "prod"),
+                Map.of("branch", new InputResponse.Elicited("accept", Map.of("name", "main")))));
+        assertEquals("deploying main to prod", text(done));
+        assertEquals("{\"branch\":{\"action\":\"accept\",\"content\":{\"name\":\"main\"}}}",
+                CommandTool.answers(Map.of("branch", new InputResponse.Elicited("accept", Map.of("name", "main")))));
+    }
+
+    @Test
+    void doneAndErrorEnvelopesAndExitStatuses() throws Exception {
+        ToolResult done = assertInstanceOf(Outcome.Done.class, script("printf '{\"io.quiver/outcome\": \"done\","
+                + " \"content\": \"ok\", \"structuredContent\": {\"n\": 1}}'").call(new FakeToolCall(Map.of()))).result();
+        assertEquals(Map.of("n", 1), done.structuredContent());
+        Outcome error = script("echo '{\"io.quiver/outcome\": \"error\", \"message\": \"no disk\"}'")
+                .call(new FakeToolCall(Map.of()));
+        assertTrue(isError(error));
+        assertEquals("no disk", text(error));
+        Outcome failed = script("echo partial; echo 'it broke' >&2; exit 3", "troubleshootingHint", "Check the disk.")
+                .call(new FakeToolCall(Map.of()));
+        assertTrue(isError(failed));
+        assertEquals("The command exited with status 3. Its output:\npartial\n\nThe last lines of its stderr:\nit broke\n"
+                + "Check the disk.", text(failed));
+        Outcome asksButFails = script("printf '{\"io.quiver/outcome\": \"needs_input\", \"requests\": [{\"key\": \"k\","
+                + " \"message\": \"m\"}]}'; exit 1").call(new FakeToolCall(Map.of()));
+        assertTrue(isError(asksButFails), "a failed command is not asked for input");
+        Outcome off = tool("argv", List.of("printf", "{{\"io.quiver/outcome\": \"error\", \"message\": \"x\"}}"),
+                "outcomeEnvelope", "false").call(new FakeToolCall(Map.of()));
+        assertEquals("{\"io.quiver/outcome\": \"error\", \"message\": \"x\"}", text(off), "{{ and }} are braces");
+        assertFalse(isError(off), "an envelope is plain text when the tool does not read envelopes");
+        assertEquals("The command finished and printed nothing.", text(tool("argv", "true").call(new FakeToolCall(Map.of()))));
+    }
+
+    @Test
+    void fiftyMegabytesAreReadAndDiscardedPastTheLimit() throws Exception {
+        long start = System.nanoTime();
+        Outcome o = script("head -c 52428800 /dev/zero | tr '\\0' 'x'; echo finished >&2", "maxOutputBytes", "65536")
+                .call(new FakeToolCall(Map.of()));
+        String text = text(o);
+        assertFalse(isError(o), text.substring(Math.max(0, text.length() - 300)));
+        assertTrue(text.startsWith("xxxx"));
+        assertTrue(text.endsWith("[output cut: the command wrote 52428800 bytes; the first 65536 are shown (maxOutputBytes)]"),
+                text.substring(text.length() - 200));
+        assertTrue(text.length() < 65536 + 200);
+        assertTrue(Duration.ofNanos(System.nanoTime() - start).toSeconds() < 30);
+    }
+
+    @Test
+    void aCharacterCutInTwoIsLeftOut() {
+        byte[] euro = "ab€".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals("ab", CommandRun.text(java.util.Arrays.copyOf(euro, 4), true));
+        assertEquals("ab€", CommandRun.text(euro, true));
+    }
+
+    @Test
+    void aTimeoutStopsTheWholeTree() throws Exception {
+        Path pids = dir.resolve("pids");
+        CommandTool t = script("sh -c 'sleep 300 & echo $! >> " + pids + "; wait' & echo $! >> " + pids + "; echo $$ >> "
+                + pids + "; echo started; wait\n", "timeoutMs", "1000");
+        long start = System.nanoTime();
+        Outcome o = t.call(new FakeToolCall(Map.of()));
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertTrue(isError(o));
+        assertTrue(text(o).startsWith("The command timed out after 1000 ms and was stopped, with the processes it started."
+                + " Its output until then:\nstarted"), text(o));
+        assertTrue(ms >= 1000 && ms < 1000 + CommandRun.KILL_GRACE_MS + CommandRun.DRAIN_MS, ms + " ms");
+        List<String> lines = Files.readAllLines(pids);
+        assertEquals(3, lines.size(), lines.toString());
+        for (String pid : lines) {
+            assertGone(Long.parseLong(pid.strip()));
+        }
+    }
+
+    @Test
+    void aCancelledCallStopsTheWholeTree() throws Exception {
+        Path pids = dir.resolve("pids");
+        CommandTool t = script("sleep 300 & echo $! >> " + pids + "; echo $$ >> " + pids + "; wait\n");
+        FakeToolCall call = new FakeToolCall(Map.of());
+        CompletableFuture<Outcome> running = CompletableFuture.supplyAsync(() -> t.call(call));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!Files.exists(pids) || Files.readAllLines(pids).size() < 2) {
+            assertTrue(System.nanoTime() < deadline, "the script did not start");
+            Thread.sleep(10);
+        }
+        List<String> lines = Files.readAllLines(pids);
+        call.cancelled.set(true);
+        Outcome o = running.get(10, TimeUnit.SECONDS);
+        assertTrue(text(o).startsWith("The command was cancelled"), text(o));
+        for (String pid : lines) {
+            assertGone(Long.parseLong(pid.strip()));
+        }
+    }
+
+    @Test
+    void stoppingTheToolStopsItsRuns() throws Exception {
+        Path pids = dir.resolve("pids");
+        CommandTool t = script("sleep 300 & echo $! >> " + pids + "; wait\n");
+        CompletableFuture<Outcome> running = CompletableFuture.supplyAsync(() -> t.call(new FakeToolCall(Map.of())));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!Files.exists(pids) || Files.readAllLines(pids).isEmpty()) {
+            assertTrue(System.nanoTime() < deadline, "the script did not start");
+            Thread.sleep(10);
+        }
+        runs.close();
+        assertTrue(text(running.get(10, TimeUnit.SECONDS)).startsWith("The command was cancelled"));
+        assertGone(Long.parseLong(Files.readAllLines(pids).get(0).strip()));
+        assertTrue(text(t.call(new FakeToolCall(Map.of()))).contains("could not be started"), "no new run starts");
+    }
+
+    @Test
+    void stderrGoesToProgressAndASlowClientNeverHoldsTheCommandUp() throws Exception {
+        CommandTool t = script("i=0; while [ $i -lt 5000 ]; do echo \"line $i\" >&2; i=$((i+1)); done; echo done\n",
+                "timeoutMs", "20000");
+        FakeToolCall call = new FakeToolCall(Map.of());
+        call.onProgress = () -> {
+            try {
+                Thread.sleep(200); // a client that takes its time with every notification
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        long start = System.nanoTime();
+        Outcome o = t.call(call);
+        assertEquals("done\n", text(o));
+        assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) < 15_000);
+        assertTrue(call.progress.size() < 5000, "lines that did not fit the queue were dropped");
+        assertTrue(call.progress.get(0).startsWith("line "), call.progress.toString());
+        assertTrue(call.progress.stream().anyMatch(m -> m.matches("\\[\\d+ lines skipped] line \\d+")), call.progress.toString());
+
+        FakeToolCall quick = new FakeToolCall(Map.of());
+        script("echo one >&2; echo two >&2; echo ok").call(quick);
+        assertEquals(List.of("one", "two"), quick.progress, "a fast client gets every line, before the result");
+    }
+
+    @Test
+    void aBackgroundProcessLeftRunningDoesNotHoldTheCallUp() throws Exception {
+        Path pid = dir.resolve("pid");
+        long start = System.nanoTime();
+        Outcome o = script("sleep 30 & echo $! > " + pid + "; echo hi\n").call(new FakeToolCall(Map.of()));
+        try {
+            // the JDK closes the pipes when the process exits, unless a read is in progress then: that one is given
+            // DRAIN_MS more, and the result says so
+            assertTrue(text(o).equals("hi\n") || text(o).equals("hi\n\n[a process the command left running still held its"
+                    + " output open; Quiver stopped reading it " + CommandRun.DRAIN_MS + " ms after the command ended]"), text(o));
+            assertTrue(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start) < 10, "the call ends with the command");
+        } finally {
+            ProcessHandle.of(Long.parseLong(Files.readString(pid).strip())).ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /** The process has ended (a zombie not reaped yet counts as ended), within a deadline. */
+    static void assertGone(long pid) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (running(pid)) {
+            assertTrue(System.nanoTime() < deadline, "process " + pid + " is still running");
+            Thread.sleep(10);
+        }
+    }
+
+    private static boolean running(long pid) {
+        if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            try {
+                String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+                return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+            } catch (java.io.IOException e) {
+                return !Files.isDirectory(Path.of("/proc")); // not Linux: trust isAlive
+            }
+        }
+        return false;
+    }
+}
