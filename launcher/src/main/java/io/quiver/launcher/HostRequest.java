@@ -242,7 +242,11 @@ public final class HostRequest {
         command.put("op", "reply");
         command.put("id", id());
         command.put("decision", decision);
-        return Reply.of(control.apply(command));
+        try {
+            return Reply.of(control.apply(command));
+        } catch (IllegalStateException e) {
+            return new Reply(Status.STALE, "the host channel is closed"); // the container stopped: nothing waits any more
+        }
     }
 
     @SuppressWarnings("unchecked")

@@ -539,7 +539,6 @@ public final class Quiver implements AutoCloseable {
             return this;
         }
 
-        /** @throws IllegalArgumentException when a setting is invalid */
         /**
          * A tool of the host application, registered when the server starts (before its endpoint
          * answers); see {@link HostTool} and {@link Quiver#addTool}.
@@ -559,6 +558,7 @@ public final class Quiver implements AutoCloseable {
             return this;
         }
 
+        /** @throws IllegalArgumentException when a setting is invalid */
         public Quiver build() {
             List<String> names = features;
             Map<String, String> props = properties;

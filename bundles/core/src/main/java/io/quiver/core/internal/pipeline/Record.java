@@ -52,7 +52,8 @@ final class Record {
             call.step("record", false, e.getMessage());
             return Review.undelivered(call, e.getMessage());
         } catch (RuntimeException e) {
-            LOG.error("The host channel failed to record {} ({})", call.name(), call.scope().invocationId(), e);
+            // a host that says its recording failed is answered as it asked: one line, not a stack trace
+            LOG.warn("The host channel did not record {} ({}): {}", call.name(), call.scope().invocationId(), e.toString());
             String why = "The host could not record it" + (e.getMessage() == null ? "." : ": " + e.getMessage());
             call.step("record", false, why);
             return Review.undelivered(call, why);

@@ -1,0 +1,385 @@
+package io.quiver.itests.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The example host application (examples/console-host) as a user runs it: a child process started with
+ * the command docs/embedding.md gives, its endpoint read from its stdout, the official Java SDK client
+ * calling its {@code note_add} tool, and the "user" answering the prompts on its stdin. An approved call
+ * runs (notes.txt has the line) and is recorded (one JSON line); a denied one never runs and is not
+ * recorded; a tool's question is answered at the console, never by the client; {@code quit} ends a call
+ * still waiting for an answer and exits 0.
+ */
+class ExampleHostIT {
+
+    private static final String MAIN = "io.quiver.examples.host.ConsoleHost";
+    private static final String ENDPOINT = "Quiver MCP endpoint: ";
+    private static final String APPROVE = "-- approve? [y/n]";
+    private static final String ANSWER = "an empty line declines";
+    /** JVM start, Felix and the features, the endpoint answering. */
+    private static final Duration START = Duration.ofSeconds(60);
+    /** One step of the console: a prompt after a call, a result after an answer. */
+    private static final Duration STEP = Duration.ofSeconds(20);
+    /** FileInstall polls deploy/ every second and takes a file once it is stable for two polls. */
+    private static final Duration DEPLOYED = Duration.ofSeconds(20);
+    private static final Duration EXIT = Duration.ofSeconds(10);
+    private static final Pattern NUMBER = Pattern.compile("^\\[#(\\d+)\\] ");
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @TempDir
+    Path work;
+
+    @Test
+    void callsWaitForTheConsoleAndDeliveredOnesAreRecorded() throws Exception {
+        Path home = work.resolve("home");
+        Path notes = home.resolve("notes.txt");
+        Path record = home.resolve("calls.jsonl");
+        try (ConsoleHost host = ConsoleHost.start(home, work.resolve("console-host.err"))) {
+            URI url = host.endpoint();
+            host.await(line -> line.equals("Connect Claude Code: claude mcp add --transport http quiver " + url),
+                    "the command that connects Claude Code", STEP);
+            McpSyncClient client = connect(url, McpClient.sync(transport(url)));
+            ExecutorService caller = Executors.newSingleThreadExecutor();
+            try {
+                // approved: the tool runs, its result is recorded before the caller gets it
+                Future<McpSchema.CallToolResult> approved = caller.submit(() -> addNote(client, "buy milk"));
+                String prompt = host.await(line -> line.endsWith(APPROVE), "the prompt for the first call", STEP);
+                assertTrue(prompt.contains("example-host-it 1.0 calls note_add {\"text\":\"buy milk\"}"), prompt);
+                host.send("maybe");
+                assertEquals(prompt, host.await(line -> line.endsWith(APPROVE), "the prompt again after 'maybe'", STEP),
+                        "neither y nor n: asked again");
+                assertFalse(approved.isDone(), "the call waits for the console");
+                host.send("y");
+                McpSchema.CallToolResult noted = approved.get(STEP.toSeconds(), TimeUnit.SECONDS);
+                assertFalse(Boolean.TRUE.equals(noted.isError()), noted.toString());
+                assertEquals("noted", text(noted));
+                assertEquals(List.of("buy milk"), Files.readAllLines(notes), "the tool ran once");
+                List<String> records = Files.readAllLines(record);
+                assertEquals(1, records.size(), records.toString());
+                JsonNode entry = JSON.readTree(records.get(0));
+                assertFalse(entry.path("invocationId").asString().isBlank(), entry.toString());
+                assertEquals("note_add", entry.path("tool").asString(), entry.toString());
+                assertEquals("example-host-it", entry.path("client").asString(), entry.toString());
+                assertEquals(Map.of("text", "buy milk"), JSON.convertValue(entry.path("arguments"), Map.class));
+                assertEquals(Map.of("text", "buy milk"), JSON.convertValue(entry.path("requestedArguments"), Map.class));
+                assertFalse(entry.path("edited").asBoolean(), entry.toString());
+                assertEquals("noted", entry.path("deliveredResult").path("content").path(0).path("text").asString(),
+                        entry.toString());
+                assertEquals("noted", entry.path("rawResult").path("content").path(0).path("text").asString(),
+                        entry.toString());
+                Instant.parse(entry.path("time").asString());
+                host.await(l -> l.equals(number(prompt) + " note_add answered: noted (recorded)"),
+                        "the console's word that the first call was recorded", STEP);
+
+                // denied: the tool never runs, nothing is recorded
+                Future<McpSchema.CallToolResult> denied = caller.submit(() -> addNote(client, "sell the cow"));
+                String second = host.await(line -> line.endsWith(APPROVE), "the prompt for the second call", STEP);
+                assertTrue(second.contains("calls note_add {\"text\":\"sell the cow\"}"), second);
+                assertNotEquals(number(prompt), number(second), "each call has its own number");
+                host.send("n");
+                McpSchema.CallToolResult refused = denied.get(STEP.toSeconds(), TimeUnit.SECONDS);
+                assertTrue(Boolean.TRUE.equals(refused.isError()), refused.toString());
+                assertTrue(text(refused).contains("denied at the console"), text(refused));
+                assertEquals(List.of("buy milk"), Files.readAllLines(notes), "the denied call never ran");
+                assertEquals(records, Files.readAllLines(record), "no record of a call that was not delivered");
+
+                // quit while a call waits for its answer: the stop ends it, the host exits 0
+                Future<McpSchema.CallToolResult> pending = caller.submit(() -> addNote(client, "never"));
+                host.await(line -> line.endsWith(APPROVE) && line.contains("never"), "the prompt for the third call", STEP);
+                host.send("quit");
+                host.awaitExit();
+                assertCallEnded(pending);
+                assertEquals(List.of("buy milk"), Files.readAllLines(notes), "the call pending at the stop never ran");
+                assertEquals(records, Files.readAllLines(record));
+            } finally {
+                caller.shutdownNow();
+                client.close(); // the server is gone: nothing to say goodbye to
+            }
+        }
+    }
+
+    @Test
+    void aToolsQuestionIsAnsweredAtTheConsole() throws Exception {
+        Path home = work.resolve("home");
+        // the example tool bundle: greet asks for the name when the caller gives none
+        Files.createDirectories(home.resolve("deploy"));
+        Files.copy(ToolBundles.exampleJar(), home.resolve("deploy").resolve("greeting-tool.jar"));
+        AtomicInteger clientAsked = new AtomicInteger();
+        BlockingQueue<List<McpSchema.Tool>> toolLists = new LinkedBlockingQueue<>();
+        try (ConsoleHost host = ConsoleHost.start(home, work.resolve("console-host.err"))) {
+            URI url = host.endpoint();
+            McpSyncClient client = connect(url, McpClient.sync(transport(url))
+                    // the client could answer, but the host does
+                    .capabilities(McpSchema.ClientCapabilities.builder().elicitation().build())
+                    .elicitation(request -> {
+                        clientAsked.incrementAndGet();
+                        return new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.DECLINE, null);
+                    })
+                    .toolsChangeConsumer(toolLists::add));
+            ExecutorService caller = Executors.newSingleThreadExecutor();
+            try {
+                awaitTool(client, toolLists, "greet");
+
+                Future<McpSchema.CallToolResult> greeting = caller.submit(() ->
+                        client.callTool(new McpSchema.CallToolRequest("greet", Map.of())));
+                String admit = host.await(line -> line.endsWith(APPROVE), "the prompt for greet", STEP);
+                assertTrue(admit.contains("calls greet {}"), admit);
+                host.send("y");
+                String n = number(admit);
+                host.await(line -> line.equals(n + " greet asks: Who should I greet?"), "greet's question", STEP);
+                host.await(line -> line.equals(n + "   name (string, required): Name - Who to greet"), "the form's field", STEP);
+                host.await(line -> line.startsWith(n + " answer with field=value pairs") && line.contains(ANSWER),
+                        "how to answer", STEP);
+                host.send("nom=Ada");
+                host.await(line -> line.equals(n + " the form has no field nom; its fields: name"),
+                        "why the answer was not taken", STEP);
+                host.await(line -> line.contains(ANSWER), "the question again", STEP);
+                host.send("name=Ada Lovelace");
+                McpSchema.CallToolResult greeted = greeting.get(STEP.toSeconds(), TimeUnit.SECONDS);
+                assertFalse(Boolean.TRUE.equals(greeted.isError()), greeted.toString());
+                assertTrue(text(greeted).contains("Ada Lovelace"), greeted.toString());
+                host.await(line -> line.equals(n + " answered"), "the answer taken", STEP);
+                assertFalse(host.transcript().stream().anyMatch(line -> line.contains("Lovelace") && !line.contains("recorded")),
+                        "the answer is not echoed: " + host.transcript());
+
+                // an empty line declines
+                Future<McpSchema.CallToolResult> nobody = caller.submit(() ->
+                        client.callTool(new McpSchema.CallToolRequest("greet", Map.of())));
+                host.await(line -> line.endsWith(APPROVE) && !line.startsWith(n), "the prompt for the second greet", STEP);
+                host.send("y");
+                host.await(line -> line.contains(ANSWER), "greet's question again", STEP);
+                host.send("");
+                McpSchema.CallToolResult declined = nobody.get(STEP.toSeconds(), TimeUnit.SECONDS);
+                assertTrue(text(declined).startsWith("Nobody to greet"), declined.toString());
+
+                assertEquals(0, clientAsked.get(), "the host answered; the client was never asked");
+                assertEquals(2, Files.readAllLines(home.resolve("calls.jsonl")).size(), "both calls recorded");
+            } finally {
+                caller.shutdownNow();
+                client.closeGracefully();
+            }
+            host.send("quit");
+            host.awaitExit();
+        }
+    }
+
+    /** Waits until the tool is listed: at once, or after a tools/list_changed the client hears. */
+    private static void awaitTool(McpSyncClient client, BlockingQueue<List<McpSchema.Tool>> changes, String tool)
+            throws InterruptedException {
+        if (client.listTools().tools().stream().anyMatch(t -> t.name().equals(tool))) {
+            return;
+        }
+        long deadline = System.nanoTime() + DEPLOYED.toNanos();
+        while (true) {
+            List<McpSchema.Tool> tools = changes.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            if (tools == null) {
+                fail(tool + " is not listed " + DEPLOYED.toSeconds() + " s after its bundle was put in deploy/");
+            }
+            if (tools.stream().anyMatch(t -> t.name().equals(tool))) {
+                return;
+            }
+        }
+    }
+
+    /** The call pending at the stop ended with an error result that says why (the stop is graceful: it is delivered). */
+    private static void assertCallEnded(Future<McpSchema.CallToolResult> pending) throws Exception {
+        McpSchema.CallToolResult result;
+        try {
+            result = pending.get(STEP.toSeconds(), TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            throw new AssertionError("the call pending when the host quit did not end", e);
+        }
+        assertTrue(Boolean.TRUE.equals(result.isError()), result.toString());
+        assertTrue(text(result).contains("the host application is stopping"), text(result));
+    }
+
+    private static McpSchema.CallToolResult addNote(McpSyncClient client, String text) {
+        return client.callTool(new McpSchema.CallToolRequest("note_add", Map.of("text", text)));
+    }
+
+    private static String number(String line) {
+        Matcher m = NUMBER.matcher(line);
+        assertTrue(m.find(), "a line about a call starts with its number: " + line);
+        return "[#" + m.group(1) + "]";
+    }
+
+    private static String text(McpSchema.CallToolResult result) {
+        return assertInstanceOf(McpSchema.TextContent.class, result.content().get(0)).text();
+    }
+
+    private static HttpClientStreamableHttpTransport transport(URI url) {
+        return HttpClientStreamableHttpTransport.builder(url.getScheme() + "://" + url.getAuthority())
+                .endpoint(url.getPath())
+                .build();
+    }
+
+    private static McpSyncClient connect(URI url, McpClient.SyncSpec spec) {
+        McpSyncClient client = spec.clientInfo(new McpSchema.Implementation("example-host-it", "1.0"))
+                .requestTimeout(Duration.ofSeconds(60))
+                .build();
+        client.initialize();
+        return client;
+    }
+
+    /**
+     * The example host as a child process, started with the documented command (the same java as this
+     * test). Its stdout is read on a thread of its own into a queue (the child never blocks on a full
+     * pipe); its stderr goes to a file, shown when a step fails.
+     */
+    private static final class ConsoleHost implements AutoCloseable {
+
+        private static final String EOF = "\u0000end of stdout";
+
+        private final Process process;
+        private final Writer stdin;
+        private final Path stderr;
+        private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        private final List<String> transcript = new CopyOnWriteArrayList<>();
+        private boolean ended;
+
+        private ConsoleHost(Process process, Path stderr) {
+            this.process = process;
+            this.stderr = stderr;
+            this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+            Thread reader = new Thread(this::read, "console-host-stdout");
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        static ConsoleHost start(Path home, Path stderr) throws IOException {
+            String java = ProcessHandle.current().info().command()
+                    .orElseThrow(() -> new IllegalStateException("the java command of this JVM is unknown"));
+            String classPath = jar("quiver.jar") + File.pathSeparator + jar("console.host.jar");
+            Process process = new ProcessBuilder(java, "-cp", classPath, MAIN, "--home", home.toString())
+                    .redirectError(stderr.toFile())
+                    .start();
+            return new ConsoleHost(process, stderr);
+        }
+
+        private static String jar(String property) {
+            String path = System.getProperty(property);
+            if (path == null || !Files.isRegularFile(Path.of(path))) {
+                throw new IllegalStateException(property + " is missing (" + path + "): build the project first (mvn install)");
+            }
+            return path;
+        }
+
+        private void read() {
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = out.readLine(); line != null; line = out.readLine()) {
+                    transcript.add(line);
+                    lines.add(line);
+                }
+            } catch (IOException e) {
+                transcript.add("(reading stdout failed: " + e + ")");
+            }
+            lines.add(EOF);
+        }
+
+        URI endpoint() throws InterruptedException {
+            return URI.create(await(line -> line.startsWith(ENDPOINT), "the endpoint line", START)
+                    .substring(ENDPOINT.length()).trim());
+        }
+
+        /** The next line of stdout that matches, within the time; the lines before it are passed over. */
+        String await(Predicate<String> match, String what, Duration within) throws InterruptedException {
+            long deadline = System.nanoTime() + within.toNanos();
+            while (!ended) {
+                String line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (line == null) {
+                    fail("no " + what + " on the console within " + within.toSeconds() + " s" + diagnostics());
+                }
+                if (line.equals(EOF)) {
+                    ended = true;
+                    break;
+                }
+                if (match.test(line)) {
+                    return line;
+                }
+            }
+            fail("the console host ended its output before " + what + diagnostics());
+            return null;
+        }
+
+        /** Types a line at the console. */
+        void send(String line) throws IOException {
+            stdin.write(line + "\n");
+            stdin.flush();
+        }
+
+        void awaitExit() throws InterruptedException {
+            if (!process.waitFor(EXIT.toSeconds(), TimeUnit.SECONDS)) {
+                fail("the console host did not exit within " + EXIT.toSeconds() + " s of quit" + diagnostics());
+            }
+            assertEquals(0, process.exitValue(), () -> "exit status" + diagnostics());
+        }
+
+        List<String> transcript() {
+            return transcript;
+        }
+
+        private String diagnostics() {
+            String err;
+            try {
+                List<String> all = Files.readAllLines(stderr);
+                err = String.join("\n", all.subList(Math.max(0, all.size() - 40), all.size()));
+            } catch (IOException e) {
+                err = "(no stderr: " + e + ")";
+            }
+            return "\n--- stdout:\n" + String.join("\n", transcript) + "\n--- stderr (the end):\n" + err;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            if (process.isAlive()) {
+                process.destroyForcibly();
+                process.waitFor(EXIT.toSeconds(), TimeUnit.SECONDS);
+            }
+            try {
+                stdin.close();
+            } catch (IOException e) {
+                // the child is gone
+            }
+        }
+    }
+}
