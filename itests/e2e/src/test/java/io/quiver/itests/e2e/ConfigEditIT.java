@@ -42,6 +42,7 @@ class ConfigEditIT {
             "toolFailuresBeforeCooldown", "3", "toolCooldownMs", "10000",
             "maxConcurrentCalls", "32", "toolSharePercent", "60", "maxQueuedPerTool", "20",
             "maxConcurrentRequests", "128", "maxInlineRequests", "16", "maxQueued", "512", "clientRequestTimeoutMs", "60000",
+            "hostTimeoutMs", "120000",
             "sessionIdleTimeoutMs", "1800000", "handshakeTimeoutMs", "30000", "maxSessions", "5000",
             "maxSessionsPerClient", "2000", "maxListeners", "1000", "pageSize", "3", "listChangedDebounceMs", "100",
             "maxInputRounds", "5", "maxOutputBytes", "524288", "shutdownGraceMs", "5000", "listTtlMs", "1000",
