@@ -52,7 +52,7 @@ class EmbeddedFeaturesTest {
     @Test
     void unknownFeatureNamesTheAvailableOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> catalog.load("nope"));
-        assertTrue(e.getMessage().contains("available: admin, conformance, core, http, shell, stdio, tools-default"),
+        assertTrue(e.getMessage().contains("available: admin, conformance, core, host, http, shell, stdio, tools-default"),
                 e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> catalog.load("../etc/passwd"));
         assertThrows(IllegalArgumentException.class, () -> catalog.load("/no/such/feature.json"));
