@@ -211,8 +211,10 @@ class TenantsIT {
         return project == null ? base : base + "?projectId=" + project;
     }
 
+    /** The tools this test scopes, as a caller sees them (the default feature's file tools are everyone's: left out). */
     private static List<String> tools(String key, String tenant, String project) throws Exception {
-        return KeyedCalls.toolNames(url(tenant, project), key);
+        return KeyedCalls.toolNames(url(tenant, project), key).stream()
+                .filter(List.of("convert_time", "current_time", "greet", "witness")::contains).toList();
     }
 
     private static JsonNode call(String key, String tenant, String project, String tool, String note) throws Exception {

@@ -1,0 +1,166 @@
+package io.quiver.tools.fs.internal;
+
+import io.quiver.api.McpTool;
+import io.quiver.api.Outcome;
+import io.quiver.api.Tool;
+import io.quiver.api.ToolCall;
+import io.quiver.api.ToolResult;
+import io.quiver.api.content.TextContent;
+import io.quiver.api.schema.Description;
+import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+
+/**
+ * {@code edit_file}: replaces exact text, each edit matching exactly once, and shows the diff; with
+ * {@code dryRun} only the diff. Line ends are matched as {@code \n} and written back as the file had them.
+ */
+@Component(service = Tool.class)
+@McpTool(name = "edit_file",
+        title = "Edit File",
+        description = "Make edits to a text file: each edit replaces the exact text oldText (which must occur exactly"
+                + " once in the file as the earlier edits left it) with newText. Edits apply in order. Returns a"
+                + " git-style diff of the changes. With dryRun: true nothing is written and the diff shows what would"
+                + " change. If an oldText occurs nowhere or more than once, nothing is written and the error says"
+                + " which edit; add surrounding lines to make it unique. Only works within allowed directories whose"
+                + " root is writable.",
+        arguments = EditFileTool.Arguments.class,
+        output = EditFileTool.Edited.class,
+        readOnlyHint = false, destructiveHint = true, idempotentHint = false, openWorldHint = false)
+public final class EditFileTool implements Tool {
+
+    /** One replacement. */
+    @Description("One exact replacement")
+    public record Edit(
+            @Description("Text to search for - must match exactly, and only once") String oldText,
+            @Description("Text to replace with") String newText) {
+    }
+
+    /** The arguments of {@code edit_file}. */
+    public record Arguments(
+            @Description("The file: absolute, or relative to the first allowed root") String path,
+            @Description("The edits, applied in order") List<Edit> edits,
+            @Description("Preview changes using git-style diff format without writing (default false)")
+            Optional<Boolean> dryRun) {
+    }
+
+    /**
+     * What {@code edit_file} did.
+     *
+     * @param applied whether the file was written (false for a dry run)
+     */
+    public record Edited(String path, String diff, boolean applied, int edits) {
+    }
+
+    private final Workspace workspace;
+
+    @Activate
+    public EditFileTool(@Reference Workspace workspace) {
+        this.workspace = workspace;
+    }
+
+    @Override
+    public Outcome call(ToolCall call) {
+        Arguments arguments = call.arguments(Arguments.class);
+        return workspace.run(call, sandbox -> edit(sandbox, arguments));
+    }
+
+    static ToolResult edit(Sandbox sandbox, Arguments arguments) throws FsException, IOException {
+        boolean dryRun = arguments.dryRun().orElse(false);
+        if (arguments.edits().isEmpty()) {
+            throw new FsException("No edits were given.");
+        }
+        try (Sandbox.Entry entry = sandbox.locate(arguments.path(), true)) {
+            if (!dryRun) {
+                sandbox.requireWritable(entry.path(), arguments.path());
+            }
+            String original;
+            try (SeekableByteChannel channel = sandbox.openRead(entry)) {
+                if (TextFiles.looksBinary(channel)) {
+                    throw new FsException(entry.path() + " looks like a binary file (it has NUL bytes); it is not"
+                            + " edited as text.");
+                }
+                original = TextFiles.decode(TextFiles.readAll(channel, sandbox.settings().maxWriteBytes(),
+                        entry.path().toString()));
+            }
+            boolean crlf = original.contains("\r\n");
+            String before = original.replace("\r\n", "\n");
+            String after = apply(before, arguments.edits());
+            String diff = UnifiedDiff.of(before, after, entry.path().toString());
+            String fence = "```";
+            while (diff.contains(fence)) {
+                fence += "`";
+            }
+            String text = fence + "diff\n" + diff + fence + "\n\n";
+            if (!dryRun) {
+                String written = crlf ? after.replace("\n", "\r\n") : after;
+                byte[] bytes = written.getBytes(StandardCharsets.UTF_8);
+                if (bytes.length > sandbox.settings().maxWriteBytes()) {
+                    throw new FsException("The edited file would be " + TextFiles.size(bytes.length)
+                            + ", more than the write limit of " + TextFiles.size(sandbox.settings().maxWriteBytes())
+                            + "; nothing was written.");
+                }
+                sandbox.replace(entry, bytes, entry.attributes());
+            }
+            Edited edited = new Edited(entry.path().toString(), diff, !dryRun, arguments.edits().size());
+            return new ToolResult(List.of(new TextContent(text)), edited, false, Map.of());
+        }
+    }
+
+    /**
+     * Applies the edits in order to text with {@code \n} line ends.
+     *
+     * @throws FsException naming the first edit whose text occurs nowhere or more than once
+     */
+    static String apply(String text, List<Edit> edits) throws FsException {
+        String result = text;
+        for (int i = 0; i < edits.size(); i++) {
+            Edit edit = edits.get(i);
+            String oldText = edit.oldText().replace("\r\n", "\n");
+            String newText = edit.newText().replace("\r\n", "\n");
+            String which = edits.size() == 1 ? "The edit" : "Edit " + (i + 1) + " of " + edits.size();
+            if (oldText.isEmpty()) {
+                throw new FsException(which + " has an empty oldText; nothing was written.");
+            }
+            int at = result.indexOf(oldText);
+            if (at < 0) {
+                String hint = whitespaceHint(result, oldText);
+                throw new FsException(which + ": oldText was not found; nothing was written." + hint
+                        + " The text searched for:\n" + edit.oldText());
+            }
+            int count = occurrences(result, oldText);
+            if (count > 1) {
+                throw new FsException(which + ": oldText occurs " + count + " times, so it is ambiguous; nothing was"
+                        + " written. Include more surrounding lines so that it matches once. The text searched for:\n"
+                        + edit.oldText());
+            }
+            result = result.substring(0, at) + newText + result.substring(at + oldText.length());
+        }
+        return result;
+    }
+
+    private static int occurrences(String text, String part) {
+        int count = 0;
+        for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) {
+            count++;
+        }
+        return count;
+    }
+
+    /** A hint when the text occurs with other indentation or spacing. */
+    private static String whitespaceHint(String text, String oldText) {
+        String squeezed = oldText.strip().replaceAll("\\s+", " ");
+        if (squeezed.isEmpty()) {
+            return "";
+        }
+        String all = text.replaceAll("\\s+", " ");
+        return all.contains(squeezed) ? " (It occurs with different whitespace or indentation: copy it exactly as"
+                + " the file has it.)" : "";
+    }
+}

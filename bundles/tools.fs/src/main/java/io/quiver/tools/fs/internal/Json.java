@@ -1,0 +1,81 @@
+package io.quiver.tools.fs.internal;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** JSON text of maps, lists, strings, numbers and booleans, indented by two spaces as {@code JSON.stringify(v, null, 2)}. */
+final class Json {
+
+    private Json() {
+    }
+
+    static String pretty(Object value) {
+        StringBuilder out = new StringBuilder();
+        write(value, out, "");
+        return out.toString();
+    }
+
+    private static void write(Object value, StringBuilder out, String indent) {
+        if (value instanceof Map<?, ?> map) {
+            if (map.isEmpty()) {
+                out.append("{}");
+                return;
+            }
+            String inner = indent + "  ";
+            out.append("{\n");
+            int i = 0;
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                out.append(inner);
+                string(String.valueOf(e.getKey()), out);
+                out.append(": ");
+                write(e.getValue(), out, inner);
+                out.append(++i < map.size() ? ",\n" : "\n");
+            }
+            out.append(indent).append('}');
+        } else if (value instanceof List<?> list) {
+            if (list.isEmpty()) {
+                out.append("[]");
+                return;
+            }
+            String inner = indent + "  ";
+            out.append("[\n");
+            for (int i = 0; i < list.size(); i++) {
+                out.append(inner);
+                write(list.get(i), out, inner);
+                out.append(i + 1 < list.size() ? ",\n" : "\n");
+            }
+            out.append(indent).append(']');
+        } else if (value instanceof String s) {
+            string(s, out);
+        } else if (value == null) {
+            out.append("null");
+        } else {
+            out.append(value);
+        }
+    }
+
+    static void string(String s, StringBuilder out) {
+        out.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                case '\b' -> out.append("\\b");
+                case '\f' -> out.append("\\f");
+                default -> {
+                    if (c < 0x20) {
+                        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        out.append('"');
+    }
+}

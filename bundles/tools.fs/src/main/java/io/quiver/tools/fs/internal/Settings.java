@@ -1,0 +1,89 @@
+package io.quiver.tools.fs.internal;
+
+import io.quiver.lib.config.TypedConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The file tools' configuration as they use it: the roots, resolved to real directories, and the limits.
+ *
+ * @param roots the configured roots that exist, in the configured order
+ * @param problems why configured roots were not taken (one line each), for the operator
+ */
+record Settings(List<Root> roots, boolean clientRoots, long maxReadBytes, long maxMediaBytes, long maxWriteBytes,
+        int maxResults, long maxSearchFileBytes, int maxScannedEntries, long regexTimeoutMs, boolean readHardLinks,
+        List<String> problems) {
+
+    Settings {
+        roots = List.copyOf(roots);
+        problems = List.copyOf(problems);
+    }
+
+    /** The settings of a configuration, with roots resolved against a working directory and a home. */
+    static Settings of(FsConfig config, Path workingDirectory, Path home) {
+        List<Root> roots = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        for (String spec : TypedConfig.list(config.roots())) {
+            try {
+                Root root = root(spec, workingDirectory, home);
+                if (roots.stream().anyMatch(r -> r.real().equals(root.real()))) {
+                    problems.add("roots: " + spec + " is listed twice (the first one counts)");
+                } else {
+                    roots.add(root);
+                }
+            } catch (IllegalArgumentException e) {
+                problems.add("roots: " + e.getMessage());
+            }
+        }
+        return new Settings(roots, config.clientRoots(), config.maxReadBytes(), config.maxMediaBytes(),
+                config.maxWriteBytes(), config.maxResults(), config.maxSearchFileBytes(), config.maxScannedEntries(),
+                config.regexTimeoutMs(), config.readHardLinks(), problems);
+    }
+
+    /**
+     * One root of the configuration: {@code path}, {@code path:rw} or {@code path:ro}.
+     *
+     * @throws IllegalArgumentException saying why it is not taken
+     */
+    static Root root(String spec, Path workingDirectory, Path home) {
+        String text = spec.trim();
+        boolean writable = false;
+        String lower = text.toLowerCase(Locale.ROOT);
+        if (lower.endsWith(":rw") || lower.endsWith(":ro")) {
+            writable = lower.endsWith(":rw");
+            text = text.substring(0, text.length() - 3).trim();
+        }
+        if (text.isEmpty()) {
+            throw new IllegalArgumentException(spec + " names no directory (skipped)");
+        }
+        Path path;
+        try {
+            if (text.equals("~")) {
+                path = home;
+            } else if (text.startsWith("~/")) {
+                path = home.resolve(text.substring(2));
+            } else {
+                path = workingDirectory.resolve(text);
+            }
+        } catch (InvalidPathException e) {
+            throw new IllegalArgumentException(spec + " is not a valid path (skipped)");
+        }
+        Path given = path.toAbsolutePath().normalize();
+        Path real;
+        try {
+            real = given.toRealPath();
+        } catch (IOException e) {
+            throw new IllegalArgumentException(given + " does not exist or cannot be reached (skipped until it does"
+                    + " and the configuration is read again)");
+        }
+        if (!Files.isDirectory(real)) {
+            throw new IllegalArgumentException(given + " is not a directory (skipped)");
+        }
+        return new Root(given, real, writable);
+    }
+}

@@ -1,0 +1,103 @@
+package io.quiver.tools.fs.internal;
+
+import io.quiver.api.RequestContext;
+import java.io.IOException;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Walks a directory tree depth first, names in order, through directory handles only: a subdirectory is
+ * opened relative to its parent and never through a link, so a walk stays inside the directory it started
+ * in. Links are reported, not followed. It stops at a depth, at a number of entries, and when the call is
+ * cancelled.
+ */
+final class Walker {
+
+    /** Deepest a walk goes, whatever is asked (each level holds a directory handle open). */
+    static final int MAX_DEPTH = 256;
+
+    /** Names as listings show them: case-insensitively, then exactly. */
+    static final Comparator<String> ORDER = String.CASE_INSENSITIVE_ORDER.thenComparing(Comparator.naturalOrder());
+
+    /** What a walk does with each entry. */
+    @FunctionalInterface
+    interface Visitor {
+        /**
+         * @param relative the path from the walk's start, '/'-separated
+         * @param depth 1 for the start's own entries
+         * @return whether to walk into it, when it is a directory
+         */
+        boolean visit(Sandbox.Dir dir, String name, String relative, BasicFileAttributes attributes, int depth)
+                throws FsException, IOException;
+    }
+
+    private final RequestContext context;
+    private final int maxScanned;
+    private int scanned;
+    private boolean limited;
+    private boolean stopped;
+
+    Walker(RequestContext context, int maxScanned) {
+        this.context = context;
+        this.maxScanned = maxScanned;
+    }
+
+    /** Walks the entries under a directory, to {@code maxDepth} levels (0: no limit but {@link #MAX_DEPTH}). */
+    void walk(Sandbox.Dir start, int maxDepth, Visitor visitor) throws FsException, IOException {
+        walk(start, "", 1, maxDepth <= 0 ? MAX_DEPTH : Math.min(maxDepth, MAX_DEPTH), visitor);
+    }
+
+    private void walk(Sandbox.Dir dir, String prefix, int depth, int maxDepth, Visitor visitor)
+            throws FsException, IOException {
+        List<String> names = dir.names();
+        names.sort(ORDER);
+        for (String name : names) {
+            if (stopped) {
+                return;
+            }
+            if (context != null && context.isCancelled()) {
+                throw new FsException("Cancelled.");
+            }
+            if (++scanned > maxScanned) {
+                limited = true;
+                stopped = true;
+                return;
+            }
+            BasicFileAttributes attributes = dir.stat(name);
+            if (attributes == null) {
+                continue; // gone meanwhile
+            }
+            String relative = prefix.isEmpty() ? name : prefix + "/" + name;
+            boolean into = visitor.visit(dir, name, relative, attributes, depth);
+            if (into && attributes.isDirectory() && depth < maxDepth && !stopped) {
+                try (Sandbox.Dir child = dir.child(name)) {
+                    if (child != null) {
+                        walk(child, relative, depth + 1, maxDepth, visitor);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Ends the walk after the current entry (a result limit was reached). */
+    void stop() {
+        stopped = true;
+    }
+
+    /** Whether the walk stopped at the number of entries it may visit. */
+    boolean limited() {
+        return limited;
+    }
+
+    /** The type of an entry as the tools name it. */
+    static String type(BasicFileAttributes attributes) {
+        if (attributes.isDirectory()) {
+            return "directory";
+        }
+        if (attributes.isSymbolicLink()) {
+            return "symlink";
+        }
+        return attributes.isRegularFile() ? "file" : "other";
+    }
+}
