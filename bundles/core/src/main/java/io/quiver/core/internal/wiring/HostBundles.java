@@ -1,9 +1,7 @@
 package io.quiver.core.internal.wiring;
 
-import java.util.Arrays;
+import io.quiver.lib.config.TypedConfig;
 import java.util.Map;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.FrameworkUtil;
@@ -46,12 +44,7 @@ final class HostBundles {
     }
 
     static boolean allowed(String symbolicName, String globs) {
-        return Arrays.stream(globs.split(",")).map(String::trim).filter(g -> !g.isEmpty())
-                .anyMatch(g -> glob(g).matcher(symbolicName).matches());
-    }
-
-    private static Pattern glob(String glob) {
-        return Pattern.compile(Arrays.stream(glob.split("\\*", -1)).map(Pattern::quote).collect(Collectors.joining(".*")));
+        return TypedConfig.list(globs).stream().anyMatch(g -> TypedConfig.glob(g).matcher(symbolicName).matches());
     }
 
     private static BundleContext context() {
