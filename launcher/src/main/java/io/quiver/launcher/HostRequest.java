@@ -3,6 +3,7 @@ package io.quiver.launcher;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -50,7 +51,7 @@ public final class HostRequest {
             if (text.startsWith("invalid: ")) {
                 return new Reply(Status.INVALID, text.substring("invalid: ".length()));
             }
-            return new Reply(Status.valueOf(text.toUpperCase(java.util.Locale.ROOT)), null);
+            return new Reply(Status.valueOf(text.toUpperCase(Locale.ROOT)), null);
         }
     }
 
@@ -68,7 +69,7 @@ public final class HostRequest {
     }
 
     public Kind kind() {
-        return Kind.valueOf(((String) request.get("kind")).toUpperCase(java.util.Locale.ROOT));
+        return Kind.valueOf(((String) request.get("kind")).toUpperCase(Locale.ROOT));
     }
 
     /** The call's id, the same in every request about it. */

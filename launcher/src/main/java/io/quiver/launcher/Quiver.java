@@ -411,7 +411,7 @@ public final class Quiver implements AutoCloseable {
         HostEndpoint h = hostEndpoint;
         if (h != null && fw != null && fw.getState() == Bundle.ACTIVE) {
             try {
-                h.command(Map.of("op", "shutdown", "reason", "the host application is stopping"));
+                shutdownHost("the host application is stopping");
             } catch (RuntimeException e) {
                 LOG.debug("The host channel was gone before the stop: {}", e.toString());
             }
