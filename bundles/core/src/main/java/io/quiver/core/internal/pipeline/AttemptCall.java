@@ -8,6 +8,7 @@ import io.quiver.api.ToolCall;
 import io.quiver.api.input.InputResponse;
 import io.quiver.core.internal.json.Json;
 import java.util.Map;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -49,7 +50,11 @@ final class AttemptCall implements ToolCall {
 
     @Override
     public <T> T arguments(Class<T> type) {
-        return mapper.treeToValue(arguments, type);
+        try {
+            return mapper.treeToValue(arguments, type);
+        } catch (JacksonException e) {
+            throw new ArgumentsMismatch(e);
+        }
     }
 
     @Override

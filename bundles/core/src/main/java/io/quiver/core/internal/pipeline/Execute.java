@@ -223,6 +223,13 @@ final class Execute {
             call.end(CallEvent.Ending.FAILED, refusal.getMessage());
             throw new McpException(refusal.code(), refusal.getMessage());
         }
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof ArgumentsMismatch mismatch) {
+                String text = "Invalid arguments for tool " + call.name() + ": " + mismatch.getMessage();
+                call.end(CallEvent.Ending.INVALID, text);
+                return Outcome.done(ToolResult.error(text));
+            }
+        }
         health.failed(call.tool());
         LOG.error("Tool {} failed ({})", call.name(), call.scope().invocationId(), cause);
         return failed(call, String.valueOf(cause));

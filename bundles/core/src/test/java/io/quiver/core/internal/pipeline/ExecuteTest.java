@@ -109,6 +109,40 @@ class ExecuteTest {
         assertEquals(10, runs.get());
     }
 
+    record Lines(int head, java.util.List<Integer> more) {
+    }
+
+    @Test
+    void argumentsThatDoNotFitTheToolsTypesAreTheCallersMistakeNotAFailureOfTheTool() {
+        // a patient engine: the first conversion to a record type is slow on a cold JVM
+        Execute execute = new Execute(pool, EngineSettings.of(Map.of("toolTimeoutMs", 10_000)), new ToolLimitsRegistry());
+        java.util.function.Function<Call, Outcome> run = call -> execute.attempt(call, Map.of(), false, false);
+        AtomicInteger converted = new AtomicInteger();
+        stages.tool("lines", call -> {
+            Lines lines = call.arguments(Lines.class);
+            converted.incrementAndGet();
+            return Outcome.text(lines.head() + " " + lines.more());
+        }, null);
+        assertEquals("3 [4]", text(run.apply(stages.resolved("lines", "{\"head\":3,\"more\":[4]}"))));
+
+        Call tooBig = stages.resolved("lines", "{\"head\":3000000000,\"more\":[]}");
+        Outcome outcome = run.apply(tooBig);
+        assertTrue(((Outcome.Done) outcome).result().isError());
+        assertEquals("Invalid arguments for tool lines: /head: the value is out of the range this tool accepts (int)",
+                text(outcome));
+        assertEquals(CallEvent.Ending.INVALID, stages.over(tooBig).ending());
+
+        Call nested = stages.resolved("lines", "{\"head\":1,\"more\":[1,99999999999]}");
+        assertEquals("Invalid arguments for tool lines: /more/1: the value is out of the range this tool accepts (int)",
+                text(run.apply(nested)));
+        assertEquals(1, converted.get(), "only the fitting call got past the conversion");
+        for (int i = 0; i < 5; i++) {
+            run.apply(stages.resolved("lines", "{\"head\":3000000000,\"more\":[]}"));
+        }
+        assertEquals("3 [4]", text(run.apply(stages.resolved("lines", "{\"head\":3,\"more\":[4]}"))),
+                "callers' mistakes never cool the tool down");
+    }
+
     @Test
     void theToolSeesItsArgumentsAnswersAndWhetherItWasEscalated() {
         stages.tool("t", call -> Outcome.text(call.arguments().get("n") + " "
