@@ -187,71 +187,7 @@ final class Sandbox {
      *     missing or not a directory
      */
     Entry locate(String requested, boolean followLast) throws FsException, IOException {
-        Path absolute = absolute(requested);
-        int hops = 0;
-        while (true) {
-            if (!isAllowed(absolute)) {
-                throw new FsException("Access denied: " + PathRules.show(requested)
-                        + " goes through a symbolic link that leads outside the allowed roots (" + rootsText() + ").");
-            }
-            Root root = governing(absolute);
-            if (root == null) {
-                throw outside(requested);
-            }
-            List<String> names = names(root.real(), absolute);
-            SecureDirectoryStream<Path> dir = openRoot(root.real());
-            Path current = root.real();
-            Path restart = null;
-            try {
-                if (names.isEmpty()) {
-                    Entry entry = new Entry(dir, null, current, attributes(dir), requested);
-                    dir = null;
-                    return entry;
-                }
-                for (int i = 0; i < names.size(); i++) {
-                    String name = names.get(i);
-                    boolean last = i == names.size() - 1;
-                    BasicFileAttributes attributes = stat(dir, name);
-                    if (attributes != null && attributes.isSymbolicLink() && (!last || followLast)) {
-                        if (++hops > MAX_HOPS) {
-                            throw loop(requested);
-                        }
-                        restart = follow(current, name, names.subList(i + 1, names.size()), requested);
-                        break;
-                    }
-                    if (last) {
-                        Entry entry = new Entry(dir, name, current.resolve(name), attributes, requested);
-                        dir = null;
-                        return entry;
-                    }
-                    if (attributes == null) {
-                        throw new FsException("Parent directory does not exist: " + current.resolve(name)
-                                + " (in " + PathRules.show(requested) + ").");
-                    }
-                    if (!attributes.isDirectory()) {
-                        throw new FsException("Not a directory: " + current.resolve(name) + " (in "
-                                + PathRules.show(requested) + ").");
-                    }
-                    SecureDirectoryStream<Path> child = openChild(dir, name);
-                    if (child == null) {
-                        // it changed between the look and the open (a link swapped in): walk again
-                        if (++hops > MAX_HOPS) {
-                            throw changing(requested);
-                        }
-                        restart = absolute;
-                        break;
-                    }
-                    dir.close();
-                    dir = child;
-                    current = current.resolve(name);
-                }
-            } finally {
-                if (dir != null) {
-                    dir.close();
-                }
-            }
-            absolute = restart;
-        }
+        return walk(requested, followLast, null);
     }
 
     /** The path a link stands for, with the rest of the walk after it, normalized. */
@@ -540,8 +476,27 @@ final class Sandbox {
      * @return where the directory is (its real path) and whether this call made it
      */
     Made createDirectories(String requested) throws FsException, IOException {
+        Maker maker = new Maker(requested);
+        try (Entry reached = walk(requested, true, maker)) {
+            return new Made(reached.path(), maker.created);
+        }
+    }
+
+    /** A directory {@link #createDirectories} reached: its real path, and whether it was made. */
+    record Made(Path path, boolean created) {
+    }
+
+    /**
+     * The one walk from a root to what a request names: one name at a time, each directory opened relative to
+     * the one before and never through a link; a link met is followed (the last name's only when
+     * {@code followLast}) by walking its target again from a root, inside the allowed roots only.
+     *
+     * @param maker null to find an entry: the walk ends at the last name (the handle of the directory holding it,
+     *     and the name), whether it exists or not; else every name must be under a writable root, a missing one
+     *     is made, and the walk ends inside the last directory (its handle, and no name)
+     */
+    private Entry walk(String requested, boolean followLast, Maker maker) throws FsException, IOException {
         Path absolute = absolute(requested);
-        boolean created = false;
         int hops = 0;
         while (true) {
             if (!isAllowed(absolute)) {
@@ -552,7 +507,9 @@ final class Sandbox {
             if (root == null) {
                 throw outside(requested);
             }
-            requireWritable(absolute, requested);
+            if (maker != null) {
+                requireWritable(absolute, requested);
+            }
             List<String> names = names(root.real(), absolute);
             SecureDirectoryStream<Path> dir = openRoot(root.real());
             Path current = root.real();
@@ -560,29 +517,36 @@ final class Sandbox {
             try {
                 for (int i = 0; i < names.size(); i++) {
                     String name = names.get(i);
+                    boolean last = i == names.size() - 1;
                     BasicFileAttributes attributes = stat(dir, name);
-                    if (attributes == null) {
-                        if (!isAllowed(current.resolve(name))) {
-                            throw outside(requested);
-                        }
-                        created |= makeDirectory(root, dir, name, current.resolve(name));
-                        attributes = stat(dir, name);
-                        if (attributes == null) {
-                            throw new FsException(current.resolve(name) + " disappeared right after it was created.");
-                        }
+                    if (attributes == null && maker != null) {
+                        attributes = maker.make(root, dir, current, name);
                     }
-                    if (attributes.isSymbolicLink()) {
+                    if (attributes != null && attributes.isSymbolicLink() && (!last || followLast)) {
                         if (++hops > MAX_HOPS) {
                             throw loop(requested);
                         }
                         restart = follow(current, name, names.subList(i + 1, names.size()), requested);
                         break;
                     }
+                    if (last && maker == null) {
+                        Entry entry = new Entry(dir, name, current.resolve(name), attributes, requested);
+                        dir = null;
+                        return entry;
+                    }
+                    if (attributes == null) {
+                        throw new FsException("Parent directory does not exist: " + current.resolve(name)
+                                + " (in " + PathRules.show(requested) + ").");
+                    }
                     if (!attributes.isDirectory()) {
-                        throw new FsException(current.resolve(name) + " exists and is not a directory.");
+                        Path path = current.resolve(name);
+                        throw new FsException(maker == null
+                                ? "Not a directory: " + path + " (in " + PathRules.show(requested) + ")."
+                                : path + " exists and is not a directory.");
                     }
                     SecureDirectoryStream<Path> child = openChild(dir, name);
                     if (child == null) {
+                        // it changed between the look and the open (a link swapped in): walk again
                         if (++hops > MAX_HOPS) {
                             throw changing(requested);
                         }
@@ -593,18 +557,43 @@ final class Sandbox {
                     dir = child;
                     current = current.resolve(name);
                 }
+                if (restart == null) {
+                    // every name walked into: a root itself, or (making) the last directory
+                    Entry entry = new Entry(dir, null, current, attributes(dir), requested);
+                    dir = null;
+                    return entry;
+                }
             } finally {
-                dir.close();
-            }
-            if (restart == null) {
-                return new Made(current, created);
+                if (dir != null) {
+                    dir.close();
+                }
             }
             absolute = restart;
         }
     }
 
-    /** A directory {@link #createDirectories} reached: its real path, and whether it was made. */
-    record Made(Path path, boolean created) {
+    /** What makes the missing directories of one {@link #createDirectories} walk, and whether it made any. */
+    private final class Maker {
+        private final String requested;
+        private boolean created;
+
+        Maker(String requested) {
+            this.requested = requested;
+        }
+
+        /** Makes a missing name a directory (inside the allowed roots only); its attributes now. */
+        BasicFileAttributes make(Root root, SecureDirectoryStream<Path> dir, Path current, String name)
+                throws FsException, IOException {
+            if (!isAllowed(current.resolve(name))) {
+                throw outside(requested);
+            }
+            created |= makeDirectory(root, dir, name, current.resolve(name));
+            BasicFileAttributes attributes = stat(dir, name);
+            if (attributes == null) {
+                throw new FsException(current.resolve(name) + " disappeared right after it was created.");
+            }
+            return attributes;
+        }
     }
 
     private boolean makeDirectory(Root root, SecureDirectoryStream<Path> dir, String name, Path where)
