@@ -167,7 +167,7 @@ public final class Workspace implements ProblemSource {
                 aliases.put(root.given(), root.real());
             }
         }
-        return new Sandbox(s, s.roots().stream().map(Root::real).toList(), aliases, false, home);
+        return new Sandbox(new AllowedRoots(s, s.roots().stream().map(Root::real).toList(), aliases, false, home));
     }
 
     private Sandbox narrowed(Settings s, InputResponse answer) throws FsException {
@@ -178,7 +178,7 @@ public final class Workspace implements ProblemSource {
         ClientRoots client = ClientRoots.narrow(s.roots(), list.roots());
         if (client.allowed().isEmpty()) {
             throw new FsException("Access denied: none of the client's roots (" + String.join(", ", client.ignored())
-                    + ") overlaps a root this server allows (" + configured.rootsText() + "), so nothing may be"
+                    + ") overlaps a root this server allows (" + configured.roots().rootsText() + "), so nothing may be"
                     + " reached. Open a project inside an allowed root, or ask the operator to allow it.");
         }
         Map<Path, Path> aliases = new LinkedHashMap<>(client.aliases());
@@ -187,7 +187,7 @@ public final class Workspace implements ProblemSource {
                 aliases.put(root.given(), root.real());
             }
         }
-        return new Sandbox(s, client.allowed(), aliases, true, home);
+        return new Sandbox(new AllowedRoots(s, client.allowed(), aliases, true, home));
     }
 
     /** An I/O failure as the model reads it: what and where, never a stack trace. */
