@@ -78,13 +78,8 @@ final class AllowedRoots {
         }
         Path path;
         try {
-            if (requested.equals("~")) {
-                path = home;
-            } else if (requested.startsWith("~/")) {
-                path = home.resolve(requested.substring(2));
-            } else {
-                path = Path.of(requested);
-            }
+            Path underHome = PathRules.underHome(requested, home);
+            path = underHome != null ? underHome : Path.of(requested);
         } catch (InvalidPathException e) {
             throw new FsException("The path " + PathRules.show(requested) + " cannot be used here ("
                     + e.getReason() + ").");
