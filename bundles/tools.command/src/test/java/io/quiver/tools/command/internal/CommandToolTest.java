@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quiver.api.CallerIdentity;
 import io.quiver.api.Outcome;
 import io.quiver.api.ToolResult;
 import io.quiver.api.content.TextContent;
 import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
+import io.quiver.testing.FakeToolCall;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,6 +65,12 @@ class CommandToolTest {
         return tool(all);
     }
 
+    /** A first attempt by tenant acme, project site, from a client that can be asked (elicitation). */
+    private static FakeToolCall attempt(Map<String, Object> arguments) {
+        return FakeToolCall.of(arguments).withCaller(CallerIdentity.ANONYMOUS.in("acme", "site"))
+                .withCapabilities(Map.of("elicitation", Map.of()));
+    }
+
     private static String text(Outcome outcome) {
         ToolResult r = assertInstanceOf(Outcome.Done.class, outcome).result();
         StringBuilder b = new StringBuilder();
@@ -82,8 +90,8 @@ class CommandToolTest {
                 "argv", "{text}", "optionArguments", "text");
         for (String payload : List.of("; touch " + marker, "$(touch " + marker + ")", "`touch " + marker + "`",
                 "x\ntouch " + marker, "| touch " + marker, "' ; touch " + marker + " ; '", "\" && touch " + marker + " \"")) {
-            assertEquals("[" + payload + "]\n", text(direct.call(new FakeToolCall(Map.of("text", payload)))));
-            assertEquals("[" + payload + "](" + payload + ")", text(shell.call(new FakeToolCall(Map.of("text", payload)))));
+            assertEquals("[" + payload + "]\n", text(direct.call(attempt(Map.of("text", payload)))));
+            assertEquals("[" + payload + "](" + payload + ")", text(shell.call(attempt(Map.of("text", payload)))));
         }
         assertFalse(Files.exists(marker), "no payload ran");
     }
@@ -92,7 +100,7 @@ class CommandToolTest {
     void anOptionThroughAnArgumentIsRefusedAndNothingRuns() throws Exception {
         Path ran = dir.resolve("ran");
         CommandTool t = script("touch " + ran + "; echo \"$@\"\n", "argv", List.of("/bin/sh", "SCRIPT", "{name}"));
-        Outcome refused = t.call(new FakeToolCall(Map.of("name", "--output=/etc/x")));
+        Outcome refused = t.call(attempt(Map.of("name", "--output=/etc/x")));
         assertTrue(isError(refused));
         assertTrue(text(refused).startsWith("The command was not run: the argument 'name'"), text(refused));
         assertFalse(Files.exists(ran));
@@ -101,7 +109,7 @@ class CommandToolTest {
     @Test
     void theEnvironmentIsTheAllowListTheConfiguredVariablesAndQuiversOwn() throws Exception {
         CommandTool t = tool("argv", "env", "inheritEnv", "PATH", "env", "GREETING=hello");
-        String env = text(t.call(new FakeToolCall(Map.of())));
+        String env = text(t.call(attempt(Map.of())));
         List<String> names = env.lines().map(l -> l.substring(0, l.indexOf('='))).toList();
         assertTrue(names.contains("PATH") && names.contains("GREETING"), env);
         assertFalse(names.contains("HOME") || names.contains("JAVA_HOME") || names.contains("USER"), env);
@@ -116,8 +124,8 @@ class CommandToolTest {
     void theWorkingDirectory() throws Exception {
         Files.createDirectories(dir.resolve("work"));
         assertEquals(dir.resolve("work").toRealPath().toString(),
-                text(tool("argv", "pwd", "workingDirectory", "work").call(new FakeToolCall(Map.of()))).strip());
-        Outcome missing = tool("argv", "pwd", "workingDirectory", "nowhere").call(new FakeToolCall(Map.of()));
+                text(tool("argv", "pwd", "workingDirectory", "work").call(attempt(Map.of()))).strip());
+        Outcome missing = tool("argv", "pwd", "workingDirectory", "nowhere").call(attempt(Map.of()));
         assertTrue(isError(missing) && text(missing).contains("does not exist"), text(missing));
     }
 
@@ -130,12 +138,12 @@ class CommandToolTest {
                      printf ' "schema": {"type": "object", "properties": {"name": {"type": "string"}}}}]}' ;;
                 esac
                 """, "argv", List.of("/bin/sh", "SCRIPT", "{site}"));
-        Outcome asks = t.call(new FakeToolCall(Map.of("site", "prod")));
+        Outcome asks = t.call(attempt(Map.of("site", "prod")));
         InputRequest.Elicitation q = (InputRequest.Elicitation) assertInstanceOf(Outcome.NeedsInput.class, asks).requests().get(0);
         assertEquals("branch", q.key());
         assertEquals("Which branch?", q.message());
-        Outcome done = t.call(new FakeToolCall(Map.of("site", "prod"),
-                Map.of("branch", new InputResponse.Elicited("accept", Map.of("name", "main")))));
+        Outcome done = t.call(attempt(Map.of("site", "prod"))
+                .answered("branch", new InputResponse.Elicited("accept", Map.of("name", "main"))));
         assertEquals("deploying main to prod", text(done));
         assertEquals("{\"branch\":{\"action\":\"accept\",\"content\":{\"name\":\"main\"}}}",
                 CommandTool.answers(Map.of("branch", new InputResponse.Elicited("accept", Map.of("name", "main")))));
@@ -144,32 +152,32 @@ class CommandToolTest {
     @Test
     void doneAndErrorEnvelopesAndExitStatuses() throws Exception {
         ToolResult done = assertInstanceOf(Outcome.Done.class, script("printf '{\"io.quiver/outcome\": \"done\","
-                + " \"content\": \"ok\", \"structuredContent\": {\"n\": 1}}'").call(new FakeToolCall(Map.of()))).result();
+                + " \"content\": \"ok\", \"structuredContent\": {\"n\": 1}}'").call(attempt(Map.of()))).result();
         assertEquals(Map.of("n", 1), done.structuredContent());
         Outcome error = script("echo '{\"io.quiver/outcome\": \"error\", \"message\": \"no disk\"}'")
-                .call(new FakeToolCall(Map.of()));
+                .call(attempt(Map.of()));
         assertTrue(isError(error));
         assertEquals("no disk", text(error));
         Outcome failed = script("echo partial; echo 'it broke' >&2; exit 3", "troubleshootingHint", "Check the disk.")
-                .call(new FakeToolCall(Map.of()));
+                .call(attempt(Map.of()));
         assertTrue(isError(failed));
         assertEquals("The command exited with status 3. Its output:\npartial\n\nThe last lines of its stderr:\nit broke\n"
                 + "Check the disk.", text(failed));
         Outcome asksButFails = script("printf '{\"io.quiver/outcome\": \"needs_input\", \"requests\": [{\"key\": \"k\","
-                + " \"message\": \"m\"}]}'; exit 1").call(new FakeToolCall(Map.of()));
+                + " \"message\": \"m\"}]}'; exit 1").call(attempt(Map.of()));
         assertTrue(isError(asksButFails), "a failed command is not asked for input");
         Outcome off = tool("argv", List.of("printf", "{{\"io.quiver/outcome\": \"error\", \"message\": \"x\"}}"),
-                "outcomeEnvelope", "false").call(new FakeToolCall(Map.of()));
+                "outcomeEnvelope", "false").call(attempt(Map.of()));
         assertEquals("{\"io.quiver/outcome\": \"error\", \"message\": \"x\"}", text(off), "{{ and }} are braces");
         assertFalse(isError(off), "an envelope is plain text when the tool does not read envelopes");
-        assertEquals("The command finished and printed nothing.", text(tool("argv", "true").call(new FakeToolCall(Map.of()))));
+        assertEquals("The command finished and printed nothing.", text(tool("argv", "true").call(attempt(Map.of()))));
     }
 
     @Test
     void fiftyMegabytesAreReadAndDiscardedPastTheLimit() throws Exception {
         long start = System.nanoTime();
         Outcome o = script("head -c 52428800 /dev/zero | tr '\\0' 'x'; echo finished >&2", "maxOutputBytes", "65536")
-                .call(new FakeToolCall(Map.of()));
+                .call(attempt(Map.of()));
         String text = text(o);
         assertFalse(isError(o), text.substring(Math.max(0, text.length() - 300)));
         assertTrue(text.startsWith("xxxx"));
@@ -192,7 +200,7 @@ class CommandToolTest {
         CommandTool t = script("sh -c 'sleep 300 & echo $! >> " + pids + "; wait' & echo $! >> " + pids + "; echo $$ >> "
                 + pids + "; echo started; wait\n", "timeoutMs", "1000");
         long start = System.nanoTime();
-        Outcome o = t.call(new FakeToolCall(Map.of()));
+        Outcome o = t.call(attempt(Map.of()));
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         assertTrue(isError(o));
         assertTrue(text(o).startsWith("The command timed out after 1000 ms and was stopped, with the processes it started."
@@ -209,7 +217,7 @@ class CommandToolTest {
     void aCancelledCallStopsTheWholeTree() throws Exception {
         Path pids = dir.resolve("pids");
         CommandTool t = script("sleep 300 & echo $! >> " + pids + "; echo $$ >> " + pids + "; wait\n");
-        FakeToolCall call = new FakeToolCall(Map.of());
+        FakeToolCall call = attempt(Map.of());
         CompletableFuture<Outcome> running = CompletableFuture.supplyAsync(() -> t.call(call));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!Files.exists(pids) || Files.readAllLines(pids).size() < 2) {
@@ -217,7 +225,7 @@ class CommandToolTest {
             Thread.sleep(10);
         }
         List<String> lines = Files.readAllLines(pids);
-        call.cancelled.set(true);
+        call.context().cancel();
         Outcome o = running.get(10, TimeUnit.SECONDS);
         assertTrue(text(o).startsWith("The command was cancelled"), text(o));
         for (String pid : lines) {
@@ -229,7 +237,7 @@ class CommandToolTest {
     void stoppingTheToolStopsItsRuns() throws Exception {
         Path pids = dir.resolve("pids");
         CommandTool t = script("sleep 300 & echo $! >> " + pids + "; wait\n");
-        CompletableFuture<Outcome> running = CompletableFuture.supplyAsync(() -> t.call(new FakeToolCall(Map.of())));
+        CompletableFuture<Outcome> running = CompletableFuture.supplyAsync(() -> t.call(attempt(Map.of())));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!Files.exists(pids) || Files.readAllLines(pids).isEmpty()) {
             assertTrue(System.nanoTime() < deadline, "the script did not start");
@@ -238,39 +246,41 @@ class CommandToolTest {
         runs.close();
         assertTrue(text(running.get(10, TimeUnit.SECONDS)).startsWith("The command was cancelled"));
         assertGone(Long.parseLong(Files.readAllLines(pids).get(0).strip()));
-        assertTrue(text(t.call(new FakeToolCall(Map.of()))).contains("could not be started"), "no new run starts");
+        assertTrue(text(t.call(attempt(Map.of()))).contains("could not be started"), "no new run starts");
     }
 
     @Test
     void stderrGoesToProgressAndASlowClientNeverHoldsTheCommandUp() throws Exception {
         CommandTool t = script("i=0; while [ $i -lt 5000 ]; do echo \"line $i\" >&2; i=$((i+1)); done; echo done\n",
                 "timeoutMs", "20000");
-        FakeToolCall call = new FakeToolCall(Map.of());
-        call.onProgress = () -> {
+        FakeToolCall call = attempt(Map.of());
+        call.context().onProgress(() -> {
             try {
                 Thread.sleep(200); // a client that takes its time with every notification
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        };
+        });
         long start = System.nanoTime();
         Outcome o = t.call(call);
         assertEquals("done\n", text(o));
         assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) < 15_000);
-        assertTrue(call.progress.size() < 5000, "lines that did not fit the queue were dropped");
-        assertTrue(call.progress.get(0).startsWith("line "), call.progress.toString());
-        assertTrue(call.progress.stream().anyMatch(m -> m.matches("\\[\\d+ lines skipped] line \\d+")), call.progress.toString());
+        List<String> progress = call.context().progressMessages();
+        assertTrue(progress.size() < 5000, "lines that did not fit the queue were dropped");
+        assertTrue(progress.get(0).startsWith("line "), progress.toString());
+        assertTrue(progress.stream().anyMatch(m -> m.matches("\\[\\d+ lines skipped] line \\d+")), progress.toString());
 
-        FakeToolCall quick = new FakeToolCall(Map.of());
+        FakeToolCall quick = attempt(Map.of());
         script("echo one >&2; echo two >&2; echo ok").call(quick);
-        assertEquals(List.of("one", "two"), quick.progress, "a fast client gets every line, before the result");
+        assertEquals(List.of("one", "two"), quick.context().progressMessages(),
+                "a fast client gets every line, before the result");
     }
 
     @Test
     void aBackgroundProcessLeftRunningDoesNotHoldTheCallUp() throws Exception {
         Path pid = dir.resolve("pid");
         long start = System.nanoTime();
-        Outcome o = script("sleep 30 & echo $! > " + pid + "; echo hi\n").call(new FakeToolCall(Map.of()));
+        Outcome o = script("sleep 30 & echo $! > " + pid + "; echo hi\n").call(attempt(Map.of()));
         try {
             // the JDK closes the pipes when the process exits, unless a read is in progress then: that one is given
             // DRAIN_MS more, and the result says so

@@ -17,6 +17,8 @@ import io.quiver.api.content.EmbeddedResource;
 import io.quiver.api.content.ImageContent;
 import io.quiver.api.content.ResourceContents;
 import io.quiver.api.content.TextContent;
+import io.quiver.testing.FakeRequestContext;
+import io.quiver.testing.FakeToolCall;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
@@ -90,9 +92,9 @@ class ContentToolsTest {
     void loggingToolSendsThreeInfoMessagesInOrder() throws Exception {
         FakeToolCall call = FakeToolCall.of("test_tool_with_logging", Map.of());
         ToolResult result = done(new LoggingTool(), call);
-        List<FakeContext.Log> logs = ((FakeContext) call.context()).logs;
+        List<FakeRequestContext.Log> logs = call.context().logs();
         assertEquals(List.of("Tool execution started", "Tool processing data", "Tool execution completed"),
-                logs.stream().map(FakeContext.Log::data).toList());
+                logs.stream().map(FakeRequestContext.Log::data).toList());
         assertTrue(logs.stream().allMatch(log -> log.level() == LogLevel.INFO));
         assertEquals("Tool with logging executed successfully", onlyText(result));
     }
@@ -101,8 +103,8 @@ class ContentToolsTest {
     void progressToolReportsZeroFiftyHundredOfHundred() throws Exception {
         FakeToolCall call = FakeToolCall.of("test_tool_with_progress", Map.of());
         done(new ProgressTool(), call);
-        List<FakeContext.Progress> reported = ((FakeContext) call.context()).progress;
-        assertEquals(List.of(0.0, 50.0, 100.0), reported.stream().map(FakeContext.Progress::progress).toList());
+        List<FakeRequestContext.Progress> reported = call.context().progressReports();
+        assertEquals(List.of(0.0, 50.0, 100.0), reported.stream().map(FakeRequestContext.Progress::progress).toList());
         assertTrue(reported.stream().allMatch(p -> p.total() == 100.0));
     }
 

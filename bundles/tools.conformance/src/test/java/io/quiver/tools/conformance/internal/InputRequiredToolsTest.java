@@ -10,6 +10,7 @@ import io.quiver.api.ToolResult;
 import io.quiver.api.content.TextContent;
 import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
+import io.quiver.testing.FakeToolCall;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -92,8 +93,8 @@ class InputRequiredToolsTest {
     @Test
     void capabilitiesToolAsksOnlyForSamplingWhenTheClientDeclaredOnlySampling() throws Exception {
         Tool tool = new InputRequiredCapabilitiesTool();
-        FakeToolCall first = FakeToolCall.withCapabilities("test_input_required_result_capabilities",
-                Map.of("sampling", Map.of()));
+        FakeToolCall first = FakeToolCall.of("test_input_required_result_capabilities", Map.of())
+                .withCapabilities(Map.of("sampling", Map.of()));
 
         List<InputRequest> requests = asked(tool, first);
         assertEquals(1, requests.size());
@@ -107,16 +108,18 @@ class InputRequiredToolsTest {
     @Test
     void capabilitiesToolAsksForEveryDeclaredKindAndAnswersPlainlyWhenNoneIsDeclared() throws Exception {
         Tool tool = new InputRequiredCapabilitiesTool();
-        List<InputRequest> both = asked(tool, FakeToolCall.withCapabilities("t",
-                Map.of("elicitation", Map.of(), "sampling", Map.of(), "roots", Map.of())));
+        List<InputRequest> both = asked(tool, FakeToolCall.of("t", Map.of())
+                .withCapabilities(Map.of("elicitation", Map.of(), "sampling", Map.of(), "roots", Map.of())));
         assertEquals(List.of("elicit_input", "sample_input"), keys(both));
         assertInstanceOf(InputRequest.Elicitation.class, both.get(0));
         assertInstanceOf(InputRequest.Sampling.class, both.get(1));
 
-        List<InputRequest> elicitationOnly = asked(tool, FakeToolCall.withCapabilities("t", Map.of("elicitation", Map.of())));
+        List<InputRequest> elicitationOnly = asked(tool, FakeToolCall.of("t", Map.of())
+                .withCapabilities(Map.of("elicitation", Map.of())));
         assertEquals(List.of("elicit_input"), keys(elicitationOnly));
 
-        assertEquals("No supported input capabilities declared", finished(tool, FakeToolCall.withCapabilities("t", Map.of())));
+        assertEquals("No supported input capabilities declared",
+                finished(tool, FakeToolCall.of("t", Map.of()).withCapabilities(Map.of())));
     }
 
     @Test
@@ -209,7 +212,7 @@ class InputRequiredToolsTest {
     @Test
     void missingCapabilityToolAlwaysAsksForSampling() throws Exception {
         Tool tool = new MissingCapabilityTool();
-        FakeToolCall noCapabilities = FakeToolCall.withCapabilities("test_missing_capability", Map.of());
+        FakeToolCall noCapabilities = FakeToolCall.of("test_missing_capability", Map.of()).withCapabilities(Map.of());
         List<InputRequest> requests = asked(tool, noCapabilities);
         assertEquals(1, requests.size());
         InputRequest.Sampling sampling = assertInstanceOf(InputRequest.Sampling.class, requests.get(0));
@@ -219,7 +222,8 @@ class InputRequiredToolsTest {
     @Test
     void streamingElicitationAsksThenCompletes() throws Exception {
         Tool tool = new StreamingElicitationTool();
-        FakeToolCall first = FakeToolCall.withCapabilities("test_streaming_elicitation", Map.of("elicitation", Map.of()));
+        FakeToolCall first = FakeToolCall.of("test_streaming_elicitation", Map.of())
+                .withCapabilities(Map.of("elicitation", Map.of()));
         InputRequest.Elicitation asked = onlyElicitation(tool, first);
         assertEquals("Streaming complete", finished(tool, first.answered(asked.key(), accept("proceed", true))));
     }

@@ -11,6 +11,7 @@ import io.quiver.api.ToolResult;
 import io.quiver.api.content.TextContent;
 import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
+import io.quiver.testing.FakeToolCall;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -8,6 +8,8 @@ import io.quiver.api.LogLevel;
 import io.quiver.api.Outcome;
 import io.quiver.api.Tool;
 import io.quiver.api.content.TextContent;
+import io.quiver.testing.FakeRequestContext;
+import io.quiver.testing.FakeToolCall;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -38,7 +40,7 @@ class StatelessToolsTest {
         long start = System.nanoTime();
         assertEquals("Logging evaluated", text(new LogLevelOptInTool(), call));
         assertTrue(System.nanoTime() - start < 200_000_000L, "returns quickly");
-        List<FakeContext.Log> logs = ((FakeContext) call.context()).logs;
+        List<FakeRequestContext.Log> logs = call.context().logs();
         assertEquals(2, logs.size());
         assertTrue(logs.stream().allMatch(log -> log.level() == LogLevel.INFO && log.data() instanceof String));
     }

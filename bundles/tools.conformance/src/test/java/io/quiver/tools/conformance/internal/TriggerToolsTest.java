@@ -9,6 +9,7 @@ import io.quiver.api.Outcome;
 import io.quiver.api.Tool;
 import io.quiver.api.content.TextContent;
 import io.quiver.api.prompt.Prompt;
+import io.quiver.testing.FakeToolCall;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

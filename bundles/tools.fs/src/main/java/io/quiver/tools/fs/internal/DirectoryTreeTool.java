@@ -88,7 +88,7 @@ public final class DirectoryTreeTool implements Tool {
         List<TreeEntry> flat = new ArrayList<>();
         Deque<List<Object>> levels = new ArrayDeque<>();
         boolean[] cut = {false};
-        try (Sandbox.Dir dir = sandbox.openDirectory(arguments.path())) {
+        try (Dir dir = sandbox.openDirectory(arguments.path())) {
             Walker walker = new Walker(call == null ? null : call.context(), sandbox.settings().maxScannedEntries());
             levels.push(top);
             walker.walk(dir, maxDepth, (parent, name, relative, attributes, depth) -> {

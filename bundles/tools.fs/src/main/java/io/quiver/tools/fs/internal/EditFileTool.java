@@ -76,9 +76,9 @@ public final class EditFileTool implements Tool {
         if (arguments.edits().isEmpty()) {
             throw new FsException("No edits were given.");
         }
-        try (Sandbox.Entry entry = sandbox.locate(arguments.path(), true)) {
+        try (Entry entry = sandbox.locate(arguments.path(), true)) {
             if (!dryRun) {
-                sandbox.requireWritable(entry.path(), arguments.path());
+                sandbox.roots().requireWritable(entry.path(), arguments.path());
             }
             String original;
             try (SeekableByteChannel channel = sandbox.openRead(entry)) {

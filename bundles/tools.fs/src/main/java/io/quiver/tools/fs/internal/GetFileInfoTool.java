@@ -66,7 +66,7 @@ public final class GetFileInfoTool implements Tool {
     }
 
     static FileInfo info(Sandbox sandbox, String path) throws FsException, IOException {
-        try (Sandbox.Entry entry = sandbox.locate(path, true)) {
+        try (Entry entry = sandbox.locate(path, true)) {
             if (!entry.exists()) {
                 throw new FsException("No such file or directory: " + entry.path() + ".");
             }
@@ -81,7 +81,7 @@ public final class GetFileInfoTool implements Tool {
             } catch (UnsupportedOperationException e) {
                 permissions = null;
             }
-            int links = Sandbox.links(entry.path(), a);
+            int links = FileAccess.links(entry.path(), a);
             return new FileInfo(entry.path().toString(), Walker.type(a), a.size(), a.creationTime().toInstant().toString(),
                     a.lastModifiedTime().toInstant().toString(), a.lastAccessTime().toInstant().toString(),
                     a.isDirectory(), a.isRegularFile(), permissions == null ? "" : octal(permissions), links);

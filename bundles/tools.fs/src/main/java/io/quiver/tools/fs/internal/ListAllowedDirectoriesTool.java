@@ -57,8 +57,8 @@ public final class ListAllowedDirectoriesTool implements Tool {
         return workspace.run(call, sandbox -> {
             List<AllowedDirectory> directories = new ArrayList<>();
             List<String> writable = new ArrayList<>();
-            for (Path root : sandbox.allowed()) {
-                boolean w = sandbox.writable(root);
+            for (Path root : sandbox.roots().allowed()) {
+                boolean w = sandbox.roots().writable(root);
                 directories.add(new AllowedDirectory(root.toString(), w));
                 if (w) {
                     writable.add(root.toString());
@@ -69,11 +69,11 @@ public final class ListAllowedDirectoriesTool implements Tool {
             text.append("\n\n").append(writable.isEmpty() ? "All are read-only."
                     : writable.size() == directories.size() ? "All are writable."
                     : "Writable: " + String.join(", ", writable) + "; the others are read-only.");
-            if (sandbox.narrowed()) {
+            if (sandbox.roots().narrowed()) {
                 text.append(" (Narrowed to the client's roots.)");
             }
             return new ToolResult(List.of(new TextContent(text.toString())),
-                    new Allowed(directories, sandbox.narrowed()), false, Map.of());
+                    new Allowed(directories, sandbox.roots().narrowed()), false, Map.of());
         });
     }
 }

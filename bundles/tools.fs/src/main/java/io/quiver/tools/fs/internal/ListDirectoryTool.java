@@ -75,7 +75,7 @@ public final class ListDirectoryTool implements Tool {
 
     /** A directory's entries by name, at most {@code limit} of them. */
     static Listing list(Sandbox sandbox, String path, int limit) throws FsException, IOException {
-        try (Sandbox.Dir dir = sandbox.openDirectory(path)) {
+        try (Dir dir = sandbox.openDirectory(path)) {
             List<String> names = dir.names();
             names.sort(Walker.ORDER);
             List<Listed> entries = new ArrayList<>();

@@ -54,16 +54,16 @@ public final class MoveFileTool implements Tool {
     }
 
     static ToolResult move(Sandbox sandbox, Arguments arguments) throws FsException, IOException {
-        try (Sandbox.Entry source = sandbox.locate(arguments.source(), false);
-                Sandbox.Entry destination = sandbox.locate(arguments.destination(), false)) {
+        try (Entry source = sandbox.locate(arguments.source(), false);
+                Entry destination = sandbox.locate(arguments.destination(), false)) {
             if (!source.exists()) {
                 throw new FsException("No such file or directory: " + source.path() + ".");
             }
             if (source.isRoot() || destination.isRoot()) {
                 throw new FsException("An allowed root cannot be moved or replaced.");
             }
-            sandbox.requireWritable(source.path(), arguments.source());
-            sandbox.requireWritable(destination.path(), arguments.destination());
+            sandbox.roots().requireWritable(source.path(), arguments.source());
+            sandbox.roots().requireWritable(destination.path(), arguments.destination());
             if (destination.exists()) {
                 throw new FsException("Destination already exists: " + destination.path() + ".");
             }

@@ -1,6 +1,7 @@
 package io.quiver.tools.fs.internal;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.text.Normalizer;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -95,6 +96,22 @@ final class PathRules {
         }
         String folded = Normalizer.normalize(new String(Character.toChars(cp)), Normalizer.Form.NFKC);
         return folded.indexOf('/') >= 0 || folded.indexOf('.') >= 0 || folded.indexOf('\\') >= 0;
+    }
+
+    /**
+     * The path {@code ~} or {@code ~/rest} stands for: the user's home, or {@code rest} under it; null for any
+     * other text (which the caller resolves its own way).
+     *
+     * @throws java.nio.file.InvalidPathException when {@code rest} is not a path
+     */
+    static Path underHome(String text, Path home) {
+        if (text.equals("~")) {
+            return home;
+        }
+        if (text.startsWith("~/")) {
+            return home.resolve(text.substring(2));
+        }
+        return null;
     }
 
     /** A requested path for a message: quoted, cut when long, control characters escaped. */

@@ -57,7 +57,7 @@ public final class ReadMediaFileTool implements Tool {
 
     static ToolResult read(Sandbox sandbox, String path) throws FsException, IOException {
         long limit = sandbox.settings().maxMediaBytes();
-        try (Sandbox.Entry entry = sandbox.locate(path, true);
+        try (Entry entry = sandbox.locate(path, true);
                 SeekableByteChannel channel = sandbox.openRead(entry)) {
             long size = channel.size();
             if (size > limit) {

@@ -54,7 +54,7 @@ public final class ReadMultipleFilesTool implements Tool {
         List<String> parts = new ArrayList<>();
         for (String path : paths) {
             String shown = path == null ? "(null)" : path;
-            try (Sandbox.Entry entry = sandbox.locate(path, true);
+            try (Entry entry = sandbox.locate(path, true);
                     SeekableByteChannel channel = sandbox.openRead(entry)) {
                 if (TextFiles.looksBinary(channel)) {
                     throw new FsException(entry.path() + " looks like a binary file (it has NUL bytes).");

@@ -63,7 +63,7 @@ public final class ReadTextFileTool implements Tool {
             throw new FsException("head and tail must be at least 1.");
         }
         long limit = sandbox.settings().maxReadBytes();
-        try (Sandbox.Entry entry = sandbox.locate(arguments.path(), true);
+        try (Entry entry = sandbox.locate(arguments.path(), true);
                 SeekableByteChannel channel = sandbox.openRead(entry)) {
             if (TextFiles.looksBinary(channel)) {
                 throw new FsException(entry.path() + " looks like a binary file (it has NUL bytes; "

@@ -167,7 +167,7 @@ public final class SearchFileContentsTool implements Tool {
         }
         Search search = new Search(sandbox, regex, context, limit, settings.regexTimeoutMs() * 1_000_000L);
         String root;
-        try (Sandbox.Entry entry = sandbox.locate(arguments.path(), true)) {
+        try (Entry entry = sandbox.locate(arguments.path(), true)) {
             if (!entry.exists()) {
                 throw new FsException("No such file or directory: " + entry.path() + ".");
             }
@@ -178,7 +178,7 @@ public final class SearchFileContentsTool implements Tool {
             }
         }
         boolean limited;
-        try (Sandbox.Dir dir = sandbox.openDirectory(arguments.path())) {
+        try (Dir dir = sandbox.openDirectory(arguments.path())) {
             Walker walker = new Walker(call == null ? null : call.context(), settings.maxScannedEntries());
             walker.walk(dir, 0, (parent, name, relative, attributes, depth) -> {
                 for (Glob exclude : excludes) {

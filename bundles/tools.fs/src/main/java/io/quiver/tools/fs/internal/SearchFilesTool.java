@@ -72,7 +72,7 @@ public final class SearchFilesTool implements Tool {
         int limit = sandbox.settings().maxResults();
         List<String> matches = new ArrayList<>();
         boolean[] cut = {false};
-        try (Sandbox.Dir dir = sandbox.openDirectory(arguments.path())) {
+        try (Dir dir = sandbox.openDirectory(arguments.path())) {
             Walker walker = new Walker(call == null ? null : call.context(), sandbox.settings().maxScannedEntries());
             walker.walk(dir, 0, (parent, name, relative, attributes, depth) -> {
                 for (Glob exclude : excludes) {

@@ -63,13 +63,8 @@ record Settings(List<Root> roots, boolean clientRoots, long maxReadBytes, long m
         }
         Path path;
         try {
-            if (text.equals("~")) {
-                path = home;
-            } else if (text.startsWith("~/")) {
-                path = home.resolve(text.substring(2));
-            } else {
-                path = workingDirectory.resolve(text);
-            }
+            Path underHome = PathRules.underHome(text, home);
+            path = underHome != null ? underHome : workingDirectory.resolve(text);
         } catch (InvalidPathException e) {
             throw new IllegalArgumentException(spec + " is not a valid path (skipped)");
         }

@@ -28,7 +28,7 @@ final class Walker {
          * @param depth 1 for the start's own entries
          * @return whether to walk into it, when it is a directory
          */
-        boolean visit(Sandbox.Dir dir, String name, String relative, BasicFileAttributes attributes, int depth)
+        boolean visit(Dir dir, String name, String relative, BasicFileAttributes attributes, int depth)
                 throws FsException, IOException;
     }
 
@@ -44,11 +44,11 @@ final class Walker {
     }
 
     /** Walks the entries under a directory, to {@code maxDepth} levels (0: no limit but {@link #MAX_DEPTH}). */
-    void walk(Sandbox.Dir start, int maxDepth, Visitor visitor) throws FsException, IOException {
+    void walk(Dir start, int maxDepth, Visitor visitor) throws FsException, IOException {
         walk(start, "", 1, maxDepth <= 0 ? MAX_DEPTH : Math.min(maxDepth, MAX_DEPTH), visitor);
     }
 
-    private void walk(Sandbox.Dir dir, String prefix, int depth, int maxDepth, Visitor visitor)
+    private void walk(Dir dir, String prefix, int depth, int maxDepth, Visitor visitor)
             throws FsException, IOException {
         List<String> names = dir.names();
         names.sort(ORDER);
@@ -71,7 +71,7 @@ final class Walker {
             String relative = prefix.isEmpty() ? name : prefix + "/" + name;
             boolean into = visitor.visit(dir, name, relative, attributes, depth);
             if (into && attributes.isDirectory() && depth < maxDepth && !stopped) {
-                try (Sandbox.Dir child = dir.child(name)) {
+                try (Dir child = dir.child(name)) {
                     if (child != null) {
                         walk(child, relative, depth + 1, maxDepth, visitor);
                     }

@@ -161,13 +161,8 @@ public final class Workspace implements ProblemSource {
                     + " sets roots in etc/io.quiver.tools.fs.cfg" + (s.problems().isEmpty() ? "."
                             : " (" + String.join("; ", s.problems()) + ")."));
         }
-        Map<Path, Path> aliases = new LinkedHashMap<>();
-        for (Root root : s.roots()) {
-            if (!root.given().equals(root.real())) {
-                aliases.put(root.given(), root.real());
-            }
-        }
-        return new Sandbox(s, s.roots().stream().map(Root::real).toList(), aliases, false, home);
+        return new Sandbox(new AllowedRoots(s, s.roots().stream().map(Root::real).toList(), aliases(s, Map.of()),
+                false, home));
     }
 
     private Sandbox narrowed(Settings s, InputResponse answer) throws FsException {
@@ -178,16 +173,21 @@ public final class Workspace implements ProblemSource {
         ClientRoots client = ClientRoots.narrow(s.roots(), list.roots());
         if (client.allowed().isEmpty()) {
             throw new FsException("Access denied: none of the client's roots (" + String.join(", ", client.ignored())
-                    + ") overlaps a root this server allows (" + configured.rootsText() + "), so nothing may be"
+                    + ") overlaps a root this server allows (" + configured.roots().rootsText() + "), so nothing may be"
                     + " reached. Open a project inside an allowed root, or ask the operator to allow it.");
         }
-        Map<Path, Path> aliases = new LinkedHashMap<>(client.aliases());
+        return new Sandbox(new AllowedRoots(s, client.allowed(), aliases(s, client.aliases()), true, home));
+    }
+
+    /** Other spellings of roots to their real paths: the given ones, then the configured roots' (with links). */
+    private static Map<Path, Path> aliases(Settings s, Map<Path, Path> given) {
+        Map<Path, Path> aliases = new LinkedHashMap<>(given);
         for (Root root : s.roots()) {
             if (!root.given().equals(root.real())) {
                 aliases.put(root.given(), root.real());
             }
         }
-        return new Sandbox(s, client.allowed(), aliases, true, home);
+        return aliases;
     }
 
     /** An I/O failure as the model reads it: what and where, never a stack trace. */

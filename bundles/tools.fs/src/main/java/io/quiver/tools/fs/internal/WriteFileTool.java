@@ -63,11 +63,11 @@ public final class WriteFileTool implements Tool {
             throw new FsException("The content is " + TextFiles.size(bytes.length) + ", more than the write limit of "
                     + TextFiles.size(sandbox.settings().maxWriteBytes()) + ".");
         }
-        try (Sandbox.Entry entry = sandbox.locate(arguments.path(), true)) {
+        try (Entry entry = sandbox.locate(arguments.path(), true)) {
             if (entry.isRoot()) {
                 throw new FsException(entry.path() + " is an allowed root, a directory.");
             }
-            sandbox.requireWritable(entry.path(), arguments.path());
+            sandbox.roots().requireWritable(entry.path(), arguments.path());
             boolean created = !entry.exists();
             sandbox.replace(entry, bytes, null);
             Written written = new Written(entry.path().toString(), bytes.length, created);

@@ -11,6 +11,7 @@ import io.quiver.api.Tool;
 import io.quiver.api.ToolResult;
 import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
+import io.quiver.testing.FakeToolCall;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -35,15 +36,15 @@ class ClientRootsTest {
 
     private static ToolResult answered(Tool tool, Object args, String... uris) throws Exception {
         List<InputResponse.Root> roots = java.util.Arrays.stream(uris).map(u -> new InputResponse.Root(u, null)).toList();
-        Outcome outcome = tool.call(new FakeToolCall(args, Map.of(Workspace.ROOTS, new InputResponse.RootList(roots)),
-                ROOTS_CAPABILITY));
+        Outcome outcome = tool.call(FakeToolCall.typed(args).withCapabilities(ROOTS_CAPABILITY)
+                .answered(Workspace.ROOTS, new InputResponse.RootList(roots)));
         return assertInstanceOf(Outcome.Done.class, outcome).result();
     }
 
     @Test
     void aClientThatOffersRootsIsAskedForThemFirst() throws Exception {
-        Outcome first = new ListAllowedDirectoriesTool(f.workspace).call(new FakeToolCall(
-                new ListAllowedDirectoriesTool.Arguments(), Map.of(), ROOTS_CAPABILITY));
+        Outcome first = new ListAllowedDirectoriesTool(f.workspace).call(
+                FakeToolCall.typed(new ListAllowedDirectoriesTool.Arguments()).withCapabilities(ROOTS_CAPABILITY));
         Outcome.NeedsInput asks = assertInstanceOf(Outcome.NeedsInput.class, first);
         assertEquals(List.of(new InputRequest.Roots(Workspace.ROOTS)), asks.requests());
     }
@@ -95,8 +96,8 @@ class ClientRootsTest {
     @Test
     void theClientsRootsAreNotAskedForWhenTheConfigurationSaysSo(@TempDir Path other) throws Exception {
         Fixture ignoring = new Fixture(other, ":rw", Map.of("clientRoots", "false"));
-        Outcome outcome = new ListDirectoryTool(ignoring.workspace).call(new FakeToolCall(new PathArgument("."),
-                Map.of(), ROOTS_CAPABILITY));
+        Outcome outcome = new ListDirectoryTool(ignoring.workspace).call(
+                FakeToolCall.typed(new PathArgument(".")).withCapabilities(ROOTS_CAPABILITY));
         assertInstanceOf(Outcome.Done.class, outcome);
     }
 

@@ -5,6 +5,7 @@ import io.quiver.api.Tool;
 import io.quiver.api.ToolResult;
 import io.quiver.api.content.Content;
 import io.quiver.api.content.TextContent;
+import io.quiver.testing.FakeToolCall;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -63,7 +64,7 @@ final class Fixture {
 
     /** Calls a tool once and returns its result (it must finish in one attempt). */
     static ToolResult call(Tool tool, Object args) throws Exception {
-        Outcome outcome = tool.call(FakeToolCall.of(args));
+        Outcome outcome = tool.call(FakeToolCall.typed(args));
         if (outcome instanceof Outcome.Done done) {
             return done.result();
         }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.quiver.api.Outcome;
 import io.quiver.api.ToolResult;
 import io.quiver.api.content.TextContent;
+import io.quiver.testing.FakeToolCall;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -22,7 +23,7 @@ class ConvertTimeToolTest {
 
     private static ToolResult convert(String instant, String source, String time, String target) {
         ConvertTimeTool tool = new ConvertTimeTool(Clock.fixed(Instant.parse(instant), ZoneOffset.UTC));
-        return assertInstanceOf(Outcome.Done.class, tool.call(new FakeToolCall("convert_time",
+        return assertInstanceOf(Outcome.Done.class, tool.call(FakeToolCall.of("convert_time",
                 Map.of("source_timezone", source, "time", time, "target_timezone", target)))).result();
     }
 

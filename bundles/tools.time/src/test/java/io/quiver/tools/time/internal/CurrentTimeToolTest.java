@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.quiver.api.Outcome;
 import io.quiver.api.ToolResult;
 import io.quiver.api.content.TextContent;
+import io.quiver.testing.FakeToolCall;
 import java.lang.annotation.Annotation;
 import java.time.Clock;
 import java.time.Instant;
@@ -24,7 +25,7 @@ class CurrentTimeToolTest {
     private static final Instant WINTER = Instant.parse("2026-11-30T04:20:00Z");
 
     private static ToolResult call(CurrentTimeTool tool, Map<String, Object> arguments) {
-        return assertInstanceOf(Outcome.Done.class, tool.call(new FakeToolCall("current_time", arguments))).result();
+        return assertInstanceOf(Outcome.Done.class, tool.call(FakeToolCall.of("current_time", arguments))).result();
     }
 
     private static CurrentTimeTool.CurrentTime structured(ToolResult result) {
