@@ -79,6 +79,39 @@ class SseResumptionIT {
         assertEquals(2, progress, "exactly the two progress events sent after the last one seen: " + rest);
     }
 
+    /**
+     * The conformance feature hangs request streams up after 250 ms (SSE polling). A client that
+     * resumed before then keeps its new connection until the response: the hang-up is the POST's,
+     * not the resumed stream's.
+     */
+    @Test
+    void aResumedStreamOutlivesTheHangUpOfTheRequestItResumes() throws Exception {
+        String session = initialize();
+        String call = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":"
+                + "\"slow_compute\",\"arguments\":{\"seconds\":0.8,\"label\":\"kept\"}}}";
+        HttpResponse<InputStream> post = HTTP.send(request("POST", session).POST(HttpRequest.BodyPublishers.ofString(call))
+                .build(), HttpResponse.BodyHandlers.ofInputStream());
+        String primingId;
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(post.body(), StandardCharsets.UTF_8))) {
+            primingId = next(reader).id;
+        }
+        HttpResponse<InputStream> get = HTTP.send(request("GET", session).header("Last-Event-ID", primingId).GET().build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        List<JsonNode> messages = new ArrayList<>();
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(get.body(), StandardCharsets.UTF_8))) {
+            Event event;
+            while ((event = next(reader)) != null) {
+                if (!event.data.isBlank()) {
+                    messages.add(JSON.readTree(event.data));
+                }
+            }
+        }
+        assertEquals(1, messages.size(), "the resumed stream carries the response, then ends: " + messages);
+        assertEquals(7, messages.get(0).path("id").asInt(), messages.toString());
+        assertTrue(messages.get(0).path("result").path("content").get(0).path("text").asString().contains("kept"),
+                messages.toString());
+    }
+
     @Test
     void shutsDownCleanlyOnSigterm() throws Exception {
         QuiverServer other = QuiverServer.start("sigterm", "core,http");

@@ -27,6 +27,8 @@ final class PostResponse implements MessageSink {
     /** The place among open streams this response holds, once it streams (or was reserved for it). */
     private StreamBudget.Ticket ticket;
     private SseStream stream;
+    /** The connection this response opened its stream on; a resuming client's later ones are not ours to close. */
+    private Connection connection;
     private boolean done;
 
     /**
@@ -78,12 +80,13 @@ final class PostResponse implements MessageSink {
     }
 
     /**
-     * Closes the connection of a stream still waiting for its response; the client reconnects
-     * with {@code Last-Event-ID} and receives the rest (SSE polling).
+     * Closes the connection this response streams on while it still waits for its response; the
+     * client reconnects with {@code Last-Event-ID} and receives the rest (SSE polling). A client that
+     * already reconnected keeps its new connection.
      */
     synchronized void hangUp() {
         if (!done && stream != null) {
-            stream.disconnect();
+            stream.disconnect(connection);
         }
     }
 
@@ -154,7 +157,7 @@ final class PostResponse implements MessageSink {
         http.setHeader("X-Accel-Buffering", "no");
         stream = streams.create('p');
         try {
-            Connection connection = new Connection(async, ticket);
+            connection = new Connection(async, ticket);
             async.addListener(new StreamListener(stream, connection));
             stream.open(connection, retryMs, prime);
         } catch (IOException | IllegalStateException e) {

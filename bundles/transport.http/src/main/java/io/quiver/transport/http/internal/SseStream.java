@@ -106,9 +106,12 @@ final class SseStream {
         }
     }
 
-    /** Ends the current connection but keeps the stream, for the client to resume. */
-    synchronized void disconnect() {
-        if (live != null && !finished) {
+    /**
+     * Ends the stream's connection if it is still {@code connection} (a client that already resumed
+     * on a new one keeps it), but keeps the stream, for the client to resume.
+     */
+    synchronized void disconnect(Connection connection) {
+        if (live != null && live == connection && !finished) {
             live.close();
             live = null;
         }
