@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.URI;
@@ -21,7 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.GZIPOutputStream;
-import javax.net.ssl.SSLSocketFactory;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,9 +38,11 @@ class FetcherTest {
     private final Map<String, List<String>> names = new HashMap<>();
     private TestServer allowed;
     private TestServer closed;
+    private Fetcher fetcher;
 
     @BeforeEach
-    void servers() throws IOException {
+    void servers() throws Exception {
+        fetcher = new Fetcher(this::resolve, SSLContext.getDefault());
         allowed = new TestServer("127.0.0.1");
         closed = new TestServer("127.0.0.2").on("/", e -> TestServer.send(e, 200, "text/plain", "secret".getBytes()));
         names.put("allowed.test", List.of("127.0.0.1"));
@@ -52,12 +53,13 @@ class FetcherTest {
     @AfterEach
     void stop() {
         release.countDown();
+        fetcher.close();
         allowed.close();
         closed.close();
     }
 
     private Fetcher fetcher() {
-        return new Fetcher(this::resolve, (SSLSocketFactory) SSLSocketFactory.getDefault());
+        return fetcher;
     }
 
     private InetAddress[] resolve(String host) throws UnknownHostException {
