@@ -17,12 +17,14 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 
 /**
  * {@code fetch}: a URL from the allowed hosts, HTML as Markdown, long content in pieces, like the reference
  * server {@code mcp-server-fetch}. Registered only while a host is allowed ({@link FetchSettings} enables
- * and disables the component); the settings in force are read at each call.
+ * and disables the component); the settings in force are read at each call. Its HTTP client starts at the
+ * first call and stops when the component goes (no host allowed any more, or the bundle stopping).
  */
 @Component(service = Tool.class, enabled = false)
 @McpTool(name = "fetch",
@@ -65,6 +67,11 @@ public final class FetchTool implements Tool {
     FetchTool(Supplier<Policy> policy, Fetcher fetcher) {
         this.policy = policy;
         this.fetcher = fetcher;
+    }
+
+    @Deactivate
+    void deactivate() {
+        fetcher.close();
     }
 
     @Override

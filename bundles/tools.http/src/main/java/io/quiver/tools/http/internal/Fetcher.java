@@ -1,33 +1,63 @@
 package io.quiver.tools.http.internal;
 
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
 import java.net.InetAddress;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
+import java.nio.channels.ClosedChannelException;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.InflaterInputStream;
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SNIServerName;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLSocketFactory;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.InputStreamResponseListener;
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.Response;
+import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
+import org.eclipse.jetty.http.HttpCookieStore;
+import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 
 /**
  * Fetches a URL under a {@link Policy}: every hop (the URL, then each redirect, followed here and never by
- * a library) is checked against the allowed hosts, its name is resolved here, every address it resolves to
- * is checked, and the connection goes to one of those checked addresses ({@link Http11}), so a name that
- * resolves differently a moment later (DNS rebinding) cannot lead anywhere unchecked.
+ * Jetty) is checked against the allowed hosts, its name is resolved here, every address it resolves to
+ * is checked, and the connection goes to one of those checked addresses ({@link PinnedTransport}), so a
+ * name that resolves differently a moment later (DNS rebinding) cannot lead anywhere unchecked.
+ *
+ * <p>HTTP is Jetty's {@link HttpClient} (HTTP/1.1), started on the first fetch and stopped by
+ * {@link #close()}: a server whose fetch tool is never called runs none of its threads. Jetty never looks
+ * a name up for it (its {@link org.eclipse.jetty.util.SocketAddressResolver} refuses every name), follows
+ * no redirect, keeps no cookie and decodes no body: gzip and deflate are decoded here, so that
+ * {@code maxBytes} counts decoded bytes and the compressed bytes read are bounded too.
  */
-final class Fetcher {
+final class Fetcher implements AutoCloseable {
 
     /** Looks a host name up: every address it has. */
     @FunctionalInterface
@@ -58,20 +88,126 @@ final class Fetcher {
     record Fetched(URI url, List<URI> redirects, int status, String contentType, byte[] body, boolean cut) {
     }
 
+    /** The prefix of the names of the client's threads ({@value}-N, {@value}-scheduler-N). */
+    static final String THREADS = "quiver-fetch";
+    /** The most threads of the client's pool: its I/O is non-blocking, the callers wait on their own threads. */
+    static final int MAX_THREADS = 8;
+    /** The most bytes of a response's status line and headers. */
+    static final int MAX_HEAD = 64 * 1024;
+    /** How long one address may take to accept the connection before the next checked address is tried. */
+    static final long CONNECT_TIMEOUT_MS = 10_000;
+    /** How often a wait for the response head looks at the deadline and the call's cancellation. */
+    private static final long POLL_MS = 100;
     private static final String ACCEPT = "text/html,application/xhtml+xml,text/markdown;q=0.9,text/plain;q=0.9,"
             + "application/json;q=0.9,*/*;q=0.8";
 
     private final Resolver resolver;
-    private final SSLSocketFactory tls;
+    private final SSLContext tls;
+    private HttpClient client;
+    private boolean closed;
 
-    Fetcher(Resolver resolver, SSLSocketFactory tls) {
+    Fetcher(Resolver resolver, SSLContext tls) {
         this.resolver = resolver;
         this.tls = tls;
     }
 
-    /** With the system's name service and the JVM's default TLS settings (trust store, protocols). */
+    /**
+     * With the system's name service and the JVM's default TLS settings (trust store, protocols), less the
+     * cipher suites Jetty excludes as weak (CBC with SHA-1, RSA key exchange).
+     */
     static Fetcher standard() {
-        return new Fetcher(InetAddress::getAllByName, (SSLSocketFactory) SSLSocketFactory.getDefault());
+        try {
+            return new Fetcher(InetAddress::getAllByName, SSLContext.getDefault());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JVM has no default TLS context", e);
+        }
+    }
+
+    /** Stops the HTTP client, if it was started, and its threads; a fetch under way fails. */
+    @Override
+    public void close() {
+        HttpClient running;
+        synchronized (this) {
+            closed = true;
+            running = client;
+            client = null;
+        }
+        if (running != null) {
+            stop(running);
+        }
+    }
+
+    private static void stop(HttpClient http) {
+        try {
+            http.stop();
+        } catch (Exception e) {
+            // best effort: what is left are daemon threads, which stop() has interrupted
+        }
+    }
+
+    /** The HTTP client, started on first use. */
+    private synchronized HttpClient client() throws IOException {
+        if (closed) {
+            throw new IOException("the fetch tool is stopping");
+        }
+        if (client == null) {
+            HttpClient started = newClient(tls);
+            try {
+                started.start();
+            } catch (Exception e) {
+                stop(started);
+                throw new IOException("the HTTP client did not start (" + e + ")", e);
+            }
+            // No decoding by Jetty: gzip and deflate are decoded here, under maxBytes (and Accept-Encoding is ours).
+            started.getContentDecoderFactories().clear();
+            client = started;
+        }
+        return client;
+    }
+
+    private static HttpClient newClient(SSLContext tls) {
+        QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 1, 60_000);
+        threads.setName(THREADS);
+        threads.setDaemon(true);
+        threads.setReservedThreads(0);
+        SslContextFactory.Client ssl = new SslContextFactory.Client();
+        ssl.setSslContext(tls);
+        ssl.setEndpointIdentificationAlgorithm("HTTPS"); // the certificate must name the URL's host
+        ssl.setSNIProvider(Fetcher::serverName);
+        HttpClientTransportOverHTTP transport = new HttpClientTransportOverHTTP();
+        transport.setHeaderCacheCaseSensitive(true); // header values as the server sent them, not Jetty's spelling
+        HttpClient http = new HttpClient(transport);
+        http.setName(THREADS);
+        http.setExecutor(threads);
+        http.setScheduler(new ScheduledExecutorScheduler(THREADS + "-scheduler", true));
+        http.setSslContextFactory(ssl);
+        // Every request carries a PinnedTransport, which needs no lookup: a name reaching the resolver is a bug.
+        http.setSocketAddressResolver((host, port, promise) -> promise.failed(new UnknownHostException(
+                "fetch connects only to addresses it has checked, and was asked to look up " + host)));
+        http.setFollowRedirects(false);
+        http.setHttpCookieStore(new HttpCookieStore.Empty());
+        http.setUserAgentField(null);
+        http.setMaxResponseHeadersSize(MAX_HEAD);
+        http.setConnectTimeout(CONNECT_TIMEOUT_MS);
+        http.setIdleTimeout(30_000);          // a connection left behind by an abandoned request closes
+        http.setDestinationIdleTimeout(1_000); // and each request's own destination goes once it is unused
+        return http;
+    }
+
+    /**
+     * The TLS server name (SNI): the URL's host when it is a name, as the JDK would send it, but also when it
+     * has no dot ({@code intranet}); none for an address literal or a name SNI cannot carry.
+     */
+    private static List<SNIServerName> serverName(SSLEngine engine, List<SNIServerName> names) {
+        String host = engine.getPeerHost();
+        if (!names.isEmpty() || host == null || Addresses.literal(host) != null) {
+            return names;
+        }
+        try {
+            return List.of(new SNIHostName(host));
+        } catch (IllegalArgumentException e) {
+            return names; // sent without (an underscore, say); the certificate is checked all the same
+        }
     }
 
     /**
@@ -87,15 +223,10 @@ final class Fetcher {
             while (true) {
                 Hop hop = hop(current, redirects, policy);
                 List<InetAddress> addresses = addresses(hop, redirects, policy, deadline);
-                Http11 connection = connect(hop, addresses, deadline);
-                try {
-                    Map<String, String> headers = new LinkedHashMap<>();
-                    headers.put("User-Agent", policy.userAgent());
-                    headers.put("Accept", ACCEPT);
-                    headers.put("Accept-Encoding", "gzip");
-                    Http11.Head head = connection.get(hop.target(), hop.hostHeader(), headers);
-                    int status = head.status();
-                    String location = head.header("Location");
+                try (Exchange exchange = send(hop, addresses, policy, deadline)) {
+                    Response response = exchange.response();
+                    int status = response.getStatus();
+                    String location = last(response.getHeaders(), HttpHeader.LOCATION);
                     if (status >= 300 && status < 400 && status != 304 && location != null) {
                         if (redirects.size() >= policy.maxRedirects()) {
                             throw new Failure(where(current, redirects) + " redirects again, and the most redirects"
@@ -106,12 +237,11 @@ final class Fetcher {
                         continue;
                     }
                     if (status < 200 || status > 299) {
+                        String reason = response.getReason() == null ? "" : response.getReason().trim();
                         throw new Failure("Failed to fetch " + where(current, redirects) + ": the server answered HTTP "
-                                + status + (head.reason().isEmpty() ? "" : " " + head.reason()), false);
+                                + status + (reason.isEmpty() ? "" : " " + reason), false);
                     }
-                    return read(connection, head, current, redirects, policy);
-                } finally {
-                    connection.close();
+                    return read(exchange, current, redirects, policy, deadline);
                 }
             }
         } catch (Deadline.TimedOut e) {
@@ -128,7 +258,7 @@ final class Fetcher {
     }
 
     /** One request: where it goes. */
-    private record Hop(URI url, boolean secure, String host, int port, String target, String hostHeader) {
+    private record Hop(URI url, boolean secure, String host, int port) {
     }
 
     /** Checks a URL's form and its host against the allow-list. */
@@ -157,10 +287,7 @@ final class Fetcher {
                     + (url.getPort() >= 0 ? ":" + port : "") + " is not allowed. The hosts this server may fetch"
                     + " from are: " + policy.hostsText() + " (allowedHosts, set by the server's operator)", true);
         }
-        String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
-        String target = url.getRawQuery() == null ? path : path + "?" + url.getRawQuery();
-        String hostHeader = url.getPort() >= 0 && port != (secure ? 443 : 80) ? host + ":" + port : host;
-        return new Hop(url, secure, host, port, target, hostHeader);
+        return new Hop(url, secure, host, port);
     }
 
     /** Resolves a hop's host here, once, and checks every address. */
@@ -210,32 +337,143 @@ final class Fetcher {
         }
     }
 
-    /** Connects to the first of the checked addresses that answers. */
-    private Http11 connect(Hop hop, List<InetAddress> addresses, Deadline deadline) throws IOException {
-        IOException failed = null;
-        for (InetAddress address : addresses) {
+    /**
+     * One request on its way: Jetty's request and its response, whose head has arrived. Closing it drops
+     * the connection unless the body was read to its end.
+     */
+    private record Exchange(Request request, Response response, Body body) implements AutoCloseable {
+        @Override
+        public void close() {
+            request.abort(new IOException("the fetch stopped reading"));
+            body.close();
+        }
+    }
+
+    /**
+     * The response as Jetty hands it over, its body as an input stream (Jetty reads on only as it is
+     * read), the bytes received counted: past a cap the response is aborted ({@link BodyTooLarge}).
+     */
+    private static final class Body extends InputStreamResponseListener {
+        private final long cap;
+        private final AtomicLong received = new AtomicLong();
+
+        Body(long cap) {
+            this.cap = cap;
+        }
+
+        @Override
+        public void onContent(Response response, Content.Chunk chunk, Runnable demander) {
+            if (received.addAndGet(chunk.remaining()) > cap) {
+                response.abort(new BodyTooLarge());
+                return;
+            }
+            super.onContent(response, chunk, demander);
+        }
+
+        @Override
+        public void close() {
             try {
-                return Http11.connect(address, hop.port(), hop.host(), hop.secure() ? tls : null, deadline);
-            } catch (Deadline.TimedOut | Deadline.Cancelled | SSLException e) {
-                throw e;
+                super.close();
             } catch (IOException e) {
-                failed = e;
+                // nothing to release that the abort did not
             }
         }
-        throw new IOException("could not connect to " + HostPattern.normalize(hop.host()) + " port " + hop.port()
+    }
+
+    /** More bytes of a body came than a fetch may read, however they decode. */
+    private static final class BodyTooLarge extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        BodyTooLarge() {
+            super("the body is too large", null);
+        }
+    }
+
+    /**
+     * Sends the hop's GET to the first of the checked addresses that takes the connection, and waits for the
+     * response head.
+     */
+    private Exchange send(Hop hop, List<InetAddress> addresses, Policy policy, Deadline deadline) throws IOException {
+        HttpClient http = client();
+        String host = HostPattern.normalize(hop.host());
+        IOException failed = null;
+        for (InetAddress address : addresses) {
+            Request request;
+            try {
+                request = http.newRequest(hop.url())
+                        .transport(new PinnedTransport(host, address, hop.port()))
+                        .agent(policy.userAgent())
+                        .headers(h -> h.put(HttpHeader.ACCEPT, ACCEPT)
+                                .put(HttpHeader.ACCEPT_ENCODING, "gzip")
+                                .put(HttpHeader.CONNECTION, "close")); // one request per connection
+            } catch (IllegalArgumentException e) {
+                throw new IOException("the URL cannot be requested (" + e.getMessage() + ")");
+            }
+            long remaining = deadline.remainingMillis();
+            request.timeout(remaining, TimeUnit.MILLISECONDS).idleTimeout(remaining, TimeUnit.MILLISECONDS);
+            Body body = new Body(2 * policy.maxBytes() + 65_536);
+            try {
+                request.send(body);
+                return new Exchange(request, head(body, deadline), body);
+            } catch (ConnectException | NoRouteToHostException | SocketTimeoutException e) {
+                failed = e; // this address did not take the connection: nothing was sent, try the next
+            } catch (IOException | RuntimeException e) {
+                request.abort(e);
+                throw e;
+            }
+        }
+        throw new IOException("could not connect to " + host + " port " + hop.port()
                 + (failed == null || failed.getMessage() == null ? "" : " (" + failed.getMessage() + ")"));
     }
 
-    private static Fetched read(Http11 connection, Http11.Head head, URI url, List<URI> redirects, Policy policy)
+    /** Waits for the response head, as long as the fetch has left and the call is not cancelled. */
+    private static Response head(Body body, Deadline deadline) throws IOException {
+        while (true) {
+            try {
+                return body.get(Math.min(POLL_MS, deadline.remainingMillis()), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                // not yet: look at the deadline and the cancellation again
+            } catch (ExecutionException e) {
+                throw failure(e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new Deadline.Cancelled();
+            }
+        }
+    }
+
+    /** What a failure of Jetty's means for the fetch: the deadline, TLS, or an I/O error in words. */
+    private static IOException failure(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SSLException || t instanceof Deadline.TimedOut || t instanceof Deadline.Cancelled
+                    || t instanceof BodyTooLarge) {
+                return (IOException) t;
+            }
+            if (t instanceof TimeoutException) {
+                return new Deadline.TimedOut(); // Jetty's total (request) or idle timeout: both are the deadline's
+            }
+            if (t instanceof InterruptedIOException && !(t instanceof SocketTimeoutException)) {
+                return new Deadline.Cancelled();
+            }
+            if (t instanceof HttpException bad) { // Jetty's parser refused the response (its own message dumps state)
+                return new IOException("the server's answer is not valid HTTP/1.1 (" + bad.getReason() + ")", failure);
+            }
+        }
+        if (failure instanceof EOFException || failure instanceof ClosedChannelException) {
+            return new IOException("the connection closed before the response was complete", failure);
+        }
+        if (failure instanceof IOException io && io.getMessage() != null) {
+            return io;
+        }
+        String message = failure == null ? null : failure.getMessage();
+        return new IOException(message == null ? String.valueOf(failure) : message, failure);
+    }
+
+    private static Fetched read(Exchange exchange, URI url, List<URI> redirects, Policy policy, Deadline deadline)
             throws IOException, Failure {
         long limit = policy.maxBytes();
-        InputStream body;
-        try {
-            body = connection.body(2 * limit + 65_536);
-        } catch (IOException e) {
-            throw new Failure("Failed to fetch " + where(url, redirects) + ": " + e.getMessage(), false);
-        }
-        long declared = connection.declaredLength();
+        HttpFields headers = exchange.response().getHeaders();
+        long declared = declaredLength(headers);
         if (declared > limit && !policy.truncate()) {
             throw tooLarge(url, redirects, policy, "the server declared " + declared + " bytes");
         }
@@ -243,7 +481,9 @@ final class Fetcher {
         byte[] buffer = new byte[16_384];
         boolean cut = false;
         try {
+            InputStream body = decoded(exchange.body().getInputStream(), headers);
             while (true) {
+                deadline.remainingMillis(); // throws once the fetch is out of time or cancelled
                 int n = body.read(buffer, 0, (int) Math.min(buffer.length, limit + 1 - bytes.size()));
                 if (n < 0) {
                     break;
@@ -257,7 +497,11 @@ final class Fetcher {
                     break;
                 }
             }
-        } catch (Http11.BodyTooLarge e) {
+        } catch (IOException | RuntimeException e) {
+            IOException why = failure(e);
+            if (!(why instanceof BodyTooLarge)) {
+                throw why;
+            }
             if (!policy.truncate()) {
                 throw tooLarge(url, redirects, policy, "its compressed form alone is larger than " + (2 * limit + 65_536)
                         + " bytes");
@@ -268,7 +512,39 @@ final class Fetcher {
         if (cut && data.length > limit) {
             data = Arrays.copyOf(data, (int) limit);
         }
-        return new Fetched(url, List.copyOf(redirects), head.status(), head.header("Content-Type"), data, cut);
+        return new Fetched(url, List.copyOf(redirects), exchange.response().getStatus(),
+                last(headers, HttpHeader.CONTENT_TYPE), data, cut);
+    }
+
+    /** The body's length as the server declared it ({@code Content-Length}), or -1. */
+    private static long declaredLength(HttpFields headers) {
+        try {
+            return headers.getLongField(HttpHeader.CONTENT_LENGTH);
+        } catch (NumberFormatException e) {
+            return -1; // Jetty's parser has refused a Content-Length that frames nothing
+        }
+    }
+
+    /** The body decoded ({@code gzip}, {@code deflate}) as the server's {@code Content-Encoding} says. */
+    private static InputStream decoded(InputStream body, HttpFields headers) throws IOException {
+        List<String> codings = headers.getCSV(HttpHeader.CONTENT_ENCODING, false);
+        InputStream decoded = body;
+        for (int i = codings.size() - 1; i >= 0; i--) {
+            String coding = codings.get(i).trim().toLowerCase(Locale.ROOT);
+            switch (coding) {
+                case "gzip", "x-gzip" -> decoded = new GZIPInputStream(decoded, 8192);
+                case "deflate" -> decoded = new InflaterInputStream(decoded);
+                case "identity", "" -> { }
+                default -> throw new IOException("the body's Content-Encoding " + coding + " is not supported");
+            }
+        }
+        return decoded;
+    }
+
+    /** The last value of a header, or {@code null}. */
+    private static String last(HttpFields headers, HttpHeader name) {
+        List<String> values = headers.getValuesList(name);
+        return values.isEmpty() ? null : values.get(values.size() - 1);
     }
 
     private static Failure tooLarge(URI url, List<URI> redirects, Policy policy, String detail) {

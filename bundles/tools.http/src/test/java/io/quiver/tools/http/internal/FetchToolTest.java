@@ -10,13 +10,12 @@ import io.quiver.api.ToolResult;
 import io.quiver.api.content.EmbeddedResource;
 import io.quiver.api.content.ResourceContents;
 import io.quiver.api.content.TextContent;
-import java.io.IOException;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
-import javax.net.ssl.SSLSocketFactory;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,26 +40,28 @@ class FetchToolTest {
 
     private TestServer server;
     private Map<String, Object> settings;
+    private Fetcher fetcher;
 
     @BeforeEach
-    void start() throws IOException {
+    void start() throws Exception {
         server = new TestServer("127.0.0.1");
         settings = new HashMap<>(Map.of("allowedHosts", "site.test", "allowedAddresses", "127.0.0.1/32"));
+        fetcher = new Fetcher(host -> {
+            if (!host.equals("site.test")) {
+                throw new UnknownHostException(host);
+            }
+            return new java.net.InetAddress[] {Addresses.literal("127.0.0.1")};
+        }, SSLContext.getDefault());
     }
 
     @AfterEach
     void stop() {
+        fetcher.close();
         server.close();
     }
 
     private ToolResult call(Map<String, Object> arguments) {
         Policy policy = PolicyTest.policy(settings);
-        Fetcher fetcher = new Fetcher(host -> {
-            if (!host.equals("site.test")) {
-                throw new UnknownHostException(host);
-            }
-            return new java.net.InetAddress[] {Addresses.literal("127.0.0.1")};
-        }, (SSLSocketFactory) SSLSocketFactory.getDefault());
         Outcome outcome = new FetchTool(() -> policy, fetcher).call(new FakeToolCall("fetch", arguments));
         return ((Outcome.Done) outcome).result();
     }

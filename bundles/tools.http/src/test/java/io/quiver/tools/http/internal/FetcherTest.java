@@ -10,18 +10,21 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.GZIPOutputStream;
-import javax.net.ssl.SSLSocketFactory;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,9 +42,11 @@ class FetcherTest {
     private final Map<String, List<String>> names = new HashMap<>();
     private TestServer allowed;
     private TestServer closed;
+    private Fetcher fetcher;
 
     @BeforeEach
-    void servers() throws IOException {
+    void servers() throws Exception {
+        fetcher = new Fetcher(this::resolve, SSLContext.getDefault());
         allowed = new TestServer("127.0.0.1");
         closed = new TestServer("127.0.0.2").on("/", e -> TestServer.send(e, 200, "text/plain", "secret".getBytes()));
         names.put("allowed.test", List.of("127.0.0.1"));
@@ -52,12 +57,13 @@ class FetcherTest {
     @AfterEach
     void stop() {
         release.countDown();
+        fetcher.close();
         allowed.close();
         closed.close();
     }
 
     private Fetcher fetcher() {
-        return new Fetcher(this::resolve, (SSLSocketFactory) SSLSocketFactory.getDefault());
+        return fetcher;
     }
 
     private InetAddress[] resolve(String host) throws UnknownHostException {
@@ -198,6 +204,21 @@ class FetcherTest {
     }
 
     @Test
+    void aCheckedAddressThatRefusesTheConnectionGivesWayToTheNext() throws Exception {
+        allowed.content("/plain", "text/plain", "from the second address");
+        names.put("two.test", List.of("127.0.0.3", "127.0.0.1")); // nothing listens on 127.0.0.3
+        Policy both = policy("allowedHosts", "two.test", "allowedAddresses", "127.0.0.1/32, 127.0.0.3/32");
+        Fetcher.Fetched fetched = fetch("http://two.test:" + allowed.port() + "/plain", both);
+        assertEquals("from the second address", new String(fetched.body(), StandardCharsets.UTF_8));
+        names.put("none.test", List.of("127.0.0.3"));
+        Fetcher.Failure failure = refused("http://none.test:" + allowed.port() + "/plain",
+                policy("allowedHosts", "none.test", "allowedAddresses", "127.0.0.3/32"));
+        assertTrue(failure.getMessage().contains("could not connect to none.test port " + allowed.port()),
+                failure.getMessage());
+        assertFalse(failure.refused);
+    }
+
+    @Test
     void redirectsAreCountedAgainstMaxRedirects() {
         allowed.redirect("/loop", 302, "/loop");
         Fetcher.Failure failure = refused(allowed.base() + "/loop", policy("maxRedirects", "2"));
@@ -229,6 +250,124 @@ class FetcherTest {
         Fetcher.Fetched cutDeclared = fetch(allowed.base() + "/declared", policy("overLimit", "truncate"));
         assertTrue(cutDeclared.cut());
         assertEquals(65536, cutDeclared.body().length);
+    }
+
+    @Test
+    void compressedBodiesAreLimitedByTheirDecodedSizeAndByTheBytesReceived() throws Exception {
+        byte[] big = new byte[200_000];
+        java.util.Arrays.fill(big, (byte) 'x');
+        ByteArrayOutputStream zipped = new ByteArrayOutputStream();
+        try (GZIPOutputStream gzip = new GZIPOutputStream(zipped)) {
+            gzip.write(big);
+        }
+        allowed.on("/small.gz", e -> {
+            e.getResponseHeaders().set("Content-Encoding", "gzip");
+            TestServer.send(e, 200, "text/plain", zipped.toByteArray());
+        });
+        assertTrue(zipped.size() < 65536, "small on the wire: " + zipped.size());
+        Fetcher.Failure decoded = refused(allowed.base() + "/small.gz", policy());
+        assertTrue(decoded.getMessage().contains("larger than the limit of 65536 bytes (maxBytes; more than that was"
+                + " sent; reading stopped there)"), decoded.getMessage());
+
+        // a zlib header, then empty stored blocks without end: a deflate body that never decodes to a byte
+        byte[] empty = {0x00, 0x00, 0x00, (byte) 0xff, (byte) 0xff};
+        CompletableFuture<Long> sent = new CompletableFuture<>();
+        allowed.on("/nothing.z", e -> {
+            e.getResponseHeaders().set("Content-Type", "text/plain");
+            e.getResponseHeaders().set("Content-Encoding", "deflate");
+            e.sendResponseHeaders(200, 0);
+            long n = 0;
+            try (OutputStream out = e.getResponseBody()) {
+                out.write(new byte[] {0x78, 0x01});
+                byte[] block = new byte[5 * 1000];
+                for (int i = 0; i < block.length; i += 5) {
+                    System.arraycopy(empty, 0, block, i, 5);
+                }
+                while (n < 64L << 20) {
+                    out.write(block);
+                    n += block.length;
+                }
+            } catch (IOException gone) {
+                sent.complete(n);
+                return;
+            }
+            sent.complete(-1L);
+        });
+        Fetcher.Failure compressed = refused(allowed.base() + "/nothing.z", policy());
+        assertTrue(compressed.getMessage().contains("its compressed form alone is larger than " + (2 * 65536 + 65_536)
+                + " bytes"), compressed.getMessage());
+        long received = sent.get(10, TimeUnit.SECONDS);
+        assertTrue(received > 0 && received < 16L << 20, "the connection was dropped after " + received + " bytes");
+    }
+
+    @Test
+    void anUnknownContentEncodingFails() {
+        allowed.on("/br", e -> {
+            e.getResponseHeaders().set("Content-Encoding", "br");
+            TestServer.send(e, 200, "text/plain", "not brotli".getBytes(StandardCharsets.UTF_8));
+        });
+        Fetcher.Failure failure = refused(allowed.base() + "/br", policy());
+        assertTrue(failure.getMessage().endsWith("the body's Content-Encoding br is not supported"), failure.getMessage());
+        assertFalse(failure.refused);
+    }
+
+    @Test
+    void answersThatAreNotHttpOrEndEarlyFailInWords() throws Exception {
+        Map<String, String> answers = Map.of(
+                "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort", "the connection closed before the response was complete",
+                "garbage\r\n\r\n", "the server's answer is not valid HTTP/1.1 (",
+                "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!",
+                "the server's answer is not valid HTTP/1.1 (Multiple Content-Lengths)",
+                "HTTP/1.1 200 OK\r\nX-Big: " + "y".repeat(Fetcher.MAX_HEAD) + "\r\n\r\n",
+                "the server's answer is not valid HTTP/1.1 (Response Header Fields Too Large)");
+        for (Map.Entry<String, String> answer : answers.entrySet()) {
+            try (ServerSocket raw = new ServerSocket(0, 5, InetAddress.getByName("127.0.0.1"))) {
+                Thread server = new Thread(() -> {
+                    try (Socket socket = raw.accept()) {
+                        socket.getInputStream().read(new byte[8192]);
+                        socket.getOutputStream().write(answer.getKey().getBytes(StandardCharsets.ISO_8859_1));
+                    } catch (IOException ignored) {
+                        // the client went away
+                    }
+                });
+                server.start();
+                Fetcher.Failure failure = refused("http://127.0.0.1:" + raw.getLocalPort() + "/", policy());
+                assertTrue(failure.getMessage().contains(": " + answer.getValue()), failure.getMessage());
+                assertFalse(failure.refused);
+                server.join(5000);
+            }
+        }
+    }
+
+    @Test
+    void theHttpClientStartsAtTheFirstFetchWithAFewNamedThreadsAndCloseStopsThemAll() throws Exception {
+        awaitClientThreads(0); // those of the tests before, closed after each
+        allowed.content("/plain", "text/plain", "x");
+        try (Fetcher own = new Fetcher(this::resolve, SSLContext.getDefault())) {
+            assertEquals(0, clientThreads().size(), "nothing runs before the first fetch");
+            own.fetch(Fetcher.parse(allowed.base() + "/plain"), policy(), () -> false);
+            List<String> running = clientThreads();
+            assertFalse(running.isEmpty());
+            assertTrue(running.size() <= Fetcher.MAX_THREADS + 1, "a small pool and its scheduler: " + running);
+            own.close();
+            awaitClientThreads(0);
+            assertTrue(assertThrows(Fetcher.Failure.class, () -> own.fetch(Fetcher.parse(allowed.base() + "/plain"),
+                    policy(), () -> false)).getMessage().contains("stopping"));
+        }
+    }
+
+    /** The threads of fetch's HTTP clients (not its name lookups, which end with their lookup). */
+    private static List<String> clientThreads() {
+        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
+                .filter(n -> n.startsWith(Fetcher.THREADS) && !n.equals("quiver-fetch-lookup")).sorted().toList();
+    }
+
+    private static void awaitClientThreads(int count) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (clientThreads().size() != count) {
+            assertTrue(System.nanoTime() < end, "still running: " + clientThreads());
+            Thread.sleep(20);
+        }
     }
 
     @Test

@@ -35,6 +35,7 @@ class TlsTest {
     static Path folder;
     private static TestServer server;
     private static SSLContext client;
+    private static Fetcher fetcher;
 
     @BeforeAll
     static void start() throws Exception {
@@ -58,20 +59,22 @@ class TlsTest {
         client = SSLContext.getInstance("TLS");
         client.init(null, tmf.getTrustManagers(), null);
         server = new TestServer("127.0.0.1", serverContext).content("/plain", "text/plain", "over tls");
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
-    private static Fetcher fetcher() {
-        return new Fetcher(host -> {
+        fetcher = new Fetcher(host -> {
             if (List.of("tls.test", "other.test").contains(host)) {
                 return new InetAddress[] {Addresses.literal("127.0.0.1")};
             }
             throw new UnknownHostException(host);
-        }, client.getSocketFactory());
+        }, client);
+    }
+
+    @AfterAll
+    static void stop() {
+        fetcher.close();
+        server.close();
+    }
+
+    private static Fetcher fetcher() {
+        return fetcher;
     }
 
     private static final Policy POLICY = PolicyTest.policy(Map.of("allowedHosts", "tls.test, other.test, 127.0.0.1",
