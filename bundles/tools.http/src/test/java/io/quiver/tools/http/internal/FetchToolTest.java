@@ -10,6 +10,7 @@ import io.quiver.api.ToolResult;
 import io.quiver.api.content.EmbeddedResource;
 import io.quiver.api.content.ResourceContents;
 import io.quiver.api.content.TextContent;
+import io.quiver.testing.FakeToolCall;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -62,7 +63,7 @@ class FetchToolTest {
 
     private ToolResult call(Map<String, Object> arguments) {
         Policy policy = PolicyTest.policy(settings);
-        Outcome outcome = new FetchTool(() -> policy, fetcher).call(new FakeToolCall("fetch", arguments));
+        Outcome outcome = new FetchTool(() -> policy, fetcher).call(FakeToolCall.of("fetch", arguments));
         return ((Outcome.Done) outcome).result();
     }
 
