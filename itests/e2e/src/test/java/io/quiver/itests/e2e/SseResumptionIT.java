@@ -46,8 +46,7 @@ class SseResumptionIT {
         String session = initialize();
         String call = "{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"tools/call\",\"params\":{\"name\":"
                 + "\"test_tool_with_progress\",\"arguments\":{},\"_meta\":{\"progressToken\":\"p1\"}}}";
-        HttpResponse<InputStream> post = HTTP.send(request("POST", session).POST(HttpRequest.BodyPublishers.ofString(call))
-                .build(), HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> post = post(session, call);
         assertEquals(200, post.statusCode());
         assertEquals("text/event-stream", post.headers().firstValue("Content-Type").orElse("").split(";")[0]);
         String lastId;
@@ -60,18 +59,7 @@ class SseResumptionIT {
             lastId = first.id;
         }
         // The connection is gone; the call goes on. Reconnect where we left off.
-        HttpResponse<InputStream> get = HTTP.send(request("GET", session).header("Last-Event-ID", lastId).GET().build(),
-                HttpResponse.BodyHandlers.ofInputStream());
-        assertEquals(200, get.statusCode());
-        List<JsonNode> rest = new ArrayList<>();
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(get.body(), StandardCharsets.UTF_8))) {
-            Event event;
-            while ((event = next(reader)) != null) {
-                if (!event.data.isBlank()) {
-                    rest.add(JSON.readTree(event.data));
-                }
-            }
-        }
+        List<JsonNode> rest = resume(session, lastId);
         JsonNode response = rest.get(rest.size() - 1);
         assertEquals(42, response.path("id").asInt(), rest.toString());
         assertTrue(response.path("result").path("content").isArray());
@@ -89,23 +77,12 @@ class SseResumptionIT {
         String session = initialize();
         String call = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":"
                 + "\"slow_compute\",\"arguments\":{\"seconds\":0.8,\"label\":\"kept\"}}}";
-        HttpResponse<InputStream> post = HTTP.send(request("POST", session).POST(HttpRequest.BodyPublishers.ofString(call))
-                .build(), HttpResponse.BodyHandlers.ofInputStream());
         String primingId;
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(post.body(), StandardCharsets.UTF_8))) {
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(post(session, call).body(),
+                StandardCharsets.UTF_8))) {
             primingId = next(reader).id;
         }
-        HttpResponse<InputStream> get = HTTP.send(request("GET", session).header("Last-Event-ID", primingId).GET().build(),
-                HttpResponse.BodyHandlers.ofInputStream());
-        List<JsonNode> messages = new ArrayList<>();
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(get.body(), StandardCharsets.UTF_8))) {
-            Event event;
-            while ((event = next(reader)) != null) {
-                if (!event.data.isBlank()) {
-                    messages.add(JSON.readTree(event.data));
-                }
-            }
-        }
+        List<JsonNode> messages = resume(session, primingId);
         assertEquals(1, messages.size(), "the resumed stream carries the response, then ends: " + messages);
         assertEquals(7, messages.get(0).path("id").asInt(), messages.toString());
         assertTrue(messages.get(0).path("result").path("content").get(0).path("text").asString().contains("kept"),
@@ -120,6 +97,28 @@ class SseResumptionIT {
     }
 
     private record Event(String id, String data) {
+    }
+
+    private static HttpResponse<InputStream> post(String session, String body) throws Exception {
+        return HTTP.send(request("POST", session).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+    }
+
+    /** Resumes a stream after an event id and reads it to its end: the JSON-RPC messages it carried. */
+    private static List<JsonNode> resume(String session, String lastEventId) throws Exception {
+        HttpResponse<InputStream> get = HTTP.send(request("GET", session).header("Last-Event-ID", lastEventId).GET()
+                .build(), HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(200, get.statusCode());
+        List<JsonNode> messages = new ArrayList<>();
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(get.body(), StandardCharsets.UTF_8))) {
+            Event event;
+            while ((event = next(reader)) != null) {
+                if (!event.data.isBlank()) {
+                    messages.add(JSON.readTree(event.data));
+                }
+            }
+        }
+        return messages;
     }
 
     /** Reads one SSE event (skipping comments); null at the end of the stream. */
