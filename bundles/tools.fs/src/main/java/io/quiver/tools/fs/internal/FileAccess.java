@@ -197,7 +197,15 @@ final class FileAccess {
         }
     }
 
-    /** Renames an entry to another (both walked, neither followed at its last name), relative to their handles. */
+    /**
+     * Renames an entry to another (both walked, neither followed at its last name), relative to their handles.
+     *
+     * <p>{@code renameat} replaces what is at the destination: the caller looks that nothing is there first, and
+     * an entry created in between is replaced (a directory source can replace only an empty directory). Java 17
+     * offers no move that refuses to replace through directory handles (no {@code renameat2(RENAME_NOREPLACE)}, no
+     * {@code linkat} relative to a handle; {@code Files.createLink} works by path, which a swapped link could
+     * redirect outside the roots): docs/tools-fs.md, other limits.
+     */
     static void move(Entry source, Entry destination) throws IOException {
         source.dir().move(Path.of(source.name()), destination.dir(), Path.of(destination.name()));
     }
