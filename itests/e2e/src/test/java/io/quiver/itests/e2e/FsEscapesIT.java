@@ -28,9 +28,11 @@ import tools.jackson.databind.JsonNode;
  * default tools, a writable root), over HTTP: {@code ..}, absolute paths, URL-encoded and Unicode lookalike
  * forms, Windows separators, NUL bytes, overlong paths, links out (to a file, to a directory, absolute, chained,
  * dangling, in the middle of a path), link loops, a hard link, and a directory swapped for a link out while
- * calls run. A canary file outside the root must keep its content and time, nothing may appear next to it, and
- * its text must be in no answer and no log line. The same table goes to the reference server: whatever it
- * refuses, Quiver refuses too.
+ * calls run. A canary file outside the root must keep its content and time, and its text must be in no answer
+ * and no log line. Nothing beside the root may change, checked on disk: the root's parent (where {@code ..} and
+ * {@code ../made} would land) and everything under it but the root, the server's {@code ~} among them (it runs
+ * with a home of its own there, so {@code ~/made} would land there too). The same table goes to the reference
+ * server: whatever it refuses, Quiver refuses too.
  */
 class FsEscapesIT {
 
@@ -40,7 +42,11 @@ class FsEscapesIT {
     private static QuiverServer server;
     private static McpClient quiver;
     private static FsStdioPeer reference;
+    /** Everything outside the root, as {@link FsTree#outsideRootState} shows it before the first call. */
     private static String outsideBefore;
+    /** The names the table makes (or moves to) beside an escape, and whether each was in the real home before. */
+    private static final List<String> MADE = List.of("made", "moved-in");
+    private static Map<String, Boolean> inRealHomeBefore;
 
     /**
      * One way out.
@@ -115,11 +121,25 @@ class FsEscapesIT {
         Files.createSymbolicLink(root.resolve("dangling-out"), Path.of("../outside/created-through-a-link.txt"));
         Files.createLink(root.resolve("hard.txt"), tree.canary);
         Files.writeString(root.resolve("victim.txt"), "victim\n");
-        outsideBefore = tree.outsideState();
-        server = QuiverServer.start("fs-escapes", "core,http,tools-default", home -> Files.writeString(
-                home.resolve("etc").resolve("io.quiver.tools.fs.cfg"), "roots = " + tree.root + ":rw\n"));
+        Path userHome = Files.createDirectories(tree.base.resolve("home"));
+        Files.writeString(userHome.resolve(".profile"), "# the server's home\n");
+        inRealHomeBefore = inRealHome();
+        server = QuiverServer.startWithUserHome("fs-escapes", "core,http,tools-default", home -> Files.writeString(
+                home.resolve("etc").resolve("io.quiver.tools.fs.cfg"), "roots = " + tree.root + ":rw\n"), userHome);
         quiver = McpClient.connect(server.url(), "fs-escapes-it", T);
-        reference = FsStdioPeer.reference(tree.base.resolve("reference.log"), tree.root);
+        // (its log goes with the server's, not beside the root: nothing may appear there)
+        reference = FsStdioPeer.reference(server.home().resolve("reference.log"), tree.root);
+        outsideBefore = tree.outsideRootState();
+    }
+
+    /** Whether each name the table makes is in the real home of the user running the tests. */
+    private static Map<String, Boolean> inRealHome() {
+        Path home = Path.of(System.getProperty("user.home"));
+        Map<String, Boolean> there = new java.util.LinkedHashMap<>();
+        for (String name : MADE) {
+            there.put(name, Files.exists(home.resolve(name), java.nio.file.LinkOption.NOFOLLOW_LINKS));
+        }
+        return there;
     }
 
     @AfterAll
@@ -200,11 +220,12 @@ class FsEscapesIT {
             table.add(String.format("%-36s quiver: refused by %2d tools (%s)  reference: %s", c.name(),
                     refusedBy.size(), why.length() > 110 ? why.substring(0, 110) + "..." : why,
                     referenceRefuses ? "refused" : "READ IT"));
-            assertEquals(outsideBefore, tree.outsideState(), "after " + c.name());
+            assertEquals(outsideBefore, tree.outsideRootState(), "nothing beside the root changed after " + c.name());
         }
         assertTrue(Files.exists(tree.root.resolve("victim.txt")), "the file moved around is still in place");
         assertFalse(Files.exists(tree.root.resolve("moved-in")));
         assertEquals(FsTree.CANARY + "\n", Files.readString(tree.canary));
+        assertEquals(inRealHomeBefore, inRealHome(), "nothing the table makes appeared in the real home either");
         System.out.println("FsEscapesIT escape table:\n" + String.join("\n", table));
     }
 
@@ -263,7 +284,7 @@ class FsEscapesIT {
             swapper.join();
         }
         assertEquals(null, failure.get());
-        assertEquals(outsideBefore, tree.outsideState(), "nothing outside changed or appeared");
+        assertEquals(outsideBefore, tree.outsideRootState(), "nothing outside changed or appeared");
         System.out.println("FsEscapesIT swap race: " + calls + " calls, " + inside + " reads inside, " + refused
                 + " refused, " + swaps.get() + " swaps, nothing outside touched");
     }
@@ -327,7 +348,7 @@ class FsEscapesIT {
             flipper.join();
         }
         assertEquals(null, failure.get());
-        assertEquals(outsideBefore, tree.outsideState(), "nothing outside changed or appeared");
+        assertEquals(outsideBefore, tree.outsideRootState(), "nothing outside changed or appeared");
         try (java.util.stream.Stream<Path> inTarget = Files.list(tree.root.resolve("docs/target"))) {
             assertEquals(made, inTarget.filter(p -> p.getFileName().toString().startsWith("made-")).count(),
                     "every directory made is inside");

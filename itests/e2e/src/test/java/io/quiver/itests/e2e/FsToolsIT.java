@@ -454,6 +454,35 @@ class FsToolsIT {
         assertTrue(text(slow).contains("took longer than"), text(slow));
     }
 
+    /**
+     * A broad search with long context lines would return structured content far above the engine's output limit
+     * (1 MiB), which fails the whole call: it stops within its own budget instead, a partial result that says so.
+     */
+    @Test
+    void aBroadContentSearchStopsWithinTheOutputLimitRatherThanFailing() throws Exception {
+        Path wide = Files.createDirectories(tree.root.resolve("wide"));
+        try {
+            String line = "wide " + "w".repeat(400) + "\n";
+            for (int i = 0; i < 5; i++) {
+                Files.writeString(wide.resolve("wide-" + i + ".txt"), line.repeat(300));
+            }
+            JsonNode result = q("search_file_contents", args("path", "wide", "pattern", "wide", "contextLines", 20));
+            assertFalse(isError(result), firstText(result));
+            JsonNode found = FsTree.result(result).path("structuredContent");
+            assertTrue(found.path("truncated").asBoolean(), found.path("truncated").toString());
+            assertTrue(found.path("matches").size() > 10, found.path("matches").size() + " matches");
+            assertTrue(text(result).contains("stopped early: the output limit of 524288 bytes"),
+                    text(result).substring(text(result).lastIndexOf('[')));
+        } finally {
+            try (Stream<Path> files = Files.list(wide)) {
+                for (Path file : files.toList()) {
+                    Files.delete(file);
+                }
+            }
+            Files.delete(wide);
+        }
+    }
+
     /** The matching lines of the tree's text files (edits-* left out), as path:line:text. */
     private static Set<String> grep(String pattern, String filePattern, boolean ignoreCase) throws Exception {
         Pattern regex = Pattern.compile(pattern, ignoreCase ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0);

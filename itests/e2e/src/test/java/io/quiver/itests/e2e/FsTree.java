@@ -2,15 +2,18 @@ package io.quiver.itests.e2e;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -85,16 +88,37 @@ final class FsTree {
         Files.writeString(file, text, StandardCharsets.UTF_8);
     }
 
-    /** Every file and directory under {@code outside}, with sizes and times: what must not change. */
-    String outsideState() throws IOException {
-        try (Stream<Path> all = Files.walk(outside)) {
-            List<String> lines = new ArrayList<>();
-            for (Path p : all.sorted().toList()) {
-                lines.add(outside.relativize(p) + " " + (Files.isRegularFile(p) ? Files.size(p) + " "
-                        + Files.getLastModifiedTime(p) + " " + Files.readString(p).hashCode() : "dir"));
+    /**
+     * Every file, directory and link under {@code base} but the root and what is in it: the canary's folder, the
+     * root's parent itself (where {@code ..} and {@code ../made} land), a home given to the server, anything an
+     * escape might make beside the root. Each with its type, size and modification time (a directory's changes when
+     * a name in it is made or removed), a file's content hash and a link's target: what must not change.
+     */
+    String outsideRootState() throws IOException {
+        List<String> lines = new ArrayList<>();
+        Files.walkFileTree(base, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) throws IOException {
+                if (dir.equals(root)) {
+                    return FileVisitResult.SKIP_SUBTREE;
+                }
+                lines.add(line(dir, attributes, "dir"));
+                return FileVisitResult.CONTINUE;
             }
-            return String.join("\n", lines);
-        }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
+                lines.add(line(file, attributes, attributes.isSymbolicLink() ? "link -> " + Files.readSymbolicLink(file)
+                        : attributes.isRegularFile() ? "file " + Arrays.hashCode(Files.readAllBytes(file)) : "other"));
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        lines.sort(null);
+        return String.join("\n", lines);
+    }
+
+    private String line(Path p, BasicFileAttributes attributes, String what) {
+        return "/" + base.relativize(p) + " " + what + " " + attributes.size() + " " + attributes.lastModifiedTime();
     }
 
     // ----------------------------------------------------------------- reading results

@@ -47,8 +47,22 @@ final class QuiverServer implements AutoCloseable {
 
     /** Starts a server with more command line options (e.g. {@code --bind}). */
     static QuiverServer start(String name, String features, Preparation prepare, String... options) throws Exception {
+        return start(name, features, prepare, null, options);
+    }
+
+    /**
+     * Starts a server whose user home is a folder of the test's: {@code user.home} (what {@code ~} means to the
+     * server) and {@code HOME} (for what it runs), so that nothing it might do in {@code ~} reaches the real one.
+     */
+    static QuiverServer startWithUserHome(String name, String features, Preparation prepare, Path userHome)
+            throws Exception {
+        return start(name, features, prepare, userHome);
+    }
+
+    private static QuiverServer start(String name, String features, Preparation prepare, Path userHome,
+            String... options) throws Exception {
         Path home = home(name, prepare);
-        Process process = launch(home, features, options);
+        Process process = launch(home, features, userHome, options);
         CompletableFuture<String> endpoint = CompletableFuture.supplyAsync(() -> {
             try (BufferedReader out = new BufferedReader(
                     new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
@@ -79,7 +93,7 @@ final class QuiverServer implements AutoCloseable {
     /** Runs a start that should fail (a refused configuration, say) and returns how it ended. */
     static Failure startFailing(String name, String features, Preparation prepare, String... options) throws Exception {
         Path home = home(name, prepare);
-        Process process = launch(home, features, options);
+        Process process = launch(home, features, null, options);
         String stdout = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             process.destroyForcibly();
@@ -96,16 +110,24 @@ final class QuiverServer implements AutoCloseable {
         return home;
     }
 
-    private static Process launch(Path home, String features, String... options) throws IOException {
-        List<String> command = new ArrayList<>(List.of(javaBinary(), "-jar", System.getProperty("quiver.jar"), "run",
+    private static Process launch(Path home, String features, Path userHome, String... options) throws IOException {
+        List<String> command = new ArrayList<>(List.of(javaBinary()));
+        if (userHome != null) {
+            command.add("-Duser.home=" + userHome);
+        }
+        command.addAll(List.of("-jar", System.getProperty("quiver.jar"), "run",
                 "--port", "0", "--features", features,
                 "--etc", home.resolve("etc").toString(),
                 "--deploy", home.resolve("deploy").toString(),
                 "--data", home.resolve("data").toString()));
         command.addAll(List.of(options));
         // the server's working directory is its home: what it writes by default (audit/) stays there
-        return new ProcessBuilder(command).directory(home.toFile()).redirectError(home.resolve("server.log").toFile())
-                .start();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(home.toFile())
+                .redirectError(home.resolve("server.log").toFile());
+        if (userHome != null) {
+            builder.environment().put("HOME", userHome.toString());
+        }
+        return builder.start();
     }
 
     /** Whether the process still runs. */

@@ -33,6 +33,14 @@ final class FileAccess {
      * Opens a regular file a walk found in a directory for reading, relative to the directory's handle and
      * never through a link, after the hard-link rule; the file opened must be the one that was looked at.
      *
+     * <p>The JDK opens with a blocking {@code open()} and has no {@code O_NONBLOCK}: a FIFO at the name would block
+     * the thread, uninterruptibly, until some process writes to it (and the directory handle cannot be closed
+     * meanwhile). So the name is looked at again right before the open, through the handle, and must still be the
+     * regular file that was seen; only a FIFO swapped in between that look and the open itself can still block
+     * (docs/tools-fs.md, other limits). After the open the name must still be that file, and the opened channel
+     * seekable (a pipe or a socket is not; the JDK offers no {@code fstat} of an opened channel's type). Whatever
+     * fails after the open closes the channel.
+     *
      * @param readHardLinks whether a file with more than one hard link may be read
      */
     static SeekableByteChannel openRead(SecureDirectoryStream<Path> dir, String name, Path path,
@@ -40,13 +48,30 @@ final class FileAccess {
         if (!readHardLinks) {
             refuseHardLinks(path, seen, "read");
         }
+        requireSame(Handles.stat(dir, name), seen, path);
         SeekableByteChannel channel = dir.newByteChannel(Path.of(name), READ);
-        BasicFileAttributes now = Handles.stat(dir, name);
+        boolean checked = false;
+        try {
+            requireSame(Handles.stat(dir, name), seen, path);
+            try {
+                channel.position();
+            } catch (IOException e) {
+                throw new FsException(path + " is not a regular file now (a pipe or a socket); it was not read.");
+            }
+            checked = true;
+            return channel;
+        } finally {
+            if (!checked) {
+                channel.close();
+            }
+        }
+    }
+
+    /** Fails unless a name is (still) the regular file that was seen. */
+    private static void requireSame(BasicFileAttributes now, BasicFileAttributes seen, Path path) throws FsException {
         if (now == null || !Objects.equals(now.fileKey(), seen.fileKey()) || !now.isRegularFile()) {
-            channel.close();
             throw new FsException(path + " changed while it was opened; try again.");
         }
-        return channel;
     }
 
     /** Fails unless the entry is an existing regular file, with a message saying what it is instead. */
@@ -172,7 +197,15 @@ final class FileAccess {
         }
     }
 
-    /** Renames an entry to another (both walked, neither followed at its last name), relative to their handles. */
+    /**
+     * Renames an entry to another (both walked, neither followed at its last name), relative to their handles.
+     *
+     * <p>{@code renameat} replaces what is at the destination: the caller looks that nothing is there first, and
+     * an entry created in between is replaced (a directory source can replace only an empty directory). Java 17
+     * offers no move that refuses to replace through directory handles (no {@code renameat2(RENAME_NOREPLACE)}, no
+     * {@code linkat} relative to a handle; {@code Files.createLink} works by path, which a swapped link could
+     * redirect outside the roots): docs/tools-fs.md, other limits.
+     */
     static void move(Entry source, Entry destination) throws IOException {
         source.dir().move(Path.of(source.name()), destination.dir(), Path.of(destination.name()));
     }

@@ -59,6 +59,15 @@ public @interface FsConfig {
     @Max(1L << 30)
     long maxSearchFileBytes() default 1L << 20;
 
+    @AttributeDefinition(name = "Search output limit",
+            description = "Most bytes of matches (with their context lines) one search_file_contents returns, in its"
+                    + " text and in its structured content each; past it the search stops with a partial result."
+                    + " Keep it well under the engine's maxOutputBytes (1 MiB by default), which fails a call whose"
+                    + " structured content is larger")
+    @Min(1024)
+    @Max(64L << 20)
+    long maxSearchOutputBytes() default 512L << 10;
+
     @AttributeDefinition(name = "Scan limit",
             description = "Most directory entries one tree or search visits before it stops with a partial result")
     @Min(100)

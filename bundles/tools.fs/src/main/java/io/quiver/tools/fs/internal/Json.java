@@ -55,6 +55,26 @@ final class Json {
         }
     }
 
+    /** How many bytes (UTF-8) a string takes as a JSON string, quotes included, written as {@link #string} does. */
+    static long bytes(String s) {
+        long n = 2;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f') {
+                n += 2;
+            } else if (c < 0x20) {
+                n += 6;
+            } else if (c < 0x80) {
+                n += 1;
+            } else if (c < 0x800 || Character.isSurrogate(c)) {
+                n += 2; // a surrogate pair is four bytes
+            } else {
+                n += 3;
+            }
+        }
+        return n;
+    }
+
     static void string(String s, StringBuilder out) {
         out.append('"');
         for (int i = 0; i < s.length(); i++) {

@@ -9,6 +9,7 @@ import io.quiver.api.content.TextContent;
 import io.quiver.api.schema.Description;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +30,9 @@ import org.osgi.service.component.annotations.Reference;
                 + " like grep -E; matched line by line), optionally only in files matching a glob. Returns"
                 + " path:line: text for each match, with contextLines lines around it (path-line- text), groups"
                 + " separated by --. Binary files, files larger than the server's search limit and hard-linked"
-                + " files are skipped and counted. Stops at maxResults matches (at most the server's result limit)."
+                + " files are skipped and counted. Stops at maxResults matches (at most the server's result limit),"
+                + " or when the matches with their context lines reach the server's output limit (then fewer"
+                + " contextLines show more)."
                 + " A pattern that takes too long (catastrophic backtracking) fails the search. Only searches within"
                 + " allowed directories.",
         arguments = SearchFileContentsTool.Arguments.class,
@@ -41,6 +44,8 @@ public final class SearchFileContentsTool implements Tool {
     static final int MAX_LINE_CHARS = 500;
     /** Most context lines around a match. */
     static final int MAX_CONTEXT = 20;
+    /** What one match's structured form takes besides its strings (names, line number, brackets, commas). */
+    private static final int MATCH_OVERHEAD = 64;
 
     /** The arguments of {@code search_file_contents}. */
     @Description("What to search for, and where")
@@ -74,7 +79,7 @@ public final class SearchFileContentsTool implements Tool {
      *
      * @param filesSearched text files whose lines were matched
      * @param filesSkipped files left out (binary, too large, hard-linked, unreadable)
-     * @param truncated whether the search stopped early (maxResults or the scan limit)
+     * @param truncated whether the search stopped early (maxResults, the output limit or the scan limit)
      */
     public record Found(String path, List<Match> matches, int filesSearched, int filesSkipped, boolean truncated) {
     }
@@ -165,7 +170,8 @@ public final class SearchFileContentsTool implements Tool {
                 excludes.add(Glob.of(exclude));
             }
         }
-        Search search = new Search(sandbox, regex, context, limit, settings.regexTimeoutMs() * 1_000_000L);
+        Search search = new Search(sandbox, regex, context, limit, settings.maxSearchOutputBytes(),
+                settings.regexTimeoutMs() * 1_000_000L);
         String root;
         try (Entry entry = sandbox.locate(arguments.path(), true)) {
             if (!entry.exists()) {
@@ -199,24 +205,33 @@ public final class SearchFileContentsTool implements Tool {
         return search.result(root, limited);
     }
 
-    /** One search's state: the matches so far and the counts. */
+    /**
+     * One search's state: the matches so far and the counts. The matches are kept within a byte budget, in the text
+     * and in the structured content each (the engine fails a call whose structured content is above its output
+     * limit, and cuts text there): a match that would not fit ends the search, as the result limit does.
+     */
     private static final class Search {
         private final Sandbox sandbox;
         private final Pattern regex;
         private final int context;
         private final int limit;
+        private final long budget;
         private final long timeoutNanos;
         private final List<Match> matches = new ArrayList<>();
         private final StringBuilder text = new StringBuilder();
+        private long structuredBytes;
+        private long textBytes;
         private int searched;
         private int skipped;
         private boolean full;
+        private boolean outOfRoom;
 
-        Search(Sandbox sandbox, Pattern regex, int context, int limit, long timeoutNanos) {
+        Search(Sandbox sandbox, Pattern regex, int context, int limit, long budget, long timeoutNanos) {
             this.sandbox = sandbox;
             this.regex = regex;
             this.context = context;
             this.limit = limit;
+            this.budget = budget;
             this.timeoutNanos = timeoutNanos;
         }
 
@@ -265,19 +280,31 @@ public final class SearchFileContentsTool implements Tool {
                 }
                 int from = Math.max(0, i - context);
                 int to = Math.min(lines.size() - 1, i + context);
-                matches.add(new Match(path.toString(), i + 1, cut(lines.get(i)),
+                Match match = new Match(path.toString(), i + 1, cut(lines.get(i)),
                         lines.subList(from, i).stream().map(Search::cut).toList(),
-                        lines.subList(i + 1, to + 1).stream().map(Search::cut).toList()));
+                        lines.subList(i + 1, to + 1).stream().map(Search::cut).toList());
                 int start = Math.max(from, shownUpTo + 1);
                 boolean newGroup = shownUpTo < 0 || start > shownUpTo + 1;
+                StringBuilder shown = new StringBuilder();
                 if (context > 0 && text.length() > 0 && newGroup && start <= to) {
-                    text.append("--\n");
+                    shown.append("--\n");
                 }
                 for (int j = start; j <= to; j++) {
                     boolean isMatch = j == i || j > i && regexFinds(matcher, lines.get(j), deadline, path);
-                    text.append(path).append(isMatch ? ':' : '-').append(j + 1).append(isMatch ? ": " : "- ")
+                    shown.append(path).append(isMatch ? ':' : '-').append(j + 1).append(isMatch ? ": " : "- ")
                             .append(cut(lines.get(j))).append('\n');
                 }
+                long size = size(match);
+                long shownSize = shown.toString().getBytes(StandardCharsets.UTF_8).length;
+                if (structuredBytes + size > budget || textBytes + shownSize > budget) {
+                    outOfRoom = true;
+                    full = true;
+                    return;
+                }
+                matches.add(match);
+                structuredBytes += size;
+                text.append(shown);
+                textBytes += shownSize;
                 shownUpTo = Math.max(shownUpTo, to);
                 if (matches.size() >= limit) {
                     full = true;
@@ -295,20 +322,34 @@ public final class SearchFileContentsTool implements Tool {
             }
         }
 
+        /** About how many bytes a match takes in the structured content (JSON): at least that many. */
+        private static long size(Match match) {
+            long size = MATCH_OVERHEAD + Json.bytes(match.path()) + Json.bytes(match.text());
+            for (String line : match.before()) {
+                size += Json.bytes(line) + 1;
+            }
+            for (String line : match.after()) {
+                size += Json.bytes(line) + 1;
+            }
+            return size;
+        }
+
         private static String cut(String line) {
             return line.length() <= MAX_LINE_CHARS ? line : line.substring(0, MAX_LINE_CHARS) + "…";
         }
 
         ToolResult result(String root, boolean limited) {
             boolean truncated = full || limited;
-            StringBuilder out = new StringBuilder(matches.isEmpty() ? "No matches found\n" : text);
+            StringBuilder out = new StringBuilder(matches.isEmpty() && !outOfRoom ? "No matches found\n" : text);
             out.append("[").append(matches.size()).append(matches.size() == 1 ? " match" : " matches").append(" in ")
                     .append(searched).append(searched == 1 ? " file" : " files");
             if (skipped > 0) {
                 out.append("; ").append(skipped).append(" skipped (binary, too large, hard-linked or unreadable)");
             }
             if (truncated) {
-                out.append("; stopped early: ").append(full ? "the result limit of " + limit + " matches"
+                out.append("; stopped early: ").append(outOfRoom ? "the output limit of " + budget + " bytes (fewer"
+                        + " contextLines, or a narrower path, filePattern or pattern, show the rest)"
+                        : full ? "the result limit of " + limit + " matches"
                         : "the scan limit of " + sandbox.settings().maxScannedEntries() + " entries");
             }
             out.append("]");

@@ -16,8 +16,8 @@ import java.util.Locale;
  * @param problems why configured roots were not taken (one line each), for the operator
  */
 record Settings(List<Root> roots, boolean clientRoots, long maxReadBytes, long maxMediaBytes, long maxWriteBytes,
-        int maxResults, long maxSearchFileBytes, int maxScannedEntries, long regexTimeoutMs, boolean readHardLinks,
-        List<String> problems) {
+        int maxResults, long maxSearchFileBytes, long maxSearchOutputBytes, int maxScannedEntries, long regexTimeoutMs,
+        boolean readHardLinks, List<String> problems) {
 
     Settings {
         roots = List.copyOf(roots);
@@ -41,7 +41,8 @@ record Settings(List<Root> roots, boolean clientRoots, long maxReadBytes, long m
             }
         }
         return new Settings(roots, config.clientRoots(), config.maxReadBytes(), config.maxMediaBytes(),
-                config.maxWriteBytes(), config.maxResults(), config.maxSearchFileBytes(), config.maxScannedEntries(),
+                config.maxWriteBytes(), config.maxResults(), config.maxSearchFileBytes(), config.maxSearchOutputBytes(),
+                config.maxScannedEntries(),
                 config.regexTimeoutMs(), config.readHardLinks(), problems);
     }
 

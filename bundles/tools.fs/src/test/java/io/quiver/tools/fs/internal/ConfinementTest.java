@@ -248,6 +248,54 @@ class ConfinementTest {
         assertFalse(Files.exists(readOnly.root.resolve("made")));
     }
 
+    /**
+     * With no configuration at all (what a plain {@code quiver run} has) the tools reach the working directory
+     * only, and write nothing there.
+     */
+    @Test
+    void withoutConfigurationTheWorkingDirectoryIsTheOnlyRootAndItIsReadOnly(@TempDir Path other) throws Exception {
+        Path base = other.toRealPath();
+        Path wd = Files.createDirectories(base.resolve("work"));
+        Path home = Files.createDirectories(base.resolve("home"));
+        Files.writeString(wd.resolve("a.txt"), "alpha\n");
+        Files.createDirectories(wd.resolve("sub"));
+        Files.writeString(base.resolve("beside.txt"), "beside\n");
+        Workspace workspace = new Workspace(Map.of(), wd, home);
+
+        ToolResult listed = call(new ListAllowedDirectoriesTool(workspace), new ListAllowedDirectoriesTool.Arguments());
+        assertEquals("Allowed directories:\n" + wd + "\n\nAll are read-only.", text(listed));
+        assertEquals(new ListAllowedDirectoriesTool.Allowed(List.of(
+                new ListAllowedDirectoriesTool.AllowedDirectory(wd.toString(), false)), false),
+                listed.structuredContent());
+        assertEquals("alpha\n", text(call(new ReadTextFileTool(workspace), new ReadTextFileTool.Arguments("a.txt",
+                Optional.empty(), Optional.empty()))));
+        for (String outside : List.of("../beside.txt", base + "/beside.txt", "~/x.txt")) {
+            ToolResult refused = call(new ReadTextFileTool(workspace), new ReadTextFileTool.Arguments(outside,
+                    Optional.empty(), Optional.empty()));
+            assertTrue(text(refused).contains("outside the allowed roots"), outside + ": " + text(refused));
+        }
+
+        String readOnly = "is in a read-only root (" + wd + ")";
+        List<ToolResult> writes = List.of(
+                call(new WriteFileTool(workspace), new WriteFileTool.Arguments("a.txt", "x")),
+                call(new WriteFileTool(workspace), new WriteFileTool.Arguments("new.txt", "x")),
+                call(new EditFileTool(workspace), new EditFileTool.Arguments("a.txt",
+                        List.of(new EditFileTool.Edit("alpha", "x")), Optional.of(false))),
+                call(new CreateDirectoryTool(workspace), new PathArgument("made")),
+                call(new CreateDirectoryTool(workspace), new PathArgument("sub/made")),
+                call(new MoveFileTool(workspace), new MoveFileTool.Arguments("a.txt", "b.txt")),
+                call(new MoveFileTool(workspace), new MoveFileTool.Arguments("sub", "moved")));
+        for (ToolResult write : writes) {
+            assertTrue(write.isError(), text(write));
+            assertTrue(text(write).startsWith("Access denied: ") && text(write).contains(readOnly), text(write));
+        }
+        try (Stream<Path> files = Files.walk(wd)) {
+            assertEquals(List.of(wd, wd.resolve("a.txt"), wd.resolve("sub")), files.sorted().toList(),
+                    "nothing was written");
+        }
+        assertEquals("alpha\n", Files.readString(wd.resolve("a.txt")));
+    }
+
     @Test
     void aWritableRootInsideAReadOnlyOneIsWritableAndOnlyIt(@TempDir Path other) throws Exception {
         Path base = other.toRealPath();

@@ -256,6 +256,40 @@ class ToolsTest {
         assertTrue(text(bad).contains("Invalid regular expression"), text(bad));
     }
 
+    /**
+     * Many matches with long context lines would make structured content far above the engine's output limit
+     * (which fails the whole call): the search stops within its byte budget instead, with what it found so far.
+     */
+    @Test
+    void aBroadSearchWithLongContextStopsWithinItsByteBudget() throws Exception {
+        String line = "wide " + "w".repeat(400) + "\n";
+        for (int i = 0; i < 5; i++) {
+            Files.writeString(f.root.resolve("wide-" + i + ".txt"), line.repeat(300));
+        }
+        ToolResult result = call(new SearchFileContentsTool(f.workspace), new SearchFileContentsTool.Arguments(".",
+                "wide", Optional.of("wide-*.txt"), Optional.empty(), Optional.empty(), Optional.of(20),
+                Optional.empty()));
+        assertFalse(result.isError(), text(result));
+        SearchFileContentsTool.Found found = (SearchFileContentsTool.Found) result.structuredContent();
+        assertTrue(found.truncated());
+        assertTrue(found.matches().size() > 10, found.matches().size() + " matches");
+        long size = 0;
+        for (SearchFileContentsTool.Match m : found.matches()) {
+            size += 64 + m.path().length() + m.text().length();
+            for (String context : m.before()) {
+                size += context.length() + 3;
+            }
+            for (String context : m.after()) {
+                size += context.length() + 3;
+            }
+        }
+        assertTrue(size <= 512 << 10, size + " bytes of structured content");
+        String text = text(result);
+        assertTrue(text.length() <= 512 << 10, text.length() + " characters of text");
+        assertTrue(text.endsWith("; stopped early: the output limit of 524288 bytes (fewer contextLines, or a narrower"
+                + " path, filePattern or pattern, show the rest)]"), text.substring(text.lastIndexOf('[')));
+    }
+
     @Test
     void aCatastrophicRegexStopsAtItsTimeLimit(@TempDir Path other) throws Exception {
         Fixture quick = new Fixture(other, ":rw", Map.of("regexTimeoutMs", "200"));
