@@ -215,8 +215,17 @@ public final class SharedUpstream implements AutoCloseable {
         try {
             r.initialized()[0] = initialize(r, !rootList.isEmpty());
         } catch (IOException | RuntimeException e) {
-            stop(r, "its start failed: " + e.getMessage());
-            throw e;
+            String why = e.getMessage();
+            try {
+                // a process that exits at once says more by its status than a broken pipe does
+                if (r.process().waitFor(1, TimeUnit.SECONDS)) {
+                    why = "the process exited with status " + r.process().exitValue() + stderrTail();
+                }
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            stop(r, "its start failed: " + why);
+            throw new IOException("shared upstream " + name + " did not start: " + why, e);
         }
         synchronized (lock) {
             if (run != r || r.mux().ended() != null) {
