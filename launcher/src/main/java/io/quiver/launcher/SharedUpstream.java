@@ -416,6 +416,24 @@ public final class SharedUpstream implements AutoCloseable {
         }
     }
 
+    /**
+     * Attaches a client to the running connection (what each container's service does).
+     *
+     * @throws IOException when it does not run: never started, its process ended, or closed
+     */
+    UpstreamMux.Attachment attach(Consumer<String> receiver) throws IOException {
+        UpstreamMux mux;
+        synchronized (lock) {
+            if (!running()) {
+                throw new IOException("shared upstream " + name + " is not running" + (run == null ? " (never started)"
+                        : " (" + Objects.requireNonNullElse(run.mux().ended(), "it is starting") + ")")
+                        + "; the host application starts it");
+            }
+            mux = run.mux();
+        }
+        return mux.attach(receiver);
+    }
+
     private static void write(OutputStream stdin, ObjectNode message) throws IOException {
         byte[] bytes = UpstreamMux.JSON.writeValueAsBytes(message);
         synchronized (stdin) {
