@@ -66,6 +66,9 @@ public final class Quiver implements AutoCloseable {
     /** The host application's channel (from the builder), or null. */
     private Host host;
     private volatile HostEndpoint hostEndpoint;
+    /** The upstream servers the host owns and shares with this container (from the builder). */
+    private final List<SharedUpstream> sharedUpstreams = new ArrayList<>();
+    private volatile BundleContext systemContext;
 
     /** A host tool as the builder was given it. */
     private record ToolSpec(String name, String description, String inputSchema, HostTool tool) {
@@ -142,6 +145,10 @@ public final class Quiver implements AutoCloseable {
         long t2 = System.nanoTime();
         if (host != null) {
             hostEndpoint = HostEndpoint.open(host, context); // before any bundle can take a call
+        }
+        systemContext = context;
+        for (SharedUpstream shared : sharedUpstreams) {
+            shared.addHome(context); // the upstream bundle attaches once the start is over (quiver.started)
         }
 
         StartupConfigurer configurer = new StartupConfigurer(context, plan.configurations(), watch,
@@ -430,6 +437,11 @@ public final class Quiver implements AutoCloseable {
                 LOG.warn("Stopping the framework failed: {}", e.toString(), e);
             }
         }
+        BundleContext system = systemContext;
+        if (system != null) {
+            // the upstream bundle detached as it stopped; this detaches what a stop that failed left attached
+            sharedUpstreams.forEach(shared -> shared.removeHome(system));
+        }
         if (storage != null) {
             released = true;
             storage.release();
@@ -462,6 +474,7 @@ public final class Quiver implements AutoCloseable {
         private boolean awaitEndpoint = true;
         private final List<ToolSpec> tools = new ArrayList<>();
         private Host host;
+        private final List<SharedUpstream> upstreams = new ArrayList<>();
 
         private Builder() {
         }
@@ -558,6 +571,19 @@ public final class Quiver implements AutoCloseable {
             return this;
         }
 
+        /**
+         * An upstream MCP server the host application owns and shares between containers: this one sees
+         * it as one of its upstream servers, named {@link SharedUpstream#name()}, while it runs (see
+         * {@link SharedUpstream}). Stopping the container detaches it; the process goes on.
+         */
+        public Builder upstream(SharedUpstream shared) {
+            if (upstreams.stream().anyMatch(u -> u.name().equals(shared.name()))) {
+                throw new IllegalArgumentException("a second shared upstream named " + shared.name());
+            }
+            upstreams.add(shared);
+            return this;
+        }
+
         /** @throws IllegalArgumentException when a setting is invalid */
         public Quiver build() {
             List<String> names = features;
@@ -574,6 +600,7 @@ public final class Quiver implements AutoCloseable {
                     startTimeout, awaitEndpoint));
             quiver.hostTools.addAll(tools);
             quiver.host = host;
+            quiver.sharedUpstreams.addAll(upstreams);
             return quiver;
         }
 

@@ -7,7 +7,7 @@ import java.util.List;
  * {@code upstreams_list} admin tool). Never its environment or headers, which may hold secrets.
  *
  * @param name its name in {@code mcpServers}
- * @param kind {@code stdio} or {@code http}
+ * @param kind {@code stdio}, {@code http}, or {@code shared} (a server the embedding host application owns)
  * @param state {@code starting}, {@code ready}, {@code backing-off}, {@code failed} or {@code stopped}
  * @param connection the child's process id ({@code pid 1234}) or the URL; {@code -} while not connected
  * @param tools how many of its tools are listed now

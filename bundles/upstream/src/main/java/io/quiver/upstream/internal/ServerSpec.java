@@ -23,13 +23,17 @@ import tools.jackson.databind.JsonNode;
  * is not set is an error naming the variable, never its value. Two specs are equal when everything that
  * would start the server the same way is equal, so an edit that changes nothing restarts nothing.
  *
+ * <p>A server the host application shares ({@link Kind#SHARED}, see {@link SharedConnection}) is declared by
+ * a service, not a file: its {@code command} names that service ({@code service.id=N}), so a new
+ * registration (the host started it again) is a new server, and its {@code source} is null.
+ *
  * @param name the server's key in {@code mcpServers}
  * @param source the file that declared it
  */
 record ServerSpec(String name, Kind kind, String command, List<String> args, Map<String, String> env, Path cwd,
         URI url, Map<String, String> headers, Path source) {
 
-    enum Kind { STDIO, HTTP }
+    enum Kind { STDIO, HTTP, SHARED }
 
     /** Server names: what a tool name prefix may be made of. */
     static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
@@ -40,6 +44,16 @@ record ServerSpec(String name, Kind kind, String command, List<String> args, Map
         args = List.copyOf(args);
         env = Map.copyOf(env);
         headers = Map.copyOf(headers);
+    }
+
+    /** A server the host shares through the service of that id (see {@link SharedConnection}). */
+    static ServerSpec shared(String name, long serviceId) {
+        return new ServerSpec(name, Kind.SHARED, "service.id=" + serviceId, List.of(), Map.of(), null, null, Map.of(), null);
+    }
+
+    /** For a shared server: the id of the host's service; else -1. */
+    long serviceId() {
+        return kind == Kind.SHARED ? Long.parseLong(command.substring("service.id=".length())) : -1;
     }
 
     /** Equal when it would start the same way (the declaring file does not count). */
@@ -75,7 +89,11 @@ record ServerSpec(String name, Kind kind, String command, List<String> args, Map
 
     /** A one-line description for logs and the shell: never the environment or the headers (secrets). */
     String describe() {
-        return kind == Kind.STDIO ? command + (args.isEmpty() ? "" : " " + String.join(" ", args)) : url.toString();
+        return switch (kind) {
+            case STDIO -> command + (args.isEmpty() ? "" : " " + String.join(" ", args));
+            case HTTP -> url.toString();
+            case SHARED -> "shared by the host application (" + command + ")";
+        };
     }
 
     /**

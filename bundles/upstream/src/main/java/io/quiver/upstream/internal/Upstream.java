@@ -41,6 +41,9 @@ import tools.jackson.databind.node.ObjectNode;
  * exits at once is such a failure; none of this runs on the engine's threads.
  *
  * <p>Each connection is a generation: events of an older one (a late exit, a late answer) change nothing.
+ *
+ * <p>A server the host application shares ({@link SharedConnection}) skips the handshake (the host's
+ * {@code initialize} result stands for it) and is never started again here: its process is the host's.
  */
 final class Upstream {
 
@@ -224,9 +227,11 @@ final class Upstream {
             if (stopped || (current != null && current.ready)) {
                 return;
             }
-            Connection connection = spec.kind() == ServerSpec.Kind.STDIO
-                    ? new StdioConnection(spec, workingDirectory, config.maxMessageBytes(), tail)
-                    : new HttpConnection(spec, Duration.ofMillis(Math.min(config.startupTimeoutMs(), 10_000)), tail);
+            Connection connection = switch (spec.kind()) {
+                case STDIO -> new StdioConnection(spec, workingDirectory, config.maxMessageBytes(), tail);
+                case HTTP -> new HttpConnection(spec, Duration.ofMillis(Math.min(config.startupTimeoutMs(), 10_000)), tail);
+                case SHARED -> new SharedConnection(context, spec);
+            };
             g = new Generation(connection);
             current = g;
             state = State.STARTING;
@@ -235,8 +240,15 @@ final class Upstream {
         Boolean known = era;
         try {
             g.connection.open(g.client);
-            long probe = g.connection.http() ? config.startupTimeoutMs() : Math.min(PROBE_MS, config.startupTimeoutMs() / 3);
-            Handshake.Agreed agreed = Handshake.open(g.client, deadline, probe, known, () -> era = Boolean.TRUE);
+            Handshake.Agreed agreed;
+            if (g.connection instanceof SharedConnection shared) {
+                // the host initialized its connection once: its result stands for the handshake
+                agreed = shared.agreed();
+                g.client.session(agreed.protocolVersion());
+            } else {
+                long probe = g.connection.http() ? config.startupTimeoutMs() : Math.min(PROBE_MS, config.startupTimeoutMs() / 3);
+                agreed = Handshake.open(g.client, deadline, probe, known, () -> era = Boolean.TRUE);
+            }
             if (!agreed.capabilities().has("tools")) {
                 LOG.info("Upstream {} declares no tools capability; listing its tools anyway", spec.name());
             }
@@ -494,6 +506,15 @@ final class Upstream {
             if (current != null || stopped) {
                 return;
             }
+            if (spec.kind() == ServerSpec.Kind.SHARED) {
+                // the host's process: the host starts it again (its service comes back, a new server here)
+                state = State.STOPPED;
+                lastError = why + "; the host application starts it again";
+                if (why.startsWith("could not start")) { // an end while ready was logged by closed()
+                    LOG.warn("Upstream {} (shared by the host): {}; the host application starts it again", spec.name(), why);
+                }
+                return;
+            }
             if ("never".equals(config.restart()) || restartsInRow >= config.maxRestarts()) {
                 state = State.FAILED;
                 String because = "never".equals(config.restart()) ? "restart = never"
@@ -525,7 +546,7 @@ final class Upstream {
             Generation g = current;
             return new Status(spec.name(), spec.kind().name().toLowerCase(java.util.Locale.ROOT), state,
                     g == null ? "-" : g.connection.detail(), g == null ? 0 : g.tools.size(), restarts, lastError,
-                    tail.lines(), "etc/" + spec.source().getFileName());
+                    tail.lines(), spec.source() == null ? "the host application" : "etc/" + spec.source().getFileName());
         }
     }
 

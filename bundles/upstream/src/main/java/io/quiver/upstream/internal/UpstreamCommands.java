@@ -26,10 +26,10 @@ public final class UpstreamCommands {
         if (all.isEmpty()) {
             return "No upstream servers: declare them in " + upstreams.etc().resolve(ServersFiles.MAIN) + " (mcpServers).";
         }
-        StringBuilder out = new StringBuilder(String.format("%-20s %-5s %-12s %5s %8s  %s%n", "NAME", "KIND", "STATE",
+        StringBuilder out = new StringBuilder(String.format("%-20s %-6s %-12s %5s %8s  %s%n", "NAME", "KIND", "STATE",
                 "TOOLS", "RESTARTS", "DETAIL"));
         for (Upstream.Status s : all) {
-            out.append(String.format("%-20s %-5s %-12s %5d %8d  %s%n", s.name(), s.kind(),
+            out.append(String.format("%-20s %-6s %-12s %5d %8d  %s%n", s.name(), s.kind(),
                     s.state().label(), s.tools(), s.restarts(),
                     s.lastError() == null ? s.detail() : s.detail() + "; last error: " + s.lastError()));
         }

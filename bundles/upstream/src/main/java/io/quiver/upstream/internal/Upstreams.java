@@ -45,6 +45,10 @@ import io.quiver.lib.config.TypedConfig;
  * touched (their processes keep running). Settings that change only how tools are exposed (prefix,
  * include, exclude, tenants, timeouts) re-register the tools without a new process.
  *
+ * <p>A server the host application shares when Quiver is embedded (the launcher's {@code SharedUpstream},
+ * reached through a service of the system bundle: {@link SharedConnection}) runs beside them under its
+ * name, with the same settings files, while its service is registered.
+ *
  * <p>Also an {@link UpstreamDirectory} (what {@link UpstreamCommands} and the admin tools show) and a
  * {@link ProblemSource} ({@code quiver:problems}): files and settings that are not valid, and servers
  * that failed or are backing off.
@@ -95,6 +99,8 @@ public final class Upstreams implements ProblemSource, UpstreamDirectory {
         // the servers start once the launcher says the start is over (child processes starting beside the
         // framework slow the endpoint's own start on a small machine), or after STARTED_WAIT_MS without it
         try {
+            // the servers the host application shares (see SharedConnection): one appears and goes with its service
+            context.addServiceListener(sharedListener, SharedConnection.FILTER);
             context.addServiceListener(started, "(" + STARTED + "=true)");
             if (context.getServiceReferences((String) null, "(" + STARTED + "=true)") != null) {
                 timer.execute(this::begin);
@@ -106,6 +112,7 @@ public final class Upstreams implements ProblemSource, UpstreamDirectory {
     }
 
     private final ServiceListener started = this::serviceEvent;
+    private final ServiceListener sharedListener = event -> changed();
 
     private void serviceEvent(ServiceEvent event) {
         if (event.getType() == ServiceEvent.REGISTERED && !closed) {
@@ -149,6 +156,7 @@ public final class Upstreams implements ProblemSource, UpstreamDirectory {
     void deactivate() throws InterruptedException {
         closed = true;
         context.removeServiceListener(started);
+        context.removeServiceListener(sharedListener);
         timer.shutdown();
         timer.awaitTermination(10, TimeUnit.SECONDS);
         List<CompletableFuture<Void>> stops = new ArrayList<>();
@@ -191,20 +199,39 @@ public final class Upstreams implements ProblemSource, UpstreamDirectory {
         }
         Map<String, Map<String, Object>> byServer = new HashMap<>();
         List<Problem> problems = new ArrayList<>();
+        Map<String, ServerSpec> shared = shared();
         for (UpstreamSettings s : settings) {
             String server = s.server();
             if (byServer.putIfAbsent(server, s.properties) != null) {
                 problems.add(new Problem(TypedConfig.source(s.properties), "a second settings file for server " + server
                         + "; it is ignored"));
             }
-            if (!read.servers().containsKey(server)) {
+            if (!read.servers().containsKey(server) && !shared.containsKey(server)) {
                 problems.add(new Problem(TypedConfig.source(s.properties), "settings for server " + server
                         + ", which no mcpServers file in etc/ declares"));
             }
         }
         // what should run: one instance per server, or one per tenant of a per-tenant server
         Map<String, Instance> wanted = new LinkedHashMap<>();
+        for (ServerSpec spec : shared.values()) {
+            Map<String, Object> props = byServer.getOrDefault(spec.name(), Map.of());
+            TypedConfig.Result<UpstreamConfig> result = TypedConfig.read(UpstreamConfig.class, props, null);
+            result.problems().forEach(p -> problems.add(new Problem(p.source(), p.text())));
+            if ("per-tenant".equals(result.config().instances())) {
+                problems.add(new Problem("upstream " + spec.name(), "instances = per-tenant does not apply to a server"
+                        + " the host application shares: its one process serves every tenant listed"));
+            }
+            if (read.servers().containsKey(spec.name())) {
+                problems.add(new Problem("upstream " + spec.name(), "declared in etc/"
+                        + read.servers().get(spec.name()).source().getFileName() + " and shared by the host application;"
+                        + " the host's is used"));
+            }
+            wanted.put(spec.name(), new Instance(spec, result.config()));
+        }
         for (ServerSpec spec : read.servers().values()) {
+            if (shared.containsKey(spec.name())) {
+                continue;
+            }
             Map<String, Object> props = byServer.getOrDefault(spec.name(), Map.of());
             TypedConfig.Result<UpstreamConfig> result = TypedConfig.read(UpstreamConfig.class, props, null);
             result.problems().forEach(p -> problems.add(new Problem(p.source(), p.text())));
@@ -264,6 +291,32 @@ public final class Upstreams implements ProblemSource, UpstreamDirectory {
                     p.reason()));
         }
         settingsProblems = List.copyOf(problems);
+    }
+
+    /**
+     * The servers the host application shares now, by name (of two registrations of one name, the one
+     * of the highest ranking, then the oldest, as the framework orders services):
+     * each a {@link ServerSpec#shared} naming its service.
+     */
+    private Map<String, ServerSpec> shared() {
+        Map<String, ServerSpec> out = new java.util.TreeMap<>();
+        try {
+            var refs = context.getServiceReferences(java.util.function.Function.class.getName(), SharedConnection.FILTER);
+            if (refs != null) {
+                java.util.Arrays.sort(refs); // ascending: the last put is the framework's first
+                for (var ref : refs) {
+                    String name = String.valueOf(ref.getProperty(SharedConnection.NAME));
+                    if (!ServerSpec.NAME.matcher(name).matches()) {
+                        LOG.error("The host shares an upstream named '{}', which is not a server name; it is ignored", name);
+                        continue;
+                    }
+                    out.put(name, ServerSpec.shared(name, (Long) ref.getProperty(org.osgi.framework.Constants.SERVICE_ID)));
+                }
+            }
+        } catch (InvalidSyntaxException | IllegalStateException e) {
+            LOG.debug("Looking for the servers the host shares failed: {}", e.toString());
+        }
+        return out;
     }
 
     /** One process to run: a server, or a per-tenant server's instance for one tenant. */

@@ -43,7 +43,7 @@ public final class UpstreamsListTool implements Tool {
 
     /** One server. */
     public record Entry(@Description("Its name in mcpServers") String name,
-            @Description("stdio or http") String kind,
+            @Description("stdio, http, or shared (a server the host application owns, when Quiver is embedded)") String kind,
             @Description("starting, ready, backing-off, failed or stopped") String state,
             @Description("The child's process id or the URL") String connection,
             @Description("How many of its tools are listed") int tools,
