@@ -139,7 +139,7 @@ class SharedUpstreamIT {
     }
 
     @Test
-    void attachingToAStoppedUpstreamFailsClearly() throws Exception {
+    void aServerThatFailsToStartSaysWhyAndAContainerStartsWithoutIt() throws Exception {
         SharedUpstream fails = SharedUpstream.stdio("fails", List.of("node", "-e", "process.exit(3)"), Map.of(), null)
                 .startTimeout(Duration.ofSeconds(10));
         IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, fails::start);
