@@ -33,7 +33,7 @@ import tools.jackson.databind.JsonNode;
  * Local command tools ({@code bundles/tools.command}) as an operator declares them: one
  * {@code etc/io.quiver.tools.command-NAME.cfg} per tool, running sh scripts written into the server's
  * folder. Arguments never run anything (side-effect markers prove it), a timeout or a cancellation
- * stops the command's whole process tree (checked by pid), a command asks the caller through the
+ * stops the command's whole process tree, a double-forked process included (checked by pid), a command asks the caller through the
  * Outcome envelope and runs again with the answer, and 50 MB of output are cut at the limit without
  * being held in the server's memory.
  */
@@ -66,8 +66,10 @@ class CommandToolsIT {
                       printf 'name=%s\\n' "$a"
                     done
                     """);
-            // a parent, a child shell and a grandchild sleep, each writing its pid, then waiting
+            // a parent, a child shell and a grandchild sleep, each writing its pid, then waiting; and an orphan sleep
+            // (double-forked: its subshell exits at once, so it is nobody's descendant)
             script("tree.sh", """
+                    (sleep 300 & echo $! > "$PIDS/orphan")
                     sh -c 'sleep 300 & echo $! > "$PIDS/grandchild"; wait' &
                     echo $! > "$PIDS/child"
                     echo $$ > "$PIDS/parent"
@@ -324,9 +326,9 @@ class CommandToolsIT {
 
     // -------------------------------------------------------------------------------------------
 
-    /** The parent, child and grandchild of tree.sh, once all three have written their pids (all alive then). */
+    /** The parent, child, grandchild and orphan of tree.sh, once all have written their pids (all alive then). */
     private static List<ProcessHandle> tree(Path pids) throws Exception {
-        List<String> names = List.of("parent", "child", "grandchild");
+        List<String> names = List.of("parent", "child", "grandchild", "orphan");
         await(() -> names.stream().allMatch(n -> pid(pids.resolve(n)) > 0), "tree.sh started its processes");
         List<ProcessHandle> tree = new ArrayList<>();
         for (String n : names) {

@@ -5,6 +5,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,10 +25,12 @@ import java.util.function.BooleanSupplier;
  * drained: lines that do not fit the queue are dropped and counted. The last lines of stderr are kept
  * for the result.
  *
- * <p>The run ends when the process exits, its time is up, or the call is cancelled (the client, the
- * engine's time limit, Quiver stopping): then the process and every process it started are stopped
- * (SIGTERM, SIGKILL after {@value #KILL_GRACE_MS} ms). Output still open after the process ended (a
- * background process it left holds the pipe) is waited for at most {@value #DRAIN_MS} ms.
+ * <p>The command starts as the leader of a session of its own where the system allows it
+ * ({@link ProcessTree#inOwnSession}): whatever it starts, even through a double fork, stays in that
+ * session. The run ends when the process exits, its time is up, or the call is cancelled (the client,
+ * the engine's time limit, Quiver stopping): then the process and every process it started are
+ * stopped (SIGTERM, SIGKILL after {@value #KILL_GRACE_MS} ms). Output still open after the process
+ * ended (a background process it left holds the pipe) is waited for at most {@value #DRAIN_MS} ms.
  */
 final class CommandRun {
 
@@ -88,6 +91,8 @@ final class CommandRun {
             BooleanSupplier cancelled) throws IOException {
         long started = System.nanoTime();
         long deadline = started + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        Path directory = builder.directory() == null ? Path.of("").toAbsolutePath() : builder.directory().toPath();
+        builder.command(ProcessTree.inOwnSession(builder.command(), directory)); // what it starts stays in reach
         Process p = runs.start(builder);
         try {
             try {

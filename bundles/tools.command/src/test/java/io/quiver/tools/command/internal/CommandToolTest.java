@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.quiver.api.CallerIdentity;
 import io.quiver.api.Outcome;
@@ -11,6 +12,7 @@ import io.quiver.api.ToolResult;
 import io.quiver.api.content.TextContent;
 import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
+import io.quiver.lib.external.ProcessTree;
 import io.quiver.testing.FakeToolCall;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -214,6 +216,20 @@ class CommandToolTest {
     }
 
     @Test
+    void aTimeoutStopsADoubleForkedProcessToo() throws Exception {
+        assumeTrue(ProcessTree.sessions(), "commands run in sessions of their own (Linux, util-linux setsid)");
+        Path pid = dir.resolve("pid");
+        String marker = marker();
+        // the subshell exits at once: its sleep is nobody's descendant any more
+        CommandTool t = script("(sleep " + marker + " & echo $! > " + pid + "); echo started; sleep 300\n",
+                "timeoutMs", "1000");
+        Outcome o = t.call(attempt(Map.of()));
+        assertTrue(text(o).startsWith("The command timed out after 1000 ms"), text(o));
+        assertGone(Long.parseLong(Files.readString(pid).strip()));
+        assertEquals(List.of(), withMarker(marker));
+    }
+
+    @Test
     void aCancelledCallStopsTheWholeTree() throws Exception {
         Path pids = dir.resolve("pids");
         CommandTool t = script("sleep 300 & echo $! >> " + pids + "; echo $$ >> " + pids + "; wait\n");
@@ -290,6 +306,18 @@ class CommandToolTest {
         } finally {
             ProcessHandle.of(Long.parseLong(Files.readString(pid).strip())).ifPresent(ProcessHandle::destroyForcibly);
         }
+    }
+
+    /** A {@code sleep} duration no other process has: 299.NNNNNNNNN seconds. */
+    private static String marker() {
+        return String.format("299.%09d", System.nanoTime() % 1_000_000_000L);
+    }
+
+    /** The running processes with an argument {@code marker}. */
+    private static List<Long> withMarker(String marker) {
+        return ProcessHandle.allProcesses()
+                .filter(p -> p.info().arguments().map(a -> List.of(a).contains(marker)).orElse(false))
+                .map(ProcessHandle::pid).filter(CommandToolTest::running).toList();
     }
 
     /** The process has ended (a zombie not reaped yet counts as ended), within a deadline. */
