@@ -33,9 +33,10 @@ import tools.jackson.databind.JsonNode;
  * Local command tools ({@code bundles/tools.command}) as an operator declares them: one
  * {@code etc/io.quiver.tools.command-NAME.cfg} per tool, running sh scripts written into the server's
  * folder. Arguments never run anything (side-effect markers prove it), a timeout or a cancellation
- * stops the command's whole process tree, a double-forked process included (checked by pid), a command asks the caller through the
- * Outcome envelope and runs again with the answer, and 50 MB of output are cut at the limit without
- * being held in the server's memory.
+ * stops the command's whole process tree, a double-forked process included, and a normal exit what
+ * the command left running (checked by pid), a command asks the caller through the Outcome envelope
+ * and runs again with the answer, and 50 MB of output are cut at the limit without being held in the
+ * server's memory.
  */
 class CommandToolsIT {
 
@@ -76,6 +77,11 @@ class CommandToolsIT {
                     echo started
                     wait
                     """);
+            // exits at once, leaving a double-forked sleep that holds its stdout and stderr
+            script("leave.sh", """
+                    (sleep 300 & echo $! > "$PIDS/left")
+                    echo done
+                    """);
             script("ask.sh", """
                     printf '%s\n' "$QUIVER_ANSWERS" >> "$RUNS"
                     case "$QUIVER_ANSWERS" in
@@ -107,6 +113,8 @@ class CommandToolsIT {
                     "env = PIDS=" + Files.createDirectories(home.resolve("pids-timeout")));
             cfg(etc, "tree_cancel", "argv = /bin/sh, " + scripts.resolve("tree.sh"), "timeoutMs = 60000",
                     "env = PIDS=" + Files.createDirectories(home.resolve("pids-cancel")));
+            cfg(etc, "leave", "argv = /bin/sh, " + scripts.resolve("leave.sh"),
+                    "env = PIDS=" + Files.createDirectories(home.resolve("pids-leave")));
             cfg(etc, "ask", "argv = /bin/sh, " + scripts.resolve("ask.sh") + ", {site}",
                     "env = RUNS=" + markers.resolve("ask.runs"));
             cfg(etc, "flood", "argv = /bin/sh, " + scripts.resolve("flood.sh"), "timeoutMs = 120000",
@@ -116,8 +124,8 @@ class CommandToolsIT {
             cfg(etc, "broken", "argv = {prog}, x");
         });
         try (McpClient client = McpClient.connect(server.url(), "commands-it", T)) {
-            List<String> wanted = List.of("echo", "shell_echo", "opts", "opts_after", "tree", "tree_cancel", "ask",
-                    "flood", "progress", "env");
+            List<String> wanted = List.of("echo", "shell_echo", "opts", "opts_after", "tree", "tree_cancel", "leave",
+                    "ask", "flood", "progress", "env");
             await(() -> names(client).containsAll(wanted), "the command tools are listed");
         }
     }
@@ -239,6 +247,19 @@ class CommandToolsIT {
                 awaitGone(p);
             }
             assertTrue(client.ping(), "the server serves on");
+        }
+    }
+
+    @Test
+    void whatACommandLeftRunningEndsWithItsCall() throws Exception {
+        Path pid = server.home().resolve("pids-leave").resolve("left");
+        try (McpClient client = McpClient.connect(server.url(), "commands-it", T)) {
+            JsonNode result = ok(client.callTool("leave", Map.of()));
+            assertEquals("done\n", text(result), "the command's output, not held open by the sleep: " + result);
+            ProcessHandle left = ProcessHandle.of(pid(pid)).orElse(null);
+            assertFalse(left != null && running(left), "the sleep the command left ended with the call");
+        } finally {
+            ProcessHandle.of(pid(pid)).ifPresent(ProcessHandle::destroyForcibly);
         }
     }
 

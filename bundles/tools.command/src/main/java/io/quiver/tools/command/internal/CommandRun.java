@@ -28,9 +28,10 @@ import java.util.function.BooleanSupplier;
  * <p>The command starts as the leader of a session of its own where the system allows it
  * ({@link ProcessTree#inOwnSession}): whatever it starts, even through a double fork, stays in that
  * session. The run ends when the process exits, its time is up, or the call is cancelled (the client,
- * the engine's time limit, Quiver stopping): then the process and every process it started are
- * stopped (SIGTERM, SIGKILL after {@value #KILL_GRACE_MS} ms). Output still open after the process
- * ended (a background process it left holds the pipe) is waited for at most {@value #DRAIN_MS} ms.
+ * the engine's time limit, Quiver stopping). Then, in each case, the process and every process it
+ * started are stopped (SIGTERM, SIGKILL after {@value #KILL_GRACE_MS} ms): after a normal exit, what
+ * it left running in the background. Output still open after that (a process that escaped the stop
+ * holds the pipe) is waited for at most {@value #DRAIN_MS} ms; then the streams are closed.
  */
 final class CommandRun {
 
@@ -132,11 +133,12 @@ final class CommandRun {
                     break;
                 }
             }
-            if (ending != null) {
-                ProcessTree.terminate(p, KILL_GRACE_MS);
-            } else {
+            if (ending == null) {
                 ending = runs.closed() ? Ending.CANCELLED : Ending.EXITED;
             }
+            // however it ended, nothing the command started outlives the run: after a normal exit, what it left in
+            // the background (its session's members) is stopped too, which also ends its hold on the output pipes
+            ProcessTree.terminate(p, KILL_GRACE_MS);
             long now = System.nanoTime();
             long drainUntil = now + TimeUnit.MILLISECONDS.toNanos(DRAIN_MS);
             boolean open;
@@ -152,6 +154,10 @@ final class CommandRun {
             if (forwarder != null) {
                 forwarder.close();
             }
+            // what still holds the pipes escaped the stop (its own setsid): a reader blocked in read() is not woken by
+            // the close (Linux), but it ends at the escapee's next write or exit, instead of reading on for its life
+            close(p.getInputStream());
+            close(p.getErrorStream());
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -163,6 +169,14 @@ final class CommandRun {
                 ProcessTree.terminate(p, KILL_GRACE_MS);
             }
             runs.done(p);
+        }
+    }
+
+    private static void close(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException e) {
+            // closed already
         }
     }
 

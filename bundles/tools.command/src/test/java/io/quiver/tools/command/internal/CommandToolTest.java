@@ -216,17 +216,40 @@ class CommandToolTest {
     }
 
     @Test
+    void whatACommandLeftRunningEndsWithItsCall() throws Exception {
+        assumeTrue(ProcessTree.sessions(), "commands run in sessions of their own (Linux, util-linux setsid)");
+        Path pid = dir.resolve("pid");
+        String marker = marker();
+        // a double-forked sleep that keeps the command's stdout and stderr open
+        CommandTool t = script("(sleep " + marker + " & echo $! > " + pid + "); echo done\n", "name", "leaves");
+        try {
+            Outcome o = t.call(attempt(Map.of()));
+            assertEquals("done\n", text(o), "the output is the command's, and nothing held it open");
+            assertFalse(running(Long.parseLong(Files.readString(pid).strip())), "the sleep ended with the call");
+            assertEquals(List.of(), withMarker(marker));
+            assertReadersEnded("leaves");
+        } finally {
+            kill(marker);
+        }
+    }
+
+    @Test
     void aTimeoutStopsADoubleForkedProcessToo() throws Exception {
         assumeTrue(ProcessTree.sessions(), "commands run in sessions of their own (Linux, util-linux setsid)");
         Path pid = dir.resolve("pid");
         String marker = marker();
         // the subshell exits at once: its sleep is nobody's descendant any more
         CommandTool t = script("(sleep " + marker + " & echo $! > " + pid + "); echo started; sleep 300\n",
-                "timeoutMs", "1000");
-        Outcome o = t.call(attempt(Map.of()));
-        assertTrue(text(o).startsWith("The command timed out after 1000 ms"), text(o));
-        assertGone(Long.parseLong(Files.readString(pid).strip()));
-        assertEquals(List.of(), withMarker(marker));
+                "timeoutMs", "1000", "name", "forks");
+        try {
+            Outcome o = t.call(attempt(Map.of()));
+            assertTrue(text(o).startsWith("The command timed out after 1000 ms"), text(o));
+            assertGone(Long.parseLong(Files.readString(pid).strip()));
+            assertEquals(List.of(), withMarker(marker));
+            assertReadersEnded("forks");
+        } finally {
+            kill(marker);
+        }
     }
 
     @Test
@@ -308,6 +331,16 @@ class CommandToolTest {
         }
     }
 
+    /** The threads that read the tool's stdout and stderr have ended (they may still be finishing). */
+    private static void assertReadersEnded(String tool) throws Exception {
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().equals("quiver-command-" + tool + "-out") || t.getName().equals("quiver-command-" + tool + "-err")) {
+                t.join(5_000);
+                assertFalse(t.isAlive(), t.getName() + " still runs");
+            }
+        }
+    }
+
     /** A {@code sleep} duration no other process has: 299.NNNNNNNNN seconds. */
     private static String marker() {
         return String.format("299.%09d", System.nanoTime() % 1_000_000_000L);
@@ -318,6 +351,11 @@ class CommandToolTest {
         return ProcessHandle.allProcesses()
                 .filter(p -> p.info().arguments().map(a -> List.of(a).contains(marker)).orElse(false))
                 .map(ProcessHandle::pid).filter(CommandToolTest::running).toList();
+    }
+
+    /** Kills what a failed test left. */
+    private static void kill(String marker) {
+        withMarker(marker).forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
     }
 
     /** The process has ended (a zombie not reaped yet counts as ended), within a deadline. */
