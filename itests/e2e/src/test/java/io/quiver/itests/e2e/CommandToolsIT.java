@@ -94,6 +94,18 @@ class CommandToolsIT {
                         printf ' "properties": {"name": {"type": "string"}}, "required": ["name"]}}]}' ;;
                     esac
                     """);
+            // asks for a secret; once answered, says whether the secret is in its environment
+            script("secret.sh", """
+                    if [ "$VIA" = stdin ]; then answers=$(cat); else answers=$QUIVER_ANSWERS; fi
+                    case "$answers" in
+                      *'"token"'*)
+                        if grep -a -q s3cret /proc/$$/environ; then where=yes; else where=no; fi
+                        printf 'answers %s, in the environment: %s' "$answers" "$where" ;;
+                      *)
+                        printf '{"io.quiver/outcome": "needs_input", "requests": [{"key": "token",'
+                        printf ' "message": "Your token?", "sensitive": true}]}' ;;
+                    esac
+                    """);
             script("flood.sh", """
                     head -c 52428800 /dev/zero | tr '\\0' 'x'
                     echo written > "$MARKS/flood.written"
@@ -117,6 +129,8 @@ class CommandToolsIT {
                     "env = PIDS=" + Files.createDirectories(home.resolve("pids-leave")));
             cfg(etc, "ask", "argv = /bin/sh, " + scripts.resolve("ask.sh") + ", {site}",
                     "env = RUNS=" + markers.resolve("ask.runs"));
+            cfg(etc, "secret", "argv = /bin/sh, " + scripts.resolve("secret.sh"), "answersVia = stdin", "env = VIA=stdin");
+            cfg(etc, "secret_env", "argv = /bin/sh, " + scripts.resolve("secret.sh"), "env = VIA=env");
             cfg(etc, "flood", "argv = /bin/sh, " + scripts.resolve("flood.sh"), "timeoutMs = 120000",
                     "env = MARKS=" + markers);
             cfg(etc, "progress", "argv = /bin/sh, " + scripts.resolve("progress.sh"));
@@ -125,7 +139,7 @@ class CommandToolsIT {
         });
         try (McpClient client = McpClient.connect(server.url(), "commands-it", T)) {
             List<String> wanted = List.of("echo", "shell_echo", "opts", "opts_after", "tree", "tree_cancel", "leave",
-                    "ask", "flood", "progress", "env");
+                    "ask", "secret", "secret_env", "flood", "progress", "env");
             await(() -> names(client).containsAll(wanted), "the command tools are listed");
         }
     }
@@ -284,6 +298,22 @@ class CommandToolsIT {
         assertEquals("{\"branch\":{\"action\":\"accept\",\"content\":{\"name\":\"main\"}}}", seen.get(seen.size() - 1),
                 seen.toString());
         assertTrue(seen.subList(0, seen.size() - 1).stream().allMatch("{}"::equals), seen.toString());
+    }
+
+    @Test
+    void aSecretReachesTheCommandOnStdinAndNeverThroughItsEnvironment() throws Exception {
+        JsonNode first = stateless("secret", Map.of(), null, null);
+        assertEquals("input_required", first.path("resultType").asString(), first.toString());
+        JsonNode done = stateless("secret", Map.of(), first.path("requestState").asString(),
+                Map.of("token", Map.of("action", "accept", "content", Map.of("answer", "s3cret"))));
+        assertFalse(done.path("isError").asBoolean(), done.toString());
+        assertEquals("answers {\"token\":{\"action\":\"accept\",\"content\":{\"answer\":\"s3cret\"}}}, in the"
+                + " environment: no", text(done), done.toString());
+
+        JsonNode refused = stateless("secret_env", Map.of(), null, null);
+        assertTrue(refused.path("isError").asBoolean(), "answersVia = env: the user is not asked: " + refused);
+        assertTrue(text(refused).contains("The tool's configuration needs answersVia = stdin."), refused.toString());
+        assertTrue(server.logLines("Command tool secret_env (") > 0, server.log());
     }
 
     @Test

@@ -2,8 +2,10 @@ package io.quiver.tools.command.internal;
 
 import io.quiver.lib.external.ProcessTree;
 import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -19,11 +21,12 @@ import java.util.function.BooleanSupplier;
 
 /**
  * One run of a command: started through {@link Runs} (so a stopping tool stops it), stdin closed at
- * once, stdout kept up to a limit and read to its end past it (the command is never blocked on a full
- * pipe, and never more than the limit is held), stderr split into lines that go, through a bounded
- * queue, to a forwarding thread (progress or log), so a slow client never keeps stderr from being
- * drained: lines that do not fit the queue are dropped and counted. The last lines of stderr are kept
- * for the result.
+ * once or after the bytes given for it (written by a thread of their own, so a command that does not
+ * read them holds nothing up), stdout kept up to a limit and read to its end past it (the command is
+ * never blocked on a full pipe, and never more than the limit is held), stderr split into lines that
+ * go, through a bounded queue, to a forwarding thread (progress or log), so a slow client never keeps
+ * stderr from being drained: lines that do not fit the queue are dropped and counted. The last lines
+ * of stderr are kept for the result.
  *
  * <p>The command starts as the leader of a session of its own where the system allows it
  * ({@link ProcessTree#inOwnSession}): whatever it starts, even through a double fork, stays in that
@@ -84,22 +87,30 @@ final class CommandRun {
     /**
      * Runs a command to its end.
      *
+     * @param stdin what the command reads on stdin before its end, or null for nothing
      * @param stderr where stderr lines go, or null to keep only the tail
      * @param cancelled whether the call was cancelled (looked at every {@value #POLL_MS} ms)
      * @throws IOException when the process cannot be started
      */
-    static Result run(Runs runs, ProcessBuilder builder, String label, long timeoutMs, long maxOutputBytes, Lines stderr,
-            BooleanSupplier cancelled) throws IOException {
+    static Result run(Runs runs, ProcessBuilder builder, String label, long timeoutMs, long maxOutputBytes, byte[] stdin,
+            Lines stderr, BooleanSupplier cancelled) throws IOException {
         long started = System.nanoTime();
         long deadline = started + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         Path directory = builder.directory() == null ? Path.of("").toAbsolutePath() : builder.directory().toPath();
         builder.command(ProcessTree.inOwnSession(builder.command(), directory)); // what it starts stays in reach
         Process p = runs.start(builder);
         try {
-            try {
-                p.getOutputStream().close(); // nothing on stdin: a command that reads it sees its end
-            } catch (IOException e) {
-                // it exited already
+            OutputStream in = p.getOutputStream();
+            if (stdin == null) {
+                close(in); // nothing on stdin: a command that reads it sees its end
+            } else {
+                daemon(() -> {
+                    try (in) {
+                        in.write(stdin);
+                    } catch (IOException e) {
+                        // the command exited, or closed its stdin, without reading it all
+                    }
+                }, "quiver-command-" + label + "-in").start();
             }
             CountDownLatch drained = new CountDownLatch(2);
             Stdout out = new Stdout(p.getInputStream(), (int) Math.min(maxOutputBytes, Integer.MAX_VALUE - 8), drained);
@@ -172,9 +183,9 @@ final class CommandRun {
         }
     }
 
-    private static void close(InputStream in) {
+    private static void close(Closeable stream) {
         try {
-            in.close();
+            stream.close();
         } catch (IOException e) {
             // closed already
         }

@@ -151,6 +151,47 @@ class CommandToolTest {
                 CommandTool.answers(Map.of("branch", new InputResponse.Elicited("accept", Map.of("name", "main")))));
     }
 
+    /** A script that asks for a secret, {@code token}, unless its answers (read by {@code answers}) hold it. */
+    private static String asksForASecret(String answers) {
+        return "answers=" + answers + "\n" + """
+                case "$answers" in
+                  *'"token"'*)
+                    if grep -a -q s3cret /proc/$$/environ 2>/dev/null; then echo 'in the environment'; fi
+                    printf 'answers %s, QUIVER_ANSWERS %s' "$answers" "${QUIVER_ANSWERS-unset}" ;;
+                  *) printf '{"io.quiver/outcome": "needs_input", "requests": [{"key": "token",'
+                     printf ' "message": "Your token?", "sensitive": true}]}' ;;
+                esac
+                """;
+    }
+
+    @Test
+    void withAnswersInTheEnvironmentACommandThatAsksForASecretIsRefused() throws Exception {
+        CommandTool t = script(asksForASecret("\"$QUIVER_ANSWERS\""), "troubleshootingHint", "Ask the operator.");
+        Outcome refused = t.call(attempt(Map.of()));
+        assertTrue(isError(refused), "the user is not asked for a secret the environment would carry: " + refused);
+        assertEquals("The command asked for a secret (request 'token'), but this tool passes answers in its"
+                + " environment, which other processes of the same user can read; the user was not asked. The tool's"
+                + " configuration needs answersVia = stdin.\nAsk the operator.", text(refused));
+    }
+
+    @Test
+    void withAnswersOnStdinASecretReachesTheCommandAndNotItsEnvironment() throws Exception {
+        CommandTool t = script(asksForASecret("$(cat)"), "answersVia", "stdin");
+        Outcome asks = t.call(attempt(Map.of()));
+        InputRequest.Elicitation q = (InputRequest.Elicitation) assertInstanceOf(Outcome.NeedsInput.class, asks)
+                .requests().get(0);
+        assertTrue(q.sensitive());
+        Outcome done = t.call(attempt(Map.of())
+                .answered("token", new InputResponse.Elicited("accept", Map.of("answer", "s3cret"))));
+        assertEquals("answers {\"token\":{\"action\":\"accept\",\"content\":{\"answer\":\"s3cret\"}}},"
+                + " QUIVER_ANSWERS unset", text(done), "stdin has the answers (and its end); the environment has not");
+        assertEquals("answers {}, QUIVER_ANSWERS unset",
+                text(script("printf 'answers %s, QUIVER_ANSWERS %s' \"$(cat)\" \"${QUIVER_ANSWERS-unset}\"",
+                        "answersVia", "stdin").call(attempt(Map.of()))), "no answers yet: {}");
+        assertEquals("no input\n", text(script("if read -r line; then echo \"$line\"; else echo 'no input'; fi")
+                .call(attempt(Map.of()))), "with answersVia = env stdin is closed at once");
+    }
+
     @Test
     void doneAndErrorEnvelopesAndExitStatuses() throws Exception {
         ToolResult done = assertInstanceOf(Outcome.Done.class, script("printf '{\"io.quiver/outcome\": \"done\","
