@@ -33,9 +33,10 @@ import tools.jackson.databind.JsonNode;
  * Local command tools ({@code bundles/tools.command}) as an operator declares them: one
  * {@code etc/io.quiver.tools.command-NAME.cfg} per tool, running sh scripts written into the server's
  * folder. Arguments never run anything (side-effect markers prove it), a timeout or a cancellation
- * stops the command's whole process tree (checked by pid), a command asks the caller through the
- * Outcome envelope and runs again with the answer, and 50 MB of output are cut at the limit without
- * being held in the server's memory.
+ * stops the command's whole process tree, a double-forked process included, and a normal exit what
+ * the command left running (checked by pid), a command asks the caller through the Outcome envelope
+ * and runs again with the answer, and 50 MB of output are cut at the limit without being held in the
+ * server's memory.
  */
 class CommandToolsIT {
 
@@ -66,13 +67,20 @@ class CommandToolsIT {
                       printf 'name=%s\\n' "$a"
                     done
                     """);
-            // a parent, a child shell and a grandchild sleep, each writing its pid, then waiting
+            // a parent, a child shell and a grandchild sleep, each writing its pid, then waiting; and an orphan sleep
+            // (double-forked: its subshell exits at once, so it is nobody's descendant)
             script("tree.sh", """
+                    (sleep 300 & echo $! > "$PIDS/orphan")
                     sh -c 'sleep 300 & echo $! > "$PIDS/grandchild"; wait' &
                     echo $! > "$PIDS/child"
                     echo $$ > "$PIDS/parent"
                     echo started
                     wait
+                    """);
+            // exits at once, leaving a double-forked sleep that holds its stdout and stderr
+            script("leave.sh", """
+                    (sleep 300 & echo $! > "$PIDS/left")
+                    echo done
                     """);
             script("ask.sh", """
                     printf '%s\n' "$QUIVER_ANSWERS" >> "$RUNS"
@@ -84,6 +92,18 @@ class CommandToolsIT {
                         printf '{"io.quiver/outcome": "needs_input", "requests": [{"key": "branch",'
                         printf ' "message": "Which branch?", "schema": {"type": "object",'
                         printf ' "properties": {"name": {"type": "string"}}, "required": ["name"]}}]}' ;;
+                    esac
+                    """);
+            // asks for a secret; once answered, says whether the secret is in its environment
+            script("secret.sh", """
+                    if [ "$VIA" = stdin ]; then answers=$(cat); else answers=$QUIVER_ANSWERS; fi
+                    case "$answers" in
+                      *'"token"'*)
+                        if grep -a -q s3cret /proc/$$/environ; then where=yes; else where=no; fi
+                        printf 'answers %s, in the environment: %s' "$answers" "$where" ;;
+                      *)
+                        printf '{"io.quiver/outcome": "needs_input", "requests": [{"key": "token",'
+                        printf ' "message": "Your token?", "sensitive": true}]}' ;;
                     esac
                     """);
             script("flood.sh", """
@@ -105,8 +125,12 @@ class CommandToolsIT {
                     "env = PIDS=" + Files.createDirectories(home.resolve("pids-timeout")));
             cfg(etc, "tree_cancel", "argv = /bin/sh, " + scripts.resolve("tree.sh"), "timeoutMs = 60000",
                     "env = PIDS=" + Files.createDirectories(home.resolve("pids-cancel")));
+            cfg(etc, "leave", "argv = /bin/sh, " + scripts.resolve("leave.sh"),
+                    "env = PIDS=" + Files.createDirectories(home.resolve("pids-leave")));
             cfg(etc, "ask", "argv = /bin/sh, " + scripts.resolve("ask.sh") + ", {site}",
                     "env = RUNS=" + markers.resolve("ask.runs"));
+            cfg(etc, "secret", "argv = /bin/sh, " + scripts.resolve("secret.sh"), "answersVia = stdin", "env = VIA=stdin");
+            cfg(etc, "secret_env", "argv = /bin/sh, " + scripts.resolve("secret.sh"), "env = VIA=env");
             cfg(etc, "flood", "argv = /bin/sh, " + scripts.resolve("flood.sh"), "timeoutMs = 120000",
                     "env = MARKS=" + markers);
             cfg(etc, "progress", "argv = /bin/sh, " + scripts.resolve("progress.sh"));
@@ -114,8 +138,8 @@ class CommandToolsIT {
             cfg(etc, "broken", "argv = {prog}, x");
         });
         try (McpClient client = McpClient.connect(server.url(), "commands-it", T)) {
-            List<String> wanted = List.of("echo", "shell_echo", "opts", "opts_after", "tree", "tree_cancel", "ask",
-                    "flood", "progress", "env");
+            List<String> wanted = List.of("echo", "shell_echo", "opts", "opts_after", "tree", "tree_cancel", "leave",
+                    "ask", "secret", "secret_env", "flood", "progress", "env");
             await(() -> names(client).containsAll(wanted), "the command tools are listed");
         }
     }
@@ -241,6 +265,19 @@ class CommandToolsIT {
     }
 
     @Test
+    void whatACommandLeftRunningEndsWithItsCall() throws Exception {
+        Path pid = server.home().resolve("pids-leave").resolve("left");
+        try (McpClient client = McpClient.connect(server.url(), "commands-it", T)) {
+            JsonNode result = ok(client.callTool("leave", Map.of()));
+            assertEquals("done\n", text(result), "the command's output, not held open by the sleep: " + result);
+            ProcessHandle left = ProcessHandle.of(pid(pid)).orElse(null);
+            assertFalse(left != null && running(left), "the sleep the command left ended with the call");
+        } finally {
+            ProcessHandle.of(pid(pid)).ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    @Test
     void aCommandAsksThroughTheEnvelopeAndRunsAgainWithTheAnswer() throws Exception {
         Path runs = markers.resolve("ask.runs");
         Files.deleteIfExists(runs);
@@ -261,6 +298,22 @@ class CommandToolsIT {
         assertEquals("{\"branch\":{\"action\":\"accept\",\"content\":{\"name\":\"main\"}}}", seen.get(seen.size() - 1),
                 seen.toString());
         assertTrue(seen.subList(0, seen.size() - 1).stream().allMatch("{}"::equals), seen.toString());
+    }
+
+    @Test
+    void aSecretReachesTheCommandOnStdinAndNeverThroughItsEnvironment() throws Exception {
+        JsonNode first = stateless("secret", Map.of(), null, null);
+        assertEquals("input_required", first.path("resultType").asString(), first.toString());
+        JsonNode done = stateless("secret", Map.of(), first.path("requestState").asString(),
+                Map.of("token", Map.of("action", "accept", "content", Map.of("answer", "s3cret"))));
+        assertFalse(done.path("isError").asBoolean(), done.toString());
+        assertEquals("answers {\"token\":{\"action\":\"accept\",\"content\":{\"answer\":\"s3cret\"}}}, in the"
+                + " environment: no", text(done), done.toString());
+
+        JsonNode refused = stateless("secret_env", Map.of(), null, null);
+        assertTrue(refused.path("isError").asBoolean(), "answersVia = env: the user is not asked: " + refused);
+        assertTrue(text(refused).contains("The tool's configuration needs answersVia = stdin."), refused.toString());
+        assertTrue(server.logLines("Command tool secret_env (") > 0, server.log());
     }
 
     @Test
@@ -324,9 +377,9 @@ class CommandToolsIT {
 
     // -------------------------------------------------------------------------------------------
 
-    /** The parent, child and grandchild of tree.sh, once all three have written their pids (all alive then). */
+    /** The parent, child, grandchild and orphan of tree.sh, once all have written their pids (all alive then). */
     private static List<ProcessHandle> tree(Path pids) throws Exception {
-        List<String> names = List.of("parent", "child", "grandchild");
+        List<String> names = List.of("parent", "child", "grandchild", "orphan");
         await(() -> names.stream().allMatch(n -> pid(pids.resolve(n)) > 0), "tree.sh started its processes");
         List<ProcessHandle> tree = new ArrayList<>();
         for (String n : names) {

@@ -95,6 +95,14 @@ public @interface CommandConfig {
             + " the outcome it states (done, error, needs_input); false for commands that print what others wrote")
     boolean outcomeEnvelope() default true;
 
+    @AttributeDefinition(name = "Answers via", description = "How a run gets the answers gathered so far (a JSON"
+            + " object by request key): env, in the variable QUIVER_ANSWERS, which other processes of the same user"
+            + " can read, so a command that asks for a sensitive answer is refused and its user not asked; or stdin,"
+            + " as one line of JSON followed by the end of input, sensitive answers included, and QUIVER_ANSWERS is"
+            + " not set")
+    @OneOf({"env", "stdin"})
+    String answersVia() default "env";
+
     @AttributeDefinition(name = "Read-only hint", description = "The command changes nothing")
     boolean readOnlyHint() default false;
 

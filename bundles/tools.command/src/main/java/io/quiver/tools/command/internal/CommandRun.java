@@ -2,9 +2,12 @@ package io.quiver.tools.command.internal;
 
 import io.quiver.lib.external.ProcessTree;
 import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,16 +21,20 @@ import java.util.function.BooleanSupplier;
 
 /**
  * One run of a command: started through {@link Runs} (so a stopping tool stops it), stdin closed at
- * once, stdout kept up to a limit and read to its end past it (the command is never blocked on a full
- * pipe, and never more than the limit is held), stderr split into lines that go, through a bounded
- * queue, to a forwarding thread (progress or log), so a slow client never keeps stderr from being
- * drained: lines that do not fit the queue are dropped and counted. The last lines of stderr are kept
- * for the result.
+ * once or after the bytes given for it (written by a thread of their own, so a command that does not
+ * read them holds nothing up), stdout kept up to a limit and read to its end past it (the command is
+ * never blocked on a full pipe, and never more than the limit is held), stderr split into lines that
+ * go, through a bounded queue, to a forwarding thread (progress or log), so a slow client never keeps
+ * stderr from being drained: lines that do not fit the queue are dropped and counted. The last lines
+ * of stderr are kept for the result.
  *
- * <p>The run ends when the process exits, its time is up, or the call is cancelled (the client, the
- * engine's time limit, Quiver stopping): then the process and every process it started are stopped
- * (SIGTERM, SIGKILL after {@value #KILL_GRACE_MS} ms). Output still open after the process ended (a
- * background process it left holds the pipe) is waited for at most {@value #DRAIN_MS} ms.
+ * <p>The command starts as the leader of a session of its own where the system allows it
+ * ({@link ProcessTree#inOwnSession}): whatever it starts, even through a double fork, stays in that
+ * session. The run ends when the process exits, its time is up, or the call is cancelled (the client,
+ * the engine's time limit, Quiver stopping). Then, in each case, the process and every process it
+ * started are stopped (SIGTERM, SIGKILL after {@value #KILL_GRACE_MS} ms): after a normal exit, what
+ * it left running in the background. Output still open after that (a process that escaped the stop
+ * holds the pipe) is waited for at most {@value #DRAIN_MS} ms; then the streams are closed.
  */
 final class CommandRun {
 
@@ -80,20 +87,30 @@ final class CommandRun {
     /**
      * Runs a command to its end.
      *
+     * @param stdin what the command reads on stdin before its end, or null for nothing
      * @param stderr where stderr lines go, or null to keep only the tail
      * @param cancelled whether the call was cancelled (looked at every {@value #POLL_MS} ms)
      * @throws IOException when the process cannot be started
      */
-    static Result run(Runs runs, ProcessBuilder builder, String label, long timeoutMs, long maxOutputBytes, Lines stderr,
-            BooleanSupplier cancelled) throws IOException {
+    static Result run(Runs runs, ProcessBuilder builder, String label, long timeoutMs, long maxOutputBytes, byte[] stdin,
+            Lines stderr, BooleanSupplier cancelled) throws IOException {
         long started = System.nanoTime();
         long deadline = started + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        Path directory = builder.directory() == null ? Path.of("").toAbsolutePath() : builder.directory().toPath();
+        builder.command(ProcessTree.inOwnSession(builder.command(), directory)); // what it starts stays in reach
         Process p = runs.start(builder);
         try {
-            try {
-                p.getOutputStream().close(); // nothing on stdin: a command that reads it sees its end
-            } catch (IOException e) {
-                // it exited already
+            OutputStream in = p.getOutputStream();
+            if (stdin == null) {
+                close(in); // nothing on stdin: a command that reads it sees its end
+            } else {
+                daemon(() -> {
+                    try (in) {
+                        in.write(stdin);
+                    } catch (IOException e) {
+                        // the command exited, or closed its stdin, without reading it all
+                    }
+                }, "quiver-command-" + label + "-in").start();
             }
             CountDownLatch drained = new CountDownLatch(2);
             Stdout out = new Stdout(p.getInputStream(), (int) Math.min(maxOutputBytes, Integer.MAX_VALUE - 8), drained);
@@ -127,11 +144,12 @@ final class CommandRun {
                     break;
                 }
             }
-            if (ending != null) {
-                ProcessTree.terminate(p, KILL_GRACE_MS);
-            } else {
+            if (ending == null) {
                 ending = runs.closed() ? Ending.CANCELLED : Ending.EXITED;
             }
+            // however it ended, nothing the command started outlives the run: after a normal exit, what it left in
+            // the background (its session's members) is stopped too, which also ends its hold on the output pipes
+            ProcessTree.terminate(p, KILL_GRACE_MS);
             long now = System.nanoTime();
             long drainUntil = now + TimeUnit.MILLISECONDS.toNanos(DRAIN_MS);
             boolean open;
@@ -147,6 +165,10 @@ final class CommandRun {
             if (forwarder != null) {
                 forwarder.close();
             }
+            // what still holds the pipes escaped the stop (its own setsid): a reader blocked in read() is not woken by
+            // the close (Linux), but it ends at the escapee's next write or exit, instead of reading on for its life
+            close(p.getInputStream());
+            close(p.getErrorStream());
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -158,6 +180,14 @@ final class CommandRun {
                 ProcessTree.terminate(p, KILL_GRACE_MS);
             }
             runs.done(p);
+        }
+    }
+
+    private static void close(Closeable stream) {
+        try {
+            stream.close();
+        } catch (IOException e) {
+            // closed already
         }
     }
 

@@ -27,13 +27,15 @@ import tools.jackson.databind.node.ObjectNode;
  * @param defaults the {@code default} of each top-level property of the input schema
  * @param inheritEnv the globs of Quiver's variables the command gets
  * @param env the variables the configuration sets
+ * @param answersOnStdin whether a run gets the answers on stdin ({@code answersVia = stdin}) rather than in
+ *     its environment
  */
 record CommandSpec(String name, String source, boolean enabled, String title, String description, String inputSchema,
         String outputSchema, ArgvTemplate argv, Set<String> optionArguments, boolean shell, String script,
         String shellPath, Path workingDirectory, List<Pattern> inheritEnv, Map<String, String> env, long timeoutMs,
-        long maxOutputBytes, String stderr, boolean outcomeEnvelope, boolean readOnlyHint, boolean destructiveHint,
-        boolean idempotentHint, boolean openWorldHint, String troubleshootingHint, List<String> tenants,
-        List<String> projects, Map<String, Object> defaults) {
+        long maxOutputBytes, String stderr, boolean outcomeEnvelope, boolean answersOnStdin, boolean readOnlyHint,
+        boolean destructiveHint, boolean idempotentHint, boolean openWorldHint, String troubleshootingHint,
+        List<String> tenants, List<String> projects, Map<String, Object> defaults) {
 
     static final JsonMapper JSON = JsonMapper.builder().build();
     /** The tool names MCP clients accept. */
@@ -200,8 +202,9 @@ record CommandSpec(String name, String source, boolean enabled, String title, St
         CommandSpec spec = new CommandSpec(name, source, c.enabled(), c.title(), c.description(), JSON.writeValueAsString(schema),
                 output, argv, Set.copyOf(optionArguments), c.shell(), script, c.shellPath().trim(), workingDirectory,
                 inherit, Map.copyOf(env), c.timeoutMs(), c.maxOutputBytes(), c.stderr(), c.outcomeEnvelope(),
-                c.readOnlyHint(), c.destructiveHint(), c.idempotentHint(), c.openWorldHint(), c.troubleshootingHint(),
-                TypedConfig.list(c.tenants()), TypedConfig.list(c.projects()), defaults);
+                "stdin".equals(c.answersVia()), c.readOnlyHint(), c.destructiveHint(), c.idempotentHint(),
+                c.openWorldHint(), c.troubleshootingHint(), TypedConfig.list(c.tenants()), TypedConfig.list(c.projects()),
+                defaults);
         return new Read(spec, List.of());
     }
 

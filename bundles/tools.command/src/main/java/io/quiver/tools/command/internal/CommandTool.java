@@ -6,9 +6,11 @@ import io.quiver.api.RequestContext;
 import io.quiver.api.Tool;
 import io.quiver.api.ToolCall;
 import io.quiver.api.ToolResult;
+import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
 import io.quiver.lib.external.OutcomeEnvelope;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,8 +25,14 @@ import tools.jackson.databind.node.ObjectNode;
  * arguments ({@link ArgvTemplate}; a refused value runs nothing), runs it in its own environment
  * ({@link #environment}) with {@link CommandRun}, and reads its stdout: Quiver's Outcome envelope as the
  * outcome it states ({@code needs_input} makes the engine ask and call again, and the command runs again
- * with every answer so far in {@value #ANSWERS}), anything else as text. A non-zero exit status is an
- * error the model reads, with the end of stderr.
+ * with every answer so far, in {@value #ANSWERS} or on stdin as configured), anything else as text. A
+ * non-zero exit status is an error the model reads, with the end of stderr.
+ *
+ * <p>A process's environment can be read by every process of the same user
+ * ({@code /proc/PID/environ}), its stdin cannot. So a tool that passes answers in the environment does
+ * not ask for a secret: a command of such a tool that asks for a sensitive answer fails the call, and
+ * the operator is told to configure {@code answersVia = stdin}. Refused when asked, a secret is never
+ * typed in vain, and never reaches an environment.
  */
 final class CommandTool implements Tool {
 
@@ -69,10 +77,11 @@ final class CommandTool implements Tool {
         ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile());
         environment(builder.environment(), call);
         RequestContext context = call.context();
+        byte[] stdin = spec.answersOnStdin() ? (answers(call.answers()) + "\n").getBytes(StandardCharsets.UTF_8) : null;
         CommandRun.Result result;
         try {
-            result = CommandRun.run(runs, builder, spec.name(), spec.timeoutMs(), spec.maxOutputBytes(), lines(context),
-                    context::isCancelled);
+            result = CommandRun.run(runs, builder, spec.name(), spec.timeoutMs(), spec.maxOutputBytes(), stdin,
+                    lines(context), context::isCancelled);
         } catch (IOException e) {
             LOG.warn("Command tool {} ({}): {} could not be started: {}", spec.name(), spec.source(), command.get(0),
                     e.getMessage());
@@ -85,8 +94,8 @@ final class CommandTool implements Tool {
     /**
      * The command's environment: the variables of Quiver's environment that {@code inheritEnv} names,
      * the configured {@code env}, then Quiver's own: {@value #ARGS}, {@code QUIVER_ARG_<NAME>} per
-     * argument, {@value #ANSWERS}, {@code QUIVER_TOOL}, {@code QUIVER_INVOCATION_ID},
-     * {@code QUIVER_TENANT}, {@code QUIVER_PROJECT} (when there is one) and
+     * argument, {@value #ANSWERS} (unless the answers go to stdin), {@code QUIVER_TOOL},
+     * {@code QUIVER_INVOCATION_ID}, {@code QUIVER_TENANT}, {@code QUIVER_PROJECT} (when there is one) and
      * {@code QUIVER_CLIENT_ELICITATION} ({@code true} when the caller's client can be asked).
      */
     void environment(Map<String, String> env, ToolCall call) {
@@ -108,7 +117,9 @@ final class CommandTool implements Tool {
                 }
             }
         });
-        env.put(ANSWERS, answers(call.answers()));
+        if (!spec.answersOnStdin()) {
+            env.put(ANSWERS, answers(call.answers()));
+        }
         RequestContext context = call.context();
         env.put("QUIVER_TOOL", spec.name());
         env.put("QUIVER_INVOCATION_ID", context.invocationId());
@@ -170,6 +181,20 @@ final class CommandTool implements Tool {
             if (stated instanceof Outcome.NeedsInput && failed) {
                 return Outcome.done(ToolResult.error(hinted("The command asked for input but exited with status "
                         + r.exitCode() + "; it was not asked." + stderr(r))));
+            }
+            if (stated instanceof Outcome.NeedsInput asks && !spec.answersOnStdin()) {
+                String secret = asks.requests().stream()
+                        .filter(q -> q instanceof InputRequest.Elicitation e && e.sensitive())
+                        .map(InputRequest::key).findFirst().orElse(null);
+                if (secret != null) {
+                    LOG.warn("Command tool {} ({}): the command asked for a sensitive answer ('{}'), which would be put in"
+                            + " its environment (answersVia = env), where other processes of the same user can read it;"
+                            + " the user was not asked. Set answersVia = stdin and have the command read its answers"
+                            + " from stdin.", spec.name(), spec.source(), secret);
+                    return Outcome.done(ToolResult.error(hinted("The command asked for a secret (request '" + secret
+                            + "'), but this tool passes answers in its environment, which other processes of the same"
+                            + " user can read; the user was not asked. The tool's configuration needs answersVia = stdin.")));
+                }
             }
             if (stated != null) {
                 return stated;

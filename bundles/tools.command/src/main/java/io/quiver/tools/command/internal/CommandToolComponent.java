@@ -4,9 +4,11 @@ import io.quiver.api.Tool;
 import io.quiver.api.operator.Problem;
 import io.quiver.api.operator.ProblemSource;
 import io.quiver.lib.config.TypedConfig;
+import io.quiver.lib.external.ProcessTree;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
@@ -33,6 +35,8 @@ import org.slf4j.LoggerFactory;
 public final class CommandToolComponent implements ProblemSource {
 
     private static final Logger LOG = LoggerFactory.getLogger(CommandToolComponent.class);
+    /** Whether it was logged that commands start without a session of their own. */
+    private static final AtomicBoolean TOLD = new AtomicBoolean();
     /** {@code ComponentConstants.DEACTIVATION_REASON_CONFIGURATION_MODIFIED}: the file was edited. */
     static final int CONFIGURATION_MODIFIED = 3;
 
@@ -50,6 +54,10 @@ public final class CommandToolComponent implements ProblemSource {
         if (spec != null && spec.enabled()) {
             registration = context.registerService(Tool.class, new CommandTool(spec, runs), spec.serviceProperties());
             LOG.info("Command tool {} offered ({}, {})", spec.name(), spec.programName(), source);
+            if (!ProcessTree.sessions() && TOLD.compareAndSet(false, true)) {
+                LOG.info("Command tools start without a session of their own (that needs Linux and util-linux's"
+                        + " setsid on the PATH): a process a command detaches by a double fork is not stopped with it");
+            }
         } else {
             registration = null;
             if (spec != null) {

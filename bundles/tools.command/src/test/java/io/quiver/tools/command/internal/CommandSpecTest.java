@@ -115,6 +115,14 @@ class CommandSpecTest {
         assertTrue(problems("shell", "true").contains("needs a script"));
         assertTrue(problems("shell", "true", "script", "ls {dir}", "argv", "{dir}").contains("never filled in"));
         assertTrue(problems("argv", "p", "stderr", "loud").contains("one of progress, log, both, none"));
+        assertTrue(problems("argv", "p", "answersVia", "file").contains("one of env, stdin"));
+    }
+
+    @Test
+    void answersGoToTheEnvironmentUnlessStdinIsConfigured() {
+        assertFalse(ok("argv", "p").answersOnStdin());
+        assertFalse(ok("argv", "p", "answersVia", "env").answersOnStdin());
+        assertTrue(ok("argv", "p", "answersVia", "stdin").answersOnStdin());
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.quiver.api.CallerIdentity;
 import io.quiver.api.Outcome;
@@ -11,6 +12,7 @@ import io.quiver.api.ToolResult;
 import io.quiver.api.content.TextContent;
 import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
+import io.quiver.lib.external.ProcessTree;
 import io.quiver.testing.FakeToolCall;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -149,6 +151,47 @@ class CommandToolTest {
                 CommandTool.answers(Map.of("branch", new InputResponse.Elicited("accept", Map.of("name", "main")))));
     }
 
+    /** A script that asks for a secret, {@code token}, unless its answers (read by {@code answers}) hold it. */
+    private static String asksForASecret(String answers) {
+        return "answers=" + answers + "\n" + """
+                case "$answers" in
+                  *'"token"'*)
+                    if grep -a -q s3cret /proc/$$/environ 2>/dev/null; then echo 'in the environment'; fi
+                    printf 'answers %s, QUIVER_ANSWERS %s' "$answers" "${QUIVER_ANSWERS-unset}" ;;
+                  *) printf '{"io.quiver/outcome": "needs_input", "requests": [{"key": "token",'
+                     printf ' "message": "Your token?", "sensitive": true}]}' ;;
+                esac
+                """;
+    }
+
+    @Test
+    void withAnswersInTheEnvironmentACommandThatAsksForASecretIsRefused() throws Exception {
+        CommandTool t = script(asksForASecret("\"$QUIVER_ANSWERS\""), "troubleshootingHint", "Ask the operator.");
+        Outcome refused = t.call(attempt(Map.of()));
+        assertTrue(isError(refused), "the user is not asked for a secret the environment would carry: " + refused);
+        assertEquals("The command asked for a secret (request 'token'), but this tool passes answers in its"
+                + " environment, which other processes of the same user can read; the user was not asked. The tool's"
+                + " configuration needs answersVia = stdin.\nAsk the operator.", text(refused));
+    }
+
+    @Test
+    void withAnswersOnStdinASecretReachesTheCommandAndNotItsEnvironment() throws Exception {
+        CommandTool t = script(asksForASecret("$(cat)"), "answersVia", "stdin");
+        Outcome asks = t.call(attempt(Map.of()));
+        InputRequest.Elicitation q = (InputRequest.Elicitation) assertInstanceOf(Outcome.NeedsInput.class, asks)
+                .requests().get(0);
+        assertTrue(q.sensitive());
+        Outcome done = t.call(attempt(Map.of())
+                .answered("token", new InputResponse.Elicited("accept", Map.of("answer", "s3cret"))));
+        assertEquals("answers {\"token\":{\"action\":\"accept\",\"content\":{\"answer\":\"s3cret\"}}},"
+                + " QUIVER_ANSWERS unset", text(done), "stdin has the answers (and its end); the environment has not");
+        assertEquals("answers {}, QUIVER_ANSWERS unset",
+                text(script("printf 'answers %s, QUIVER_ANSWERS %s' \"$(cat)\" \"${QUIVER_ANSWERS-unset}\"",
+                        "answersVia", "stdin").call(attempt(Map.of()))), "no answers yet: {}");
+        assertEquals("no input\n", text(script("if read -r line; then echo \"$line\"; else echo 'no input'; fi")
+                .call(attempt(Map.of()))), "with answersVia = env stdin is closed at once");
+    }
+
     @Test
     void doneAndErrorEnvelopesAndExitStatuses() throws Exception {
         ToolResult done = assertInstanceOf(Outcome.Done.class, script("printf '{\"io.quiver/outcome\": \"done\","
@@ -210,6 +253,43 @@ class CommandToolTest {
         assertEquals(3, lines.size(), lines.toString());
         for (String pid : lines) {
             assertGone(Long.parseLong(pid.strip()));
+        }
+    }
+
+    @Test
+    void whatACommandLeftRunningEndsWithItsCall() throws Exception {
+        assumeTrue(ProcessTree.sessions(), "commands run in sessions of their own (Linux, util-linux setsid)");
+        Path pid = dir.resolve("pid");
+        String marker = marker();
+        // a double-forked sleep that keeps the command's stdout and stderr open
+        CommandTool t = script("(sleep " + marker + " & echo $! > " + pid + "); echo done\n", "name", "leaves");
+        try {
+            Outcome o = t.call(attempt(Map.of()));
+            assertEquals("done\n", text(o), "the output is the command's, and nothing held it open");
+            assertFalse(running(Long.parseLong(Files.readString(pid).strip())), "the sleep ended with the call");
+            assertEquals(List.of(), withMarker(marker));
+            assertReadersEnded("leaves");
+        } finally {
+            kill(marker);
+        }
+    }
+
+    @Test
+    void aTimeoutStopsADoubleForkedProcessToo() throws Exception {
+        assumeTrue(ProcessTree.sessions(), "commands run in sessions of their own (Linux, util-linux setsid)");
+        Path pid = dir.resolve("pid");
+        String marker = marker();
+        // the subshell exits at once: its sleep is nobody's descendant any more
+        CommandTool t = script("(sleep " + marker + " & echo $! > " + pid + "); echo started; sleep 300\n",
+                "timeoutMs", "1000", "name", "forks");
+        try {
+            Outcome o = t.call(attempt(Map.of()));
+            assertTrue(text(o).startsWith("The command timed out after 1000 ms"), text(o));
+            assertGone(Long.parseLong(Files.readString(pid).strip()));
+            assertEquals(List.of(), withMarker(marker));
+            assertReadersEnded("forks");
+        } finally {
+            kill(marker);
         }
     }
 
@@ -290,6 +370,33 @@ class CommandToolTest {
         } finally {
             ProcessHandle.of(Long.parseLong(Files.readString(pid).strip())).ifPresent(ProcessHandle::destroyForcibly);
         }
+    }
+
+    /** The threads that read the tool's stdout and stderr have ended (they may still be finishing). */
+    private static void assertReadersEnded(String tool) throws Exception {
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().equals("quiver-command-" + tool + "-out") || t.getName().equals("quiver-command-" + tool + "-err")) {
+                t.join(5_000);
+                assertFalse(t.isAlive(), t.getName() + " still runs");
+            }
+        }
+    }
+
+    /** A {@code sleep} duration no other process has: 299.NNNNNNNNN seconds. */
+    private static String marker() {
+        return String.format("299.%09d", System.nanoTime() % 1_000_000_000L);
+    }
+
+    /** The running processes with an argument {@code marker}. */
+    private static List<Long> withMarker(String marker) {
+        return ProcessHandle.allProcesses()
+                .filter(p -> p.info().arguments().map(a -> List.of(a).contains(marker)).orElse(false))
+                .map(ProcessHandle::pid).filter(CommandToolTest::running).toList();
+    }
+
+    /** Kills what a failed test left. */
+    private static void kill(String marker) {
+        withMarker(marker).forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
     }
 
     /** The process has ended (a zombie not reaped yet counts as ended), within a deadline. */
