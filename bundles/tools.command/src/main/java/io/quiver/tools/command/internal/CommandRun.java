@@ -16,7 +16,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -25,8 +24,9 @@ import java.util.function.BooleanSupplier;
  * read them holds nothing up), stdout kept up to a limit and read to its end past it (the command is
  * never blocked on a full pipe, and never more than the limit is held), stderr split into lines that
  * go, through a bounded queue, to a forwarding thread (progress or log), so a slow client never keeps
- * stderr from being drained: lines that do not fit the queue are dropped and counted. The last lines
- * of stderr are kept for the result.
+ * stderr from being drained: when the queue is full its oldest line is dropped and counted (the newest
+ * output is what tells where a command stands), and the next line passed on says how many went. The
+ * last lines of stderr are kept for the result.
  *
  * <p>The command starts as the leader of a session of its own where the system allows it
  * ({@link ProcessTree#inOwnSession}): whatever it starts, even through a double fork, stays in that
@@ -44,7 +44,7 @@ final class CommandRun {
     static final long DRAIN_MS = 2_000;
     /** How often a waiting run looks at its deadline and the call's cancellation. */
     private static final long POLL_MS = 25;
-    /** Stderr lines waiting for the forwarder at most; more are dropped. */
+    /** Stderr lines waiting for the forwarder at most; beyond that the oldest are dropped. */
     static final int STDERR_QUEUE = 256;
     /** Stderr lines kept for the result. */
     static final int STDERR_TAIL = 20;
@@ -254,7 +254,8 @@ final class CommandRun {
         private final boolean forwarded;
         private final CountDownLatch drained;
         final BlockingQueue<String> queue = new ArrayBlockingQueue<>(STDERR_QUEUE);
-        final AtomicLong dropped = new AtomicLong();
+        /** Queued lines dropped to make room, all older than what the queue still holds; guarded by queue. */
+        private long dropped;
         private final ArrayDeque<String> tail = new ArrayDeque<>();
         volatile boolean done;
 
@@ -303,8 +304,14 @@ final class CommandRun {
                     tail.removeFirst();
                 }
             }
-            if (forwarded && !queue.offer(text)) {
-                dropped.incrementAndGet();
+            if (forwarded) {
+                synchronized (queue) {
+                    while (!queue.offer(text)) { // full: the oldest line goes, the newest output is what matters
+                        if (queue.poll() != null) {
+                            dropped++;
+                        }
+                    }
+                }
             }
         }
 
@@ -330,24 +337,36 @@ final class CommandRun {
         public void run() {
             long n = 0;
             while (!closed) {
+                boolean ended = err.done; // read before the poll: every line was queued before done was set
                 String line;
-                try {
-                    line = err.queue.poll(50, TimeUnit.MILLISECONDS);
-                } catch (InterruptedException e) {
-                    return;
+                long skipped;
+                synchronized (err.queue) { // a line and the lines dropped before it, together
+                    line = err.queue.poll();
+                    skipped = err.dropped;
+                    if (line != null) {
+                        err.dropped = 0;
+                    }
                 }
                 if (line == null) {
-                    if (err.done) {
+                    if (ended) {
+                        return;
+                    }
+                    try {
+                        Thread.sleep(POLL_MS);
+                    } catch (InterruptedException e) {
                         return;
                     }
                     continue;
                 }
-                long skipped = err.dropped.getAndSet(0);
-                try {
-                    lines.line(++n, skipped > 0 ? "[" + skipped + " lines skipped] " + line : line);
-                } catch (RuntimeException e) {
-                    // a failed notification stops nothing
-                }
+                pass(++n, skipped > 0 ? "[" + skipped + " lines skipped] " + line : line);
+            }
+        }
+
+        private void pass(long n, String text) {
+            try {
+                lines.line(n, text);
+            } catch (RuntimeException e) {
+                // a failed notification stops nothing
             }
         }
 
