@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
+import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.InvalidSyntaxException;
 import org.osgi.framework.ServiceReference;
@@ -22,6 +23,8 @@ import org.osgi.util.tracker.ServiceTracker;
  * <li>a plain GET to the endpoint answers anything but 404 (Jetty answers 404 until the whiteboard
  * has registered the servlet).</li>
  * </ol>
+ * The wait ends early, without an endpoint, when the framework stops meanwhile: with {@code --stdio}
+ * a client may be done, and close stdin, before the HTTP endpoint of the same server answers.
  */
 final class EndpointWaiter {
 
@@ -29,6 +32,8 @@ final class EndpointWaiter {
     static final String PATH_PROPERTY = "quiver.endpoint.path";
     static final String RUNTIME = "org.osgi.service.servlet.runtime.HttpServiceRuntime";
     static final String ENDPOINT_PROPERTY = "osgi.http.endpoint";
+    /** How often a wait looks whether the framework is stopping. */
+    private static final long POLL_MS = 100;
 
     private final BundleContext context;
     private final String bind;
@@ -38,16 +43,31 @@ final class EndpointWaiter {
         this.bind = bind;
     }
 
+    /** The endpoint once it answers, or {@code null} when the framework stopped before it did. */
     URI await(long timeoutMs) throws TimeoutException, InterruptedException {
         long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
         ServiceReference<?> servlet = awaitService("(" + PATH_PROPERTY + "=*)", deadline,
                 "no service with the property " + PATH_PROPERTY + " (the MCP transport's servlet) was registered");
+        if (servlet == null) {
+            return null;
+        }
         String path = String.valueOf(servlet.getProperty(PATH_PROPERTY));
         ServiceReference<?> runtime = awaitService("(&(objectClass=" + RUNTIME + ")(" + ENDPOINT_PROPERTY + "=*))", deadline,
                 "the HTTP runtime (" + RUNTIME + ") did not publish " + ENDPOINT_PROPERTY);
+        if (runtime == null) {
+            return null;
+        }
         URI url = join(chooseEndpoint(endpoints(runtime.getProperty(ENDPOINT_PROPERTY)), bind), path);
-        awaitAnswer(url, deadline);
-        return url;
+        return awaitAnswer(url, deadline) ? url : null;
+    }
+
+    /** Whether the framework is stopping or stopped (then nothing will answer any more). */
+    private boolean frameworkStopping() {
+        try {
+            return context.getBundle(0).getState() != Bundle.ACTIVE;
+        } catch (IllegalStateException e) {
+            return true; // the context is no longer valid: the framework stopped
+        }
     }
 
     private ServiceReference<?> awaitService(String filter, long deadline, String failure)
@@ -60,23 +80,33 @@ final class EndpointWaiter {
         }
         tracker.open(true);
         try {
-            long left = remainingMs(deadline);
-            if (left <= 0 || tracker.waitForService(left) == null) {
-                throw new TimeoutException(failure + " within the start timeout");
+            while (tracker.waitForService(Math.max(1, Math.min(POLL_MS, remainingMs(deadline)))) == null) {
+                if (frameworkStopping()) {
+                    return null;
+                }
+                if (remainingMs(deadline) <= 0) {
+                    throw new TimeoutException(failure + " within the start timeout");
+                }
             }
             return tracker.getServiceReference();
+        } catch (IllegalStateException e) {
+            return null; // the framework stopped under the tracker
         } finally {
             tracker.close();
         }
     }
 
-    private static void awaitAnswer(URI url, long deadline) throws TimeoutException, InterruptedException {
+    /** True once the endpoint answers; false when the framework stopped first. */
+    private boolean awaitAnswer(URI url, long deadline) throws TimeoutException, InterruptedException {
         String last = "no answer";
         while (remainingMs(deadline) > 0) {
+            if (frameworkStopping()) {
+                return false;
+            }
             try {
                 int status = status(url);
                 if (status != 404) {
-                    return;
+                    return true;
                 }
                 last = "HTTP 404";
             } catch (IOException e) {

@@ -174,6 +174,10 @@ public final class Quiver implements AutoCloseable {
 
         if (settings.awaitEndpoint() && http) {
             url = new EndpointWaiter(context, settings.bind()).await(remainingMs(deadline));
+            if (url == null) { // stopped meanwhile (with --stdio: the client was done already)
+                LOG.info("The server stopped before its HTTP endpoint answered");
+                return;
+            }
             LOG.debug("Endpoint {} answered after {} ms more", url, ms(System.nanoTime() - t3));
         } else if (!http && !settings.stdio()) { // with --stdio, having no HTTP endpoint is what was asked for
             LOG.info("The features {} have no HTTP runtime: no MCP endpoint to wait for", settings.features());

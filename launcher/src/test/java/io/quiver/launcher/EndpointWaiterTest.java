@@ -1,14 +1,46 @@
 package io.quiver.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeoutException;
+import org.apache.felix.framework.Felix;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class EndpointWaiterTest {
+
+    /**
+     * With --stdio a client can be done, and close stdin (which stops the framework), before the HTTP
+     * endpoint of the same server answers: the wait ends then, rather than at its timeout as a failed start.
+     */
+    @Test
+    void aFrameworkThatStopsEndsTheWaitWithoutAnEndpoint(@TempDir Path storage) throws Exception {
+        Felix felix = new Felix(Map.of("org.osgi.framework.storage", storage.toString()));
+        felix.start();
+        Thread stopper = new Thread(() -> {
+            try {
+                Thread.sleep(300);
+                felix.stop();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        stopper.start();
+        // nothing will ever register the servlet: without the check this waits out the whole minute
+        URI url = assertTimeoutPreemptively(Duration.ofSeconds(30),
+                () -> new EndpointWaiter(felix.getBundleContext(), "127.0.0.1").await(60_000));
+        assertNull(url);
+        stopper.join();
+        felix.waitForStop(10_000);
+    }
 
     @Test
     void endpointPropertyShapes() {
