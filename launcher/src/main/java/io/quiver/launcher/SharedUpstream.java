@@ -1,7 +1,7 @@
 package io.quiver.launcher;
 
+import io.quiver.lib.external.Lines;
 import io.quiver.lib.external.ProcessTree;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -452,24 +452,8 @@ public final class SharedUpstream implements AutoCloseable {
     private void readStdout(Run r) {
         String why = "its stdout ended";
         try (InputStream stdout = r.process().getInputStream()) {
-            ByteArrayOutputStream line = new ByteArrayOutputStream(1024);
-            byte[] buffer = new byte[8192];
-            int n;
-            while ((n = stdout.read(buffer)) >= 0) {
-                int start = 0;
-                for (int i = 0; i < n; i++) {
-                    if (buffer[i] == '\n') {
-                        line.write(buffer, start, i - start);
-                        take(r, line.toByteArray());
-                        line.reset();
-                        start = i + 1;
-                    }
-                }
-                line.write(buffer, start, n - start);
-                if (line.size() > MAX_MESSAGE_BYTES) {
-                    why = "it wrote a message longer than " + MAX_MESSAGE_BYTES + " bytes on stdout";
-                    break;
-                }
+            if (!Lines.read(stdout, MAX_MESSAGE_BYTES, line -> take(r, line))) {
+                why = "it wrote a message longer than " + MAX_MESSAGE_BYTES + " bytes on stdout";
             }
         } catch (IOException e) {
             why = "reading its stdout failed: " + e.getMessage();

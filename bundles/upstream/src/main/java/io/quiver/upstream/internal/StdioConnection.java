@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.quiver.lib.external.Lines;
 import io.quiver.lib.external.ProcessTree;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -118,25 +119,9 @@ final class StdioConnection implements Connection {
     private void readStdout(InputStream stdout) {
         String why = "its stdout ended";
         try (stdout) {
-            ByteArrayOutputStream line = new ByteArrayOutputStream(1024);
-            byte[] buffer = new byte[8192];
-            int n;
-            while ((n = stdout.read(buffer)) >= 0) {
-                int start = 0;
-                for (int i = 0; i < n; i++) {
-                    if (buffer[i] == '\n') {
-                        line.write(buffer, start, i - start);
-                        take(line);
-                        line.reset();
-                        start = i + 1;
-                    }
-                }
-                line.write(buffer, start, n - start);
-                if (line.size() > maxMessageBytes) {
-                    why = "it wrote a message longer than maxMessageBytes (" + maxMessageBytes + ") on stdout";
-                    tail.add("[quiver] " + why);
-                    break;
-                }
+            if (!Lines.read(stdout, maxMessageBytes, this::take)) {
+                why = "it wrote a message longer than maxMessageBytes (" + maxMessageBytes + ") on stdout";
+                tail.add("[quiver] " + why);
             }
         } catch (IOException e) {
             why = "reading its stdout failed: " + e.getMessage();
@@ -144,8 +129,7 @@ final class StdioConnection implements Connection {
         end(why);
     }
 
-    private void take(ByteArrayOutputStream line) {
-        byte[] bytes = line.toByteArray();
+    private void take(byte[] bytes) {
         int length = bytes.length;
         if (length > 0 && bytes[length - 1] == '\r') {
             length--;
