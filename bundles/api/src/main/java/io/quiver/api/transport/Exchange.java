@@ -24,6 +24,28 @@ public interface Exchange {
         start(sink);
     }
 
+    /**
+     * Serves the request on the calling thread if it can be served there without waiting on anything
+     * (no I/O, no lock held long, no answer from a client or host): {@code true} when it did, and the
+     * answer reaches the sink as with {@link #run}. {@code false} when the request may wait; nothing
+     * happened then, and the transport hands it to a thread that may wait ({@link #run} there). A
+     * transport calls this on a thread that must never block, such as the thread that read the
+     * request from its connection. Control methods ({@code ping}, {@code tools/list}, ...) and calls of
+     * tools declared non-blocking ({@code mcp.tool.blocking=false}) qualify (since 1.3).
+     */
+    default boolean runNow(MessageSink sink) {
+        return false;
+    }
+
+    /**
+     * Whether {@link #runNow} would serve this request: it waits on nothing. A transport may answer
+     * such a request plainly where it would otherwise open a stream for it, since its answer comes at
+     * once (since 1.3).
+     */
+    default boolean quick() {
+        return false;
+    }
+
     /** The JSON-RPC method of the request. */
     String method();
 

@@ -14,6 +14,17 @@ public interface McpEngine {
      */
     Receipt receive(byte[] message, Inbound inbound);
 
+    /**
+     * {@link #receive} for a thread that must never wait (a transport's selecting thread): the
+     * receipt when the message is a request that may be served there (then serve a pending exchange
+     * with {@link Exchange#runNow}, which may still decline), or {@code null} when it must be received
+     * on a thread that may wait; nothing happened then, and the transport calls {@link #receive}
+     * there with the same message (since 1.3).
+     */
+    default Receipt receiveNow(byte[] message, Inbound inbound) {
+        return null;
+    }
+
     /** A live session by id. */
     Optional<McpSession> session(String id);
 

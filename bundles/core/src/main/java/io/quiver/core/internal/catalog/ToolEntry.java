@@ -19,7 +19,7 @@ import tools.jackson.databind.JsonNode;
  */
 public record ToolEntry(String name, ToolDescriptor descriptor, Schema inputSchema, JsonNode outputSchema,
         long timeoutMs, Tool tool, long bundleId, ToolMapper mapper, String taskSupport, boolean inputBeforeTask,
-        String troubleshootingHint) {
+        String troubleshootingHint, boolean blocking) {
 
     static final String P = "mcp.tool.";
     /** The tool names MCP clients accept (2025-11-25: SHOULD; clients reject others). */
@@ -80,7 +80,8 @@ public record ToolEntry(String name, ToolDescriptor descriptor, Schema inputSche
                 "none".equals(taskSupport) ? null : new ToolDescriptor.Execution(taskSupport), meta(props, name));
         return new ToolEntry(name, descriptor, compiled, output, timeout, tool,
                 Props.number(props, "service.bundleid", -1), new ToolMapper(), taskSupport,
-                Props.bool(props, P + "inputBeforeTask", false), Props.string(props, P + "troubleshootingHint"));
+                Props.bool(props, P + "inputBeforeTask", false), Props.string(props, P + "troubleshootingHint"),
+                Props.bool(props, P + "blocking", true));
     }
 
     /**

@@ -7,6 +7,7 @@ import io.quiver.api.transport.MessageSink;
 import io.quiver.api.transport.Receipt.Reason;
 import io.quiver.api.transport.Receipt;
 import io.quiver.api.transport.StreamPolicy;
+import io.quiver.core.internal.pipeline.NonBlocking;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.era.SessionEra;
 import io.quiver.core.internal.era.StatelessEra;
@@ -63,6 +64,11 @@ public final class Engine implements AutoCloseable {
             "resources/list", "resources/templates/list", "prompts/list", "resources/subscribe",
             "resources/unsubscribe", "server/discover", "subscriptions/listen", "tasks/get", "tasks/update",
             "tasks/cancel");
+
+    /** Control methods that touch no other request or stream: served on a thread that must not wait. */
+    private static final Set<String> QUICK = Set.of("initialize", "ping", "logging/setLevel", "tools/list",
+            "resources/list", "resources/templates/list", "prompts/list", "resources/subscribe",
+            "resources/unsubscribe", "server/discover");
 
     private final Catalog catalog;
     private final EngineSettings settings;
@@ -145,7 +151,19 @@ public final class Engine implements AutoCloseable {
 
     /** Classifies one inbound message; see {@link io.quiver.api.transport.McpEngine#receive}. */
     public Receipt receive(byte[] body, Inbound inbound) {
+        return receive(JsonRpc.parse(body), inbound);
+    }
+
+    /** {@code McpEngine.receiveNow}: only requests that may be served without waiting, else null. */
+    public Receipt receiveNow(byte[] body, Inbound inbound) {
         JsonRpc.Parsed parsed = JsonRpc.parse(body);
+        // only requests that may be served without waiting; notifications and responses act on other requests
+        return parsed instanceof JsonRpc.Parsed.Ok ok && ok.message() instanceof Message.Request request
+                && (QUICK.contains(request.method()) || "tools/call".equals(request.method()))
+                ? receive(parsed, inbound) : null;
+    }
+
+    private Receipt receive(JsonRpc.Parsed parsed, Inbound inbound) {
         if (parsed instanceof JsonRpc.Parsed.Bad bad) {
             Reason reason = bad.code() == ErrorCodes.PARSE_ERROR ? Reason.PARSE_ERROR : Reason.INVALID_REQUEST;
             return reject(reason, bad.id(), bad.code(), bad.reason());
@@ -422,6 +440,26 @@ public final class Engine implements AutoCloseable {
         @Override
         public void start(MessageSink sink) {
             begin(sink);
+        }
+
+        @Override
+        public boolean runNow(MessageSink sink) {
+            if (!quick()) {
+                return false;
+            }
+            NonBlocking.run(() -> run(sink));
+            return true;
+        }
+
+        /** Whether serving this request waits on nothing: a control method, or a non-blocking tool's call. */
+        @Override
+        public boolean quick() {
+            String method = request.method();
+            if (QUICK.contains(method)) {
+                return true;
+            }
+            MethodHandler<?> handler = era.handler(method);
+            return handler != null && handler.quick(peer != null ? peer.caller() : session.caller(), request.params());
         }
 
         @Override

@@ -17,6 +17,12 @@ final class ToolsCallHandler implements MethodHandler<Result> {
     }
 
     @Override
+    public boolean quick(io.quiver.api.CallerIdentity caller, ObjectNode params) {
+        JsonNode name = params == null ? null : params.get("name");
+        return name != null && name.isString() && !params.has("task") && pipeline.quick(caller, name.stringValue());
+    }
+
+    @Override
     public Result handle(RequestScope scope, ObjectNode params) {
         String name = Params.requireString(params, "name");
         ObjectNode arguments = Params.optionalObject(params, "arguments");

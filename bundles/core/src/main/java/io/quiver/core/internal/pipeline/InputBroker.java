@@ -37,6 +37,10 @@ final class InputBroker {
 
     /** Asks a session client and waits for its answer. */
     InputResponse obtain(RequestScope scope, InputRequest request) throws Unanswerable {
+        if (NonBlocking.here()) {
+            throw new Unanswerable("This tool is declared non-blocking (mcp.tool.blocking=false) and asked for "
+                    + capability(request) + ", which needs waiting for the client; such a tool may not ask for input.");
+        }
         if (!scope.client().supports(capability(request))) {
             throw new Unanswerable("This tool needs " + capability(request)
                     + " and the client did not declare that capability.");

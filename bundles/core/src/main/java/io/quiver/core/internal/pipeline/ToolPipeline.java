@@ -1,5 +1,6 @@
 package io.quiver.core.internal.pipeline;
 
+import io.quiver.api.CallerIdentity;
 import io.quiver.api.call.CallEvent;
 import io.quiver.api.call.Target;
 import io.quiver.core.internal.catalog.Catalog;
@@ -54,10 +55,12 @@ public final class ToolPipeline {
     private final Review review;
     private final Record record;
     private final Tasks tasks;
+    private final Extensions extensions;
 
     public ToolPipeline(Catalog catalog, Workers workers, EngineSettings settings, ToolLimitsRegistry limits,
             Extensions extensions) {
         this.settings = settings;
+        this.extensions = extensions;
         this.shares = new ToolShares(limits, settings);
         EngineConfig c = settings.config();
         this.requestState = new RequestState(keys(c), c.requestStateTtlMs());
@@ -94,6 +97,16 @@ public final class ToolPipeline {
     public String shareOf(RequestScope scope, String name) {
         ToolEntry tool = name == null ? null : resolve.find(scope.caller(), name);
         return tool != null && authorize.allows(scope.caller(), Target.tool(name)) ? name : null;
+    }
+
+    /**
+     * Whether a call of the named tool can run without waiting on anything: the tool exists for this
+     * caller, is declared non-blocking, never runs as a task, and no host channel has a say in it.
+     */
+    public boolean quick(CallerIdentity caller, String name) {
+        ToolEntry tool = resolve.find(caller, name);
+        return tool != null && !tool.blocking() && "none".equals(tool.taskSupport()) && extensions.host() == null
+                && !extensions.hostRequired();
     }
 
     /** The answer to a call refused because its tool's share and queue are full. */

@@ -30,6 +30,14 @@ public interface MethodHandler<R extends Result> {
         return null;
     }
 
+    /**
+     * Whether this request can be served without waiting on anything (see
+     * {@code Exchange.runNow}); {@code false} unless the handler knows better.
+     */
+    default boolean quick(io.quiver.api.CallerIdentity caller, ObjectNode params) {
+        return false;
+    }
+
     /** The answer when that share and its queue are full. */
     default Result busy(RequestScope scope, ObjectNode params, String reason) {
         throw new McpException(ErrorCodes.SERVER_UNAVAILABLE, reason);

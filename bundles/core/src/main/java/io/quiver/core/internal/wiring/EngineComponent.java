@@ -231,6 +231,11 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
     }
 
     @Override
+    public Receipt receiveNow(byte[] message, Inbound inbound) {
+        return engine.receiveNow(message, inbound);
+    }
+
+    @Override
     public Optional<McpSession> session(String id) {
         return engine.session(id);
     }

@@ -10,7 +10,7 @@ import org.osgi.service.component.annotations.Component;
 
 /** Returns one WAV audio block. */
 @Component(service = Tool.class)
-@McpTool(name = "test_audio_content", description = "Tests audio content response")
+@McpTool(name = "test_audio_content", blocking = false, description = "Tests audio content response")
 public final class AudioContentTool implements Tool {
 
     @Override

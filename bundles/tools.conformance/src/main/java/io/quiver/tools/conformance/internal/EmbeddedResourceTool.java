@@ -11,7 +11,7 @@ import org.osgi.service.component.annotations.Component;
 
 /** Returns one embedded text resource. */
 @Component(service = Tool.class)
-@McpTool(name = "test_embedded_resource", description = "Tests embedded resource content response")
+@McpTool(name = "test_embedded_resource", blocking = false, description = "Tests embedded resource content response")
 public final class EmbeddedResourceTool implements Tool {
 
     static final ResourceContents RESOURCE = new ResourceContents.Text(

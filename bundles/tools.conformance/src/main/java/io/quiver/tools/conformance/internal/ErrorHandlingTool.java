@@ -9,7 +9,7 @@ import org.osgi.service.component.annotations.Component;
 
 /** Fails on purpose, as a result the model can read ({@code isError: true}), not a protocol error. */
 @Component(service = Tool.class)
-@McpTool(name = "test_error_handling", description = "Tests error response handling")
+@McpTool(name = "test_error_handling", blocking = false, description = "Tests error response handling")
 public final class ErrorHandlingTool implements Tool {
 
     static final String MESSAGE = "This tool intentionally returns an error for testing";

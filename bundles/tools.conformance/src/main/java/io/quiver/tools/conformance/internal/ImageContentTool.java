@@ -10,7 +10,7 @@ import org.osgi.service.component.annotations.Component;
 
 /** Returns one PNG image block. */
 @Component(service = Tool.class)
-@McpTool(name = "test_image_content", description = "Tests image content response")
+@McpTool(name = "test_image_content", blocking = false, description = "Tests image content response")
 public final class ImageContentTool implements Tool {
 
     @Override

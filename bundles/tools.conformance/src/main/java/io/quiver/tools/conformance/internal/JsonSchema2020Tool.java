@@ -13,7 +13,7 @@ import org.osgi.service.component.annotations.Component;
  * it through untouched (SEP-1613, SEP-2106). Called, it echoes its arguments.
  */
 @Component(service = Tool.class)
-@McpTool(name = "json_schema_2020_12_tool",
+@McpTool(name = "json_schema_2020_12_tool", blocking = false,
         description = "Tool with JSON Schema 2020-12 features",
         inputSchema = """
                 {"$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -13,7 +13,7 @@ import org.osgi.service.component.annotations.Component;
 
 /** Returns a text, an image and an embedded JSON resource in one result. */
 @Component(service = Tool.class)
-@McpTool(name = "test_multiple_content_types",
+@McpTool(name = "test_multiple_content_types", blocking = false,
         description = "Tests response with multiple content types (text, image, resource)")
 public final class MultipleContentTypesTool implements Tool {
 

@@ -8,7 +8,7 @@ import org.osgi.service.component.annotations.Component;
 
 /** Returns one text block. */
 @Component(service = Tool.class)
-@McpTool(name = "test_simple_text", description = "Tests simple text content response")
+@McpTool(name = "test_simple_text", blocking = false, description = "Tests simple text content response")
 public final class SimpleTextTool implements Tool {
 
     static final String TEXT = "This is a simple text response for testing.";

@@ -21,6 +21,7 @@ import org.osgi.service.component.annotations.Component;
 /** {@code convert_time}: a time of day today in one time zone, expressed in another. */
 @Component(service = Tool.class)
 @McpTool(name = "convert_time",
+        blocking = false,
         title = "Convert time between time zones",
         description = "Converts a time of day (HH:MM, 24-hour clock, taken as today in the source time zone) "
                 + "to another time zone. Returns both date-times with UTC offsets, their days of the week, "

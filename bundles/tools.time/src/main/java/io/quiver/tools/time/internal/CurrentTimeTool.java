@@ -22,6 +22,7 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 @Component(service = Tool.class, configurationPid = CurrentTimeTool.PID)
 @Designate(ocd = CurrentTimeTool.Config.class)
 @McpTool(name = "current_time",
+        blocking = false,
         title = "Current time",
         description = "Returns the current date and time in a time zone: ISO-8601 date-time with UTC offset, "
                 + "day of the week, whether daylight saving time is in effect, and epoch milliseconds. "

@@ -109,6 +109,11 @@ public @interface HttpConfig {
     @Min(1000)
     long sseKeepAliveMs() default 20_000;
 
+    @AttributeDefinition(description = "Serve MCP POSTs on the thread that read them (Felix HTTP's Jetty 12:"
+            + " its plain HTTP connector is replaced by one whose connections never block); what may wait"
+            + " still goes to Jetty's pool. false: every request goes to Jetty's pool first")
+    boolean selectorLane() default true;
+
     @AttributeDefinition(description = "Methods answered with an SSE stream from the start")
     String[] sseMethods() default {"tools/call"};
 

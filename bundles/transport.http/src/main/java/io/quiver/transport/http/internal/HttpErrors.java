@@ -1,6 +1,7 @@
 package io.quiver.transport.http.internal;
 
 import io.quiver.api.transport.Receipt;
+import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -24,6 +25,17 @@ final class HttpErrors {
     static final int RETRY_AFTER_SECONDS = 5;
 
     static void send(HttpServletResponse resp, int status, byte[] body) throws IOException {
+        head(resp, status, body);
+        resp.getOutputStream().write(body);
+    }
+
+    /** {@link #send} on a thread that must not block ({@link NonBlockingWrite}); completes the request. */
+    static void sendWithoutBlocking(AsyncContext async, int status, byte[] body) {
+        head((HttpServletResponse) async.getResponse(), status, body);
+        NonBlockingWrite.write(async, body);
+    }
+
+    private static void head(HttpServletResponse resp, int status, byte[] body) {
         resp.setStatus(status);
         if (status == HttpServletResponse.SC_SERVICE_UNAVAILABLE) {
             resp.setHeader("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));
@@ -31,6 +43,5 @@ final class HttpErrors {
         resp.setContentType(MediaTypes.JSON);
         resp.setCharacterEncoding(StandardCharsets.UTF_8.name());
         resp.setContentLength(body.length);
-        resp.getOutputStream().write(body);
     }
 }

@@ -67,6 +67,8 @@ public final class HttpTransport implements ProblemSource {
             new ConcurrentSkipListMap<>(Comparator.reverseOrder());
     private ServletRegistration registration;
     private ServiceRegistration<Servlet> metadata;
+    /** The selector lane offered to Felix HTTP's Jetty, or null. */
+    private ServiceRegistration<?> lane;
     private ScheduledFuture<?> keepAlive;
     private long keepAliveMs;
     private volatile List<Problem> problems = List.of();
@@ -134,6 +136,7 @@ public final class HttpTransport implements ProblemSource {
     /** Registers, moves or withdraws the endpoint, and sets the keep-alive timer, for the configuration now. */
     private synchronized void apply() {
         HttpConfig c = config;
+        lane(c.selectorLane());
         String refusal = refusal(c);
         refused = refusal == null ? null : new Problem(source, refusal);
         if (refusal != null) {
@@ -188,6 +191,28 @@ public final class HttpTransport implements ProblemSource {
         props.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_SERVLET_ASYNC_SUPPORTED, Boolean.TRUE);
         props.put(ENDPOINT_PATH, path);
         return props;
+    }
+
+    /**
+     * Offers (or withdraws) the {@link SelectorLane} to Felix HTTP's Jetty 12. Elsewhere (another HTTP
+     * service, no Jetty) every request takes the container's threads as before.
+     */
+    private void lane(boolean wanted) {
+        if (wanted && lane == null) {
+            try {
+                lane = context.registerService(org.apache.felix.http.jetty.ConnectorFactory.class,
+                        new SelectorLane(servlet::serves), null);
+            } catch (LinkageError e) {
+                LOG.info("Not Felix HTTP's Jetty: MCP requests take the container's threads ({})", e.toString());
+            }
+        } else if (!wanted && lane != null) {
+            try {
+                lane.unregister();
+            } catch (IllegalStateException e) {
+                // bundle already stopping
+            }
+            lane = null;
+        }
     }
 
     /** The header-time guard where the HTTP service is Jetty's (Felix HTTP), else none. */
@@ -277,6 +302,7 @@ public final class HttpTransport implements ProblemSource {
     @Deactivate
     synchronized void deactivate() {
         unregister();
+        lane(false);
         try {
             metadata.unregister();
         } catch (IllegalStateException e) {

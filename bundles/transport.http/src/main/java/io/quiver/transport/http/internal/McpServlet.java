@@ -25,6 +25,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -100,6 +101,12 @@ final class McpServlet extends HttpServlet {
         this.endpoints = next;
     }
 
+    /** Whether a request path (from the server's root) is an MCP endpoint. */
+    boolean serves(String path) {
+        Endpoints e = endpoints;
+        return e != null && e.tenantOf(path) != null;
+    }
+
     /** Lasting SSE streams (GET and listen streams) open now. */
     int openStreams() {
         return budget.open();
@@ -110,16 +117,16 @@ final class McpServlet extends HttpServlet {
         headers.observe(req);
         RequestGuard g = guard;
         if (!g.hostAllowed(req.getHeader("Host"))) {
-            refuseUnread(resp, HttpServletResponse.SC_FORBIDDEN, TransportErrors.SERVER_ERROR, "Forbidden: Host not allowed");
+            refuseUnread(req, resp, HttpServletResponse.SC_FORBIDDEN, TransportErrors.SERVER_ERROR, "Forbidden: Host not allowed");
             return;
         }
         if (!g.originAllowed(req.getHeader("Origin"))) {
-            refuseUnread(resp, HttpServletResponse.SC_FORBIDDEN, TransportErrors.SERVER_ERROR, "Forbidden: Origin not allowed");
+            refuseUnread(req, resp, HttpServletResponse.SC_FORBIDDEN, TransportErrors.SERVER_ERROR, "Forbidden: Origin not allowed");
             return;
         }
         String tenant = endpoints.tenantOf(req.getServletPath() + (req.getPathInfo() == null ? "" : req.getPathInfo()));
         if (tenant == null) {
-            refuseUnread(resp, HttpServletResponse.SC_NOT_FOUND, TransportErrors.INVALID_REQUEST,
+            refuseUnread(req, resp, HttpServletResponse.SC_NOT_FOUND, TransportErrors.INVALID_REQUEST,
                     "Not Found: no MCP endpoint at this path");
             return;
         }
@@ -127,7 +134,7 @@ final class McpServlet extends HttpServlet {
         try {
             project = Endpoints.projectOf(req.getQueryString());
         } catch (Endpoints.BadProject e) {
-            refuseUnread(resp, HttpServletResponse.SC_BAD_REQUEST, TransportErrors.INVALID_REQUEST, e.getMessage());
+            refuseUnread(req, resp, HttpServletResponse.SC_BAD_REQUEST, TransportErrors.INVALID_REQUEST, e.getMessage());
             return;
         }
         Gatekeeper.Verdict verdict = gate.check(req);
@@ -136,7 +143,7 @@ final class McpServlet extends HttpServlet {
         }
         if (verdict instanceof Gatekeeper.Challenged challenged) {
             resp.setHeader("WWW-Authenticate", challenged.challenge());
-            refuseUnread(resp, challenged.status(), TransportErrors.SERVER_ERROR, challenged.message());
+            refuseUnread(req, resp, challenged.status(), TransportErrors.SERVER_ERROR, challenged.message());
             return;
         }
         // the caller in the tenant of the path (an authenticated caller's own, as checked) and the project of the query
@@ -144,7 +151,7 @@ final class McpServlet extends HttpServlet {
         long wait = limits.admit(caller);
         if (wait > 0) {
             resp.setHeader("Retry-After", Long.toString(wait));
-            refuseUnread(resp, TOO_MANY_REQUESTS, TransportErrors.SERVER_ERROR,
+            refuseUnread(req, resp, TOO_MANY_REQUESTS, TransportErrors.SERVER_ERROR,
                     "Too Many Requests: over this caller's request rate; try again in " + wait + " s");
             return;
         }
@@ -154,7 +161,7 @@ final class McpServlet extends HttpServlet {
             case "DELETE" -> delete(req, resp, caller);
             default -> {
                 resp.setHeader("Allow", "GET, POST, DELETE");
-                refuseUnread(resp, HttpServletResponse.SC_METHOD_NOT_ALLOWED, TransportErrors.SERVER_ERROR, "Method not allowed");
+                refuseUnread(req, resp, HttpServletResponse.SC_METHOD_NOT_ALLOWED, TransportErrors.SERVER_ERROR, "Method not allowed");
             }
         }
     }
@@ -164,12 +171,12 @@ final class McpServlet extends HttpServlet {
     private void post(HttpServletRequest req, HttpServletResponse resp, CallerIdentity caller) throws IOException {
         String accept = req.getHeader("Accept");
         if (!MediaTypes.accepts(accept, MediaTypes.JSON) || !MediaTypes.accepts(accept, MediaTypes.SSE)) {
-            refuseUnread(resp, HttpServletResponse.SC_NOT_ACCEPTABLE, TransportErrors.SERVER_ERROR,
+            refuseUnread(req, resp, HttpServletResponse.SC_NOT_ACCEPTABLE, TransportErrors.SERVER_ERROR,
                     "Not Acceptable: the client must accept both application/json and text/event-stream");
             return;
         }
         if (!MediaTypes.isJson(req.getContentType())) {
-            refuseUnread(resp, HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE, TransportErrors.SERVER_ERROR,
+            refuseUnread(req, resp, HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE, TransportErrors.SERVER_ERROR,
                     "Unsupported Media Type: the body must be application/json");
             return;
         }
@@ -178,7 +185,7 @@ final class McpServlet extends HttpServlet {
         if (declared > c.maxBodyBytes() && (declared > c.maxBodyBytes() + c.maxDrainBytes()
                 || "100-continue".equalsIgnoreCase(String.valueOf(req.getHeader("Expect")).trim()))) {
             // not worth reading (or not sent yet): answer at once, the connection closes after it
-            refuseUnread(resp, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, TransportErrors.SERVER_ERROR, payloadTooLarge(c));
+            refuseUnread(req, resp, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, TransportErrors.SERVER_ERROR, payloadTooLarge(c));
             return;
         }
         byte[] arrived = arrived(req, declared, c);
@@ -262,11 +269,25 @@ final class McpServlet extends HttpServlet {
      */
     private void received(HttpServletRequest req, HttpServletResponse resp, AsyncContext started, byte[] body,
             CallerIdentity caller) {
-        HttpConfig c = config;
+        received(req, resp, started, body, caller, started == null);
+    }
+
+    /**
+     * @param here whether the exchange runs on this thread ({@code Exchange.run}); on a
+     *     {@link LaneThread} only what waits on nothing does, the rest is handed to its pool
+     */
+    private void received(HttpServletRequest req, HttpServletResponse resp, AsyncContext started, byte[] body,
+            CallerIdentity caller, boolean here) {
         String sessionId = header(req, SESSION_HEADER);
         Inbound inbound = new Inbound(sessionId, header(req, VERSION_HEADER), caller, headers(req),
                 req.getRemoteAddr());
-        Receipt receipt = engine.receive(body, inbound);
+        Executor lane = LaneThread.pool();
+        Receipt receipt = lane == null ? engine.receive(body, inbound) : engine.receiveNow(body, inbound);
+        if (receipt == null) {
+            // not for a thread that must not wait: received again on the pool
+            hop(req, started, lane, async -> received(req, resp, async, body, caller, true));
+            return;
+        }
         if (receipt instanceof Receipt.Accepted) {
             if (started == null) {
                 resp.setStatus(HttpServletResponse.SC_ACCEPTED);
@@ -277,7 +298,9 @@ final class McpServlet extends HttpServlet {
             return;
         }
         if (receipt instanceof Receipt.Rejected rejected) {
-            if (started == null) {
+            if (started == null && lane != null) {
+                HttpErrors.sendWithoutBlocking(req.startAsync(), HttpErrors.status(rejected.reason()), rejected.body());
+            } else if (started == null) {
                 try {
                     HttpErrors.send(resp, HttpErrors.status(rejected.reason()), rejected.body());
                 } catch (IOException e) {
@@ -291,6 +314,36 @@ final class McpServlet extends HttpServlet {
         AsyncContext async = started != null ? started : req.startAsync();
         async.setTimeout(0);
         Receipt.Pending pending = (Receipt.Pending) receipt;
+        String method = pending.exchange().method();
+        HttpConfig c = config;
+        // what waits on nothing answers at once: plain JSON on this thread, no stream to resume
+        boolean streams = LISTENING.contains(method) || c.sseMethods().length > 0 && List.of(c.sseMethods()).contains(method)
+                && !(lane != null && pending.exchange().quick());
+        if (lane != null && streams) {
+            // a stream's writes may block: the rest on the pool
+            hop(req, async, lane, same -> pending(req, resp, same, pending, sessionId, caller, streams, true));
+            return;
+        }
+        pending(req, resp, async, pending, sessionId, caller, streams, here);
+    }
+
+    /** Hands the rest of a request to {@code pool}: the request goes async, and errors end it with a 500. */
+    private void hop(HttpServletRequest req, AsyncContext started, Executor pool, java.util.function.Consumer<AsyncContext> rest) {
+        AsyncContext async = started != null ? started : req.startAsync();
+        async.setTimeout(0);
+        pool.execute(() -> {
+            try {
+                rest.accept(async);
+            } catch (RuntimeException e) {
+                LOG.error("A POST to the MCP endpoint failed", e);
+                finish(async, HttpServletResponse.SC_INTERNAL_SERVER_ERROR, TransportErrors.INTERNAL_ERROR, "Internal error", true);
+            }
+        });
+    }
+
+    private void pending(HttpServletRequest req, HttpServletResponse resp, AsyncContext async, Receipt.Pending pending,
+            String sessionId, CallerIdentity caller, boolean streams, boolean here) {
+        HttpConfig c = config;
         if (CALL.equals(pending.exchange().method()) && !limits.enterCall(caller)) {
             pending.exchange().abandon();
             ((HttpServletResponse) async.getResponse()).setHeader("Retry-After", "1");
@@ -301,11 +354,6 @@ final class McpServlet extends HttpServlet {
         }
         Runnable callOver = CALL.equals(pending.exchange().method()) ? () -> limits.exitCall(caller) : null;
         StreamPolicy policy = pending.exchange().streamPolicy();
-        String method = pending.exchange().method();
-        boolean streams = c.sseMethods().length > 0 && List.of(c.sseMethods()).contains(method)
-                || LISTENING.contains(method);
-        // a body that came with its headers is served on this thread (Exchange.run): no hand-off
-        boolean here = started == null;
         if (!policy.resumable()) {
             postAlone(async, pending, policy, streams, here, callOver);
             return;
@@ -342,7 +390,13 @@ final class McpServlet extends HttpServlet {
     /** Starts the exchange; {@code over} (if any) runs once when its answer is given. */
     private static void serve(Receipt.Pending pending, PostResponse response, boolean here, Runnable over) {
         MessageSink sink = over == null ? response : new ReleasingSink(response, over);
-        if (here) {
+        Executor lane = LaneThread.pool();
+        if (lane != null) {
+            // on the thread that read it when it waits on nothing, else on the pool (one hand-off)
+            if (!pending.exchange().runNow(sink)) {
+                lane.execute(() -> pending.exchange().run(sink));
+            }
+        } else if (here) {
             pending.exchange().run(sink);
         } else {
             pending.exchange().start(sink);
@@ -554,8 +608,13 @@ final class McpServlet extends HttpServlet {
      * Refuses a request whose body was not read: the connection is closed after the answer, so no
      * client reuses a connection that still carries (or that the container dropped with) that body.
      */
-    private void refuseUnread(HttpServletResponse resp, int status, int code, String message) throws IOException {
+    private void refuseUnread(HttpServletRequest req, HttpServletResponse resp, int status, int code, String message)
+            throws IOException {
         resp.setHeader("Connection", "close");
+        if (LaneThread.here()) {
+            HttpErrors.sendWithoutBlocking(req.startAsync(), status, engine.errorResponse(code, message));
+            return;
+        }
         fail(resp, status, code, message);
     }
 
@@ -573,6 +632,10 @@ final class McpServlet extends HttpServlet {
     }
 
     private static void send(AsyncContext async, int status, byte[] body) {
+        if (LaneThread.here()) {
+            HttpErrors.sendWithoutBlocking(async, status, body);
+            return;
+        }
         try {
             HttpErrors.send((HttpServletResponse) async.getResponse(), status, body);
         } catch (IOException | IllegalStateException e) {

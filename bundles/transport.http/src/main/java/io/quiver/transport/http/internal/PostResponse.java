@@ -30,6 +30,11 @@ final class PostResponse implements MessageSink {
     /** The connection this response opened its stream on; a resuming client's later ones are not ours to close. */
     private Connection connection;
     private boolean done;
+    /**
+     * Once something had to leave a {@link LaneThread} (an interim message, an error), everything
+     * after it goes the same way, in order: the pool thread that drains it, or null.
+     */
+    private Serial serial;
 
     /**
      * @param ticket a place among the open streams reserved for this response, or {@code null}: one
@@ -49,7 +54,13 @@ final class PostResponse implements MessageSink {
     }
 
     @Override
-    public synchronized void fail(Receipt.Reason reason, byte[] response) {
+    public void fail(Receipt.Reason reason, byte[] response) {
+        if (!deferred(() -> failHere(reason, response))) {
+            failHere(reason, response);
+        }
+    }
+
+    private synchronized void failHere(Receipt.Reason reason, byte[] response) {
         if (done) {
             return;
         }
@@ -91,7 +102,13 @@ final class PostResponse implements MessageSink {
     }
 
     @Override
-    public synchronized void send(byte[] message) {
+    public void send(byte[] message) {
+        if (!deferred(() -> sendHere(message))) {
+            sendHere(message);
+        }
+    }
+
+    private synchronized void sendHere(byte[] message) {
         if (done) {
             return;
         }
@@ -106,7 +123,52 @@ final class PostResponse implements MessageSink {
     }
 
     @Override
-    public synchronized void complete(byte[] response) {
+    public void complete(byte[] response) {
+        synchronized (this) {
+            if (serial == null && stream == null && LaneThread.here()) {
+                // the plain JSON answer, written without blocking the thread that read the request
+                if (done) {
+                    return;
+                }
+                done = true;
+                releaseUnused();
+                HttpServletResponse http = (HttpServletResponse) async.getResponse();
+                if (response == null) {
+                    http.setStatus(HttpServletResponse.SC_NO_CONTENT);
+                    NonBlockingWrite.complete(async);
+                } else {
+                    http.setStatus(HttpServletResponse.SC_OK);
+                    http.setContentType(MediaTypes.JSON);
+                    http.setContentLength(response.length);
+                    NonBlockingWrite.write(async, response);
+                }
+                return;
+            }
+        }
+        if (!deferred(() -> completeHere(response))) {
+            completeHere(response);
+        }
+    }
+
+    /**
+     * Whether {@code action} was left to the pool: on a lane thread (whose writes must not block), or
+     * behind something that was. Off the lane, with nothing left behind, it runs here.
+     */
+    private boolean deferred(Runnable action) {
+        Serial to;
+        synchronized (this) {
+            if (serial == null) {
+                if (!LaneThread.here()) {
+                    return false;
+                }
+                serial = new Serial(LaneThread.pool());
+            }
+            to = serial;
+        }
+        return to.offer(action);
+    }
+
+    private synchronized void completeHere(byte[] response) {
         if (done) {
             return;
         }
@@ -133,6 +195,51 @@ final class PostResponse implements MessageSink {
                 async.complete();
             } catch (IllegalStateException e) {
                 // the container already completed it
+            }
+        }
+    }
+
+    /** Runs actions one after another on a pool, in the order offered. */
+    private static final class Serial {
+        private final java.util.concurrent.Executor pool;
+        private final java.util.ArrayDeque<Runnable> queue = new java.util.ArrayDeque<>();
+        private Thread draining;
+        private boolean scheduled;
+
+        Serial(java.util.concurrent.Executor pool) {
+            this.pool = pool;
+        }
+
+        /** False when called from the draining thread itself: the caller runs it now, in order. */
+        synchronized boolean offer(Runnable action) {
+            if (draining == Thread.currentThread()) {
+                return false;
+            }
+            queue.add(action);
+            if (!scheduled) {
+                scheduled = true;
+                pool.execute(this::drain);
+            }
+            return true;
+        }
+
+        private void drain() {
+            while (true) {
+                Runnable next;
+                synchronized (this) {
+                    next = queue.poll();
+                    if (next == null) {
+                        scheduled = false;
+                        draining = null;
+                        return;
+                    }
+                    draining = Thread.currentThread();
+                }
+                try {
+                    next.run();
+                } catch (RuntimeException e) {
+                    LOG.warn("Writing a response failed", e);
+                }
             }
         }
     }

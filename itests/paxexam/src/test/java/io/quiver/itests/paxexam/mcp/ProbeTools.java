@@ -41,4 +41,25 @@ public final class ProbeTools {
         Tool echo = call -> Outcome.text("echo: " + call.arguments().get("text"));
         return context.registerService(Tool.class, echo, props);
     }
+
+    /**
+     * Registers a non-blocking tool that answers where it ran: {@code lane} when on the thread that
+     * read its request from the connection (the HTTP transport's selector lane is on its stack),
+     * {@code pool} elsewhere.
+     */
+    public static ServiceRegistration<?> registerWhere(BundleContext context, String name) {
+        Hashtable<String, Object> props = new Hashtable<>();
+        props.put("mcp.tool.name", name);
+        props.put("mcp.tool.description", "Answers which thread it ran on (Pax Exam fixture)");
+        props.put("mcp.tool.blocking", Boolean.FALSE);
+        Tool where = call -> {
+            for (StackTraceElement frame : new Throwable().getStackTrace()) {
+                if (frame.getClassName().endsWith(".LaneThread")) {
+                    return Outcome.text("lane");
+                }
+            }
+            return Outcome.text("pool");
+        };
+        return context.registerService(Tool.class, where, props);
+    }
 }

@@ -1,0 +1,34 @@
+package io.quiver.core.internal.pipeline;
+
+/**
+ * Marks the thread that serves a request through {@code Exchange.runNow}: a thread that must never
+ * wait (a transport's selecting thread). The stages that would wait for a client or the host refuse
+ * there instead of waiting.
+ */
+public final class NonBlocking {
+
+    private static final ThreadLocal<Boolean> HERE = new ThreadLocal<>();
+
+    private NonBlocking() {
+    }
+
+    /** Runs {@code work} with this thread marked as one that must not wait. */
+    public static void run(Runnable work) {
+        Boolean before = HERE.get();
+        HERE.set(Boolean.TRUE);
+        try {
+            work.run();
+        } finally {
+            if (before == null) {
+                HERE.remove();
+            } else {
+                HERE.set(before);
+            }
+        }
+    }
+
+    /** Whether this thread must not wait. */
+    public static boolean here() {
+        return HERE.get() != null;
+    }
+}

@@ -1,0 +1,211 @@
+package io.quiver.transport.http.internal;
+
+import java.io.IOException;
+import java.net.BindException;
+import java.util.concurrent.Executor;
+import java.util.function.Predicate;
+import org.apache.felix.http.jetty.ConnectorFactory;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.http.MetaData;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpChannel;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.LocalConnector;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.server.internal.HttpChannelState;
+import org.eclipse.jetty.server.internal.HttpConnection;
+import org.eclipse.jetty.util.thread.Invocable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves MCP POSTs on the thread that read them from the connection, with no hand-off.
+ *
+ * <p>Jetty runs a servlet on a pool thread: the thread that selected the connection hands it over,
+ * and that hand-off (waking a thread, moving the connection's state between caches) costs about as
+ * much as the whole of a trivial call. Jetty reads a connection's requests on the selecting thread
+ * and lets its requests run there only when the connection says its work never blocks, and Felix
+ * HTTP's connector cannot be told so. So this takes its place: given Felix's Jetty server (as a
+ * {@link ConnectorFactory}), it stops Felix's plain HTTP connector and listens on the same address
+ * and port, with Felix's HTTP configuration, through connections that are read on the selecting
+ * thread. Each request is then routed as it arrives: a POST to an MCP endpoint without credentials
+ * (checking them may wait) runs on that thread, marked as a {@link LaneThread}, where the endpoint
+ * serves only what waits on nothing and hands the rest to Jetty's pool; every other request goes to
+ * the pool at once, exactly as Jetty would have sent it. When this connector stops, Felix's listens
+ * again.
+ */
+final class SelectorLane implements ConnectorFactory {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SelectorLane.class);
+
+    private final Predicate<String> mcpPath;
+
+    /** @param mcpPath whether a request path (from the server's root) is an MCP endpoint */
+    SelectorLane(Predicate<String> mcpPath) {
+        this.mcpPath = mcpPath;
+    }
+
+    @Override
+    public Connector createConnector(Server server) {
+        ServerConnector plain = plainConnector(server);
+        if (plain == null) {
+            LOG.info("No plain HTTP connector to take over: MCP requests take Jetty's pool like the others");
+            return new LocalConnector(server);
+        }
+        return new LaneConnector(server, plain, mcpPath);
+    }
+
+    /** Felix's HTTP (not HTTPS) connector, or null. */
+    private static ServerConnector plainConnector(Server server) {
+        for (Connector connector : server.getConnectors()) {
+            if (connector instanceof ServerConnector s && !(s instanceof LaneConnector) && s.isStarted()
+                    && s.getConnectionFactory(HttpConnectionFactory.class) != null
+                    && s.getConnectionFactory(SslConnectionFactory.class) == null) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    /** Listens where Felix's connector did, while it does not. */
+    static final class LaneConnector extends ServerConnector {
+        private final Server server;
+        private final ServerConnector plain;
+        private final Predicate<String> mcpPath;
+
+        LaneConnector(Server server, ServerConnector plain, Predicate<String> mcpPath) {
+            super(server, null, null, null, plain.getAcceptors(), plain.getSelectorManager().getSelectorCount(),
+                    new LaneConnectionFactory(plain.getConnectionFactory(HttpConnectionFactory.class)));
+            this.server = server;
+            this.plain = plain;
+            this.mcpPath = mcpPath;
+            setHost(plain.getHost());
+            setPort(plain.getLocalPort() > 0 ? plain.getLocalPort() : plain.getPort());
+            setAcceptQueueSize(plain.getAcceptQueueSize());
+            setIdleTimeout(plain.getIdleTimeout());
+            setReuseAddress(plain.getReuseAddress());
+            setName("quiver-lane");
+        }
+
+        /** Whether a request runs on the thread that read it. */
+        boolean onLane(MetaData.Request request) {
+            return HttpMethod.POST.is(request.getMethod()) && !request.getHttpFields().contains(HttpHeader.AUTHORIZATION)
+                    && mcpPath.test(request.getHttpURI().getPath());
+        }
+
+        @Override
+        protected void doStart() throws Exception {
+            plain.stop();
+            try {
+                bind(this);
+                super.doStart();
+                // a port the OS chose stays this server's: Felix's connector takes it back, not a new one
+                if (plain.getPort() == 0) {
+                    plain.setPort(getLocalPort());
+                }
+            } catch (Exception e) {
+                SelectorLane.LOG.warn("Could not listen on {}:{}; Felix's connector listens there again", getHost(), getPort(), e);
+                restore();
+                throw e;
+            }
+            SelectorLane.LOG.info("MCP requests on {}:{} are served on the thread that reads them", getHost(), getLocalPort());
+        }
+
+        @Override
+        protected void doStop() throws Exception {
+            super.doStop();
+            restore();
+        }
+
+        private void restore() throws Exception {
+            if (server.isStarted() && !server.isStopping() && !plain.isStarted()) {
+                bind(plain);
+                plain.start();
+            }
+        }
+
+        /**
+         * Opens a connector's listening socket, waiting up to a second for the port: a listening socket
+         * just closed while its acceptor thread was blocked in {@code accept} is released only once that
+         * thread has woken.
+         */
+        private static void bind(ServerConnector connector) throws IOException, InterruptedException {
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    connector.open();
+                    return;
+                } catch (IOException e) {
+                    if (!(e.getCause() instanceof BindException) || attempt >= 100) {
+                        throw e;
+                    }
+                    Thread.sleep(10);
+                }
+            }
+        }
+    }
+
+    /** Felix's HTTP configuration, with {@link LaneConnection}s. */
+    static final class LaneConnectionFactory extends HttpConnectionFactory {
+        LaneConnectionFactory(HttpConnectionFactory felix) {
+            super(felix.getHttpConfiguration());
+            setUseInputDirectByteBuffers(felix.isUseInputDirectByteBuffers());
+            setUseOutputDirectByteBuffers(felix.isUseOutputDirectByteBuffers());
+            setInputBufferSize(felix.getInputBufferSize());
+        }
+
+        @Override
+        public Connection newConnection(Connector connector, EndPoint endPoint) {
+            LaneConnection connection = new LaneConnection(getHttpConfiguration(), connector, endPoint);
+            connection.setUseInputDirectByteBuffers(isUseInputDirectByteBuffers());
+            connection.setUseOutputDirectByteBuffers(isUseOutputDirectByteBuffers());
+            return configure(connection, connector, endPoint);
+        }
+    }
+
+    /**
+     * Read on the selecting thread (it declares its reading non-blocking); each request it parses is
+     * routed by its {@link LaneChannel}.
+     */
+    static final class LaneConnection extends HttpConnection {
+        LaneConnection(HttpConfiguration configuration, Connector connector, EndPoint endPoint) {
+            super(configuration, connector, endPoint);
+        }
+
+        @Override
+        public Invocable.InvocationType getInvocationType() {
+            return Invocable.InvocationType.NON_BLOCKING;
+        }
+
+        @Override
+        protected HttpChannel newHttpChannel(Server server, HttpConfiguration configuration) {
+            return new LaneChannel(this);
+        }
+    }
+
+    /** Runs a request on the lane, or hands it to the pool as Jetty does for a blocking handler. */
+    static final class LaneChannel extends HttpChannelState {
+        LaneChannel(HttpConnection connection) {
+            super(connection);
+        }
+
+        @Override
+        public Runnable onRequest(MetaData.Request request) {
+            Runnable handle = super.onRequest(request);
+            if (handle == null) {
+                return null;
+            }
+            LaneConnector connector = (LaneConnector) getConnectionMetaData().getConnector();
+            Executor pool = connector.getExecutor();
+            if (connector.onLane(request)) {
+                return () -> LaneThread.run(pool, handle);
+            }
+            return () -> pool.execute(handle);
+        }
+    }
+}
