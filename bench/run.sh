@@ -25,8 +25,13 @@
 #   quiver-core-nb-inline  the same with the tool run on the selecting thread (QuiverCore inline)
 #   quiver-core-nb-hop     the same with each call handed once to Jetty's pool and run there in full
 #                          (QuiverCore hop: one hand-off, as a transport would for tools that may block)
-#   quiver-json        ./quiver run, a 2025-11-25 session, sseMethods empty (calls answer JSON)
-#   quiver-sse         the same with the default sseMethods (calls answer an SSE stream)
+#   quiver-json        ./quiver run, a 2025-11-25 session, sseMethods empty (calls answer JSON);
+#                      test_simple_text is declared non-blocking: served on the selecting thread
+#   quiver-blocking    the same calling greet (the same trivial work, but declared blocking as tools
+#                      are by default): one hand-off to Jetty's pool per call, like the Quarkus
+#                      server's worker hand-off (ratio to quarkus)
+#   quiver-sse         the same with the default sseMethods (calls of blocking tools answer an SSE
+#                      stream; a non-blocking tool's answer comes at once, as JSON)
 #   quiver-stateless   the same server, 2026-07-28 requests with their _meta and headers
 #   quiver-base        quiver-json run from another quiver.jar (--baseline JAR, e.g. one built from an
 #                      earlier commit): what a change cost, in the same run (ratio quiver-json / quiver-base)
@@ -36,7 +41,10 @@
 #   javasdk            the official Java SDK 2.1 streamable servlet transport, stateful session
 #   javasdk-stateless  the official Java SDK 2.1 stateless servlet transport
 #   quarkus            the Quarkus MCP server 1.13.0 (Quarkus 3.33.2, bench/quarkus), a 2025-11-25
-#                      streamable HTTP session; calls answer JSON
+#                      streamable HTTP session; calls answer JSON; its tool runs on a worker thread
+#   quarkus-nb         the same server calling test_simple_text_nb, the same tool annotated
+#                      @NonBlocking: run on the Vert.x event loop that read the request (the like of
+#                      quiver-json; not in the default set before 2026-12-02)
 #   spring             the Spring AI 2.0.1 MCP server (Boot 4.0.7, WebMVC, STREAMABLE, sync;
 #                      bench/spring), a 2025-11-25 session; calls answer an SSE stream (no JSON mode)
 #   ts                 the official TypeScript SDK 1.32.2 server (Express, bench/ts), a 2025-11-25
@@ -51,7 +59,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ROUNDS=1 WARMUP=60 MEASURE=10 WRITE="" BASELINE=""
 COMMAND="bench/run.sh $*"
-ONLY="floor,quiver-json,quiver-sse,quiver-stateless,javasdk,javasdk-stateless,quarkus,spring,ts"
+ONLY="floor,quiver-json,quiver-blocking,quiver-sse,quiver-stateless,javasdk,javasdk-stateless,quarkus,quarkus-nb,spring,ts"
 while [ $# -gt 0 ]; do
   case "$1" in
     --scaling) shift; exec "$ROOT/bench/scaling.sh" "$@" ;;
@@ -70,14 +78,14 @@ cd "$ROOT"
 chosen() { case ",$ONLY," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 if chosen quiver-base && [ ! -f "$BASELINE" ]; then echo "quiver-base needs --baseline JAR" >&2; exit 2; fi
 modules=""
-if chosen quiver-json || chosen quiver-sse || chosen quiver-stateless || chosen quiver-apikey; then
+if chosen quiver-json || chosen quiver-blocking || chosen quiver-sse || chosen quiver-stateless || chosen quiver-apikey; then
   [ -f launcher/target/quiver.jar ] || mvn -B -q -DskipTests install
 fi
 # QuiverCore puts the engine's classes on the class path: install the current ones first
 if chosen quiver-core-nb || chosen quiver-core-nb-inline || chosen quiver-core-nb-hop; then mvn -B -q -DskipTests install -pl bundles/core -am; fi
 if chosen floor || chosen core-floor || chosen core-floor-nb || chosen quiver-core-nb || chosen quiver-core-nb-inline || chosen quiver-core-nb-hop \
     || chosen javasdk || chosen javasdk-stateless; then modules="$modules,bench/peers"; fi
-if chosen quarkus; then modules="$modules,bench/quarkus"; fi
+if chosen quarkus || chosen quarkus-nb; then modules="$modules,bench/quarkus"; fi
 if chosen spring; then modules="$modules,bench/spring"; fi
 [ -z "$modules" ] || mvn -B -q -Pbench -pl "${modules#,}" package -DskipTests
 if chosen ts && [ ! -d bench/ts/node_modules ]; then (cd bench/ts && npm ci --no-audit --no-fund >/dev/null); fi
@@ -111,7 +119,7 @@ start() {
     quiver-core-nb-hop) peer QuiverCore hop 0 ;;
     javasdk) peer JavaSdk stateful 0 ;;
     javasdk-stateless) peer JavaSdk stateless 0 ;;
-    quarkus)
+    quarkus|quarkus-nb)
       # port 0: Quarkus binds a free port and names it in its startup line (its endpoint is /mcp)
       ready="Listening on: " path=/mcp
       taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx512m -Dquarkus.http.port=0 \
@@ -149,11 +157,13 @@ start() {
 
 # Opens a session where the server keeps them; sets SESSION, VERSION and META for the Lua script.
 session() {
-  SESSION="" VERSION="2025-11-25" META=""
+  SESSION="" VERSION="2025-11-25" META="" TOOL="test_simple_text" ARGS="{}"
   [ "$1" = quiver-apikey ] || AUTH=""
   local auth=(); [ -n "$AUTH" ] && auth=(-H "Authorization: $AUTH")
   case "$1" in
-    quiver-json|quiver-base|quiver-apikey|quiver-sse|quiver-core-nb|quiver-core-nb-inline|quiver-core-nb-hop|javasdk|quarkus|spring|ts)
+    quiver-json|quiver-blocking|quiver-base|quiver-apikey|quiver-sse|quiver-core-nb|quiver-core-nb-inline|quiver-core-nb-hop|javasdk|quarkus|quarkus-nb|spring|ts)
+      [ "$1" = quiver-blocking ] && TOOL="greet" ARGS='{"name":"wrk"}'
+      [ "$1" = quarkus-nb ] && TOOL="test_simple_text_nb"
       [ "$1" = javasdk ] && VERSION="2025-06-18"
       SESSION=$(curl -si "${auth[@]}" -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
         -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"'"$VERSION"'","capabilities":{},"clientInfo":{"name":"wrk","version":"1"}}}' \
@@ -163,7 +173,7 @@ session() {
         -d '{"jsonrpc":"2.0","method":"notifications/initialized"}' "$URL" ;;
     quiver-stateless) META=stateless ;;
   esac
-  export SESSION VERSION META AUTH
+  export SESSION VERSION META AUTH TOOL ARGS
 }
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
@@ -216,12 +226,13 @@ awk '
           median(cpus[k]), (f > 0 ? sprintf("%.2f", m[k] / f) : "-")
       }
     }
-    ratios("quiver-json", "floor core-floor core-floor-nb javasdk quarkus spring ts")
+    ratios("quiver-json", "floor core-floor core-floor-nb javasdk quarkus quarkus-nb spring ts")
+    ratios("quiver-blocking", "floor quarkus quarkus-nb")
     ratios("quiver-core-nb", "floor core-floor-nb quarkus")
     ratios("quiver-core-nb-inline", "floor core-floor-nb quarkus")
     ratios("quiver-core-nb-hop", "floor core-floor-nb quarkus")
     ratios("quiver-sse", "javasdk spring")
-    ratios("quiver-stateless", "floor javasdk-stateless")
+    ratios("quiver-stateless", "floor javasdk-stateless quarkus quarkus-nb")
     ratios("quiver-apikey", "quiver-json")
     ratios("quiver-json", "quiver-base")
   }

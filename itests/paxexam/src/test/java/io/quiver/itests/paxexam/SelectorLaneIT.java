@@ -8,7 +8,11 @@ import io.quiver.itests.paxexam.config.QuiverOptions;
 import io.quiver.itests.paxexam.mcp.Endpoint;
 import io.quiver.itests.paxexam.mcp.Eventually;
 import io.quiver.itests.paxexam.mcp.ProbeTools;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -87,6 +91,72 @@ public class SelectorLaneIT {
         Eventually.until("the lane offered again", this::laneOffered, offered -> offered, BOUND);
         assertEquals(endpoint, Endpoint.await(context, BOUND));
         assertServed(endpoint, "lane");
+    }
+
+    @Test
+    public void aNonBlockingToolTalkingToAClientThatDoesNotReadHoldsOnlyThatClient() throws Exception {
+        URI endpoint = Endpoint.await(context, BOUND);
+        // 4,000 progress messages of 2 KB each (8 MB), then the answer
+        ServiceRegistration<?> chatty = ProbeTools.registerChatty(context, "itest_chatty", 4000, 2048);
+        try (McpClient reader = McpClient.connect(endpoint); McpClient other = McpClient.connect(endpoint);
+                Socket deaf = new Socket()) {
+            Eventually.until("itest_chatty listed", reader::toolNames, names -> names.contains("itest_chatty"), BOUND);
+            // the same session's call, sent raw and never read: 8 MB of progress for a client whose
+            // receive buffer holds a few KB
+            String body = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":"
+                    + "\"itest_chatty\",\"arguments\":{},\"_meta\":{\"progressToken\":\"p\"}}}";
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            deaf.setReceiveBufferSize(1024);
+            deaf.connect(new InetSocketAddress(endpoint.getHost(), endpoint.getPort()));
+            OutputStream out = deaf.getOutputStream();
+            out.write(("POST " + endpoint.getPath() + " HTTP/1.1\r\nHost: " + endpoint.getHost() + ":" + endpoint.getPort()
+                    + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                    + "MCP-Protocol-Version: 2025-11-25\r\nMcp-Session-Id: " + reader.session() + "\r\nContent-Length: "
+                    + bytes.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(bytes);
+            out.flush();
+            Thread.sleep(1_000);
+            for (int i = 0; i < 5; i++) {
+                long t0 = System.nanoTime();
+                assertTrue(other.ping());
+                assertTrue(other.request("tools/list", null).path("result").path("tools").isArray());
+                long ms = (System.nanoTime() - t0) / 1_000_000;
+                assertTrue("another client's requests answer meanwhile, took " + ms + " ms", ms < 2_000);
+            }
+        } finally {
+            chatty.unregister();
+        }
+    }
+
+    @Test
+    public void aNonBlockingToolNotifyingASubscriberThatDoesNotReadHoldsOnlyThatSubscriber() throws Exception {
+        URI endpoint = Endpoint.await(context, BOUND);
+        // 40,000 notifications/resources/updated (about 4 MB of SSE) for one subscriber that never reads
+        ServiceRegistration<?> announcer = ProbeTools.registerAnnouncer(context, "itest_announcer", "itest://watched", 40_000);
+        try (McpClient subscriber = McpClient.connect(endpoint); McpClient other = McpClient.connect(endpoint);
+                Socket deaf = new Socket()) {
+            subscriber.request("resources/subscribe", Map.of("uri", "itest://watched"));
+            deaf.setReceiveBufferSize(1024);
+            deaf.connect(new InetSocketAddress(endpoint.getHost(), endpoint.getPort()));
+            OutputStream out = deaf.getOutputStream();
+            out.write(("GET " + endpoint.getPath() + " HTTP/1.1\r\nHost: " + endpoint.getHost() + ":" + endpoint.getPort()
+                    + "\r\nAccept: text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\nMcp-Session-Id: "
+                    + subscriber.session() + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            Thread.sleep(500); // the subscriber's stream is open
+            Eventually.until("itest_announcer listed", other::toolNames, names -> names.contains("itest_announcer"), BOUND);
+            long t0 = System.nanoTime();
+            assertEquals("announced", other.callTool("itest_announcer", Map.of()).path("result").path("content").path(0)
+                    .path("text").asString(""));
+            for (int i = 0; i < 5; i++) {
+                assertTrue(other.ping());
+            }
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue("the announcing call and five pings answered while the subscriber read nothing: " + ms + " ms",
+                    ms < 5_000);
+        } finally {
+            announcer.unregister();
+        }
     }
 
     /**

@@ -37,6 +37,10 @@ final class Admit {
         if (host == null) {
             return extensions.hostRequired() ? deny(call, "The host application is not connected.") : null;
         }
+        if (NonBlocking.here()) {
+            // the host channel came while this call started on a thread that must not wait for it
+            return deny(call, "The host application connected while the call was starting; call it again.");
+        }
         call.askedToAdmit(host);
         try {
             host.begin(call.invocation(), reason -> call.scope().stop(reason));

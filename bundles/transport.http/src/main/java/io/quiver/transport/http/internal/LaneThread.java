@@ -30,6 +30,19 @@ final class LaneThread {
         return POOL.get() != null;
     }
 
+    /**
+     * Hands {@code task} to {@code pool}: {@code false} when the pool takes nothing more (its queue is
+     * full, or the server is stopping), and the caller deals with it without blocking.
+     */
+    static boolean execute(Executor pool, Runnable task) {
+        try {
+            pool.execute(task);
+            return true;
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            return false;
+        }
+    }
+
     /** Where this lane thread hands work that may wait; {@code null} off the lane. */
     static Executor pool() {
         return POOL.get();

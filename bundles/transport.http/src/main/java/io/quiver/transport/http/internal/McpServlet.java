@@ -331,7 +331,7 @@ final class McpServlet extends HttpServlet {
     private void hop(HttpServletRequest req, AsyncContext started, Executor pool, java.util.function.Consumer<AsyncContext> rest) {
         AsyncContext async = started != null ? started : req.startAsync();
         async.setTimeout(0);
-        pool.execute(() -> {
+        boolean taken = LaneThread.execute(pool, () -> {
             try {
                 rest.accept(async);
             } catch (RuntimeException e) {
@@ -339,6 +339,10 @@ final class McpServlet extends HttpServlet {
                 finish(async, HttpServletResponse.SC_INTERNAL_SERVER_ERROR, TransportErrors.INTERNAL_ERROR, "Internal error", true);
             }
         });
+        if (!taken) {
+            finish(async, HttpServletResponse.SC_SERVICE_UNAVAILABLE, TransportErrors.SERVER_ERROR,
+                    "Service Unavailable: the server is too busy; try again shortly", false);
+        }
     }
 
     private void pending(HttpServletRequest req, HttpServletResponse resp, AsyncContext async, Receipt.Pending pending,
@@ -393,8 +397,8 @@ final class McpServlet extends HttpServlet {
         Executor lane = LaneThread.pool();
         if (lane != null) {
             // on the thread that read it when it waits on nothing, else on the pool (one hand-off)
-            if (!pending.exchange().runNow(sink)) {
-                lane.execute(() -> pending.exchange().run(sink));
+            if (!pending.exchange().runNow(sink) && !LaneThread.execute(lane, () -> pending.exchange().run(sink))) {
+                pending.exchange().start(sink); // Jetty's pool is full: the engine's own threads, with their limits
             }
         } else if (here) {
             pending.exchange().run(sink);

@@ -5,6 +5,7 @@ import io.quiver.api.transport.Receipt;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,11 +31,10 @@ final class PostResponse implements MessageSink {
     /** The connection this response opened its stream on; a resuming client's later ones are not ours to close. */
     private Connection connection;
     private boolean done;
-    /**
-     * Once something had to leave a {@link LaneThread} (an interim message, an error), everything
-     * after it goes the same way, in order: the pool thread that drains it, or null.
-     */
-    private Serial serial;
+    /** Guards the state and the writes; a lane thread only ever tries it. */
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Keeps this response's writes off lane threads, in order. */
+    private final HandOff handOff = new HandOff();
 
     /**
      * @param ticket a place among the open streams reserved for this response, or {@code null}: one
@@ -55,38 +55,44 @@ final class PostResponse implements MessageSink {
 
     @Override
     public void fail(Receipt.Reason reason, byte[] response) {
-        if (!deferred(() -> failHere(reason, response))) {
+        if (!handOff.defer(() -> failHere(reason, response))) {
             failHere(reason, response);
         }
     }
 
-    private synchronized void failHere(Receipt.Reason reason, byte[] response) {
-        if (done) {
-            return;
-        }
-        if (stream != null) {
-            complete(response);
-            return;
-        }
-        done = true;
-        releaseUnused();
+    private void failHere(Receipt.Reason reason, byte[] response) {
+        lock.lock();
         try {
-            HttpErrors.send((HttpServletResponse) async.getResponse(), HttpErrors.status(reason), response);
-        } catch (IOException | IllegalStateException e) {
-            LOG.debug("The client left before its error was written", e);
-        } finally {
-            try {
-                async.complete();
-            } catch (IllegalStateException e) {
-                // the container already completed it
+            if (done) {
+                return;
             }
+            if (stream != null) {
+                completeHere(response);
+                return;
+            }
+            done = true;
+            releaseUnused();
+            try {
+                HttpErrors.send((HttpServletResponse) async.getResponse(), HttpErrors.status(reason), response);
+            } catch (IOException | IllegalStateException e) {
+                LOG.debug("The client left before its error was written", e);
+            } finally {
+                NonBlockingWrite.complete(async);
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
     /** Switches to SSE now. */
-    synchronized void streamNow() {
-        if (stream == null && !done) {
-            openStream();
+    void streamNow() {
+        lock.lock();
+        try {
+            if (stream == null && !done) {
+                openStream();
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -95,152 +101,105 @@ final class PostResponse implements MessageSink {
      * client reconnects with {@code Last-Event-ID} and receives the rest (SSE polling). A client that
      * already reconnected keeps its new connection.
      */
-    synchronized void hangUp() {
-        if (!done && stream != null) {
-            stream.disconnect(connection);
+    void hangUp() {
+        lock.lock();
+        try {
+            if (!done && stream != null) {
+                stream.disconnect(connection);
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
     @Override
     public void send(byte[] message) {
-        if (!deferred(() -> sendHere(message))) {
+        if (!handOff.defer(() -> sendHere(message))) {
             sendHere(message);
         }
     }
 
-    private synchronized void sendHere(byte[] message) {
-        if (done) {
-            return;
-        }
-        if (stream == null) {
-            openStream();
-        }
-        stream.send(message);
-        if (onLost != null && !stream.connected()) {
-            done = true;
-            onLost.run();
+    private void sendHere(byte[] message) {
+        lock.lock();
+        try {
+            if (done) {
+                return;
+            }
+            if (stream == null) {
+                openStream();
+            }
+            stream.send(message);
+            if (onLost != null && !stream.connected()) {
+                done = true;
+                onLost.run();
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
     @Override
     public void complete(byte[] response) {
-        synchronized (this) {
-            if (serial == null && stream == null && LaneThread.here()) {
-                // the plain JSON answer, written without blocking the thread that read the request
+        // on a lane thread: the plain JSON answer written without blocking, when nothing is ahead of
+        // it and no other thread is busy with this response; else in order on the pool
+        if (LaneThread.here() && handOff.idle() && lock.tryLock()) {
+            try {
                 if (done) {
                     return;
                 }
-                done = true;
-                releaseUnused();
-                HttpServletResponse http = (HttpServletResponse) async.getResponse();
-                if (response == null) {
-                    http.setStatus(HttpServletResponse.SC_NO_CONTENT);
-                    NonBlockingWrite.complete(async);
-                } else {
-                    http.setStatus(HttpServletResponse.SC_OK);
-                    http.setContentType(MediaTypes.JSON);
-                    http.setContentLength(response.length);
-                    NonBlockingWrite.write(async, response);
+                if (stream == null) {
+                    done = true;
+                    releaseUnused();
+                    HttpServletResponse http = (HttpServletResponse) async.getResponse();
+                    if (response == null) {
+                        http.setStatus(HttpServletResponse.SC_NO_CONTENT);
+                        NonBlockingWrite.complete(async);
+                    } else {
+                        http.setStatus(HttpServletResponse.SC_OK);
+                        http.setContentType(MediaTypes.JSON);
+                        http.setContentLength(response.length);
+                        NonBlockingWrite.write(async, response);
+                    }
+                    return;
                 }
-                return;
+            } finally {
+                lock.unlock();
             }
         }
-        if (!deferred(() -> completeHere(response))) {
+        if (!handOff.defer(() -> completeHere(response))) {
             completeHere(response);
         }
     }
 
-    /**
-     * Whether {@code action} was left to the pool: on a lane thread (whose writes must not block), or
-     * behind something that was. Off the lane, with nothing left behind, it runs here.
-     */
-    private boolean deferred(Runnable action) {
-        Serial to;
-        synchronized (this) {
-            if (serial == null) {
-                if (!LaneThread.here()) {
-                    return false;
-                }
-                serial = new Serial(LaneThread.pool());
-            }
-            to = serial;
-        }
-        return to.offer(action);
-    }
-
-    private synchronized void completeHere(byte[] response) {
-        if (done) {
-            return;
-        }
-        done = true;
-        if (stream != null) {
-            stream.finish(response);
-            return;
-        }
-        releaseUnused();
-        HttpServletResponse http = (HttpServletResponse) async.getResponse();
+    private void completeHere(byte[] response) {
+        lock.lock();
         try {
-            if (response == null) {
-                http.setStatus(HttpServletResponse.SC_NO_CONTENT);
-            } else {
-                http.setStatus(HttpServletResponse.SC_OK);
-                http.setContentType(MediaTypes.JSON);
-                http.setContentLength(response.length);
-                http.getOutputStream().write(response);
+            if (done) {
+                return;
             }
-        } catch (IOException | IllegalStateException e) {
-            LOG.debug("The client left before its response was written", e);
-        } finally {
+            done = true;
+            if (stream != null) {
+                stream.finish(response);
+                return;
+            }
+            releaseUnused();
+            HttpServletResponse http = (HttpServletResponse) async.getResponse();
             try {
-                async.complete();
-            } catch (IllegalStateException e) {
-                // the container already completed it
-            }
-        }
-    }
-
-    /** Runs actions one after another on a pool, in the order offered. */
-    private static final class Serial {
-        private final java.util.concurrent.Executor pool;
-        private final java.util.ArrayDeque<Runnable> queue = new java.util.ArrayDeque<>();
-        private Thread draining;
-        private boolean scheduled;
-
-        Serial(java.util.concurrent.Executor pool) {
-            this.pool = pool;
-        }
-
-        /** False when called from the draining thread itself: the caller runs it now, in order. */
-        synchronized boolean offer(Runnable action) {
-            if (draining == Thread.currentThread()) {
-                return false;
-            }
-            queue.add(action);
-            if (!scheduled) {
-                scheduled = true;
-                pool.execute(this::drain);
-            }
-            return true;
-        }
-
-        private void drain() {
-            while (true) {
-                Runnable next;
-                synchronized (this) {
-                    next = queue.poll();
-                    if (next == null) {
-                        scheduled = false;
-                        draining = null;
-                        return;
-                    }
-                    draining = Thread.currentThread();
+                if (response == null) {
+                    http.setStatus(HttpServletResponse.SC_NO_CONTENT);
+                } else {
+                    http.setStatus(HttpServletResponse.SC_OK);
+                    http.setContentType(MediaTypes.JSON);
+                    http.setContentLength(response.length);
+                    http.getOutputStream().write(response);
                 }
-                try {
-                    next.run();
-                } catch (RuntimeException e) {
-                    LOG.warn("Writing a response failed", e);
-                }
+            } catch (IOException | IllegalStateException e) {
+                LOG.debug("The client left before its response was written", e);
+            } finally {
+                NonBlockingWrite.complete(async);
             }
+        } finally {
+            lock.unlock();
         }
     }
 

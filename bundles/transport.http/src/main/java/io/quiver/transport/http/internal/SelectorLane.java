@@ -101,17 +101,26 @@ final class SelectorLane implements ConnectorFactory {
 
         @Override
         protected void doStart() throws Exception {
+            // a port the OS chose stays this server's: Felix's connector takes it back later, not a new one
+            if (plain.getPort() == 0 && plain.getLocalPort() > 0) {
+                plain.setPort(plain.getLocalPort());
+            }
             plain.stop();
             try {
                 bind(this);
                 super.doStart();
-                // a port the OS chose stays this server's: Felix's connector takes it back, not a new one
-                if (plain.getPort() == 0) {
-                    plain.setPort(getLocalPort());
-                }
             } catch (Exception e) {
                 SelectorLane.LOG.warn("Could not listen on {}:{}; Felix's connector listens there again", getHost(), getPort(), e);
-                restore();
+                try {
+                    super.doStop(); // the socket bound and whatever started
+                } catch (Exception stopping) {
+                    e.addSuppressed(stopping);
+                }
+                try {
+                    restore();
+                } catch (Exception restoring) {
+                    e.addSuppressed(restoring);
+                }
                 throw e;
             }
             SelectorLane.LOG.info("MCP requests on {}:{} are served on the thread that reads them", getHost(), getLocalPort());
@@ -205,7 +214,20 @@ final class SelectorLane implements ConnectorFactory {
             if (connector.onLane(request)) {
                 return () -> LaneThread.run(pool, handle);
             }
-            return () -> pool.execute(handle);
+            return () -> {
+                boolean taken = LaneThread.execute(pool, () -> {
+                    try {
+                        handle.run();
+                    } catch (RuntimeException e) {
+                        // the request failed (its connection timed out) before a pool thread took it
+                        SelectorLane.LOG.debug("A request failed before it was handled: {}", e.toString());
+                    }
+                });
+                if (!taken) {
+                    // as Jetty does with a task its pool refuses: the connection closes, the request fails
+                    getConnectionMetaData().getConnection().getEndPoint().close();
+                }
+            };
         }
     }
 }

@@ -19,15 +19,21 @@ final class StandaloneStream {
         }
         close();
         SseStream created = streams.create('g');
+        // what the engine sends here may come from any request's thread, a lane thread among them
+        HandOff handOff = new HandOff();
         AutoCloseable handle = session.attach(new MessageSink() {
             @Override
             public void send(byte[] message) {
-                created.send(message);
+                if (!handOff.defer(() -> created.send(message))) {
+                    created.send(message);
+                }
             }
 
             @Override
             public void complete(byte[] response) {
-                created.finish(response);
+                if (!handOff.defer(() -> created.finish(response))) {
+                    created.finish(response);
+                }
             }
         });
         if (handle == null) {

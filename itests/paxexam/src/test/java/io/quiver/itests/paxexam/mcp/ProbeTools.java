@@ -2,6 +2,7 @@ package io.quiver.itests.paxexam.mcp;
 
 import io.quiver.api.Outcome;
 import io.quiver.api.Tool;
+import io.quiver.api.resource.ResourceEvents;
 import java.util.Hashtable;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.osgi.framework.BundleContext;
@@ -61,5 +62,40 @@ public final class ProbeTools {
             return Outcome.text("pool");
         };
         return context.registerService(Tool.class, where, props);
+    }
+
+    /** Registers a non-blocking tool that reports progress {@code count} times with a message of {@code size} characters, then answers. */
+    public static ServiceRegistration<?> registerChatty(BundleContext context, String name, int count, int size) {
+        Hashtable<String, Object> props = new Hashtable<>();
+        props.put("mcp.tool.name", name);
+        props.put("mcp.tool.description", "Reports progress many times, then answers (Pax Exam fixture)");
+        props.put("mcp.tool.blocking", Boolean.FALSE);
+        String message = "x".repeat(size);
+        Tool chatty = call -> {
+            for (int i = 0; i < count; i++) {
+                call.context().progress(i, (double) count, message);
+            }
+            return Outcome.text("said it all");
+        };
+        return context.registerService(Tool.class, chatty, props);
+    }
+
+    /**
+     * Registers a non-blocking tool that tells subscribers {@code count} times that {@code uri} changed
+     * (through the engine's {@code ResourceEvents}), then answers.
+     */
+    public static ServiceRegistration<?> registerAnnouncer(BundleContext context, String name, String uri, int count) {
+        ResourceEvents events = context.getService(context.getServiceReference(ResourceEvents.class));
+        Hashtable<String, Object> props = new Hashtable<>();
+        props.put("mcp.tool.name", name);
+        props.put("mcp.tool.description", "Announces resource updates, then answers (Pax Exam fixture)");
+        props.put("mcp.tool.blocking", Boolean.FALSE);
+        Tool announcer = call -> {
+            for (int i = 0; i < count; i++) {
+                events.updated(uri);
+            }
+            return Outcome.text("announced");
+        };
+        return context.registerService(Tool.class, announcer, props);
     }
 }
