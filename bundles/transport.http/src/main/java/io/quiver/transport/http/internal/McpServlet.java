@@ -59,6 +59,17 @@ final class McpServlet extends HttpServlet {
     private final transient HeaderWatch headers;
     private final transient Map<String, SessionStreams> streams = new ConcurrentHashMap<>();
     private final transient Map<String, StandaloneStream> standalone = new ConcurrentHashMap<>();
+    /**
+     * Write what the engine sends to sessions' GET streams, so that whoever notifies (a tool announcing
+     * a resource update, the list-change timer) never waits on a client that stopped reading; when all
+     * are busy with such clients, the notifier writes itself.
+     */
+    private final transient java.util.concurrent.ThreadPoolExecutor writers = new java.util.concurrent.ThreadPoolExecutor(
+            0, 64, 30, TimeUnit.SECONDS, new java.util.concurrent.SynchronousQueue<>(), r -> {
+                Thread t = new Thread(r, "quiver-stream-writer");
+                t.setDaemon(true);
+                return t;
+            });
     /** Streams of requests outside a session, with what to do when their client is found gone. */
     private final transient Map<SessionStreams, Runnable> stateless = new ConcurrentHashMap<>();
     private transient volatile HttpConfig config;
@@ -511,7 +522,7 @@ final class McpServlet extends HttpServlet {
             }
             return;
         }
-        StandaloneStream current = standalone.computeIfAbsent(session.id(), id -> new StandaloneStream());
+        StandaloneStream current = standalone.computeIfAbsent(session.id(), id -> new StandaloneStream(writers));
         SseStream stream = current.open(session, sessionStreams);
         if (stream == null) {
             ticket.release();
@@ -676,6 +687,7 @@ final class McpServlet extends HttpServlet {
     }
 
     void closeAll() {
+        writers.shutdown();
         stateless.keySet().forEach(SessionStreams::closeAll);
         stateless.clear();
         standalone.values().forEach(StandaloneStream::close);
