@@ -25,11 +25,13 @@
 #   quiver-core-nb-inline  the same with the tool run on the selecting thread (QuiverCore inline)
 #   quiver-core-nb-hop     the same with each call handed once to Jetty's pool and run there in full
 #                          (QuiverCore hop: one hand-off, as a transport would for tools that may block)
-#   quiver-json        ./quiver run, a 2025-11-25 session, sseMethods empty (calls answer JSON);
+#   quiver-json        ./quiver run with selectorLane = true (every quiver-* shape but -pool), a 2025-11-25 session, sseMethods empty (calls answer JSON);
 #                      test_simple_text is declared non-blocking: served on the selecting thread
 #   quiver-blocking    the same calling greet (the same trivial work, but declared blocking as tools
 #                      are by default): one hand-off to Jetty's pool per call, like the Quarkus
 #                      server's worker hand-off (ratio to quarkus)
+#   quiver-blocking-pool  quiver-blocking with selectorLane = false: every request handed from the
+#                      selecting thread to Jetty's pool as before the lane (ratio quiver-blocking / it)
 #   quiver-sse         the same with the default sseMethods (calls of blocking tools answer an SSE
 #                      stream; a non-blocking tool's answer comes at once, as JSON)
 #   quiver-stateless   the same server, 2026-07-28 requests with their _meta and headers
@@ -78,7 +80,7 @@ cd "$ROOT"
 chosen() { case ",$ONLY," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 if chosen quiver-base && [ ! -f "$BASELINE" ]; then echo "quiver-base needs --baseline JAR" >&2; exit 2; fi
 modules=""
-if chosen quiver-json || chosen quiver-blocking || chosen quiver-sse || chosen quiver-stateless || chosen quiver-apikey; then
+if chosen quiver-json || chosen quiver-blocking || chosen quiver-blocking-pool || chosen quiver-sse || chosen quiver-stateless || chosen quiver-apikey; then
   [ -f launcher/target/quiver.jar ] || mvn -B -q -DskipTests install
 fi
 # QuiverCore puts the engine's classes on the class path: install the current ones first
@@ -131,6 +133,9 @@ start() {
       local etc="$WORK/etc-$name"
       mkdir -p "$etc" "$WORK/deploy"
       if [ "$name" != quiver-sse ]; then echo "sseMethods =" > "$etc/io.quiver.transport.http.cfg"; fi
+      # the selector lane (off by default) for every shape but the one that measures without it
+      if [ "$name" = quiver-blocking-pool ]; then echo "selectorLane = false" >> "$etc/io.quiver.transport.http.cfg"
+      else echo "selectorLane = true" >> "$etc/io.quiver.transport.http.cfg"; fi
       if [ "$name" = quiver-apikey ]; then
         # a key as quiver apikey create makes it; the limits per subject would cap one client's rate
         local key="qvk_$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
@@ -161,8 +166,8 @@ session() {
   [ "$1" = quiver-apikey ] || AUTH=""
   local auth=(); [ -n "$AUTH" ] && auth=(-H "Authorization: $AUTH")
   case "$1" in
-    quiver-json|quiver-blocking|quiver-base|quiver-apikey|quiver-sse|quiver-core-nb|quiver-core-nb-inline|quiver-core-nb-hop|javasdk|quarkus|quarkus-nb|spring|ts)
-      [ "$1" = quiver-blocking ] && TOOL="greet" ARGS='{"name":"wrk"}'
+    quiver-json|quiver-blocking|quiver-blocking-pool|quiver-base|quiver-apikey|quiver-sse|quiver-core-nb|quiver-core-nb-inline|quiver-core-nb-hop|javasdk|quarkus|quarkus-nb|spring|ts)
+      case "$1" in quiver-blocking|quiver-blocking-pool) TOOL="greet" ARGS='{"name":"wrk"}' ;; esac
       [ "$1" = quarkus-nb ] && TOOL="test_simple_text_nb"
       [ "$1" = javasdk ] && VERSION="2025-06-18"
       SESSION=$(curl -si "${auth[@]}" -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
@@ -227,7 +232,7 @@ awk '
       }
     }
     ratios("quiver-json", "floor core-floor core-floor-nb javasdk quarkus quarkus-nb spring ts")
-    ratios("quiver-blocking", "floor quarkus quarkus-nb")
+    ratios("quiver-blocking", "floor quarkus quarkus-nb quiver-blocking-pool")
     ratios("quiver-core-nb", "floor core-floor-nb quarkus")
     ratios("quiver-core-nb-inline", "floor core-floor-nb quarkus")
     ratios("quiver-core-nb-hop", "floor core-floor-nb quarkus")

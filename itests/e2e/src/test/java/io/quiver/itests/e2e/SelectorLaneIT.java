@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -32,7 +33,8 @@ class SelectorLaneIT {
 
     @BeforeAll
     static void start() throws Exception {
-        server = QuiverServer.start("selector-lane", "core,http,tools-default,conformance");
+        server = QuiverServer.start("selector-lane", "core,http,tools-default,conformance",
+                home -> Files.writeString(home.resolve("etc/io.quiver.transport.http.cfg"), "selectorLane = true\n"));
         assertEquals(1, server.logLines("are served on the thread that reads them"),
                 "the lane took Felix's connector: " + server.log());
     }

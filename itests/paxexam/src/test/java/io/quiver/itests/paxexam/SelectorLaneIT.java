@@ -36,8 +36,8 @@ import org.osgi.service.cm.ConfigurationAdmin;
 
 /**
  * The selector lane (the HTTP transport's connector in place of Felix HTTP's own, on the same port)
- * in a real framework: it is there with the default settings, and when the transport stops, or the
- * setting turns it off, Felix's connector serves the same port again, and back.
+ * in a real framework, turned on with {@code selectorLane}: when the transport stops, or the setting
+ * turns it off, Felix's connector serves the same port again, and back.
  */
 @RunWith(PaxExam.class)
 @ExamReactorStrategy(PerClass.class)
@@ -55,8 +55,18 @@ public class SelectorLaneIT {
         return QuiverOptions.framework(SelectorLaneIT.class);
     }
 
+    /** Turns the lane on or off ({@code selectorLane}, off by default) and waits until it is so. */
+    private void lane(boolean on) throws Exception {
+        ConfigurationAdmin admin = context.getService(context.getServiceReference(ConfigurationAdmin.class));
+        Hashtable<String, Object> settings = new Hashtable<>();
+        settings.put("selectorLane", Boolean.toString(on));
+        admin.getConfiguration(TRANSPORT, "?").update(settings);
+        Eventually.until("the lane " + (on ? "offered" : "withdrawn"), this::laneOffered, offered -> offered == on, BOUND);
+    }
+
     @Test
     public void whenTheTransportStopsFelixServesItsPortAgainAndTheLaneComesBackWithIt() throws Exception {
+        lane(true);
         URI endpoint = Endpoint.await(context, BOUND);
         assertTrue("the transport offers its connector to Felix HTTP", laneOffered());
         assertServed(endpoint, "lane");
@@ -76,25 +86,19 @@ public class SelectorLaneIT {
 
     @Test
     public void theSettingTurnsTheLaneOffAndOnWithoutMovingThePort() throws Exception {
+        lane(true);
         URI endpoint = Endpoint.await(context, BOUND);
-        ConfigurationAdmin admin = context.getService(context.getServiceReference(ConfigurationAdmin.class));
-        org.osgi.service.cm.Configuration settings = admin.getConfiguration(TRANSPORT, "?");
-        Hashtable<String, Object> off = new Hashtable<>();
-        off.put("selectorLane", "false");
-        settings.update(off);
-        try {
-            Eventually.until("the lane withdrawn", this::laneOffered, offered -> !offered, BOUND);
-            assertServed(endpoint, "pool");
-        } finally {
-            settings.delete();
-        }
-        Eventually.until("the lane offered again", this::laneOffered, offered -> offered, BOUND);
+        assertServed(endpoint, "lane");
+        lane(false);
+        assertServed(endpoint, "pool");
+        lane(true);
         assertEquals(endpoint, Endpoint.await(context, BOUND));
         assertServed(endpoint, "lane");
     }
 
     @Test
     public void aNonBlockingToolTalkingToAClientThatDoesNotReadHoldsOnlyThatClient() throws Exception {
+        lane(true);
         URI endpoint = Endpoint.await(context, BOUND);
         // 4,000 progress messages of 2 KB each (8 MB), then the answer
         ServiceRegistration<?> chatty = ProbeTools.registerChatty(context, "itest_chatty", 4000, 2048);
@@ -130,6 +134,7 @@ public class SelectorLaneIT {
 
     @Test
     public void aNonBlockingToolNotifyingASubscriberThatDoesNotReadHoldsOnlyThatSubscriber() throws Exception {
+        lane(true);
         URI endpoint = Endpoint.await(context, BOUND);
         // 40,000 notifications/resources/updated (about 4 MB of SSE) for one subscriber that never reads;
         // the call may run on the lane or (its body read apart from its headers) on the engine's threads:

@@ -111,8 +111,9 @@ public @interface HttpConfig {
 
     @AttributeDefinition(description = "Serve MCP POSTs on the thread that read them (Felix HTTP's Jetty 12:"
             + " its plain HTTP connector is replaced by one whose connections never block); what may wait"
-            + " still goes to Jetty's pool. false: every request goes to Jetty's pool first")
-    boolean selectorLane() default true;
+            + " goes to Jetty's pool. Faster for control methods and non-blocking tools, but blocking tools'"
+            + " tail latency under load is worse (docs/BENCHMARKS.md), so off by default")
+    boolean selectorLane() default false;
 
     @AttributeDefinition(description = "Methods answered with an SSE stream from the start")
     String[] sseMethods() default {"tools/call"};
