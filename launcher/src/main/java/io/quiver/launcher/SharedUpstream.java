@@ -475,15 +475,11 @@ public final class SharedUpstream implements AutoCloseable {
     }
 
     private void take(Run r, byte[] bytes) {
-        int length = bytes.length;
-        if (length > 0 && bytes[length - 1] == '\r') {
-            length--;
-        }
-        if (length == 0) {
+        if (bytes.length == 0) {
             return;
         }
         try {
-            if (UpstreamMux.JSON.readTree(bytes, 0, length) instanceof ObjectNode message) {
+            if (UpstreamMux.JSON.readTree(bytes) instanceof ObjectNode message) {
                 r.mux().fromServer(message);
                 return;
             }
@@ -491,7 +487,7 @@ public final class SharedUpstream implements AutoCloseable {
             // reported below
         }
         LOG.warn("Shared upstream {} wrote a line that is not a JSON-RPC message on stdout: {}", name,
-                new String(bytes, 0, Math.min(length, 200), StandardCharsets.UTF_8));
+                new String(bytes, 0, Math.min(bytes.length, 200), StandardCharsets.UTF_8));
     }
 
     private void drainStderr(InputStream err) {

@@ -130,16 +130,12 @@ final class StdioConnection implements Connection {
     }
 
     private void take(byte[] bytes) {
-        int length = bytes.length;
-        if (length > 0 && bytes[length - 1] == '\r') {
-            length--;
-        }
-        if (length == 0) {
+        if (bytes.length == 0) {
             return;
         }
         JsonNode message = null;
         try {
-            message = JSON.readTree(bytes, 0, length);
+            message = JSON.readTree(bytes);
         } catch (JacksonException e) {
             // reported below
         }
@@ -148,7 +144,7 @@ final class StdioConnection implements Connection {
             return;
         }
         long count = garbage.incrementAndGet();
-        String text = new String(bytes, 0, Math.min(length, 200), StandardCharsets.UTF_8);
+        String text = new String(bytes, 0, Math.min(bytes.length, 200), StandardCharsets.UTF_8);
         tail.add("[stdout, not JSON-RPC] " + text);
         if (count <= 3 || Long.bitCount(count) == 1) {
             LOG.warn("Upstream {} wrote a line that is not a JSON-RPC message on stdout ({} so far): {}", spec.name(),

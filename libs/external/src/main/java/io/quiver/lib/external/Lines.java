@@ -3,9 +3,13 @@ package io.quiver.lib.external;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 import java.util.function.Consumer;
 
-/** Splits a child process's output into lines ({@code \n}, the bytes without it), one line at most so long. */
+/**
+ * Splits a child process's output into lines ({@code \n} or {@code \r\n}, the bytes without them), one
+ * line at most so long.
+ */
 public final class Lines {
 
     private Lines() {
@@ -25,7 +29,10 @@ public final class Lines {
             for (int i = 0; i < n; i++) {
                 if (buffer[i] == '\n') {
                     line.write(buffer, start, i - start);
-                    each.accept(line.toByteArray());
+                    if (line.size() > maxLineBytes) {
+                        return false;
+                    }
+                    each.accept(withoutReturn(line.toByteArray()));
                     line.reset();
                     start = i + 1;
                 }
@@ -36,5 +43,10 @@ public final class Lines {
             }
         }
         return true;
+    }
+
+    private static byte[] withoutReturn(byte[] line) {
+        int n = line.length;
+        return n > 0 && line[n - 1] == '\r' ? Arrays.copyOf(line, n - 1) : line;
     }
 }
