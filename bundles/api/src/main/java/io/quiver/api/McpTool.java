@@ -59,8 +59,9 @@ public @interface McpTool {
 
     /**
      * Whether the tool may block: wait on I/O, a lock, another thread or a remote answer. A tool
-     * declared {@code false} only computes (no I/O, no sleeping, no input requests) and is then run
-     * on the thread that read the request, with no hand-off: the fastest a call can be. A tool
+     * declared {@code false} only computes (no I/O, no sleeping, no input requests); where the HTTP
+     * transport's selector lane is on ({@code selectorLane}) it then runs on the thread that read the
+     * request, with no hand-off: the fastest a call can be. A tool
      * declared non-blocking that asks for input gets an error instead of waiting. Default
      * {@code true}: the call runs on a thread that may wait (since 1.5).
      */

@@ -14,7 +14,8 @@ import org.osgi.annotation.versioning.ConsumerType;
  * <p>Called on every list and every call, and for a call more than once (before it waits for its
  * tool's share, so a caller cannot queue up behind a tool it cannot see, and again when it runs):
  * decide from the caller and the target alone, keep it fast and free of I/O (precompute from
- * configuration): it may run on the thread that read the request from its connection. The decision a call ran under is in its {@link CallEvent}.
+ * configuration): it may run on the thread that read the request from its connection. The decision
+ * a call ran under is in its {@link CallEvent}.
  */
 @ConsumerType
 public interface CallPolicy {

@@ -7,7 +7,6 @@ import io.quiver.api.transport.MessageSink;
 import io.quiver.api.transport.Receipt.Reason;
 import io.quiver.api.transport.Receipt;
 import io.quiver.api.transport.StreamPolicy;
-import io.quiver.core.internal.pipeline.NonBlocking;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.era.SessionEra;
 import io.quiver.core.internal.era.StatelessEra;
@@ -16,6 +15,7 @@ import io.quiver.core.internal.messages.ListenEnded;
 import io.quiver.core.internal.messages.ProtocolVersions;
 import io.quiver.core.internal.messages.Result;
 import io.quiver.core.internal.messages.StreamOpen;
+import io.quiver.core.internal.pipeline.NonBlocking;
 import io.quiver.core.internal.pipeline.ToolShares;
 import io.quiver.core.internal.request.Era;
 import io.quiver.core.internal.request.InFlight;
@@ -36,6 +36,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
@@ -59,16 +61,14 @@ public final class Engine implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
 
-    /** Methods served on the caller's thread: no extension code, no waiting. */
-    private static final Set<String> CONTROL = Set.of("initialize", "ping", "logging/setLevel", "tools/list",
-            "resources/list", "resources/templates/list", "prompts/list", "resources/subscribe",
-            "resources/unsubscribe", "server/discover", "subscriptions/listen", "tasks/get", "tasks/update",
-            "tasks/cancel");
-
     /** Control methods that touch no other request or stream: served on a thread that must not wait. */
     private static final Set<String> QUICK = Set.of("initialize", "ping", "logging/setLevel", "tools/list",
             "resources/list", "resources/templates/list", "prompts/list", "resources/subscribe",
             "resources/unsubscribe", "server/discover");
+
+    /** Methods served on the caller's thread: no extension code, no waiting (the quick ones, listen, task status). */
+    private static final Set<String> CONTROL = Stream.concat(QUICK.stream(),
+            Stream.of("subscriptions/listen", "tasks/get", "tasks/update", "tasks/cancel")).collect(Collectors.toUnmodifiableSet());
 
     private final Catalog catalog;
     private final EngineSettings settings;

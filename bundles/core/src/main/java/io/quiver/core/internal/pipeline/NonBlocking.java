@@ -14,16 +14,11 @@ public final class NonBlocking {
 
     /** Runs {@code work} with this thread marked as one that must not wait. */
     public static void run(Runnable work) {
-        Boolean before = HERE.get();
         HERE.set(Boolean.TRUE);
         try {
             work.run();
         } finally {
-            if (before == null) {
-                HERE.remove();
-            } else {
-                HERE.set(before);
-            }
+            HERE.remove();
         }
     }
 

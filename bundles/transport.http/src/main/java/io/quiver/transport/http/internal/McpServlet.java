@@ -27,7 +27,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,8 +67,8 @@ final class McpServlet extends HttpServlet {
      * a resource update, the list-change timer) never waits on a client that stopped reading; when all
      * are busy with such clients, the notifier writes itself.
      */
-    private final transient java.util.concurrent.ThreadPoolExecutor writers = new java.util.concurrent.ThreadPoolExecutor(
-            0, 64, 30, TimeUnit.SECONDS, new java.util.concurrent.SynchronousQueue<>(), r -> {
+    private final transient ThreadPoolExecutor writers = new ThreadPoolExecutor(0, 64, 30, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), r -> {
                 Thread t = new Thread(r, "quiver-stream-writer");
                 t.setDaemon(true);
                 return t;
@@ -309,16 +312,15 @@ final class McpServlet extends HttpServlet {
             return;
         }
         if (receipt instanceof Receipt.Rejected rejected) {
-            if (started == null && lane != null) {
-                HttpErrors.sendWithoutBlocking(req.startAsync(), HttpErrors.status(rejected.reason()), rejected.body());
-            } else if (started == null) {
+            int status = HttpErrors.status(rejected.reason());
+            if (started == null && lane == null) {
                 try {
-                    HttpErrors.send(resp, HttpErrors.status(rejected.reason()), rejected.body());
+                    HttpErrors.send(resp, status, rejected.body());
                 } catch (IOException e) {
                     LOG.debug("The client left before its answer was written: {}", e.toString());
                 }
             } else {
-                send(started, HttpErrors.status(rejected.reason()), rejected.body());
+                send(started != null ? started : req.startAsync(), status, rejected.body()); // without blocking on the lane
             }
             return;
         }
@@ -339,7 +341,7 @@ final class McpServlet extends HttpServlet {
     }
 
     /** Hands the rest of a request to {@code pool}: the request goes async, and errors end it with a 500. */
-    private void hop(HttpServletRequest req, AsyncContext started, Executor pool, java.util.function.Consumer<AsyncContext> rest) {
+    private void hop(HttpServletRequest req, AsyncContext started, Executor pool, Consumer<AsyncContext> rest) {
         AsyncContext async = started != null ? started : req.startAsync();
         async.setTimeout(0);
         boolean taken = LaneThread.execute(pool, () -> {
@@ -656,11 +658,7 @@ final class McpServlet extends HttpServlet {
         } catch (IOException | IllegalStateException e) {
             LOG.debug("The client left before its answer was written: {}", e.toString());
         } finally {
-            try {
-                async.complete();
-            } catch (IllegalStateException e) {
-                // the container completed it already
-            }
+            NonBlockingWrite.complete(async);
         }
     }
 

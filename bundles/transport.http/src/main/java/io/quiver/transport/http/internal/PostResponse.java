@@ -150,15 +150,10 @@ final class PostResponse implements MessageSink {
                 if (stream == null) {
                     done = true;
                     releaseUnused();
-                    HttpServletResponse http = (HttpServletResponse) async.getResponse();
-                    if (response == null) {
-                        http.setStatus(HttpServletResponse.SC_NO_CONTENT);
-                        NonBlockingWrite.complete(async);
-                    } else {
-                        http.setStatus(HttpServletResponse.SC_OK);
-                        http.setContentType(MediaTypes.JSON);
-                        http.setContentLength(response.length);
+                    if (head(response)) {
                         NonBlockingWrite.write(async, response);
+                    } else {
+                        NonBlockingWrite.complete(async);
                     }
                     return;
                 }
@@ -183,15 +178,9 @@ final class PostResponse implements MessageSink {
                 return;
             }
             releaseUnused();
-            HttpServletResponse http = (HttpServletResponse) async.getResponse();
             try {
-                if (response == null) {
-                    http.setStatus(HttpServletResponse.SC_NO_CONTENT);
-                } else {
-                    http.setStatus(HttpServletResponse.SC_OK);
-                    http.setContentType(MediaTypes.JSON);
-                    http.setContentLength(response.length);
-                    http.getOutputStream().write(response);
+                if (head(response)) {
+                    async.getResponse().getOutputStream().write(response);
                 }
             } catch (IOException | IllegalStateException e) {
                 LOG.debug("The client left before its response was written", e);
@@ -201,6 +190,19 @@ final class PostResponse implements MessageSink {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Status and headers of the plain answer: 200 with JSON, or 204 for none; whether a body follows. */
+    private boolean head(byte[] response) {
+        HttpServletResponse http = (HttpServletResponse) async.getResponse();
+        if (response == null) {
+            http.setStatus(HttpServletResponse.SC_NO_CONTENT);
+            return false;
+        }
+        http.setStatus(HttpServletResponse.SC_OK);
+        http.setContentType(MediaTypes.JSON);
+        http.setContentLength(response.length);
+        return true;
     }
 
     /** A place reserved for a stream that never opened goes back. */

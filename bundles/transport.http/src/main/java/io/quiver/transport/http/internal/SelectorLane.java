@@ -75,18 +75,15 @@ final class SelectorLane implements ConnectorFactory {
 
     /** Listens where Felix's connector did, while it does not. */
     static final class LaneConnector extends ServerConnector {
-        private final Server server;
         private final ServerConnector plain;
         private final Predicate<String> mcpPath;
 
         LaneConnector(Server server, ServerConnector plain, Predicate<String> mcpPath) {
             super(server, null, null, null, plain.getAcceptors(), plain.getSelectorManager().getSelectorCount(),
                     new LaneConnectionFactory(plain.getConnectionFactory(HttpConnectionFactory.class)));
-            this.server = server;
             this.plain = plain;
             this.mcpPath = mcpPath;
             setHost(plain.getHost());
-            setPort(plain.getLocalPort() > 0 ? plain.getLocalPort() : plain.getPort());
             setAcceptQueueSize(plain.getAcceptQueueSize());
             setIdleTimeout(plain.getIdleTimeout());
             setReuseAddress(plain.getReuseAddress());
@@ -105,6 +102,7 @@ final class SelectorLane implements ConnectorFactory {
             if (plain.getPort() == 0 && plain.getLocalPort() > 0) {
                 plain.setPort(plain.getLocalPort());
             }
+            setPort(plain.getPort());
             plain.stop();
             try {
                 bind(this);
@@ -133,6 +131,7 @@ final class SelectorLane implements ConnectorFactory {
         }
 
         private void restore() throws Exception {
+            Server server = getServer();
             if (server.isStarted() && !server.isStopping() && !plain.isStarted()) {
                 bind(plain);
                 plain.start();
