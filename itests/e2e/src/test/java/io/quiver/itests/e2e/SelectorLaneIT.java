@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quiver.itests.client.McpClient;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,9 +26,9 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * MCP POSTs are served on the thread that read them (the selector lane), so nothing on that thread
- * may wait: a client that never reads its answers, and tools that block, must hold only their own
- * requests. Every other client's call keeps answering within a second meanwhile.
+ * MCP POSTs are served on the thread that read them (the selector lane, on by default), so nothing on
+ * that thread may wait: a client that never reads its answers, and tools that block, must hold only
+ * their own requests. Every other client's call keeps answering within a second meanwhile.
  */
 class SelectorLaneIT {
 
@@ -33,10 +36,9 @@ class SelectorLaneIT {
 
     @BeforeAll
     static void start() throws Exception {
-        server = QuiverServer.start("selector-lane", "core,http,tools-default,conformance",
-                home -> Files.writeString(home.resolve("etc/io.quiver.transport.http.cfg"), "selectorLane = true\n"));
+        server = QuiverServer.start("selector-lane", "core,http,tools-default,conformance");
         assertEquals(1, server.logLines("are served on the thread that reads them"),
-                "the lane took Felix's connector: " + server.log());
+                "the lane took Felix's connector without being asked: " + server.log());
     }
 
     @AfterAll
@@ -80,6 +82,64 @@ class SelectorLaneIT {
             assertTrue(sent.get(10, TimeUnit.SECONDS) < 100_000);
         }
         Probe.normalCallAnswers(server.url());
+    }
+
+    /**
+     * A connection moves between the lane and Jetty's pool as its calls do (a blocking call sends its
+     * connection's next read to the pool, a call that waits on nothing brings it back): every answer
+     * still arrives, once, in order, on connections that switch at every call.
+     */
+    @Test
+    void aConnectionSwitchingBetweenBlockingAndQuickCallsGetsEveryAnswer() throws Exception {
+        List<CompletableFuture<Integer>> clients = new ArrayList<>();
+        for (int c = 0; c < 4; c++) {
+            int client = c;
+            clients.add(CompletableFuture.supplyAsync(() -> {
+                // one keep-alive HTTP/1.1 connection per client: its calls go one after another on it
+                HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+                int answered = 0;
+                for (int i = 0; i < 60; i++) {
+                    String name = "c" + client + "-" + i;
+                    try {
+                        JsonNode result = switch (i % 3) {
+                            case 0 -> call(http, "greet", Map.of("name", name));            // blocking
+                            case 1 -> call(http, "test_simple_text", Map.of());             // waits on nothing
+                            default -> call(http, i % 2 == 0 ? "greet" : "current_time",     // one of each
+                                    i % 2 == 0 ? Map.of("name", name) : Map.of("timezone", "UTC"));
+                        };
+                        String text = result.path("result").path("content").path(0).path("text").asString("");
+                        if (i % 3 == 0 || i % 3 == 2 && i % 2 == 0) {
+                            assertEquals("Hello, " + name + "!", text, result.toString());
+                        } else {
+                            assertFalse(text.isEmpty(), result.toString());
+                            assertFalse(result.path("result").path("isError").asBoolean(true), result.toString());
+                        }
+                        answered++;
+                    } catch (Exception e) {
+                        throw new IllegalStateException("call " + name + " failed", e);
+                    }
+                }
+                return answered;
+            }));
+        }
+        for (CompletableFuture<Integer> client : clients) {
+            assertEquals(60, client.get(60, TimeUnit.SECONDS));
+        }
+        Probe.normalCallAnswers(server.url());
+    }
+
+    private static JsonNode call(HttpClient http, String tool, Map<String, Object> arguments) throws Exception {
+        String body = McpClient.JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", 7, "method", "tools/call",
+                "params", Map.of("name", tool, "arguments", arguments, "_meta", Map.of(
+                        "io.modelcontextprotocol/protocolVersion", "2026-07-28",
+                        "io.modelcontextprotocol/clientCapabilities", Map.of(),
+                        "io.modelcontextprotocol/clientInfo", Map.of("name", "switching", "version", "1")))));
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(server.url())).timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", "tools/call").header("Mcp-Name", tool)
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        return McpClient.JSON.readTree(r.body());
     }
 
     @Test

@@ -36,8 +36,9 @@ import org.osgi.service.cm.ConfigurationAdmin;
 
 /**
  * The selector lane (the HTTP transport's connector in place of Felix HTTP's own, on the same port)
- * in a real framework, turned on with {@code selectorLane}: when the transport stops, or the setting
- * turns it off, Felix's connector serves the same port again, and back.
+ * in a real framework ({@code selectorLane}, on by default): when the transport stops, or the setting
+ * turns it off, Felix's connector serves the same port again, and back; a connection whose call
+ * blocked is read on the pool until a call waits on nothing again.
  */
 @RunWith(PaxExam.class)
 @ExamReactorStrategy(PerClass.class)
@@ -55,7 +56,7 @@ public class SelectorLaneIT {
         return QuiverOptions.framework(SelectorLaneIT.class);
     }
 
-    /** Turns the lane on or off ({@code selectorLane}, off by default) and waits until it is so. */
+    /** Turns the lane on or off ({@code selectorLane}, on by default) and waits until it is so. */
     private void lane(boolean on) throws Exception {
         ConfigurationAdmin admin = context.getService(context.getServiceReference(ConfigurationAdmin.class));
         Hashtable<String, Object> settings = new Hashtable<>();
@@ -82,6 +83,31 @@ public class SelectorLaneIT {
         assertEquals(endpoint, again);
         assertTrue(laneOffered());
         assertServed(again, "lane");
+    }
+
+    @Test
+    public void aConnectionWhoseCallBlockedIsReadOnThePoolUntilACallWaitsOnNothing() throws Exception {
+        lane(true);
+        URI endpoint = Endpoint.await(context, BOUND);
+        assertServed(endpoint, "lane");
+        ServiceRegistration<?> quick = ProbeTools.registerWhere(context, "itest_where_quick");
+        ServiceRegistration<?> blocking = ProbeTools.registerWhere(context, "itest_where_blocking", true);
+        try (McpClient client = McpClient.connect(endpoint)) {
+            // one keep-alive connection, calls one after another (no ping between: it too would teach the route)
+            assertEquals("lane", where(client, "itest_where_quick"));
+            assertEquals("a blocking tool runs on the pool", "pool", where(client, "itest_where_blocking"));
+            assertEquals("the next request was read on the pool, and served there", "pool", where(client, "itest_where_quick"));
+            assertEquals("a call that waited on nothing brought the connection back to the lane", "lane",
+                    where(client, "itest_where_quick"));
+            assertEquals("lane", where(client, "itest_where_quick"));
+        } finally {
+            quick.unregister();
+            blocking.unregister();
+        }
+    }
+
+    private static String where(McpClient client, String tool) throws Exception {
+        return client.callTool(tool, Map.of()).path("result").path("content").path(0).path("text").asString("?");
     }
 
     @Test

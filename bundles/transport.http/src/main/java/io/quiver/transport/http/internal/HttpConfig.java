@@ -111,9 +111,9 @@ public @interface HttpConfig {
 
     @AttributeDefinition(description = "Serve MCP POSTs on the thread that read them (Felix HTTP's Jetty 12:"
             + " its plain HTTP connector is replaced by one whose connections never block); what may wait"
-            + " goes to Jetty's pool. Faster for control methods and non-blocking tools, but blocking tools'"
-            + " tail latency under load is worse (docs/BENCHMARKS.md), so off by default")
-    boolean selectorLane() default false;
+            + " goes to Jetty's pool, and a connection whose last request needed the pool is read there, as"
+            + " Jetty reads any connection. false: Felix's own connector, every request on Jetty's pool")
+    boolean selectorLane() default true;
 
     @AttributeDefinition(description = "Methods answered with an SSE stream from the start")
     String[] sseMethods() default {"tools/call"};

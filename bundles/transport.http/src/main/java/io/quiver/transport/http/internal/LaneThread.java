@@ -11,17 +11,72 @@ import java.util.concurrent.Executor;
 final class LaneThread {
 
     private static final ThreadLocal<Executor> POOL = new ThreadLocal<>();
+    private static final ThreadLocal<Route> ROUTE = new ThreadLocal<>();
 
     private LaneThread() {
     }
 
+    /**
+     * Where a connection's next request starts, as its last one taught: a client calling tools that may
+     * wait sends its next request straight to the pool (parsed there, handed over once, as Jetty would),
+     * instead of having the lane read it only to hand it over. A request that turns out to wait on
+     * nothing brings the connection back to the lane.
+     */
+    static final class Route {
+        private volatile boolean pool;
+
+        /** Whether the connection's next request should start on the pool. */
+        boolean pool() {
+            return pool;
+        }
+
+        /** The connection's next request should start on the pool. */
+        void needsPool() {
+            pool = true;
+        }
+    }
+
     /** Runs {@code work} on this thread, marked as a lane thread whose waiting work goes to {@code pool}. */
-    static void run(Executor pool, Runnable work) {
+    static void run(Executor pool, Route route, Runnable work) {
         POOL.set(pool);
+        ROUTE.set(route);
         try {
             work.run();
         } finally {
             POOL.remove();
+            ROUTE.remove();
+        }
+    }
+
+    /** Runs {@code work} (a request of {@code route}'s connection, or its body's arrival) on this thread. */
+    static void routed(Route route, Runnable work) {
+        Route outer = ROUTE.get();
+        ROUTE.set(route);
+        try {
+            work.run();
+        } finally {
+            ROUTE.set(outer);
+        }
+    }
+
+    /** The route of the connection whose request this thread serves; null where none is kept. */
+    static Route route() {
+        return ROUTE.get();
+    }
+
+    /** The request this thread serves needs the pool: its connection's next requests start there. */
+    static void needsPool() {
+        Route route = ROUTE.get();
+        if (route != null) {
+            route.needsPool();
+        }
+    }
+
+    /** The request this thread serves waits on nothing: its connection's next requests start on the lane. */
+    static void waitsOnNothing() {
+        Route route = ROUTE.get();
+        if (route != null) {
+            route.pool = false;
         }
     }
 

@@ -210,12 +210,13 @@ final class McpServlet extends HttpServlet {
         }
         AsyncContext async = req.startAsync();
         async.setTimeout(0);
+        LaneThread.Route route = LaneThread.route(); // what the request teaches its connection, once it arrived
         BodyReader.read(req.getInputStream(), c.maxBodyBytes(), c.maxDrainBytes(), declared, c.bodyTimeoutMs(), timer,
                 new BodyReader.Outcome() {
                     @Override
                     public void body(byte[] body) {
                         try {
-                            received(req, resp, async, body, caller);
+                            LaneThread.routed(route, () -> received(req, resp, async, body, caller));
                         } catch (RuntimeException e) {
                             LOG.error("A POST to the MCP endpoint failed", e);
                             finish(async, HttpServletResponse.SC_INTERNAL_SERVER_ERROR, TransportErrors.INTERNAL_ERROR, "Internal error", true);
@@ -334,8 +335,12 @@ final class McpServlet extends HttpServlet {
                 && !(lane != null && pending.exchange().quick());
         if (lane != null && streams) {
             // a stream's writes may block: the rest on the pool
+            LaneThread.needsPool();
             hop(req, async, lane, same -> pending(req, resp, same, pending, sessionId, caller, streams, true));
             return;
+        }
+        if (lane == null && pending.exchange().quick() && !LISTENING.contains(method)) {
+            LaneThread.waitsOnNothing(); // this connection's next request may start on the lane again
         }
         pending(req, resp, async, pending, sessionId, caller, streams, here);
     }
@@ -410,7 +415,11 @@ final class McpServlet extends HttpServlet {
         Executor lane = LaneThread.pool();
         if (lane != null) {
             // on the thread that read it when it waits on nothing, else on the pool (one hand-off)
-            if (!pending.exchange().runNow(sink) && !LaneThread.execute(lane, () -> pending.exchange().run(sink))) {
+            if (pending.exchange().runNow(sink)) {
+                return;
+            }
+            LaneThread.needsPool(); // and so, likely, the connection's next request
+            if (!LaneThread.execute(lane, () -> pending.exchange().run(sink))) {
                 pending.exchange().start(sink); // Jetty's pool is full: the engine's own threads, with their limits
             }
         } else if (here) {

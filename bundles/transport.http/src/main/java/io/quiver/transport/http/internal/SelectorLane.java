@@ -177,17 +177,31 @@ final class SelectorLane implements ConnectorFactory {
     }
 
     /**
-     * Read on the selecting thread (it declares its reading non-blocking); each request it parses is
-     * routed by its {@link LaneChannel}.
+     * Read on the selecting thread (it declares its reading non-blocking) while its requests are served
+     * on the lane; read on a pool thread, as Jetty reads any connection, once its last request needed
+     * the pool ({@link LaneThread.Route}). Each request it parses is routed by its {@link LaneChannel}.
      */
     static final class LaneConnection extends HttpConnection {
+        private final LaneThread.Route route = new LaneThread.Route();
+        /**
+         * Whether the read asked for last runs on a pool thread: fixed when the read is asked for, so the
+         * request it brings knows which thread it is on.
+         */
+        private volatile boolean blockingReads;
+
         LaneConnection(HttpConfiguration configuration, Connector connector, EndPoint endPoint) {
             super(configuration, connector, endPoint);
         }
 
         @Override
         public Invocable.InvocationType getInvocationType() {
-            return Invocable.InvocationType.NON_BLOCKING;
+            return blockingReads ? Invocable.InvocationType.BLOCKING : Invocable.InvocationType.NON_BLOCKING;
+        }
+
+        @Override
+        public void fillInterested() {
+            blockingReads = route.pool();
+            super.fillInterested();
         }
 
         @Override
@@ -196,10 +210,18 @@ final class SelectorLane implements ConnectorFactory {
         }
     }
 
-    /** Runs a request on the lane, or hands it to the pool as Jetty does for a blocking handler. */
+    /**
+     * Runs a request on the lane, hands it to the pool as Jetty does for a blocking handler, or, when
+     * the connection was read on a pool thread, serves it right there. On the lane: a POST to an MCP
+     * endpoint without credentials, read on the selecting thread. Every other request read there goes
+     * to the pool.
+     */
     static final class LaneChannel extends HttpChannelState {
-        LaneChannel(HttpConnection connection) {
+        private final LaneConnection connection;
+
+        LaneChannel(LaneConnection connection) {
             super(connection);
+            this.connection = connection;
         }
 
         @Override
@@ -208,15 +230,26 @@ final class SelectorLane implements ConnectorFactory {
             if (handle == null) {
                 return null;
             }
+            LaneThread.Route route = connection.route;
             LaneConnector connector = (LaneConnector) getConnectionMetaData().getConnector();
+            boolean lane = connector.onLane(request);
+            if (!lane) {
+                route.needsPool(); // and the connection's next requests likely too: read them as Jetty would
+            }
+            // only a request the lane could take teaches the route (an authenticated call never goes back)
+            Runnable routed = lane ? () -> LaneThread.routed(route, handle) : handle;
+            if (connection.blockingReads) {
+                // Jetty read this connection on a pool thread (or resumed it there): no hand-off needed
+                return routed;
+            }
             Executor pool = connector.getExecutor();
-            if (connector.onLane(request)) {
-                return () -> LaneThread.run(pool, handle);
+            if (lane) {
+                return () -> LaneThread.run(pool, route, handle);
             }
             return () -> {
                 boolean taken = LaneThread.execute(pool, () -> {
                     try {
-                        handle.run();
+                        routed.run();
                     } catch (RuntimeException e) {
                         // the request failed (its connection timed out) before a pool thread took it
                         SelectorLane.LOG.debug("A request failed before it was handled: {}", e.toString());

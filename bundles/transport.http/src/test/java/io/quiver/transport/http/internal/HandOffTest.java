@@ -40,7 +40,7 @@ class HandOffTest {
         CountDownLatch allDone = new CountDownLatch(3);
         Thread lane = Thread.currentThread();
         boolean[] deferred = new boolean[1];
-        LaneThread.run(pool, () -> deferred[0] = handOff.defer(() -> {
+        LaneThread.run(pool, null, () -> deferred[0] = handOff.defer(() -> {
             await(firstWriteBlocks); // a client that does not read: the write takes its time
             assertNotSame(lane, Thread.currentThread());
             written.add("progress");
@@ -50,7 +50,7 @@ class HandOffTest {
         assertFalse(handOff.idle());
         // the lane goes on at once; the answer, from the lane and then from another thread, queues behind
         long t0 = System.nanoTime();
-        LaneThread.run(pool, () -> assertTrue(handOff.defer(() -> {
+        LaneThread.run(pool, null, () -> assertTrue(handOff.defer(() -> {
             written.add("answer");
             allDone.countDown();
         })));
@@ -74,7 +74,7 @@ class HandOffTest {
         Thread lane = Thread.currentThread();
         LaneThread.run(task -> {
             throw new RejectedExecutionException("stopping");
-        }, () -> {
+        }, null, () -> {
             assertTrue(handOff.defer(() -> {
                 assertNotSame(lane, Thread.currentThread());
                 written.add("one");

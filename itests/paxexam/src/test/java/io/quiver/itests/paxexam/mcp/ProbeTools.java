@@ -49,13 +49,18 @@ public final class ProbeTools {
      * {@code pool} elsewhere.
      */
     public static ServiceRegistration<?> registerWhere(BundleContext context, String name) {
+        return registerWhere(context, name, false);
+    }
+
+    /** The same, declared blocking or not: "lane" when it runs on the thread that read its request, else "pool". */
+    public static ServiceRegistration<?> registerWhere(BundleContext context, String name, boolean blocking) {
         Hashtable<String, Object> props = new Hashtable<>();
         props.put("mcp.tool.name", name);
         props.put("mcp.tool.description", "Answers which thread it ran on (Pax Exam fixture)");
-        props.put("mcp.tool.blocking", Boolean.FALSE);
+        props.put("mcp.tool.blocking", blocking);
         Tool where = call -> {
             for (StackTraceElement frame : new Throwable().getStackTrace()) {
-                if (frame.getClassName().endsWith(".LaneThread")) {
+                if (frame.getClassName().endsWith(".LaneThread") && frame.getMethodName().equals("run")) {
                     return Outcome.text("lane");
                 }
             }
