@@ -133,7 +133,7 @@ start() {
       local etc="$WORK/etc-$name"
       mkdir -p "$etc" "$WORK/deploy"
       if [ "$name" != quiver-sse ]; then echo "sseMethods =" > "$etc/io.quiver.transport.http.cfg"; fi
-      # the selector lane (off by default) for every shape but the one that measures without it
+      # the selector lane (on by default; said anyway, so a baseline jar from before it was runs it too) for every shape but the one that measures without it
       if [ "$name" = quiver-blocking-pool ]; then echo "selectorLane = false" >> "$etc/io.quiver.transport.http.cfg"
       else echo "selectorLane = true" >> "$etc/io.quiver.transport.http.cfg"; fi
       if [ "$name" = quiver-apikey ]; then

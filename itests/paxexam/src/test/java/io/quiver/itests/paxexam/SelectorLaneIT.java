@@ -8,6 +8,10 @@ import io.quiver.itests.paxexam.config.QuiverOptions;
 import io.quiver.itests.paxexam.mcp.Endpoint;
 import io.quiver.itests.paxexam.mcp.Eventually;
 import io.quiver.itests.paxexam.mcp.ProbeTools;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -92,22 +96,88 @@ public class SelectorLaneIT {
         assertServed(endpoint, "lane");
         ServiceRegistration<?> quick = ProbeTools.registerWhere(context, "itest_where_quick");
         ServiceRegistration<?> blocking = ProbeTools.registerWhere(context, "itest_where_blocking", true);
-        try (McpClient client = McpClient.connect(endpoint)) {
-            // one keep-alive connection, calls one after another (no ping between: it too would teach the route)
-            assertEquals("lane", where(client, "itest_where_quick"));
-            assertEquals("a blocking tool runs on the pool", "pool", where(client, "itest_where_blocking"));
-            assertEquals("the next request was read on the pool, and served there", "pool", where(client, "itest_where_quick"));
-            assertEquals("a call that waited on nothing brought the connection back to the lane", "lane",
-                    where(client, "itest_where_quick"));
-            assertEquals("lane", where(client, "itest_where_quick"));
+        try (Socket socket = new Socket()) {
+            // one keep-alive connection, each request whole in one write, its answer read before the next
+            socket.connect(new InetSocketAddress(endpoint.getHost(), endpoint.getPort()), 5_000);
+            socket.setSoTimeout(10_000);
+            assertEquals("lane", where(socket, endpoint, "itest_where_quick"));
+            for (int round = 0; round < 3; round++) {
+                assertEquals("a blocking tool runs on the pool", "pool", where(socket, endpoint, "itest_where_blocking"));
+                assertEquals("the next request is served on the pool too", "pool", where(socket, endpoint, "itest_where_quick"));
+                assertEquals("a call that waited on nothing brought the connection back to the lane", "lane",
+                        where(socket, endpoint, "itest_where_quick"));
+                assertEquals("lane", where(socket, endpoint, "itest_where_quick"));
+            }
         } finally {
             quick.unregister();
             blocking.unregister();
         }
     }
 
-    private static String where(McpClient client, String tool) throws Exception {
-        return client.callTool(tool, Map.of()).path("result").path("content").path(0).path("text").asString("?");
+    /** A 2026-07-28 call of {@code tool} on {@code socket}: the text it answered. */
+    private static String where(Socket socket, URI endpoint, String tool) throws Exception {
+        byte[] body = ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
+                + "\",\"arguments\":{},\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientCapabilities\":{},"
+                + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"route\",\"version\":\"1\"}}}}")
+                .getBytes(StandardCharsets.UTF_8);
+        String head = "POST " + endpoint.getRawPath() + " HTTP/1.1\r\nHost: " + endpoint.getHost() + ":" + endpoint.getPort()
+                + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                + "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: " + tool
+                + "\r\nContent-Length: " + body.length + "\r\n\r\n";
+        ByteArrayOutputStream request = new ByteArrayOutputStream();
+        request.write(head.getBytes(StandardCharsets.US_ASCII));
+        request.write(body);
+        OutputStream out = socket.getOutputStream();
+        out.write(request.toByteArray());
+        out.flush();
+        String answer = readResponse(socket.getInputStream());
+        for (String where : new String[] {"lane", "pool"}) {
+            if (answer.contains("\"text\":\"" + where + "\"")) {
+                return where;
+            }
+        }
+        return answer;
+    }
+
+    /** One HTTP/1.1 response's status line and body (Content-Length or chunked). */
+    private static String readResponse(InputStream in) throws IOException {
+        String status = line(in);
+        long length = -1;
+        boolean chunked = false;
+        for (String header = line(in); !header.isEmpty(); header = line(in)) {
+            String lower = header.toLowerCase(java.util.Locale.ROOT);
+            if (lower.startsWith("content-length:")) {
+                length = Long.parseLong(lower.substring(15).trim());
+            } else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
+                chunked = true;
+            }
+        }
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        if (chunked) {
+            for (int size = Integer.parseInt(line(in).split(";")[0].trim(), 16); size > 0;
+                    size = Integer.parseInt(line(in).split(";")[0].trim(), 16)) {
+                body.write(in.readNBytes(size));
+                line(in); // the chunk's CRLF
+            }
+            line(in); // the last CRLF (no trailers)
+        } else if (length >= 0) {
+            body.write(in.readNBytes((int) length));
+        }
+        return status + "\n" + body.toString(StandardCharsets.UTF_8);
+    }
+
+    private static String line(InputStream in) throws IOException {
+        StringBuilder b = new StringBuilder();
+        for (int c = in.read(); c != '\n'; c = in.read()) {
+            if (c < 0) {
+                throw new EOFException("the connection closed: " + b);
+            }
+            if (c != '\r') {
+                b.append((char) c);
+            }
+        }
+        return b.toString();
     }
 
     @Test

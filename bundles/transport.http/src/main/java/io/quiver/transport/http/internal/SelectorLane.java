@@ -213,8 +213,8 @@ final class SelectorLane implements ConnectorFactory {
     /**
      * Runs a request on the lane, hands it to the pool as Jetty does for a blocking handler, or, when
      * the connection was read on a pool thread, serves it right there. On the lane: a POST to an MCP
-     * endpoint without credentials, read on the selecting thread. Every other request read there goes
-     * to the pool.
+     * endpoint without credentials, read on the selecting thread, whose connection's last request did
+     * not need the pool. Every other request read there goes to the pool.
      */
     static final class LaneChannel extends HttpChannelState {
         private final LaneConnection connection;
@@ -236,16 +236,19 @@ final class SelectorLane implements ConnectorFactory {
             if (!lane) {
                 route.needsPool(); // and the connection's next requests likely too: read them as Jetty would
             }
+            Executor pool = connector.getExecutor();
+            if (lane && !route.pool()) {
+                // on whichever thread read it: what waits on nothing is served right here
+                return () -> LaneThread.run(pool, route, handle);
+            }
             // only a request the lane could take teaches the route (an authenticated call never goes back)
             Runnable routed = lane ? () -> LaneThread.routed(route, handle) : handle;
             if (connection.blockingReads) {
                 // Jetty read this connection on a pool thread (or resumed it there): no hand-off needed
                 return routed;
             }
-            Executor pool = connector.getExecutor();
-            if (lane) {
-                return () -> LaneThread.run(pool, route, handle);
-            }
+            // read on the selecting thread all the same (the last request completed while that thread
+            // still read on): handed to the pool at once, as Jetty would
             return () -> {
                 boolean taken = LaneThread.execute(pool, () -> {
                     try {
