@@ -19,4 +19,19 @@ public interface Authenticator {
      *     {@link Authentication#notMine()} when this authenticator does not handle tokens of this form
      */
     Authentication authenticate(String token);
+
+    /**
+     * Whether {@link #authenticate} never waits: no network, no file, no lock held for long (an API key
+     * looked up in memory, a JWT checked against keys already in memory). When every registered
+     * authenticator says so, the HTTP transport checks a request's credential on the thread that read
+     * it (its selector lane) and serves the request there when the rest of its work waits on nothing
+     * too; otherwise every request that carries a credential starts on a pool thread. A wrong
+     * {@code true} stalls every connection that thread reads while a check waits.
+     *
+     * @return {@code false} unless the implementation is sure (the default)
+     * @since 1.1
+     */
+    default boolean waitsOnNothing() {
+        return false;
+    }
 }

@@ -5,5 +5,5 @@
  * required) a request without an accepted credential is refused before any MCP message is read.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.0.0")
+@org.osgi.annotation.versioning.Version("1.1.0")
 package io.quiver.api.auth;

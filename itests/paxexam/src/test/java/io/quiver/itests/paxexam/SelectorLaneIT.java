@@ -114,8 +114,54 @@ public class SelectorLaneIT {
         }
     }
 
+    @Test
+    public void aCredentialIsCheckedOnTheLaneWhenEveryAuthenticatorChecksWithoutWaiting() throws Exception {
+        lane(true);
+        URI endpoint = Endpoint.await(context, BOUND);
+        assertServed(endpoint, "lane");
+        ServiceRegistration<?> quick = ProbeTools.registerWhere(context, "itest_where_quick");
+        ServiceRegistration<?> keys = ProbeTools.registerAuthenticator(context, "itest-key", true);
+        try {
+            try (Socket socket = connect(endpoint)) {
+                assertEquals("lane", where(socket, endpoint, "itest_where_quick", "itest-key"));
+                assertEquals("a wrong credential is refused on the lane as anywhere", "401",
+                        where(socket, endpoint, "itest_where_quick", "another-key").substring(9, 12));
+            }
+            ServiceRegistration<?> remote = ProbeTools.registerAuthenticator(context, "itest-token", false);
+            try (Socket socket = connect(endpoint)) {
+                assertEquals("one authenticator whose checks may wait sends every credential to the pool", "pool",
+                        where(socket, endpoint, "itest_where_quick", "itest-key"));
+                assertEquals("pool", where(socket, endpoint, "itest_where_quick", "itest-key"));
+            } finally {
+                remote.unregister();
+            }
+            try (Socket socket = connect(endpoint)) {
+                assertEquals("lane", where(socket, endpoint, "itest_where_quick", "itest-key"));
+            }
+        } finally {
+            keys.unregister();
+            quick.unregister();
+        }
+        assertServed(endpoint, "lane"); // no credential needed again
+    }
+
+    private static Socket connect(URI endpoint) throws IOException {
+        Socket socket = new Socket();
+        socket.connect(new InetSocketAddress(endpoint.getHost(), endpoint.getPort()), 5_000);
+        socket.setSoTimeout(10_000);
+        return socket;
+    }
+
     /** A 2026-07-28 call of {@code tool} on {@code socket}: the text it answered. */
     private static String where(Socket socket, URI endpoint, String tool) throws Exception {
+        return where(socket, endpoint, tool, null);
+    }
+
+    /**
+     * The same with a bearer credential (null: none): "lane" or "pool", else the whole answer (its status
+     * line first).
+     */
+    private static String where(Socket socket, URI endpoint, String tool, String bearer) throws Exception {
         byte[] body = ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
                 + "\",\"arguments\":{},\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
                 + "\"io.modelcontextprotocol/clientCapabilities\":{},"
@@ -123,6 +169,7 @@ public class SelectorLaneIT {
                 .getBytes(StandardCharsets.UTF_8);
         String head = "POST " + endpoint.getRawPath() + " HTTP/1.1\r\nHost: " + endpoint.getHost() + ":" + endpoint.getPort()
                 + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                + (bearer == null ? "" : "Authorization: Bearer " + bearer + "\r\n")
                 + "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: " + tool
                 + "\r\nContent-Length: " + body.length + "\r\n\r\n";
         ByteArrayOutputStream request = new ByteArrayOutputStream();

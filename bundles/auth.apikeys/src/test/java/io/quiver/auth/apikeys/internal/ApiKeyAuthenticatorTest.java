@@ -51,6 +51,11 @@ class ApiKeyAuthenticatorTest {
     }
 
     @Test
+    void aCheckWaitsOnNothing() {
+        assertTrue(authenticator.waitsOnNothing(), "a hash and a look-up in memory");
+    }
+
+    @Test
     void anUnknownKeyIsRefused() {
         assertEquals("unknown API key (never configured, or revoked)", refused(newKey()).reason());
     }

@@ -42,11 +42,11 @@ public final class JwtAuthenticator implements Authenticator, ProblemSource {
 
     private final SSLSocketFactory tls;
     private JwtConfig config;
-    private volatile State state = new State(null, "JWT authentication is starting");
+    private volatile State state = new State(null, "JWT authentication is starting", true);
     private volatile List<Problem> problems = List.of();
 
     /** The check in use, or why there is none. */
-    private record State(TokenCheck check, String refusal) {
+    private record State(TokenCheck check, String refusal, boolean localKeys) {
     }
 
     @Activate
@@ -68,7 +68,7 @@ public final class JwtAuthenticator implements Authenticator, ProblemSource {
     @Deactivate
     synchronized void deactivate() {
         State old = state;
-        state = new State(null, "JWT authentication has stopped");
+        state = new State(null, "JWT authentication has stopped", true);
         if (old.check() != null) {
             old.check().close();
         }
@@ -81,6 +81,15 @@ public final class JwtAuthenticator implements Authenticator, ProblemSource {
         }
         State s = state;
         return s.check() != null ? s.check().check(token) : Authentication.refused(s.refusal());
+    }
+
+    /**
+     * True while the keys are all local (PEM, JWKS file, HMAC secret); with a {@code jwksUrl}, a token
+     * whose kid is not in the cached set makes Nimbus fetch the set again, so checks may wait.
+     */
+    @Override
+    public boolean waitsOnNothing() {
+        return state.localKeys();
     }
 
     @Override
@@ -103,8 +112,9 @@ public final class JwtAuthenticator implements Authenticator, ProblemSource {
             next = null;
         }
         State old = state;
-        state = next != null ? new State(next, null) : new State(null, "JWT authentication is not usable until "
-                + source + " is fixed: " + errors.get(0));
+        // without a jwksUrl every key is in memory: a check never waits (a refusal never does either)
+        state = next != null ? new State(next, null, config == null || config.jwksUrl().isBlank())
+                : new State(null, "JWT authentication is not usable until " + source + " is fixed: " + errors.get(0), true);
         if (old.check() != null) {
             old.check().close();
         }

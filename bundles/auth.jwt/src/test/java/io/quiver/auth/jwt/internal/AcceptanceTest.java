@@ -69,6 +69,14 @@ class AcceptanceTest {
     }
 
     @Test
+    void withKeysInMemoryACheckWaitsOnNothing() {
+        // the HTTP transport then checks credentials on the thread that read the request
+        assertTrue(start(config("hmacSecret", SECRET)).waitsOnNothing());
+        authenticator.deactivate();
+        assertTrue(start(config("publicKeyFile", pemFile(RSA).toString())).waitsOnNothing());
+    }
+
+    @Test
     void hmacSecretVerifiesHs256AndMapsTheCaller() {
         start(config("hmacSecret", SECRET));
         String token = sign(JWSAlgorithm.HS256, claims().claim("scope", "tools:read tools:call").build(),

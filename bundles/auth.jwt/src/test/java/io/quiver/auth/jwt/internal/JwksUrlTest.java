@@ -7,6 +7,7 @@ import static io.quiver.auth.jwt.internal.Tokens.config;
 import static io.quiver.auth.jwt.internal.Tokens.sign;
 import static io.quiver.auth.jwt.internal.Tokens.signer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
@@ -116,6 +117,7 @@ class JwksUrlTest {
     @Test
     void keysAreFetchedOnceAndCached() throws Exception {
         start(first());
+        assertFalse(authenticator.waitsOnNothing(), "a kid not in the cached set is fetched: a check may wait");
 
         for (int i = 0; i < 20; i++) {
             assertAccepted(authenticator.authenticate(token(JWSAlgorithm.RS256, "2025-01", FIRST)));

@@ -68,6 +68,23 @@ final class Gatekeeper {
         this.endpointPath = HttpTransport.path(c);
     }
 
+    /**
+     * Whether checking a credential waits on nothing: every authenticator asked says its checks never
+     * wait ({@link Authenticator#waitsOnNothing()}), so the thread that read the request may check it.
+     */
+    boolean checksWithoutWaiting() {
+        for (Authenticator authenticator : authenticators) {
+            try {
+                if (!authenticator.waitsOnNothing()) {
+                    return false;
+                }
+            } catch (RuntimeException e) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Whether requests must authenticate. */
     boolean required() {
         return requiredByServer || !authenticators.isEmpty();

@@ -3,6 +3,7 @@ package io.quiver.transport.http.internal;
 import java.io.IOException;
 import java.net.BindException;
 import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import org.apache.felix.http.jetty.ConnectorFactory;
 import org.eclipse.jetty.http.HttpHeader;
@@ -34,8 +35,9 @@ import org.slf4j.LoggerFactory;
  * HTTP's connector cannot be told so. So this takes its place: given Felix's Jetty server (as a
  * {@link ConnectorFactory}), it stops Felix's plain HTTP connector and listens on the same address
  * and port, with Felix's HTTP configuration, through connections that are read on the selecting
- * thread. Each request is then routed as it arrives: a POST to an MCP endpoint without credentials
- * (checking them may wait) runs on that thread, marked as a {@link LaneThread}, where the endpoint
+ * thread. Each request is then routed as it arrives: a POST to an MCP endpoint, without credentials
+ * or with one that every authenticator checks without waiting, runs on that thread, marked as a
+ * {@link LaneThread}, where the endpoint
  * serves only what waits on nothing and hands the rest to Jetty's pool; every other request goes to
  * the pool at once, exactly as Jetty would have sent it. When this connector stops, Felix's listens
  * again.
@@ -45,10 +47,16 @@ final class SelectorLane implements ConnectorFactory {
     private static final Logger LOG = LoggerFactory.getLogger(SelectorLane.class);
 
     private final Predicate<String> mcpPath;
+    private final BooleanSupplier credentialsWaitOnNothing;
 
-    /** @param mcpPath whether a request path (from the server's root) is an MCP endpoint */
-    SelectorLane(Predicate<String> mcpPath) {
+    /**
+     * @param mcpPath whether a request path (from the server's root) is an MCP endpoint
+     * @param credentialsWaitOnNothing whether a request's credential may be checked on the lane (every
+     *     authenticator's checks wait on nothing)
+     */
+    SelectorLane(Predicate<String> mcpPath, BooleanSupplier credentialsWaitOnNothing) {
         this.mcpPath = mcpPath;
+        this.credentialsWaitOnNothing = credentialsWaitOnNothing;
     }
 
     @Override
@@ -58,7 +66,7 @@ final class SelectorLane implements ConnectorFactory {
             LOG.info("No plain HTTP connector to take over: MCP requests take Jetty's pool like the others");
             return new LocalConnector(server);
         }
-        return new LaneConnector(server, plain, mcpPath);
+        return new LaneConnector(server, plain, mcpPath, credentialsWaitOnNothing);
     }
 
     /** Felix's HTTP (not HTTPS) connector, or null. */
@@ -77,12 +85,15 @@ final class SelectorLane implements ConnectorFactory {
     static final class LaneConnector extends ServerConnector {
         private final ServerConnector plain;
         private final Predicate<String> mcpPath;
+        private final BooleanSupplier credentialsWaitOnNothing;
 
-        LaneConnector(Server server, ServerConnector plain, Predicate<String> mcpPath) {
+        LaneConnector(Server server, ServerConnector plain, Predicate<String> mcpPath,
+                BooleanSupplier credentialsWaitOnNothing) {
             super(server, null, null, null, plain.getAcceptors(), plain.getSelectorManager().getSelectorCount(),
                     new LaneConnectionFactory(plain.getConnectionFactory(HttpConnectionFactory.class)));
             this.plain = plain;
             this.mcpPath = mcpPath;
+            this.credentialsWaitOnNothing = credentialsWaitOnNothing;
             setHost(plain.getHost());
             setAcceptQueueSize(plain.getAcceptQueueSize());
             setIdleTimeout(plain.getIdleTimeout());
@@ -91,9 +102,10 @@ final class SelectorLane implements ConnectorFactory {
         }
 
         /** Whether a request runs on the thread that read it. */
+        /** A POST to an MCP endpoint whose credential (if any) can be checked without waiting. */
         boolean onLane(MetaData.Request request) {
-            return HttpMethod.POST.is(request.getMethod()) && !request.getHttpFields().contains(HttpHeader.AUTHORIZATION)
-                    && mcpPath.test(request.getHttpURI().getPath());
+            return HttpMethod.POST.is(request.getMethod()) && mcpPath.test(request.getHttpURI().getPath())
+                    && (!request.getHttpFields().contains(HttpHeader.AUTHORIZATION) || credentialsWaitOnNothing.getAsBoolean());
         }
 
         @Override
@@ -213,8 +225,8 @@ final class SelectorLane implements ConnectorFactory {
     /**
      * Runs a request on the lane, hands it to the pool as Jetty does for a blocking handler, or, when
      * the connection was read on a pool thread, serves it right there. On the lane: a POST to an MCP
-     * endpoint without credentials, read on the selecting thread, whose connection's last request did
-     * not need the pool. Every other request read there goes to the pool.
+     * endpoint ({@link LaneConnector#onLane}) whose connection's last request did not need the pool.
+     * Every other request read on the selecting thread goes to the pool.
      */
     static final class LaneChannel extends HttpChannelState {
         private final LaneConnection connection;

@@ -1,9 +1,13 @@
 package io.quiver.itests.paxexam.mcp;
 
+import io.quiver.api.CallerIdentity;
 import io.quiver.api.Outcome;
 import io.quiver.api.Tool;
+import io.quiver.api.auth.Authentication;
+import io.quiver.api.auth.Authenticator;
 import io.quiver.api.resource.ResourceEvents;
 import java.util.Hashtable;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
@@ -50,6 +54,28 @@ public final class ProbeTools {
      */
     public static ServiceRegistration<?> registerWhere(BundleContext context, String name) {
         return registerWhere(context, name, false);
+    }
+
+    /**
+     * Registers an authenticator that accepts exactly {@code token} (as subject "itest" of the default
+     * tenant) and says whether its checks wait on nothing. While it is registered every request needs a
+     * credential.
+     */
+    public static ServiceRegistration<?> registerAuthenticator(BundleContext context, String token, boolean waitsOnNothing) {
+        Authenticator authenticator = new Authenticator() {
+            @Override
+            public Authentication authenticate(String presented) {
+                return presented.equals(token)
+                        ? Authentication.accepted(new CallerIdentity("itest", CallerIdentity.DEFAULT_TENANT, Set.of(), true), Set.of())
+                        : Authentication.notMine();
+            }
+
+            @Override
+            public boolean waitsOnNothing() {
+                return waitsOnNothing;
+            }
+        };
+        return context.registerService(Authenticator.class, authenticator, new Hashtable<>());
     }
 
     /** The same, declared blocking or not: "lane" when it runs on the thread that read its request, else "pool". */
