@@ -60,6 +60,14 @@ public class SelectorLaneIT {
         return QuiverOptions.framework(SelectorLaneIT.class);
     }
 
+    /** Turns the lane on and waits until the endpoint serves on it: the endpoint. */
+    private URI onTheLane() throws Exception {
+        lane(true);
+        URI endpoint = Endpoint.await(context, BOUND);
+        assertServed(endpoint, "lane");
+        return endpoint;
+    }
+
     /** Turns the lane on or off ({@code selectorLane}, on by default) and waits until it is so. */
     private void lane(boolean on) throws Exception {
         ConfigurationAdmin admin = context.getService(context.getServiceReference(ConfigurationAdmin.class));
@@ -91,9 +99,7 @@ public class SelectorLaneIT {
 
     @Test
     public void aConnectionWhoseCallBlockedIsReadOnThePoolUntilACallWaitsOnNothing() throws Exception {
-        lane(true);
-        URI endpoint = Endpoint.await(context, BOUND);
-        assertServed(endpoint, "lane");
+        URI endpoint = onTheLane();
         ServiceRegistration<?> quick = ProbeTools.registerWhere(context, "itest_where_quick");
         ServiceRegistration<?> blocking = ProbeTools.registerWhere(context, "itest_where_blocking", true);
         try (Socket socket = new Socket()) {
@@ -116,9 +122,7 @@ public class SelectorLaneIT {
 
     @Test
     public void aCredentialIsCheckedOnTheLaneWhenEveryAuthenticatorChecksWithoutWaiting() throws Exception {
-        lane(true);
-        URI endpoint = Endpoint.await(context, BOUND);
-        assertServed(endpoint, "lane");
+        URI endpoint = onTheLane();
         ServiceRegistration<?> quick = ProbeTools.registerWhere(context, "itest_where_quick");
         ServiceRegistration<?> keys = ProbeTools.registerAuthenticator(context, "itest-key", true);
         try {
