@@ -99,7 +99,7 @@ final class Interactions {
             Function<Map<String, Object>, String> check) {
         String reason = shutdown;
         if (reason != null) {
-            throw new ShutDown(reason);
+            throw stopped(live.get(invocation.invocationId()), reason);
         }
         Live call = live.computeIfAbsent(invocation.invocationId(), k -> new Live(invocation.caller(), r -> { }));
         String id = invocation.invocationId() + "/" + call.requests.incrementAndGet();
@@ -107,8 +107,9 @@ final class Interactions {
         pending.put(id, waiting);
         try {
             endpoint.accept(Requests.request(id, kind, invocation, details));
-            if (shutdown != null) {
-                throw new ShutDown(shutdown); // the shutdown may have missed this request
+            reason = shutdown;
+            if (reason != null) {
+                throw stopped(call, reason); // the shutdown may have missed this request
             }
             return waiting.reply().get();
         } catch (InterruptedException e) {
@@ -119,6 +120,18 @@ final class Interactions {
         } finally {
             pending.remove(id, waiting);
         }
+    }
+
+    /**
+     * The failure of a call that saw the shutdown, after the call is stopped: the shutdown's own thread
+     * may not have reached it yet, and a wait that failed on a call not yet stopped would read as the
+     * host's refusal rather than as the stop.
+     */
+    private static ShutDown stopped(Live call, String reason) {
+        if (call != null) {
+            call.stop.accept(reason);
+        }
+        return new ShutDown(reason);
     }
 
     /**

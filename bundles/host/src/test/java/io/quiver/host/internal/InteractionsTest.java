@@ -13,6 +13,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -107,5 +108,58 @@ class InteractionsTest {
         List<String> late = new CopyOnWriteArrayList<>();
         interactions.begin(call("e1", "eve"), late::add);
         assertEquals(List.of("closing"), late, "a call that begins after the shutdown is stopped at once");
+    }
+    @Test
+    void aCallThatSeesTheShutdownIsStoppedBeforeItsWaitFails() throws Exception {
+        // the shutdown lands while the request is being delivered, and its thread is slow to stop the calls:
+        // the call's own thread must not fail its wait before the call is stopped, or the engine would read
+        // the failure as the host's refusal rather than as the stop
+        CountDownLatch delivering = new CountDownLatch(1);
+        CountDownLatch shutdownSet = new CountDownLatch(1);
+        CompletableFuture<Void> asked = new CompletableFuture<>();
+        List<String> stopped = new CopyOnWriteArrayList<>();
+        Thread[] shutting = new Thread[1];
+        Interactions slow = new Interactions(request -> {
+            delivering.countDown();
+            await(shutdownSet);
+        });
+        Invocation inv = call("s1", "sam");
+        slow.begin(inv, reason -> {
+            if (Thread.currentThread() == shutting[0]) {
+                try {
+                    asked.get(5, TimeUnit.SECONDS); // the shutdown's thread reaches this call late
+                } catch (Exception e) {
+                    // timed out: the call's thread never came back, which the assertions below report
+                }
+            }
+            stopped.add(reason);
+        });
+        CompletableFuture<String> seen = CompletableFuture.supplyAsync(() -> {
+            try {
+                slow.ask(inv, "admit", Map.of(), r -> null);
+                return "answered";
+            } catch (Interactions.ShutDown e) {
+                return "shut down; stopped then: " + stopped;
+            } finally {
+                asked.complete(null);
+            }
+        });
+        await(delivering);
+        shutting[0] = new Thread(() -> slow.shutDown("closing"));
+        shutting[0].start();
+        while (slow.shutdown() == null) {
+            Thread.onSpinWait();
+        }
+        shutdownSet.countDown();
+        assertEquals("shut down; stopped then: [closing]", seen.get(10, TimeUnit.SECONDS));
+        shutting[0].join(10_000);
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            assertTrue(latch.await(5, TimeUnit.SECONDS));
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
     }
 }
