@@ -147,7 +147,9 @@ class InteractionsTest {
         await(delivering);
         shutting[0] = new Thread(() -> slow.shutDown("closing"));
         shutting[0].start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (slow.shutdown() == null) {
+            assertTrue(System.nanoTime() < deadline, "the shutdown never began");
             Thread.onSpinWait();
         }
         shutdownSet.countDown();
