@@ -268,7 +268,7 @@ public final class AuditLog implements CallListener, ProblemSource {
 
     /** Writes the lines of some calls with one write, and posts their events while someone hears them. */
     private void record(List<CallEvent> events, AuditConfig c) {
-        ByteArrayOutputStream lines = new ByteArrayOutputStream(events.size() * 512);
+        Lines lines = new Lines(events.size() * 512);
         int count = 0;
         boolean post = eventAdmin != null && handlers.containsValue(Boolean.TRUE);
         for (CallEvent event : events) {
@@ -283,11 +283,13 @@ public final class AuditLog implements CallListener, ProblemSource {
                 continue;
             }
             if (c.enabled()) {
+                int before = lines.size();
                 try {
-                    lines.write(json.writeValueAsBytes(fields));
+                    json.writeValue(lines, fields); // straight into the batch: no array per line
                     lines.write('\n');
                     count++;
-                } catch (IOException | RuntimeException e) {
+                } catch (RuntimeException e) {
+                    lines.cut(before); // no half line in the file
                     LOG.error("The audit trail could not write the event of call {}", event.invocationId(), e);
                 }
             }
@@ -297,6 +299,17 @@ public final class AuditLog implements CallListener, ProblemSource {
         }
         if (count > 0) {
             append(lines.toByteArray(), count);
+        }
+    }
+
+    /** A batch of lines that can drop what a failed line began. */
+    private static final class Lines extends ByteArrayOutputStream {
+        Lines(int size) {
+            super(size);
+        }
+
+        void cut(int size) {
+            count = size;
         }
     }
 
