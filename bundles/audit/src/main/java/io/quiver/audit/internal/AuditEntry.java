@@ -101,7 +101,7 @@ final class AuditEntry {
     private static final long LAST = 253_402_300_799L;
 
     /**
-     * {@link #TIME}'s text, written out by hand: the formatter made about a seventh of the bytes a
+     * {@link #TIME}'s text, written out by hand: the formatter made about 7 % of the bytes a
      * trivial call allocated (its fraction goes through {@code BigDecimal}), on a line per call.
      */
     static String time(Instant instant) {
@@ -113,21 +113,14 @@ final class AuditEntry {
             return TIME.format(instant);
         }
         LocalDateTime t = LocalDateTime.ofEpochSecond(seconds, instant.getNano(), ZoneOffset.UTC);
-        char[] c = new char[24];
+        char[] c = "0000-00-00T00:00:00.000Z".toCharArray();
         digits(c, 0, 4, t.getYear());
-        c[4] = '-';
         digits(c, 5, 2, t.getMonthValue());
-        c[7] = '-';
         digits(c, 8, 2, t.getDayOfMonth());
-        c[10] = 'T';
         digits(c, 11, 2, t.getHour());
-        c[13] = ':';
         digits(c, 14, 2, t.getMinute());
-        c[16] = ':';
         digits(c, 17, 2, t.getSecond());
-        c[19] = '.';
         digits(c, 20, 3, t.getNano() / 1_000_000);
-        c[23] = 'Z';
         return new String(c);
     }
 
