@@ -15,6 +15,9 @@ import java.time.Instant;
  */
 public final class Main {
 
+    /** How long after the start the one collection runs: past the first requests of a client waiting for it. */
+    private static final long SETTLE_DELAY_MS = 1_000;
+
     private Main() {
     }
 
@@ -94,9 +97,6 @@ public final class Main {
         settle.setDaemon(true);
         settle.start();
     }
-
-    /** How long after the start the one collection runs: past the first requests of a client waiting for it. */
-    private static final long SETTLE_DELAY_MS = 1_000;
 
     private static boolean hasEndpoint(Quiver quiver) {
         try {

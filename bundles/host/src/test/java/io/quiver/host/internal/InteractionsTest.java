@@ -109,6 +109,7 @@ class InteractionsTest {
         interactions.begin(call("e1", "eve"), late::add);
         assertEquals(List.of("closing"), late, "a call that begins after the shutdown is stopped at once");
     }
+
     @Test
     void aCallThatSeesTheShutdownIsStoppedBeforeItsWaitFails() throws Exception {
         // the shutdown lands while the request is being delivered, and its thread is slow to stop the calls:
