@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.core.JsonGenerator;
 
 /**
  * One call as the audit trail records it. The file's JSON line and the Event Admin event carry the same
@@ -58,6 +59,48 @@ final class AuditEntry {
         fields.put("detail", event.detail());
         fields.put("argumentsDigest", event.argumentsDigest());
         return fields;
+    }
+
+    /**
+     * The fields of {@link #of} written straight to a generator, in the same order and with the same values:
+     * the file's line without a map per call and a map per decision, or Jackson's look-up of each value's
+     * serializer (a tenth of the bytes a trivial call allocated, and most of the writer's time).
+     */
+    static void write(JsonGenerator g, CallEvent event) {
+        CallerIdentity caller = event.caller();
+        g.writeStartObject();
+        g.writeStringProperty("time", time(event.started()));
+        g.writeStringProperty("invocationId", event.invocationId());
+        g.writeStringProperty("subject", caller == null ? null : caller.subject());
+        g.writeStringProperty("tenant", caller == null ? null : caller.tenant());
+        g.writeStringProperty("project", caller == null ? null : caller.project());
+        g.writeBooleanProperty("authenticated", caller != null && caller.authenticated());
+        g.writeStringProperty("clientName", event.clientName());
+        g.writeStringProperty("protocolVersion", event.protocolVersion());
+        g.writeStringProperty("tool", event.tool());
+        g.writeArrayPropertyStart("decisions");
+        String rule = null;
+        for (CallEvent.Step step : event.decisions()) {
+            g.writeStartObject();
+            g.writeStringProperty("stage", step.stage());
+            g.writeBooleanProperty("allowed", step.allowed());
+            g.writeStringProperty("reason", step.reason());
+            g.writeEndObject();
+            if (rule == null && !step.allowed()) {
+                rule = step.reason();
+            }
+        }
+        g.writeEndArray();
+        g.writeStringProperty("rule", rule);
+        if (event.took() == null) {
+            g.writeNullProperty("durationMs");
+        } else {
+            g.writeNumberProperty("durationMs", event.took().toNanos() / 1000 / 1000.0);
+        }
+        g.writeStringProperty("ending", event.ending() == null ? null : event.ending().name());
+        g.writeStringProperty("detail", event.detail());
+        g.writeStringProperty("argumentsDigest", event.argumentsDigest());
+        g.writeEndObject();
     }
 
     /** The line that says call events were lost because the writer could not keep up. */

@@ -98,20 +98,25 @@ final class AuditFile implements AutoCloseable {
      * goes into one file, so a file may exceed its size by one batch.
      */
     void append(byte[] line) throws IOException {
+        append(line, line.length);
+    }
+
+    /** Appends the first {@code length} bytes of {@code lines}, whole lines. */
+    void append(byte[] lines, int length) throws IOException {
         open();
         Instant now = clock.instant();
-        if (size > 0 && (size + line.length > settings.maxBytes() || settings.daily() && newDay(now))) {
+        if (size > 0 && (size + length > settings.maxBytes() || settings.daily() && newDay(now))) {
             rotate();
             open();
         }
         try {
-            out.write(line);
+            out.write(lines, 0, length);
             out.flush();
         } catch (IOException e) {
             close(); // opened again at the next line: the disk may have room by then
             throw e;
         }
-        size += line.length;
+        size += length;
         lastLine = now;
     }
 

@@ -38,6 +38,9 @@ import org.osgi.service.event.EventHandler;
 import org.osgi.service.metatype.annotations.Designate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.SerializableString;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -90,7 +93,11 @@ public final class AuditLog implements CallListener, ProblemSource {
     /** How long the writer lets calls gather after a batch that did not fill (ms): lines reach the file that late. */
     static final long PACE_MS = 20;
 
-    private final ObjectMapper json = JsonMapper.builder().build();
+    /** No separator between lines of a batch (the writer ends each with a newline); the default is a space. */
+    private final ObjectMapper json = JsonMapper.builder(
+            JsonFactory.builder().rootValueSeparator((SerializableString) null).build()).build();
+    /** The writer's batch buffer. */
+    private final Lines lines = new Lines();
     private final Clock clock;
     private final BlockingQueue<CallEvent> queue;
     private final int capacity;
@@ -268,48 +275,77 @@ public final class AuditLog implements CallListener, ProblemSource {
 
     /** Writes the lines of some calls with one write, and posts their events while someone hears them. */
     private void record(List<CallEvent> events, AuditConfig c) {
-        Lines lines = new Lines(events.size() * 512);
+        lines.reset();
         int count = 0;
         boolean post = eventAdmin != null && handlers.containsValue(Boolean.TRUE);
-        for (CallEvent event : events) {
-            if (event == WAKE) {
-                continue;
-            }
-            Map<String, Object> fields;
-            try {
-                fields = AuditEntry.of(event);
-            } catch (RuntimeException e) {
-                LOG.error("The audit trail could not read the event of call {}", event.invocationId(), e);
-                continue;
-            }
-            if (c.enabled()) {
-                int before = lines.size();
-                try {
-                    json.writeValue(lines, fields); // straight into the batch: no array per line
-                    lines.write('\n');
-                    count++;
-                } catch (RuntimeException e) {
-                    lines.cut(before); // no half line in the file
-                    LOG.error("The audit trail could not write the event of call {}", event.invocationId(), e);
+        JsonGenerator g = null;
+        try {
+            for (CallEvent event : events) {
+                if (event == WAKE) {
+                    continue;
+                }
+                if (c.enabled()) {
+                    int before = lines.size();
+                    try {
+                        if (g == null) {
+                            g = json.createGenerator(lines); // one for the batch: straight into it, no map per line
+                        }
+                        AuditEntry.write(g, event);
+                        g.writeRaw('\n');
+                        g.flush();
+                        count++;
+                    } catch (RuntimeException e) {
+                        g = null; // it holds half a line: never flushed, a new one for the next line
+                        lines.cut(before); // no half line in the file
+                        LOG.error("The audit trail could not write the event of call {}", event.invocationId(), e);
+                    }
+                }
+                if (post) {
+                    Map<String, Object> fields;
+                    try {
+                        fields = AuditEntry.of(event);
+                    } catch (RuntimeException e) {
+                        LOG.error("The audit trail could not read the event of call {}", event.invocationId(), e);
+                        continue;
+                    }
+                    post(TOPIC, fields);
                 }
             }
-            if (post) {
-                post(TOPIC, fields);
+        } finally {
+            if (g != null) {
+                g.close();
             }
         }
         if (count > 0) {
-            append(lines.toByteArray(), count);
+            append(lines.bytes(), lines.size(), count);
         }
+        lines.trim();
     }
 
-    /** A batch of lines that can drop what a failed line began. */
+    /** A batch of lines that can drop what a failed line began, kept from batch to batch by the writer. */
     private static final class Lines extends ByteArrayOutputStream {
-        Lines(int size) {
-            super(size);
+        /** A full batch of ordinary lines fits. */
+        private static final int SIZE = BATCH * 512;
+
+        Lines() {
+            super(SIZE);
         }
 
         void cut(int size) {
             count = size;
+        }
+
+        /** The buffer itself, not a copy: valid up to {@link #size()} until the next write. */
+        byte[] bytes() {
+            return buf;
+        }
+
+        /** Lets go of a buffer that long lines grew far past a batch's size. */
+        void trim() {
+            if (buf.length > 4 * SIZE) {
+                buf = new byte[SIZE];
+                count = 0;
+            }
         }
     }
 
@@ -331,17 +367,17 @@ public final class AuditLog implements CallListener, ProblemSource {
             byte[] line = new byte[text.length + 1];
             System.arraycopy(text, 0, line, 0, text.length);
             line[text.length] = '\n';
-            append(line, 1);
+            append(line, line.length, 1);
         } catch (RuntimeException e) {
             lost++;
             failed(e);
         }
     }
 
-    /** Appends whole lines ({@code count} of them) to the file. */
-    private void append(byte[] lines, int count) {
+    /** Appends whole lines ({@code count} of them, the first {@code length} bytes of {@code lines}) to the file. */
+    private void append(byte[] lines, int length, int count) {
         try {
-            file.append(lines);
+            file.append(lines, length);
             written();
         } catch (IOException | RuntimeException e) {
             lost += count;

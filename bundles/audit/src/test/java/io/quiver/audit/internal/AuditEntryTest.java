@@ -3,11 +3,22 @@ package io.quiver.audit.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.quiver.api.CallerIdentity;
+import io.quiver.api.call.CallEvent;
+import io.quiver.api.call.CallEvent.Ending;
+import io.quiver.api.call.CallEvent.Step;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Set;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.databind.json.JsonMapper;
 
 class AuditEntryTest {
 
@@ -33,5 +44,31 @@ class AuditEntryTest {
         }
         assertEquals("2026-07-28T09:15:02.123Z", AuditEntry.time(Instant.parse("2026-07-28T09:15:02.123456789Z")));
         assertNull(AuditEntry.time(null));
+    }
+
+    @Test
+    void theStreamedLineIsTheFieldsAsJackson() {
+        JsonMapper json = JsonMapper.builder().build();
+        CallerIdentity alice = new CallerIdentity("alice", "acme", Set.of("ops"), true, "web");
+        Instant at = Instant.parse("2026-07-28T09:15:02.123456789Z");
+        List<CallEvent> events = List.of(
+                new CallEvent("i-1", CallerIdentity.ANONYMOUS, "2025-11-25", "echo", at, Duration.ofNanos(48_123),
+                        List.of(), Ending.COMPLETED, null, "wrk", "sha256:00ff"),
+                new CallEvent("i-2", alice, "2026-07-28", "fs.write", at, Duration.ofMillis(3),
+                        List.of(new Step("permissions", true, "rule \"ops may\" \u00e9\n"),
+                                new Step("host", false, "refused \u2603"), new Step("limits", false, "second")),
+                        Ending.DENIED, "no \\ way\t", null, null),
+                new CallEvent("i-3", null, null, "t", null, null, List.of(new Step("s", false, null)), null, null),
+                new CallEvent("i-4", alice, "2025-06-18", "slow", at, Duration.ofSeconds(90, 1),
+                        List.of(new Step("schema", true, "")), Ending.FAILED, "timed out", "claude-code",
+                        "sha256:" + "ab".repeat(32)));
+        for (CallEvent event : events) {
+            ByteArrayOutputStream streamed = new ByteArrayOutputStream();
+            try (JsonGenerator g = json.createGenerator(streamed)) {
+                AuditEntry.write(g, event);
+            }
+            assertEquals(json.writeValueAsString(AuditEntry.of(event)), streamed.toString(StandardCharsets.UTF_8),
+                    event.invocationId());
+        }
     }
 }

@@ -7,6 +7,7 @@ import io.quiver.api.RequestContext;
 import io.quiver.api.ToolCall;
 import io.quiver.api.input.InputResponse;
 import io.quiver.core.internal.json.Json;
+import java.util.Collections;
 import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
@@ -17,7 +18,8 @@ final class AttemptCall implements ToolCall {
 
     private final String name;
     private final ObjectNode arguments;
-    private final Map<String, Object> argumentMap;
+    /** Made on first use: most tools read typed arguments, or none. */
+    private volatile Map<String, Object> argumentMap;
     private final Map<String, InputResponse> answers;
     private final RequestContext context;
     private final JsonMapper mapper;
@@ -26,13 +28,11 @@ final class AttemptCall implements ToolCall {
     /**
      * @param escalated whether the call was handed on (a task, or after {@code Outcome.escalate()})
      * @param mapper the tool's own mapper, so no shared cache holds on to the tool's classes */
-    @SuppressWarnings("unchecked")
     AttemptCall(String name, ObjectNode arguments, Map<String, InputResponse> answers, boolean escalated,
             RequestContext context, JsonMapper mapper) {
         this.escalated = escalated;
         this.name = name;
         this.arguments = arguments;
-        this.argumentMap = Map.copyOf(Json.MAPPER.convertValue(arguments, Map.class));
         this.answers = Map.copyOf(answers);
         this.mapper = mapper;
         this.context = new ToolContext(context, mapper);
@@ -44,8 +44,15 @@ final class AttemptCall implements ToolCall {
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public Map<String, Object> arguments() {
-        return argumentMap;
+        Map<String, Object> map = argumentMap;
+        if (map == null) {
+            // not Map.copyOf: an argument may be null; read from the tree, not converted through a buffer
+            map = Collections.unmodifiableMap(Json.MAPPER.treeToValue(arguments, Map.class));
+            argumentMap = map;
+        }
+        return map;
     }
 
     @Override

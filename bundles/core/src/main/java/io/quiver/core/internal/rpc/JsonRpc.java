@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.node.ObjectNode;
 
 /** The JSON-RPC 2.0 codec: bytes to {@link Message}, results and errors to bytes. */
@@ -86,8 +87,16 @@ public final class JsonRpc {
      * later revision's view are left out.
      */
     public static byte[] result(JsonNode id, Object result, Class<?> view) {
-        return Json.MAPPER.writerWithView(view).writeValueAsBytes(new Response(id, result));
+        return WRITERS.get(view).writeValueAsBytes(new Response(id, result));
     }
+
+    /** A writer per view, made once: {@code writerWithView} makes a new configuration at every call. */
+    private static final ClassValue<ObjectWriter> WRITERS = new ClassValue<>() {
+        @Override
+        protected ObjectWriter computeValue(Class<?> view) {
+            return Json.MAPPER.writerWithView(view);
+        }
+    };
 
     /** The envelope of a success response. */
     private record Response(String jsonrpc, JsonNode id, Object result) {

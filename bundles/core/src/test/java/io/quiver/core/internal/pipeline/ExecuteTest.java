@@ -153,6 +153,15 @@ class ExecuteTest {
     }
 
     @Test
+    void anArgumentThatIsNullReachesTheToolAsNull() {
+        stages.tool("t", call -> Outcome.text(call.arguments().containsKey("note") + " " + call.arguments().get("note")
+                + " " + call.arguments().get("n")), null);
+        Call call = stages.resolved("t", "{\"n\":3,\"note\":null}");
+        assertEquals("true null 3", text(execute.attempt(call, Map.of(), false, true)));
+        assertEquals(CallEvent.Ending.COMPLETED, stages.over(call).ending());
+    }
+
+    @Test
     void aToolThatOverrunsItsTimeoutIsInterruptedAndTheCallFails() throws Exception {
         stages.tool("slow", call -> {
             try {

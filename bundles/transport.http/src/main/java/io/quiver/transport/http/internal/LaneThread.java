@@ -43,8 +43,9 @@ final class LaneThread {
         try {
             work.run();
         } finally {
-            POOL.remove();
-            ROUTE.remove();
+            // cleared, not removed: a removed entry is made again by the next request's set
+            POOL.set(null);
+            ROUTE.set(null);
         }
     }
 
