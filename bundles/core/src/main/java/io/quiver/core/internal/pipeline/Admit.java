@@ -58,7 +58,8 @@ final class Admit {
             return deny(call, e.getMessage());
         } catch (RuntimeException e) {
             LOG.error("The host channel failed to admit {} ({}); denied", call.name(), call.scope().invocationId(), e);
-            admission = null;
+            // as when it fails to hear of the call: a failure, not a refusal (its message stays in the log)
+            return deny(call, "The host failed.");
         }
         if (admission instanceof Admission.Approve approve) {
             if (approve.arguments() == null) {

@@ -88,11 +88,19 @@ class AdmitTest {
         host(invocation -> {
             throw new IllegalStateException("host down");
         });
-        assertTrue(admit.admit(stages.resolved("t", "{}")).isError());
+        Call failed = stages.resolved("t", "{}");
+        CallToolResult failure = admit.admit(failed);
+        assertTrue(failure.isError());
+        assertTrue(text(failure).contains("The call of t was not admitted: The host failed."), text(failure)
+                + ": a failure, told apart from a refusal; the host's own message is not the client's to read");
+        assertEquals(new CallEvent.Step("admit", false, "The host failed."), stages.over(failed).decisions().get(0));
         stages.extensions.removeHost(1);
         host(invocation -> null);
         Call call = stages.resolved("t", "{}");
-        assertTrue(admit.admit(call).isError());
+        CallToolResult nothing = admit.admit(call);
+        assertTrue(nothing.isError());
+        assertTrue(text(nothing).contains("The call of t was not admitted: The host did not admit the call."),
+                text(nothing));
         assertEquals(CallEvent.Ending.DENIED, stages.over(call).ending());
     }
 
