@@ -39,6 +39,12 @@ final class FrameworkProperties {
         // waits a second for its retry)
         p.put("org.apache.felix.http.jetty.acceptQueueSize", "1024");
         p.putAll(watch.frameworkProperties());
+        // Felix Event Admin starts half its pool as delivery threads at once (20: ten idle threads); the
+        // audit trail and the framework's events need few: 4 (two for asynchronous delivery) keeps ~1 MiB
+        // of idle memory. A system property of the same name still decides.
+        if (System.getProperty(EVENT_ADMIN_THREADS) == null) {
+            p.put(EVENT_ADMIN_THREADS, "4");
+        }
 
         p.put("quiver.version", version("quiver.version"));
         p.put("quiver.port", Integer.toString(settings.port()));
@@ -59,6 +65,9 @@ final class FrameworkProperties {
         p.putAll(settings.frameworkProperties());
         return p;
     }
+
+    /** Felix Event Admin's thread pool size. */
+    static final String EVENT_ADMIN_THREADS = "org.apache.felix.eventadmin.ThreadPoolSize";
 
     /** Set when {@code etc/} configures authentication. */
     static final String AUTH_REQUIRED = "quiver.auth.required";
