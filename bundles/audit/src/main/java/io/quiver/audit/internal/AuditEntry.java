@@ -6,11 +6,13 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonParser;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.util.TokenBuffer;
 
 /**
  * One call as the audit trail records it. The file's JSON line and the Event Admin event carry the same
@@ -26,45 +28,25 @@ final class AuditEntry {
     private AuditEntry() {
     }
 
-    /** The fields of a call, in the order a reader expects them; a value unknown is {@code null}. */
+    /**
+     * The fields of a call as a map (the Event Admin event's source), in the order a reader expects them; a
+     * value unknown is {@code null}. Read back from what {@link #write} writes, so the file's line and the
+     * event cannot differ.
+     */
+    @SuppressWarnings("unchecked")
     static Map<String, Object> of(CallEvent event) {
-        CallerIdentity caller = event.caller();
-        List<Map<String, Object>> decisions = new ArrayList<>(event.decisions().size());
-        String rule = null;
-        for (CallEvent.Step step : event.decisions()) {
-            Map<String, Object> d = new LinkedHashMap<>();
-            d.put("stage", step.stage());
-            d.put("allowed", step.allowed());
-            d.put("reason", step.reason());
-            decisions.add(d);
-            if (rule == null && !step.allowed()) {
-                rule = step.reason(); // the first step that said no decided the call
+        try (TokenBuffer fields = TokenBuffer.forGeneration()) {
+            write(fields, event);
+            try (JsonParser parser = fields.asParser()) {
+                return JsonMapper.shared().readValue(parser, LinkedHashMap.class);
             }
         }
-        Map<String, Object> fields = new LinkedHashMap<>();
-        fields.put("time", time(event.started()));
-        fields.put("invocationId", event.invocationId());
-        fields.put("subject", caller == null ? null : caller.subject());
-        fields.put("tenant", caller == null ? null : caller.tenant());
-        fields.put("project", caller == null ? null : caller.project());
-        fields.put("authenticated", caller != null && caller.authenticated());
-        fields.put("clientName", event.clientName());
-        fields.put("protocolVersion", event.protocolVersion());
-        fields.put("tool", event.tool());
-        fields.put("decisions", decisions);
-        fields.put("rule", rule);
-        // microseconds are kept: most calls take well under a millisecond
-        fields.put("durationMs", event.took() == null ? null : event.took().toNanos() / 1000 / 1000.0);
-        fields.put("ending", event.ending() == null ? null : event.ending().name());
-        fields.put("detail", event.detail());
-        fields.put("argumentsDigest", event.argumentsDigest());
-        return fields;
     }
 
     /**
-     * The fields of {@link #of} written straight to a generator, in the same order and with the same values:
-     * the file's line without a map per call and a map per decision, or Jackson's look-up of each value's
-     * serializer (a tenth of the bytes a trivial call allocated, and most of the writer's time).
+     * The fields of a call written straight to a generator: the file's line without a map per call and a map
+     * per decision, or Jackson's look-up of each value's serializer (a tenth of the bytes a trivial call
+     * allocated, and most of the writer's time).
      */
     static void write(JsonGenerator g, CallEvent event) {
         CallerIdentity caller = event.caller();
@@ -87,7 +69,7 @@ final class AuditEntry {
             g.writeStringProperty("reason", step.reason());
             g.writeEndObject();
             if (rule == null && !step.allowed()) {
-                rule = step.reason();
+                rule = step.reason(); // the first step that said no decided the call
             }
         }
         g.writeEndArray();
@@ -95,6 +77,7 @@ final class AuditEntry {
         if (event.took() == null) {
             g.writeNullProperty("durationMs");
         } else {
+            // microseconds are kept: most calls take well under a millisecond
             g.writeNumberProperty("durationMs", event.took().toNanos() / 1000 / 1000.0);
         }
         g.writeStringProperty("ending", event.ending() == null ? null : event.ending().name());

@@ -70,5 +70,15 @@ class AuditEntryTest {
             assertEquals(json.writeValueAsString(AuditEntry.of(event)), streamed.toString(StandardCharsets.UTF_8),
                     event.invocationId());
         }
+        // the line itself, field by field: the map above is read back from it
+        assertEquals("{\"time\":\"2026-07-28T09:15:02.123Z\",\"invocationId\":\"i-2\",\"subject\":\"alice\","
+                + "\"tenant\":\"acme\",\"project\":\"web\",\"authenticated\":true,\"clientName\":null,"
+                + "\"protocolVersion\":\"2026-07-28\",\"tool\":\"fs.write\",\"decisions\":["
+                + "{\"stage\":\"permissions\",\"allowed\":true,\"reason\":\"rule \\\"ops may\\\" \u00e9\\n\"},"
+                + "{\"stage\":\"host\",\"allowed\":false,\"reason\":\"refused \u2603\"},"
+                + "{\"stage\":\"limits\",\"allowed\":false,\"reason\":\"second\"}],\"rule\":\"refused \u2603\","
+                + "\"durationMs\":3.0,\"ending\":\"DENIED\",\"detail\":\"no \\\\ way\\t\",\"argumentsDigest\":null}",
+                json.writeValueAsString(AuditEntry.of(events.get(1))));
+        assertEquals(0.048, AuditEntry.of(events.get(0)).get("durationMs"), "microseconds kept (48,123 ns), a number");
     }
 }
