@@ -85,9 +85,9 @@ class SelectorLaneIT {
     }
 
     /**
-     * A connection moves between the lane and Jetty's pool as its calls do (a blocking call sends its
-     * connection's next read to the pool, a call that waits on nothing brings it back): every answer
-     * still arrives, once, in order, on connections that switch at every call.
+     * Calls on one connection alternate between the lane (a call that waits on nothing) and the call
+     * pool (a blocking call, answered from a call thread while the lane reads on): every answer still
+     * arrives, once, in order, on connections that switch at every call.
      */
     @Test
     void aConnectionSwitchingBetweenBlockingAndQuickCallsGetsEveryAnswer() throws Exception {

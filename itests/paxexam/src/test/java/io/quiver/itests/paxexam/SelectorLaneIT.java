@@ -21,8 +21,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Hashtable;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import javax.inject.Inject;
 import org.junit.Test;
 import org.junit.runner.RunWith;
@@ -41,8 +47,8 @@ import org.osgi.service.cm.ConfigurationAdmin;
 /**
  * The selector lane (the HTTP transport's connector in place of Felix HTTP's own, on the same port)
  * in a real framework ({@code selectorLane}, on by default): when the transport stops, or the setting
- * turns it off, Felix's connector serves the same port again, and back; a connection whose call
- * blocked is read on the pool until a call waits on nothing again.
+ * turns it off, Felix's connector serves the same port again, and back; a call that may block runs on
+ * a call thread while its connection is read on the lane, and blocking calls get more call threads.
  */
 @RunWith(PaxExam.class)
 @ExamReactorStrategy(PerClass.class)
@@ -98,7 +104,7 @@ public class SelectorLaneIT {
     }
 
     @Test
-    public void aConnectionWhoseCallBlockedIsReadOnThePoolUntilACallWaitsOnNothing() throws Exception {
+    public void aBlockingCallRunsOnACallThreadWhileItsConnectionStaysOnTheLane() throws Exception {
         URI endpoint = onTheLane();
         ServiceRegistration<?> quick = ProbeTools.registerWhere(context, "itest_where_quick");
         ServiceRegistration<?> blocking = ProbeTools.registerWhere(context, "itest_where_blocking", true);
@@ -108,10 +114,11 @@ public class SelectorLaneIT {
             socket.setSoTimeout(10_000);
             assertEquals("lane", where(socket, endpoint, "itest_where_quick"));
             for (int round = 0; round < 3; round++) {
-                assertEquals("a blocking tool runs on the pool", "pool", where(socket, endpoint, "itest_where_blocking"));
-                assertEquals("the next request is served on the pool too", "pool", where(socket, endpoint, "itest_where_quick"));
-                assertEquals("a call that waited on nothing brought the connection back to the lane", "lane",
+                assertEquals("a blocking tool runs on a call thread", "call", where(socket, endpoint, "itest_where_blocking"));
+                assertEquals("the connection's next request is read and served on the lane", "lane",
                         where(socket, endpoint, "itest_where_quick"));
+                assertEquals("call", where(socket, endpoint, "itest_where_blocking"));
+                assertEquals("call", where(socket, endpoint, "itest_where_blocking"));
                 assertEquals("lane", where(socket, endpoint, "itest_where_quick"));
             }
         } finally {
@@ -157,12 +164,41 @@ public class SelectorLaneIT {
     }
 
     /** A 2026-07-28 call of {@code tool} on {@code socket}: the text it answered. */
+    /**
+     * Calls of a tool that blocks get threads beyond the call pool's few core ones: twelve calls that can
+     * only answer once all twelve run at once (the pool keeps four on this machine) all answer "met".
+     */
+    @Test
+    public void blockingCallsThatWaitOnEachOtherAllGetAThread() throws Exception {
+        URI endpoint = onTheLane();
+        int calls = 12;
+        ServiceRegistration<?> tool = ProbeTools.registerRendezvous(context, "itest_rendezvous", calls);
+        ExecutorService clients = Executors.newFixedThreadPool(calls);
+        try {
+            List<Future<String>> answers = new ArrayList<>();
+            for (int i = 0; i < calls; i++) {
+                answers.add(clients.submit(() -> {
+                    try (McpClient client = McpClient.connect(endpoint.toString(), "rendezvous", Duration.ofSeconds(45))) {
+                        return client.callTool("itest_rendezvous", Map.of()).path("result").path("content").path(0)
+                                .path("text").asString("?");
+                    }
+                }));
+            }
+            for (Future<String> answer : answers) {
+                assertEquals("met", answer.get(60, TimeUnit.SECONDS));
+            }
+        } finally {
+            clients.shutdownNow();
+            tool.unregister();
+        }
+    }
+
     private static String where(Socket socket, URI endpoint, String tool) throws Exception {
         return where(socket, endpoint, tool, null);
     }
 
     /**
-     * The same with a bearer credential (null: none): "lane" or "pool", else the whole answer (its status
+     * The same with a bearer credential (null: none): "lane", "call" or "pool", else the whole answer (its status
      * line first).
      */
     private static String where(Socket socket, URI endpoint, String tool, String bearer) throws Exception {
@@ -183,7 +219,7 @@ public class SelectorLaneIT {
         out.write(request.toByteArray());
         out.flush();
         String answer = readResponse(socket.getInputStream());
-        for (String where : new String[] {"lane", "pool"}) {
+        for (String where : new String[] {"lane", "call", "pool"}) {
             if (answer.contains("\"text\":\"" + where + "\"")) {
                 return where;
             }

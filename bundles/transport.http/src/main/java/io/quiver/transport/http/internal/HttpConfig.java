@@ -110,10 +110,30 @@ public @interface HttpConfig {
     long sseKeepAliveMs() default 20_000;
 
     @AttributeDefinition(description = "Serve MCP POSTs on the thread that read them (Felix HTTP's Jetty 12:"
-            + " its plain HTTP connector is replaced by one whose connections never block); what may wait"
-            + " goes to Jetty's pool, and a connection whose last request needed the pool is read there, as"
-            + " Jetty reads any connection. false: Felix's own connector, every request on Jetty's pool")
+            + " its plain HTTP connector is replaced by one whose connections never block); what may wait (a"
+            + " blocking tool's call, a streamed answer) goes to the call pool, other requests to Jetty's pool."
+            + " false: Felix's own connector, every request on Jetty's pool")
     boolean selectorLane() default true;
+
+    @AttributeDefinition(description = "Threads kept to serve what the selector lane hands over (the call of a tool that"
+            + " may block, a streamed answer), in order of arrival. 0: two per processor, at least four")
+    @Min(0)
+    int callThreads() default 0;
+
+    @AttributeDefinition(description = "Most threads serving what the selector lane hands over; beyond callThreads one"
+            + " is added each callThreadGrowMs while the oldest waiting request has waited that long (its tools block)")
+    @Min(1)
+    int maxCallThreads() default 64;
+
+    @AttributeDefinition(description = "How long a request the selector lane handed over may wait for a call thread"
+            + " before another is started (ms)")
+    @Min(1)
+    long callThreadGrowMs() default 10;
+
+    @AttributeDefinition(description = "Requests that may wait for a call thread; beyond it they take the engine's"
+            + " threads, which answer busy when full")
+    @Min(1)
+    int maxQueuedCalls() default 1024;
 
     @AttributeDefinition(description = "Methods answered with an SSE stream from the start")
     String[] sseMethods() default {"tools/call"};

@@ -75,6 +75,8 @@ final class McpServlet extends HttpServlet {
                 t.setDaemon(true);
                 return t;
             });
+    /** Serve what the lane hands over (a call that may block, a streamed answer), in order. */
+    private final transient CallPool calls;
     /** Streams of requests outside a session, with what to do when their client is found gone. */
     private final transient Map<SessionStreams, Runnable> stateless = new ConcurrentHashMap<>();
     private transient volatile HttpConfig config;
@@ -89,6 +91,8 @@ final class McpServlet extends HttpServlet {
         this.timer = timer;
         this.headers = headers;
         this.gate = gate;
+        this.calls = new CallPool(timer, callThreads(config), config.maxCallThreads(), config.maxQueuedCalls(),
+                config.callThreadGrowMs());
         configure(config);
     }
 
@@ -107,9 +111,17 @@ final class McpServlet extends HttpServlet {
         this.guard = new RequestGuard(TypedConfig.list(next.allowedHosts()), TypedConfig.list(next.allowedOrigins()));
         gate.configure(next);
         limits.configure(next);
+        if (calls != null) {
+            calls.resize(callThreads(next), next.maxCallThreads(), next.maxQueuedCalls(), next.callThreadGrowMs());
+        }
         this.maxStreams = next.maxStreams() > 0 ? next.maxStreams()
                 : (int) Math.max(256, Math.min(1_000_000, (Runtime.getRuntime().maxMemory() >> 20) * 8));
         this.config = next;
+    }
+
+    /** {@code callThreads}, or by default two per processor and at least four. */
+    private static int callThreads(HttpConfig c) {
+        return c.callThreads() > 0 ? c.callThreads() : Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
     }
 
     /** Where the endpoint is served: the default tenant's path and the named tenants' template. */
@@ -336,9 +348,14 @@ final class McpServlet extends HttpServlet {
         boolean streams = LISTENING.contains(method) || c.sseMethods().length > 0 && List.of(c.sseMethods()).contains(method)
                 && !(lane != null && pending.exchange().quick());
         if (lane != null && streams) {
-            // a stream's writes may block: the rest on the pool
-            LaneThread.needsPool();
-            hop(req, async, lane, same -> pending(req, resp, same, pending, sessionId, caller, streams, true));
+            // a stream's writes may block: the rest on a call thread, or for a stream that stays open on
+            // Jetty's pool, where the connection's next requests are read too
+            Executor off = calls;
+            if (LISTENING.contains(method)) {
+                LaneThread.needsPool();
+                off = lane;
+            }
+            hop(req, async, off, same -> pending(req, resp, same, pending, sessionId, caller, streams, true));
             return;
         }
         if (lane == null && pending.exchange().quick() && !LISTENING.contains(method)) {
@@ -412,17 +429,17 @@ final class McpServlet extends HttpServlet {
     }
 
     /** Starts the exchange; {@code over} (if any) runs once when its answer is given. */
-    private static void serve(Receipt.Pending pending, PostResponse response, boolean here, Runnable over) {
+    private void serve(Receipt.Pending pending, PostResponse response, boolean here, Runnable over) {
         MessageSink sink = over == null ? response : new ReleasingSink(response, over);
         Executor lane = LaneThread.pool();
         if (lane != null) {
-            // on the thread that read it when it waits on nothing, else on the pool (one hand-off)
+            // on the thread that read it when it waits on nothing, else on a call thread (one hand-off),
+            // while the lane reads on
             if (pending.exchange().runNow(sink)) {
                 return;
             }
-            LaneThread.needsPool(); // and so, likely, the connection's next request
-            if (!LaneThread.execute(lane, () -> pending.exchange().run(sink))) {
-                pending.exchange().start(sink); // Jetty's pool is full: the engine's own threads, with their limits
+            if (!LaneThread.execute(calls, () -> pending.exchange().run(sink))) {
+                pending.exchange().start(sink); // the call pool's queue is full: the engine's own threads, with their limits
             }
         } else if (here) {
             pending.exchange().run(sink);
@@ -705,6 +722,7 @@ final class McpServlet extends HttpServlet {
 
     void closeAll() {
         writers.shutdown();
+        calls.close();
         stateless.keySet().forEach(SessionStreams::closeAll);
         stateless.clear();
         standalone.values().forEach(StandaloneStream::close);

@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * thread. Each request is then routed as it arrives: a POST to an MCP endpoint, without credentials
  * or with one that every authenticator checks without waiting, runs on that thread, marked as a
  * {@link LaneThread}, where the endpoint
- * serves only what waits on nothing and hands the rest to Jetty's pool; every other request goes to
+ * serves only what waits on nothing and hands the rest to its call pool ({@link CallPool}) or, for a
+ * stream that stays open, to Jetty's pool; every other request goes to
  * the pool at once, exactly as Jetty would have sent it. When this connector stops, Felix's listens
  * again.
  */

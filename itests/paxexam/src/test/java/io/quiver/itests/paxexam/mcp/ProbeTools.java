@@ -38,6 +38,22 @@ public final class ProbeTools {
         return context.registerService(Tool.class, blocking, props);
     }
 
+    /**
+     * Registers a blocking tool whose calls answer "met" once {@code calls} of them run at once, or
+     * "alone" after 30 s without.
+     */
+    public static ServiceRegistration<?> registerRendezvous(BundleContext context, String name, int calls) {
+        Hashtable<String, Object> props = new Hashtable<>();
+        props.put("mcp.tool.name", name);
+        props.put("mcp.tool.description", "Answers once " + calls + " calls are in (Pax Exam fixture)");
+        java.util.concurrent.CountDownLatch together = new java.util.concurrent.CountDownLatch(calls);
+        Tool rendezvous = call -> {
+            together.countDown();
+            return Outcome.text(together.await(30, java.util.concurrent.TimeUnit.SECONDS) ? "met" : "alone");
+        };
+        return context.registerService(Tool.class, rendezvous, props);
+    }
+
     /** Registers a tool that answers {@code echo: <text>} with the {@code mcp.tool.*} properties. */
     public static ServiceRegistration<?> registerEcho(BundleContext context, String name, String description) {
         Hashtable<String, Object> props = new Hashtable<>();
@@ -78,7 +94,10 @@ public final class ProbeTools {
         return context.registerService(Authenticator.class, authenticator, new Hashtable<>());
     }
 
-    /** The same, declared blocking or not: "lane" when it runs on the thread that read its request, else "pool". */
+    /**
+     * The same, declared blocking or not: "lane" when it runs on the thread that read its request, "call"
+     * on a thread of the transport's call pool (what the lane hands over), else "pool".
+     */
     public static ServiceRegistration<?> registerWhere(BundleContext context, String name, boolean blocking) {
         Hashtable<String, Object> props = new Hashtable<>();
         props.put("mcp.tool.name", name);
@@ -88,6 +107,9 @@ public final class ProbeTools {
             for (StackTraceElement frame : new Throwable().getStackTrace()) {
                 if (frame.getClassName().endsWith(".LaneThread") && frame.getMethodName().equals("run")) {
                     return Outcome.text("lane");
+                }
+                if (frame.getClassName().endsWith(".CallPool") && frame.getMethodName().equals("serve")) {
+                    return Outcome.text("call");
                 }
             }
             return Outcome.text("pool");

@@ -1,0 +1,307 @@
+package io.quiver.transport.http.internal;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayDeque;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The threads that serve what the selector lane may not (the call of a tool that may block, a
+ * streamed answer), first in, first out, while the lane goes on reading.
+ *
+ * <p>Few threads serve best while the work is short: on a busy core every runnable thread takes its
+ * turn, and a call that loses the core waits behind all of them (Jetty's pool, one thread per
+ * connection, made a trivial blocking tool's p99 at 256 clients about 900 ms on one core; a handful
+ * of threads taking calls in order made it about 30 ms). So the pool keeps {@code core} threads and
+ * starts more only when work has waited {@code growAfterMs} while the process left CPU unused: calls
+ * that really block (a remote service, a slow disk) hold their threads without using the CPU, and
+ * threads are added every {@code growAfterMs} while it stays so, up to {@code max}; a CPU kept busy is
+ * not helped by more threads taking turns on it. Threads beyond {@code core} stop after a minute
+ * without work. Beyond {@code maxQueued} waiting tasks {@link #execute} refuses, and the
+ * caller takes its other way.
+ */
+final class CallPool implements Executor {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CallPool.class);
+    private static final long KEEP_ALIVE_NANOS = TimeUnit.SECONDS.toNanos(60);
+    private static final long CPU_WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private record Task(Runnable work, long queuedAt) {
+    }
+
+    private final ScheduledExecutorService timer;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition work = lock.newCondition();
+    private final ArrayDeque<Task> queue = new ArrayDeque<>();
+    private int threads;
+    /** Threads waiting for work. */
+    private int idle;
+    /** Wake-ups asked for and not yet taken by a waiting thread. */
+    private int signalled;
+    private boolean checking;
+    /** When the last look at the queue was (0: none since it was last empty). */
+    private long lastLook;
+    /**
+     * Whether the process left CPU unused over the last window of looks (the JDK counts process CPU in
+     * clock ticks, 10 ms on Linux: a window spans many), when the window began, and the CPU time then.
+     */
+    private boolean spare;
+    private long windowStart;
+    private long windowCpu;
+    /** When the next look is due. */
+    private long due;
+    private boolean closed;
+    private int started;
+    private volatile int core;
+    private volatile int max;
+    private volatile int maxQueued;
+    private volatile long growAfterNanos;
+
+    CallPool(ScheduledExecutorService timer, int core, int max, int maxQueued, long growAfterMs) {
+        this.timer = timer;
+        resize(core, max, maxQueued, growAfterMs);
+    }
+
+    /** Takes new limits; running and waiting work is kept (threads beyond the limit stop when idle). */
+    void resize(int core, int max, int maxQueued, long growAfterMs) {
+        this.core = Math.max(1, core);
+        this.max = Math.max(this.core, max);
+        this.maxQueued = Math.max(1, maxQueued);
+        this.growAfterNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, growAfterMs));
+    }
+
+    /** Threads the pool has now (running or idle). */
+    int threads() {
+        lock.lock();
+        try {
+            return threads;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @throws RejectedExecutionException when {@code maxQueued} tasks wait already, or the pool is closed */
+    @Override
+    public void execute(Runnable task) {
+        boolean start = false;
+        boolean check = false;
+        lock.lock();
+        try {
+            if (closed || queue.size() >= maxQueued) {
+                throw new RejectedExecutionException(closed ? "the call pool is closed" : "the call pool's queue is full");
+            }
+            queue.add(new Task(task, System.nanoTime()));
+            if (idle > signalled) {
+                signalled++;
+                work.signal();
+            } else if (threads < core) {
+                threads++;
+                start = true;
+            } else if (threads < max && !checking) {
+                checking = true; // whether tasks wait too long is looked at once they could have
+                check = true;
+                due = System.nanoTime() + growAfterNanos;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (start) {
+            startThread();
+        }
+        if (check) {
+            schedule(growAfterNanos);
+        }
+    }
+
+    /**
+     * Adds threads when the oldest waiting task has waited {@code growAfterMs} and the process left CPU
+     * unused since the last look (the threads there wait on something: more of them help; a busy CPU
+     * is not helped by more threads taking turns on it); looks again while tasks wait. A look that
+     * comes late (the process was paused, by a collection say) or after a quiet spell only takes its
+     * bearings.
+     */
+    private void check() {
+        int add = 0;
+        long next;
+        lock.lock();
+        try {
+            checking = false;
+            Task head = queue.peek();
+            if (head == null || closed || threads >= max) {
+                lastLook = 0;
+                return;
+            }
+            long now = System.nanoTime();
+            boolean bearings = lastLook == 0 || now - lastLook > 3 * growAfterNanos || now - due > growAfterNanos;
+            if (bearings) {
+                windowStart = now;
+                windowCpu = ProcessCpu.nanos();
+                spare = windowCpu < 0; // unknown until a window has passed, unless it cannot be known
+            } else if (now - windowStart >= Math.max(CPU_WINDOW_NANOS, 5 * growAfterNanos)) {
+                long cpu = ProcessCpu.nanos();
+                spare = cpu < 0 || cpu - windowCpu < (now - windowStart) * ProcessCpu.PROCESSORS * 8 / 10;
+                windowStart = now;
+                windowCpu = cpu;
+            }
+            long waited = now - head.queuedAt();
+            if (!bearings && spare && waited >= growAfterNanos && idle <= signalled) {
+                // as many as wait, up to the core count at once, within the most
+                add = Math.min(Math.min(queue.size(), core), max - threads);
+                threads += add;
+            }
+            lastLook = now;
+            next = growAfterNanos;
+            due = now + next;
+            checking = true;
+        } finally {
+            lock.unlock();
+        }
+        for (int i = 0; i < add; i++) {
+            startThread();
+        }
+        schedule(next);
+    }
+
+    private void schedule(long delayNanos) {
+        try {
+            timer.schedule(this::check, delayNanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            lock.lock();
+            try {
+                checking = false; // the transport is stopping: the threads there finish the queue
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** The process's CPU time (all its threads), where the JDK tells it. */
+    static final class ProcessCpu {
+        static final int PROCESSORS = Runtime.getRuntime().availableProcessors();
+        private static final MethodHandle GET = find();
+
+        private ProcessCpu() {
+        }
+
+        /** Nanoseconds of CPU the process used so far, or -1 where unknown. */
+        static long nanos() {
+            if (GET == null) {
+                return -1;
+            }
+            try {
+                return (long) GET.invoke();
+            } catch (Throwable e) {
+                return -1;
+            }
+        }
+
+        /**
+         * {@code com.sun.management.OperatingSystemMXBean.getProcessCpuTime}, found through the platform
+         * bean's interfaces (the bundle need not import the package).
+         */
+        private static MethodHandle find() {
+            try {
+                Object bean = ManagementFactory.getOperatingSystemMXBean();
+                for (Class<?> type : bean.getClass().getInterfaces()) {
+                    if (type.getName().equals("com.sun.management.OperatingSystemMXBean")
+                            || type.getName().equals("com.sun.management.UnixOperatingSystemMXBean")) {
+                        MethodHandle handle = MethodHandles.publicLookup()
+                                .findVirtual(type, "getProcessCpuTime", MethodType.methodType(long.class))
+                                .bindTo(bean);
+                        return (long) handle.invoke() >= 0 ? handle : null;
+                    }
+                }
+            } catch (Throwable e) {
+                LOG.debug("No process CPU time: call threads are added whenever work waits", e);
+            }
+            return null;
+        }
+    }
+
+    private void startThread() {
+        String name;
+        lock.lock();
+        try {
+            name = "quiver-call-" + (++started);
+        } finally {
+            lock.unlock();
+        }
+        Thread thread = new Thread(this::serve, name);
+        thread.setDaemon(true);
+        try {
+            thread.start();
+        } catch (OutOfMemoryError e) {
+            lock.lock();
+            try {
+                threads--;
+            } finally {
+                lock.unlock();
+            }
+            LOG.warn("Could not start a call thread ({} running): {}", threads(), e.toString());
+        }
+    }
+
+    private void serve() {
+        lock.lock();
+        try {
+            while (true) {
+                Task task = queue.poll();
+                if (task != null) {
+                    lock.unlock();
+                    try {
+                        task.work().run();
+                    } catch (RuntimeException | Error e) {
+                        LOG.warn("A request failed on a call thread", e);
+                    } finally {
+                        Thread.interrupted(); // a cancelled call's interrupt is not the next one's
+                        lock.lock();
+                    }
+                    continue;
+                }
+                if (closed || threads > max) {
+                    threads--;
+                    return;
+                }
+                idle++;
+                long left;
+                try {
+                    left = work.awaitNanos(KEEP_ALIVE_NANOS);
+                } finally {
+                    idle--;
+                    if (signalled > 0) {
+                        signalled--;
+                    }
+                }
+                if (left <= 0 && queue.isEmpty() && threads > core) {
+                    threads--;
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            threads--;
+            Thread.currentThread().interrupt();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Takes no more work; the threads finish what waits, then stop. */
+    void close() {
+        lock.lock();
+        try {
+            closed = true;
+            work.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

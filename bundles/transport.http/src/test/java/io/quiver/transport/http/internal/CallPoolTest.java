@@ -1,0 +1,190 @@
+package io.quiver.transport.http.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** What the selector lane hands over runs in order on few threads, and more start only for work that waits. */
+class CallPoolTest {
+
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    private final List<CallPool> pools = new ArrayList<>();
+
+    @AfterEach
+    void stop() {
+        pools.forEach(CallPool::close);
+        timer.shutdownNow();
+    }
+
+    private CallPool pool(int core, int max, int maxQueued, long growAfterMs) {
+        CallPool pool = new CallPool(timer, core, max, maxQueued, growAfterMs);
+        pools.add(pool);
+        return pool;
+    }
+
+    @Test
+    void tasksRunInTheOrderTheyArrived() throws Exception {
+        CallPool pool = pool(1, 1, 1000, 10);
+        CountDownLatch gate = new CountDownLatch(1);
+        pool.execute(() -> await(gate)); // the only thread is busy: the rest queue
+        List<Integer> ran = new CopyOnWriteArrayList<>();
+        CountDownLatch done = new CountDownLatch(200);
+        for (int i = 0; i < 200; i++) {
+            int n = i;
+            pool.execute(() -> {
+                ran.add(n);
+                done.countDown();
+            });
+        }
+        gate.countDown();
+        assertTrue(done.await(10, TimeUnit.SECONDS));
+        for (int i = 0; i < 200; i++) {
+            assertEquals(i, ran.get(i));
+        }
+    }
+
+    @Test
+    void shortWorkStaysOnTheCoreThreads() throws Exception {
+        // nothing waits ten seconds here, so no thread beyond the core two may start
+        CallPool pool = pool(2, 32, 10_000, 10_000);
+        Set<Thread> used = ConcurrentHashMap.newKeySet();
+        CountDownLatch done = new CountDownLatch(5_000);
+        for (int i = 0; i < 5_000; i++) {
+            pool.execute(() -> {
+                used.add(Thread.currentThread());
+                done.countDown();
+            });
+        }
+        assertTrue(done.await(10, TimeUnit.SECONDS));
+        assertTrue(used.size() <= 2, "ran on " + used.size() + " threads");
+        assertTrue(pool.threads() <= 2);
+    }
+
+    @Test
+    void workThatBlocksGetsMoreThreadsUpToTheMost() throws Exception {
+        CallPool pool = pool(1, 6, 100, 5);
+        // six tasks that can only finish once all six run at once: they do only if the pool grows
+        CountDownLatch together = new CountDownLatch(6);
+        CountDownLatch met = new CountDownLatch(6);
+        for (int i = 0; i < 6; i++) {
+            pool.execute(() -> {
+                together.countDown();
+                if (await(together)) {
+                    met.countDown();
+                }
+            });
+        }
+        assertTrue(met.await(20, TimeUnit.SECONDS), "all six ran at once");
+        assertEquals(6, pool.threads());
+        // at the most: a seventh waits behind six that hold their threads
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger holding = new AtomicInteger();
+        for (int i = 0; i < 6; i++) {
+            pool.execute(() -> {
+                holding.incrementAndGet();
+                await(release);
+            });
+        }
+        AtomicInteger seventh = new AtomicInteger();
+        CountDownLatch seventhRan = new CountDownLatch(1);
+        pool.execute(() -> {
+            seventh.incrementAndGet();
+            seventhRan.countDown();
+        });
+        Eventually.until(() -> holding.get() == 6);
+        Thread.sleep(200); // forty times the growth delay: a thread beyond the most would have run it
+        assertEquals(0, seventh.get(), "no seventh thread");
+        assertEquals(6, pool.threads());
+        release.countDown();
+        assertTrue(seventhRan.await(10, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void beyondTheQueueBoundItRefuses() {
+        CallPool pool = pool(1, 1, 2, 10);
+        CountDownLatch gate = new CountDownLatch(1);
+        CountDownLatch running = new CountDownLatch(1);
+        try {
+            pool.execute(() -> {
+                running.countDown();
+                await(gate);
+            });
+            assertTrue(await(running));
+            pool.execute(() -> { });
+            pool.execute(() -> { });
+            assertThrows(RejectedExecutionException.class, () -> pool.execute(() -> { }));
+        } finally {
+            gate.countDown();
+        }
+    }
+
+    @Test
+    void anInterruptedTaskDoesNotCostTheNextOneItsThread() throws Exception {
+        CallPool pool = pool(1, 1, 10, 10);
+        CountDownLatch second = new CountDownLatch(1);
+        AtomicInteger interruptedOnArrival = new AtomicInteger();
+        pool.execute(() -> Thread.currentThread().interrupt());
+        pool.execute(() -> {
+            if (Thread.currentThread().isInterrupted()) {
+                interruptedOnArrival.incrementAndGet();
+            }
+            second.countDown();
+        });
+        assertTrue(second.await(10, TimeUnit.SECONDS));
+        assertEquals(0, interruptedOnArrival.get());
+        CountDownLatch third = new CountDownLatch(1);
+        Thread.sleep(50); // the thread is waiting for work again
+        pool.execute(third::countDown);
+        assertTrue(third.await(10, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void closedItFinishesWhatWaitsAndTakesNothingMore() throws Exception {
+        CallPool pool = pool(1, 1, 10, 10);
+        CountDownLatch gate = new CountDownLatch(1);
+        CountDownLatch queuedRan = new CountDownLatch(1);
+        pool.execute(() -> await(gate));
+        pool.execute(queuedRan::countDown);
+        pool.close();
+        assertThrows(RejectedExecutionException.class, () -> pool.execute(() -> { }));
+        gate.countDown();
+        assertTrue(queuedRan.await(10, TimeUnit.SECONDS), "what waited when it closed still ran");
+        Eventually.until(() -> pool.threads() == 0);
+    }
+
+    private static boolean await(CountDownLatch latch) {
+        try {
+            return latch.await(20, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Polls a condition for up to ten seconds. */
+    private static final class Eventually {
+        static void until(java.util.function.BooleanSupplier condition) throws InterruptedException {
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!condition.getAsBoolean()) {
+                if (System.nanoTime() > end) {
+                    throw new AssertionError("not within 10 s");
+                }
+                Thread.sleep(5);
+            }
+        }
+    }
+}
