@@ -160,11 +160,14 @@ start_times() {  # $1: three|none -> "endpoint_ms all_ready_ms" per start
   done
 }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : int((a[NR/2] + a[NR/2+1]) / 2)}'; }
+startup="(starts not measured: --starts 0)"
+if [ "$STARTS" -gt 0 ]; then
 NONE=$(start_times none)
 THREE=$(start_times three)
 startup=$(printf "no upstreams:    first answer %s ms (median of %s)\nthree upstreams: first answer %s ms, all three servers' tools listed %s ms\n" \
   "$(echo "$NONE" | awk '{print $1}' | median)" "$STARTS" "$(echo "$THREE" | awk '{print $1}' | median)" \
   "$(echo "$THREE" | awk '{print $2}' | median)")
+fi
 
 report=$(cat <<EOF
 \`\`\`
