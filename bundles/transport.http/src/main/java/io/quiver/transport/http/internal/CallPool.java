@@ -73,10 +73,24 @@ final class CallPool implements Executor {
 
     /** Takes new limits; running and waiting work is kept (threads beyond the limit stop when idle). */
     void resize(int core, int max, int maxQueued, long growAfterMs) {
-        this.core = Math.max(1, core);
-        this.max = Math.max(this.core, max);
-        this.maxQueued = Math.max(1, maxQueued);
-        this.growAfterNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, growAfterMs));
+        boolean check = false;
+        lock.lock();
+        try {
+            this.core = Math.max(1, core);
+            this.max = Math.max(this.core, max);
+            this.maxQueued = Math.max(1, maxQueued);
+            this.growAfterNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, growAfterMs));
+            if (!queue.isEmpty() && !checking && !closed && threads < this.max) {
+                checking = true; // what waits when the most was reached may get threads now
+                check = true;
+                due = System.nanoTime() + growAfterNanos;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (check) {
+            schedule(growAfterNanos);
+        }
     }
 
     /** Threads the pool has now (running or idle). */

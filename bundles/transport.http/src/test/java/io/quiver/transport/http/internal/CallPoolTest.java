@@ -114,6 +114,27 @@ class CallPoolTest {
     }
 
     @Test
+    void newLimitsTakeEffectWhileItRuns() throws Exception {
+        CallPool pool = pool(1, 2, 100, 5);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger running = new AtomicInteger();
+        for (int i = 0; i < 3; i++) {
+            pool.execute(() -> {
+                running.incrementAndGet();
+                await(release);
+            });
+        }
+        Eventually.until(() -> running.get() == 2);
+        Thread.sleep(100); // twenty times the growth delay: the third waits at the most
+        assertEquals(2, running.get());
+        pool.resize(1, 3, 100, 5);
+        Eventually.until(() -> running.get() == 3); // a higher most: the waiting task gets a thread
+        release.countDown();
+        pool.resize(1, 1, 100, 5);
+        Eventually.until(() -> pool.threads() == 1); // a lower one: threads beyond it stop once idle
+    }
+
+    @Test
     void beyondTheQueueBoundItRefuses() {
         CallPool pool = pool(1, 1, 2, 10);
         CountDownLatch gate = new CountDownLatch(1);
