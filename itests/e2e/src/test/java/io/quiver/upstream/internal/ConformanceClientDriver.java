@@ -27,6 +27,7 @@ import tools.jackson.databind.node.ObjectNode;
 public final class ConformanceClientDriver {
 
     private static final long TIMEOUT_MS = 20_000;
+    private static final long WATCHDOG_MS = 60_000;
 
     private final McpClient client;
     private final HttpConnection connection;
@@ -57,6 +58,7 @@ public final class ConformanceClientDriver {
     public static void main(String[] args) throws Exception {
         String scenario = System.getenv().getOrDefault("MCP_CONFORMANCE_SCENARIO", "");
         String context = System.getenv().getOrDefault("MCP_CONFORMANCE_CONTEXT", "{}");
+        watchdog();
         ConformanceClientDriver driver = new ConformanceClientDriver(args[args.length - 1]);
         int status = 0;
         try {
@@ -68,6 +70,33 @@ public final class ConformanceClientDriver {
             driver.connection.close();
         }
         System.exit(status);
+    }
+
+    /**
+     * Ends the driver if it is still running a minute after it started (every step has a 20 s limit):
+     * its threads' stacks go to stderr, which the suite keeps with the scenario's results, so a hang
+     * can be read afterwards instead of holding the suite until its own limit.
+     */
+    private static void watchdog() {
+        Thread watchdog = new Thread(() -> {
+            try {
+                Thread.sleep(WATCHDOG_MS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            StringBuilder dump = new StringBuilder("driver still running after " + WATCHDOG_MS + " ms; its threads:\n");
+            Thread.getAllStackTraces().forEach((thread, stack) -> {
+                dump.append('"').append(thread.getName()).append("\" ").append(thread.getState()).append('\n');
+                for (StackTraceElement frame : stack) {
+                    dump.append("    at ").append(frame).append('\n');
+                }
+            });
+            System.err.print(dump);
+            System.err.flush();
+            Runtime.getRuntime().halt(3);
+        }, "driver-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
     }
 
     private void run(String scenario, JsonNode context) throws Exception {

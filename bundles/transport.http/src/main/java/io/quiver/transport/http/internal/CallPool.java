@@ -80,6 +80,9 @@ final class CallPool implements Executor {
             this.max = Math.max(this.core, max);
             this.maxQueued = Math.max(1, maxQueued);
             this.growAfterNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, growAfterMs));
+            if (threads > this.max) {
+                work.signalAll(); // idle threads beyond the new most stop now
+            }
             if (!queue.isEmpty() && !checking && !closed && threads < this.max) {
                 checking = true; // what waits when the most was reached may get threads now
                 check = true;
