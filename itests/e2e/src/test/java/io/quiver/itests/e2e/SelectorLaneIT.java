@@ -19,6 +19,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -81,6 +83,70 @@ class SelectorLaneIT {
             greedy.close();
             assertTrue(sent.get(10, TimeUnit.SECONDS) < 100_000);
         }
+        Probe.normalCallAnswers(server.url());
+    }
+
+    /**
+     * Clients that send blocking calls and never read the answers hold only their connections: an answer
+     * smaller than Jetty's output buffer is written into it and completed without blocking, so no call
+     * thread waits for such a client (with the pool's growth turned off in a trial, the other clients'
+     * calls still answered on its four core threads). Other clients' blocking calls keep answering.
+     */
+    @Test
+    void clientsThatNeverReadTheirBlockingCallsAnswersHoldOnlyTheirConnections() throws Exception {
+        URI uri = URI.create(server.url());
+        String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"greet\","
+                + "\"arguments\":{\"name\":\"greedy\"},\"_meta\":{"
+                + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientCapabilities\":{},"
+                + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"greedy\",\"version\":\"1\"}}}}";
+        byte[] request = (Probe.postHead(server.url(), "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\n"
+                + "Mcp-Name: greet\r\nContent-Length: " + body.getBytes(StandardCharsets.UTF_8).length + "\r\n") + body)
+                .getBytes(StandardCharsets.UTF_8);
+        List<Socket> greedy = new ArrayList<>();
+        List<CompletableFuture<Integer>> sending = new ArrayList<>();
+        ExecutorService senders = Executors.newFixedThreadPool(4); // each blocks in its writes
+        try {
+            for (int c = 0; c < 4; c++) {
+                Socket socket = new Socket();
+                socket.setReceiveBufferSize(1024);
+                socket.connect(new InetSocketAddress(uri.getHost(), uri.getPort()));
+                greedy.add(socket);
+                OutputStream out = socket.getOutputStream();
+                sending.add(CompletableFuture.supplyAsync(() -> {
+                    int n = 0;
+                    try {
+                        for (; n < 1_000_000; n++) {
+                            out.write(request);
+                        }
+                    } catch (IOException e) {
+                        // closed at the end of the test
+                    }
+                    return n;
+                }, senders));
+            }
+            Thread.sleep(3_000);
+            for (CompletableFuture<Integer> s : sending) {
+                assertFalse(s.isDone(), "a greedy client's sending stalled: the server stopped serving it");
+            }
+            for (int i = 0; i < 5; i++) {
+                long t0 = System.nanoTime();
+                JsonNode response = Probe.statelessCall(server.url(), "greet", Map.of("name", "n" + i), Duration.ofSeconds(10));
+                long ms = (System.nanoTime() - t0) / 1_000_000;
+                assertEquals("Hello, n" + i + "!", response.path("result").path("content").path(0).path("text").asString(""),
+                        response.toString());
+                assertTrue(ms < 2_000, "a blocking call took " + ms + " ms beside the greedy clients");
+            }
+            Probe.normalCallAnswers(server.url());
+        } finally {
+            for (Socket socket : greedy) {
+                socket.close();
+            }
+        }
+        for (CompletableFuture<Integer> s : sending) {
+            assertTrue(s.get(10, TimeUnit.SECONDS) < 1_000_000);
+        }
+        senders.shutdown();
         Probe.normalCallAnswers(server.url());
     }
 
