@@ -48,16 +48,25 @@ class SelectorLaneIT {
         server.close();
     }
 
-    @Test
-    void aClientThatNeverReadsItsAnswersHoldsOnlyItsOwnConnection() throws Exception {
-        URI uri = URI.create(server.url());
-        String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{\"_meta\":{"
+    /**
+     * One whole 2026-07-28 POST of {@code method} (its params: {@code params} then the request's
+     * {@code _meta}), head and body, as a client that pipelines it sends it; {@code name}: its Mcp-Name.
+     */
+    private static byte[] greedyRequest(String method, String params, String name) {
+        String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"" + method + "\",\"params\":{" + params + "\"_meta\":{"
                 + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
                 + "\"io.modelcontextprotocol/clientCapabilities\":{},"
                 + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"greedy\",\"version\":\"1\"}}}}";
-        byte[] request = (Probe.postHead(server.url(), "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\n"
+        return (Probe.postHead(server.url(), "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: " + method + "\r\n"
+                + (name == null ? "" : "Mcp-Name: " + name + "\r\n")
                 + "Content-Length: " + body.getBytes(StandardCharsets.UTF_8).length + "\r\n") + body)
                 .getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aClientThatNeverReadsItsAnswersHoldsOnlyItsOwnConnection() throws Exception {
+        URI uri = URI.create(server.url());
+        byte[] request = greedyRequest("tools/list", "", null);
         try (Socket greedy = new Socket()) {
             greedy.setReceiveBufferSize(1024);
             greedy.connect(new InetSocketAddress(uri.getHost(), uri.getPort()));
@@ -95,14 +104,7 @@ class SelectorLaneIT {
     @Test
     void clientsThatNeverReadTheirBlockingCallsAnswersHoldOnlyTheirConnections() throws Exception {
         URI uri = URI.create(server.url());
-        String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"greet\","
-                + "\"arguments\":{\"name\":\"greedy\"},\"_meta\":{"
-                + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
-                + "\"io.modelcontextprotocol/clientCapabilities\":{},"
-                + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"greedy\",\"version\":\"1\"}}}}";
-        byte[] request = (Probe.postHead(server.url(), "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\n"
-                + "Mcp-Name: greet\r\nContent-Length: " + body.getBytes(StandardCharsets.UTF_8).length + "\r\n") + body)
-                .getBytes(StandardCharsets.UTF_8);
+        byte[] request = greedyRequest("tools/call", "\"name\":\"greet\",\"arguments\":{\"name\":\"greedy\"},", "greet");
         List<Socket> greedy = new ArrayList<>();
         List<CompletableFuture<Integer>> sending = new ArrayList<>();
         ExecutorService senders = Executors.newFixedThreadPool(4); // each blocks in its writes

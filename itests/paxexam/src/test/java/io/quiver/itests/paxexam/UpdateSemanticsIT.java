@@ -52,9 +52,20 @@ public class UpdateSemanticsIT {
         URI endpoint = Endpoint.await(context, McpClient.TIMEOUT);
         Bundle bundle = context.installBundle("quiver-itest:revision", revision("revision one").build());
         try (McpClient client = McpClient.connect(endpoint)) {
+            MessageStream events = client.openEventStream();
             bundle.start();
             Eventually.until("itest_revision listed", client::listTools, t -> t.containsKey("itest_revision"), BOUND);
-            MessageStream events = client.openEventStream();
+            // the install's own list change comes first (debounced, so perhaps after the call below
+            // started): waited for here, so that only the update's is counted
+            Eventually.until("the install's list change", () -> {
+                int n = 0;
+                for (var message : events.history()) {
+                    if ("notifications/tools/list_changed".equals(message.path("method").asString())) {
+                        n++;
+                    }
+                }
+                return n;
+            }, n -> n >= 1, BOUND);
 
             McpClient.Call inFlight = client.send("tools/call",
                     client.toolCall("itest_revision", Map.of("millis", 1200), "rev-1"));
