@@ -206,7 +206,9 @@ final class HttpConnection implements Connection {
         if ("notifications/initialized".equals(method)) {
             initializedSent = response;
         }
-        response.whenComplete((r, failure) -> {
+        // always on a reader thread: a response already complete would otherwise be read (its stream,
+        // and any resumption of it) on the sending thread, inside this method
+        response.whenCompleteAsync((r, failure) -> {
             try {
                 if (failure != null) {
                     if (!exchange.abandoned && !(unwrap(failure) instanceof CancellationException)) {
@@ -226,7 +228,7 @@ final class HttpConnection implements Connection {
                     exchanges.remove(key, exchange);
                 }
             }
-        });
+        }, readers);
     }
 
     private void answered(HttpResponse<InputStream> response, JsonNode requestId, boolean initialize, Exchange exchange) {
@@ -314,6 +316,7 @@ final class HttpConnection implements Connection {
                     close(resumed.body());
                     return;
                 }
+                stream.resumed = true; // read until its answer, not until the server ends it (it may not)
                 events(resumed.body(), stream);
             } catch (IOException e) {
                 // counted as fruitless below
@@ -336,6 +339,8 @@ final class HttpConnection implements Connection {
         volatile long retryMs = -1;
         volatile boolean answered;
         volatile int events;
+        /** Read from a resumption (a GET for this request alone): done once answered. */
+        volatile boolean resumed;
 
         Stream(JsonNode requestId) {
             this.requestId = requestId;
@@ -414,6 +419,9 @@ final class HttpConnection implements Connection {
                 }
                 if (hasData && data.length() > 0) {
                     sink.event(data.toString(), stream);
+                    if (stream.resumed && stream.answered) {
+                        return; // a resumed request's stream has nothing more for it
+                    }
                 }
                 data.setLength(0);
                 hasData = false;

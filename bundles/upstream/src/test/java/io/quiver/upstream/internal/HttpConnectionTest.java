@@ -198,6 +198,52 @@ class HttpConnectionTest {
         assertNull(seen.get("tools/call").get("Mcp-Method"), "a session revision's requests carry no Mcp-Method");
     }
 
+    /**
+     * A server that answers on the resumed stream and then keeps it open (the conformance suite's
+     * sse-retry server does): the client lets go of it once answered, where it used to read on for ever
+     * on the thread that sent the call. Observed from the server: its keep-alive comments stop being taken.
+     */
+    @Test
+    void aResumedStreamThatStaysOpenAfterItsAnswerIsLetGo() throws Exception {
+        java.util.concurrent.CountDownLatch letGo = new java.util.concurrent.CountDownLatch(1);
+        start(new Handler() {
+            @Override
+            public void post(HttpExchange exchange, JsonNode message) throws IOException {
+                if (message.path("method").asString("").equals("tools/call")) {
+                    OutputStream out = sse(exchange);
+                    event(out, "id: call-1\nretry: 50\ndata: \n\n");
+                    exchange.close();
+                } else if (message.has("id")) {
+                    json(exchange, message, "{\"protocolVersion\": \"2025-11-25\", \"capabilities\": {}}");
+                } else {
+                    exchange.sendResponseHeaders(202, -1);
+                }
+            }
+
+            @Override
+            public void resume(HttpExchange exchange, String lastEventId) throws IOException {
+                OutputStream out = sse(exchange);
+                event(out, "id: call-2\ndata: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[]}}\n\n");
+                try {
+                    for (int i = 0; i < 400; i++) { // 20 s of comments, or until the client is gone
+                        Thread.sleep(50);
+                        event(out, ": still here " + "x".repeat(4096) + "\n\n");
+                    }
+                } catch (IOException gone) {
+                    letGo.countDown();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        McpClient client = client();
+        initialize(client);
+        JsonNode result = client.request("tools/call", FakeConnection.JSON.createObjectNode().put("name", "t"))
+                .answer().get(5, TimeUnit.SECONDS);
+        assertTrue(result.path("content").isArray(), result.toString());
+        assertTrue(letGo.await(15, TimeUnit.SECONDS), "the client stopped reading the resumed stream once answered");
+    }
+
     @Test
     void theGetStreamIsAskedForBeforeTheFirstRequestOfTheSession() throws Exception {
         start((exchange, message) -> {
