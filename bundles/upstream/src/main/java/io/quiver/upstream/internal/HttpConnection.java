@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -206,9 +207,7 @@ final class HttpConnection implements Connection {
         if ("notifications/initialized".equals(method)) {
             initializedSent = response;
         }
-        // always on a reader thread: a response already complete would otherwise be read (its stream,
-        // and any resumption of it) on the sending thread, inside this method
-        response.whenCompleteAsync((r, failure) -> {
+        BiConsumer<HttpResponse<InputStream>, Throwable> receive = (r, failure) -> {
             try {
                 if (failure != null) {
                     if (!exchange.abandoned && !(unwrap(failure) instanceof CancellationException)) {
@@ -228,7 +227,17 @@ final class HttpConnection implements Connection {
                     exchanges.remove(key, exchange);
                 }
             }
-        }, readers);
+        };
+        // on a reader thread, never the sending one: a response already complete when the callback is
+        // attached would otherwise be read (its stream, and any resumption of it) inside this method
+        Thread sender = Thread.currentThread();
+        response.whenComplete((r, failure) -> {
+            if (Thread.currentThread() == sender) {
+                readers.execute(() -> receive.accept(r, failure));
+            } else {
+                receive.accept(r, failure);
+            }
+        });
     }
 
     private void answered(HttpResponse<InputStream> response, JsonNode requestId, boolean initialize, Exchange exchange) {

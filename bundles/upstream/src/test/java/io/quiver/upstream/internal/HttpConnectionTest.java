@@ -123,6 +123,15 @@ class HttpConnectionTest {
         exchange.getResponseBody().write(body);
     }
 
+    /** The session's handshake: initialize answered, notifications accepted. */
+    private static void handshake(HttpExchange exchange, JsonNode message) throws IOException {
+        if (message.has("id")) {
+            json(exchange, message, "{\"protocolVersion\": \"2025-11-25\", \"capabilities\": {}}");
+        } else {
+            exchange.sendResponseHeaders(202, -1);
+        }
+    }
+
     private static OutputStream sse(HttpExchange exchange) throws IOException {
         exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
         exchange.sendResponseHeaders(200, 0);
@@ -168,10 +177,8 @@ class HttpConnectionTest {
                     event(out, "id: call-2\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\","
                             + "\"params\":{\"progressToken\":\"p\",\"progress\":1}}\n\n");
                     streamClosedAt = System.nanoTime();
-                } else if (message.has("id")) {
-                    json(exchange, message, "{\"protocolVersion\": \"2025-11-25\", \"capabilities\": {}}");
                 } else {
-                    exchange.sendResponseHeaders(202, -1);
+                    handshake(exchange, message);
                 }
             }
 
@@ -213,10 +220,8 @@ class HttpConnectionTest {
                     OutputStream out = sse(exchange);
                     event(out, "id: call-1\nretry: 50\ndata: \n\n");
                     exchange.close();
-                } else if (message.has("id")) {
-                    json(exchange, message, "{\"protocolVersion\": \"2025-11-25\", \"capabilities\": {}}");
                 } else {
-                    exchange.sendResponseHeaders(202, -1);
+                    handshake(exchange, message);
                 }
             }
 
@@ -267,10 +272,8 @@ class HttpConnectionTest {
         start((exchange, message) -> {
             if (message.path("method").asString("").equals("tools/call")) {
                 event(sse(exchange), "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\n\n");
-            } else if (message.has("id")) {
-                json(exchange, message, "{\"protocolVersion\": \"2025-11-25\", \"capabilities\": {}}");
             } else {
-                exchange.sendResponseHeaders(202, -1);
+                handshake(exchange, message);
             }
         });
         McpClient client = client();

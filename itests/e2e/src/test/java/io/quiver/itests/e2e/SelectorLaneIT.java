@@ -48,6 +48,19 @@ class SelectorLaneIT {
         server.close();
     }
 
+    /** Writes {@code request} up to {@code times} times, until the socket closes: how many went out. */
+    private static int send(OutputStream out, byte[] request, int times) {
+        int n = 0;
+        try {
+            for (; n < times; n++) {
+                out.write(request);
+            }
+        } catch (IOException e) {
+            // closed at the end of the test
+        }
+        return n;
+    }
+
     /**
      * One whole 2026-07-28 POST of {@code method} (its params: {@code params} then the request's
      * {@code _meta}), head and body, as a client that pipelines it sends it; {@code name}: its Mcp-Name.
@@ -73,17 +86,7 @@ class SelectorLaneIT {
             OutputStream out = greedy.getOutputStream();
             // thousands of pipelined tools/list (each answer tens of KB), none of them read: the
             // server's writes to this connection stall, and so, soon, do its reads
-            CompletableFuture<Integer> sent = CompletableFuture.supplyAsync(() -> {
-                int n = 0;
-                try {
-                    for (; n < 100_000; n++) {
-                        out.write(request);
-                    }
-                } catch (IOException e) {
-                    // closed at the end of the test
-                }
-                return n;
-            });
+            CompletableFuture<Integer> sent = CompletableFuture.supplyAsync(() -> send(out, request, 100_000));
             Thread.sleep(2_000);
             assertFalse(sent.isDone(), "the greedy client's sending stalled: the server stopped serving it");
             for (int i = 0; i < 5; i++) {
@@ -115,17 +118,7 @@ class SelectorLaneIT {
                 socket.connect(new InetSocketAddress(uri.getHost(), uri.getPort()));
                 greedy.add(socket);
                 OutputStream out = socket.getOutputStream();
-                sending.add(CompletableFuture.supplyAsync(() -> {
-                    int n = 0;
-                    try {
-                        for (; n < 1_000_000; n++) {
-                            out.write(request);
-                        }
-                    } catch (IOException e) {
-                        // closed at the end of the test
-                    }
-                    return n;
-                }, senders));
+                sending.add(CompletableFuture.supplyAsync(() -> send(out, request, 1_000_000), senders));
             }
             Thread.sleep(3_000);
             for (CompletableFuture<Integer> s : sending) {

@@ -9,6 +9,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -48,11 +49,10 @@ final class CallPool implements Executor {
     /** Wake-ups asked for and not yet taken by a waiting thread. */
     private int signalled;
     private boolean checking;
-    /** When the last look at the queue was (0: none since it was last empty). */
-    private long lastLook;
     /**
      * Whether the process left CPU unused over the last window of looks (the JDK counts process CPU in
-     * clock ticks, 10 ms on Linux: a window spans many), when the window began, and the CPU time then.
+     * clock ticks, 10 ms on Linux: a window spans many), when the window began (0: looks stopped, the
+     * next takes its bearings), and the CPU time then.
      */
     private boolean spare;
     private long windowStart;
@@ -60,15 +60,15 @@ final class CallPool implements Executor {
     /** When the next look is due. */
     private long due;
     private boolean closed;
-    private int started;
+    private final AtomicInteger started = new AtomicInteger();
     private volatile int core;
     private volatile int max;
     private volatile int maxQueued;
     private volatile long growAfterNanos;
 
-    CallPool(ScheduledExecutorService timer, int core, int max, int maxQueued, long growAfterMs) {
+    /** @param timer where the looks at the queue run; the pool takes work once {@link #resize} sized it */
+    CallPool(ScheduledExecutorService timer) {
         this.timer = timer;
-        resize(core, max, maxQueued, growAfterMs);
     }
 
     /** Takes new limits; running and waiting work is kept (threads beyond the limit stop when idle). */
@@ -83,11 +83,8 @@ final class CallPool implements Executor {
             if (threads > this.max) {
                 work.signalAll(); // idle threads beyond the new most stop now
             }
-            if (!queue.isEmpty() && !checking && !closed && threads < this.max) {
-                checking = true; // what waits when the most was reached may get threads now
-                check = true;
-                due = System.nanoTime() + growAfterNanos;
-            }
+            // what waits when the most was reached may get threads now
+            check = !queue.isEmpty() && !closed && threads < this.max && arm();
         } finally {
             lock.unlock();
         }
@@ -123,10 +120,8 @@ final class CallPool implements Executor {
             } else if (threads < core) {
                 threads++;
                 start = true;
-            } else if (threads < max && !checking) {
-                checking = true; // whether tasks wait too long is looked at once they could have
-                check = true;
-                due = System.nanoTime() + growAfterNanos;
+            } else {
+                check = threads < max && arm(); // whether tasks wait too long is looked at once they could have
             }
         } finally {
             lock.unlock();
@@ -139,6 +134,16 @@ final class CallPool implements Executor {
         }
     }
 
+    /** Under the lock: whether a look at the queue is now due in {@code growAfterMs} (false: one is already). */
+    private boolean arm() {
+        if (checking) {
+            return false;
+        }
+        checking = true;
+        due = System.nanoTime() + growAfterNanos;
+        return true;
+    }
+
     /**
      * Adds threads when the oldest waiting task has waited {@code growAfterMs} and the process left CPU
      * unused since the last look (the threads there wait on something: more of them help; a busy CPU
@@ -148,44 +153,40 @@ final class CallPool implements Executor {
      */
     private void check() {
         int add = 0;
-        long next;
         lock.lock();
         try {
             checking = false;
             Task head = queue.peek();
             if (head == null || closed || threads >= max) {
-                lastLook = 0;
+                windowStart = 0; // the next look, once armed again, takes its bearings
                 return;
             }
             long now = System.nanoTime();
-            boolean bearings = lastLook == 0 || now - lastLook > 3 * growAfterNanos || now - due > growAfterNanos;
-            if (bearings) {
+            if (windowStart == 0 || now - due > growAfterNanos) {
                 windowStart = now;
                 windowCpu = ProcessCpu.nanos();
                 spare = windowCpu < 0; // unknown until a window has passed, unless it cannot be known
-            } else if (now - windowStart >= Math.max(CPU_WINDOW_NANOS, 5 * growAfterNanos)) {
-                long cpu = ProcessCpu.nanos();
-                spare = cpu < 0 || cpu - windowCpu < (now - windowStart) * ProcessCpu.PROCESSORS * 8 / 10;
-                windowStart = now;
-                windowCpu = cpu;
+            } else {
+                if (now - windowStart >= Math.max(CPU_WINDOW_NANOS, 5 * growAfterNanos)) {
+                    long cpu = ProcessCpu.nanos();
+                    spare = cpu < 0 || cpu - windowCpu < (now - windowStart) * ProcessCpu.PROCESSORS * 8 / 10;
+                    windowStart = now;
+                    windowCpu = cpu;
+                }
+                if (spare && now - head.queuedAt() >= growAfterNanos && idle <= signalled) {
+                    // as many as wait, up to the core count at once, within the most
+                    add = Math.min(Math.min(queue.size(), core), max - threads);
+                    threads += add;
+                }
             }
-            long waited = now - head.queuedAt();
-            if (!bearings && spare && waited >= growAfterNanos && idle <= signalled) {
-                // as many as wait, up to the core count at once, within the most
-                add = Math.min(Math.min(queue.size(), core), max - threads);
-                threads += add;
-            }
-            lastLook = now;
-            next = growAfterNanos;
-            due = now + next;
-            checking = true;
+            arm();
         } finally {
             lock.unlock();
         }
         for (int i = 0; i < add; i++) {
             startThread();
         }
-        schedule(next);
+        schedule(growAfterNanos);
     }
 
     private void schedule(long delayNanos) {
@@ -245,14 +246,7 @@ final class CallPool implements Executor {
     }
 
     private void startThread() {
-        String name;
-        lock.lock();
-        try {
-            name = "quiver-call-" + (++started);
-        } finally {
-            lock.unlock();
-        }
-        Thread thread = new Thread(this::serve, name);
+        Thread thread = new Thread(this::serve, "quiver-call-" + started.incrementAndGet());
         thread.setDaemon(true);
         try {
             thread.start();

@@ -120,8 +120,9 @@ public @interface HttpConfig {
     @Min(0)
     int callThreads() default 0;
 
-    @AttributeDefinition(description = "Most threads serving what the selector lane hands over; beyond callThreads one"
-            + " is added each callThreadGrowMs while the oldest waiting request has waited that long (its tools block)")
+    @AttributeDefinition(description = "Most threads serving what the selector lane hands over; beyond callThreads more"
+            + " are added each callThreadGrowMs while a request has waited that long and the process leaves CPU unused"
+            + " (its tools block)")
     @Min(1)
     int maxCallThreads() default 64;
 
@@ -130,8 +131,8 @@ public @interface HttpConfig {
     @Min(1)
     long callThreadGrowMs() default 10;
 
-    @AttributeDefinition(description = "Requests that may wait for a call thread; beyond it they take the engine's"
-            + " threads, which answer busy when full")
+    @AttributeDefinition(description = "Requests that may wait for a call thread; beyond it a call takes the engine's"
+            + " threads, which answer busy when full, and a streamed answer is refused with 503")
     @Min(1)
     int maxQueuedCalls() default 1024;
 

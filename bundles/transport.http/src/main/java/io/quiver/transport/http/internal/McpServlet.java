@@ -91,8 +91,7 @@ final class McpServlet extends HttpServlet {
         this.timer = timer;
         this.headers = headers;
         this.gate = gate;
-        this.calls = new CallPool(timer, callThreads(config), config.maxCallThreads(), config.maxQueuedCalls(),
-                config.callThreadGrowMs());
+        this.calls = new CallPool(timer);
         configure(config);
     }
 
@@ -111,9 +110,7 @@ final class McpServlet extends HttpServlet {
         this.guard = new RequestGuard(TypedConfig.list(next.allowedHosts()), TypedConfig.list(next.allowedOrigins()));
         gate.configure(next);
         limits.configure(next);
-        if (calls != null) {
-            calls.resize(callThreads(next), next.maxCallThreads(), next.maxQueuedCalls(), next.callThreadGrowMs());
-        }
+        calls.resize(callThreads(next), next.maxCallThreads(), next.maxQueuedCalls(), next.callThreadGrowMs());
         this.maxStreams = next.maxStreams() > 0 ? next.maxStreams()
                 : (int) Math.max(256, Math.min(1_000_000, (Runtime.getRuntime().maxMemory() >> 20) * 8));
         this.config = next;

@@ -31,7 +31,8 @@ class CallPoolTest {
     }
 
     private CallPool pool(int core, int max, int maxQueued, long growAfterMs) {
-        CallPool pool = new CallPool(timer, core, max, maxQueued, growAfterMs);
+        CallPool pool = new CallPool(timer);
+        pool.resize(core, max, maxQueued, growAfterMs);
         pools.add(pool);
         return pool;
     }

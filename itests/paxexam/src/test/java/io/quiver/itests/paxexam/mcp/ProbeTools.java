@@ -8,6 +8,8 @@ import io.quiver.api.auth.Authenticator;
 import io.quiver.api.resource.ResourceEvents;
 import java.util.Hashtable;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
@@ -46,10 +48,10 @@ public final class ProbeTools {
         Hashtable<String, Object> props = new Hashtable<>();
         props.put("mcp.tool.name", name);
         props.put("mcp.tool.description", "Answers once " + calls + " calls are in (Pax Exam fixture)");
-        java.util.concurrent.CountDownLatch together = new java.util.concurrent.CountDownLatch(calls);
+        CountDownLatch together = new CountDownLatch(calls);
         Tool rendezvous = call -> {
             together.countDown();
-            return Outcome.text(together.await(30, java.util.concurrent.TimeUnit.SECONDS) ? "met" : "alone");
+            return Outcome.text(together.await(30, TimeUnit.SECONDS) ? "met" : "alone");
         };
         return context.registerService(Tool.class, rendezvous, props);
     }
