@@ -42,6 +42,8 @@
 #   quiver-apikey      quiver-json with an API key configured: every request authenticated
 #                      (Authorization: Bearer), the per-subject limits off (not in the default set:
 #                      what authentication costs, ratio to quiver-json)
+#   quiver-noaudit     quiver-json with the audit file off (io.quiver.audit enabled = false; not in the
+#                      default set: what the audit trail's line per call costs, ratio to quiver-json)
 #   javasdk            the official Java SDK 2.1 streamable servlet transport, stateful session
 #   javasdk-stateless  the official Java SDK 2.1 stateless servlet transport
 #   quarkus            the Quarkus MCP server 1.13.0 (Quarkus 3.33.2, bench/quarkus), a 2025-11-25
@@ -82,7 +84,7 @@ cd "$ROOT"
 chosen() { case ",$ONLY," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 if chosen quiver-base && [ ! -f "$BASELINE" ]; then echo "quiver-base needs --baseline JAR" >&2; exit 2; fi
 modules=""
-if chosen quiver-json || chosen quiver-blocking || chosen quiver-blocking-pool || chosen quiver-sse || chosen quiver-stateless || chosen quiver-apikey; then
+if chosen quiver-json || chosen quiver-blocking || chosen quiver-blocking-pool || chosen quiver-sse || chosen quiver-stateless || chosen quiver-apikey || chosen quiver-noaudit; then
   [ -f launcher/target/quiver.jar ] || mvn -B -q -DskipTests install
 fi
 # QuiverCore puts the engine's classes on the class path: install the current ones first
@@ -138,6 +140,7 @@ start() {
       # the selector lane (on by default; said anyway, so a baseline jar from before it was runs it too) for every shape but the one that measures without it
       if [ "$name" = quiver-blocking-pool ]; then echo "selectorLane = false" >> "$etc/io.quiver.transport.http.cfg"
       else echo "selectorLane = true" >> "$etc/io.quiver.transport.http.cfg"; fi
+      if [ "$name" = quiver-noaudit ]; then echo "enabled = false" > "$etc/io.quiver.audit.cfg"; fi
       if [ "$name" = quiver-apikey ]; then
         # a key as quiver apikey create makes it; the limits per subject would cap one client's rate
         local key="qvk_$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
@@ -168,7 +171,7 @@ session() {
   [ "$1" = quiver-apikey ] || AUTH=""
   local auth=(); [ -n "$AUTH" ] && auth=(-H "Authorization: $AUTH")
   case "$1" in
-    quiver-json|quiver-blocking|quiver-blocking-pool|quiver-base|quiver-apikey|quiver-sse|quiver-core-nb|quiver-core-nb-inline|quiver-core-nb-hop|javasdk|quarkus|quarkus-nb|spring|ts)
+    quiver-json|quiver-blocking|quiver-blocking-pool|quiver-base|quiver-apikey|quiver-noaudit|quiver-sse|quiver-core-nb|quiver-core-nb-inline|quiver-core-nb-hop|javasdk|quarkus|quarkus-nb|spring|ts)
       case "$1" in quiver-blocking|quiver-blocking-pool) TOOL="greet" ARGS='{"name":"wrk"}' ;; esac
       [ "$1" = quarkus-nb ] && TOOL="test_simple_text_nb"
       [ "$1" = javasdk ] && VERSION="2025-06-18"
@@ -243,6 +246,7 @@ awk '
     ratios("quiver-sse", "javasdk spring")
     ratios("quiver-stateless", "floor javasdk-stateless quarkus quarkus-nb")
     ratios("quiver-apikey", "quiver-json")
+    ratios("quiver-noaudit", "quiver-json quarkus-nb")
     ratios("quiver-json", "quiver-base")
   }
   # Quiver in one shape divided by each peer that ran, at each concurrency ("-" where one did not run).

@@ -10,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.SerializableString;
+import tools.jackson.core.io.SerializedString;
 import tools.jackson.core.JsonParser;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.util.TokenBuffer;
@@ -43,6 +45,26 @@ final class AuditEntry {
         }
     }
 
+    // the field names encoded once: each line writes seventeen of them
+    private static final SerializableString TIME_NAME = new SerializedString("time");
+    private static final SerializableString INVOCATION_ID = new SerializedString("invocationId");
+    private static final SerializableString SUBJECT = new SerializedString("subject");
+    private static final SerializableString TENANT = new SerializedString("tenant");
+    private static final SerializableString PROJECT = new SerializedString("project");
+    private static final SerializableString CLIENT_NAME = new SerializedString("clientName");
+    private static final SerializableString PROTOCOL_VERSION = new SerializedString("protocolVersion");
+    private static final SerializableString TOOL = new SerializedString("tool");
+    private static final SerializableString STAGE = new SerializedString("stage");
+    private static final SerializableString REASON = new SerializedString("reason");
+    private static final SerializableString RULE = new SerializedString("rule");
+    private static final SerializableString ENDING = new SerializedString("ending");
+    private static final SerializableString DETAIL = new SerializedString("detail");
+    private static final SerializableString ARGUMENTS_DIGEST = new SerializedString("argumentsDigest");
+    private static final SerializableString AUTHENTICATED = new SerializedString("authenticated");
+    private static final SerializableString ALLOWED = new SerializedString("allowed");
+    private static final SerializableString DURATION_MS = new SerializedString("durationMs");
+    private static final SerializableString DECISIONS = new SerializedString("decisions");
+
     /**
      * The fields of a call written straight to a generator: the file's line without a map per call and a map
      * per decision, or Jackson's look-up of each value's serializer (a tenth of the bytes a trivial call
@@ -51,39 +73,53 @@ final class AuditEntry {
     static void write(JsonGenerator g, CallEvent event) {
         CallerIdentity caller = event.caller();
         g.writeStartObject();
-        g.writeStringProperty("time", time(event.started()));
-        g.writeStringProperty("invocationId", event.invocationId());
-        g.writeStringProperty("subject", caller == null ? null : caller.subject());
-        g.writeStringProperty("tenant", caller == null ? null : caller.tenant());
-        g.writeStringProperty("project", caller == null ? null : caller.project());
-        g.writeBooleanProperty("authenticated", caller != null && caller.authenticated());
-        g.writeStringProperty("clientName", event.clientName());
-        g.writeStringProperty("protocolVersion", event.protocolVersion());
-        g.writeStringProperty("tool", event.tool());
-        g.writeArrayPropertyStart("decisions");
+        string(g, TIME_NAME, time(event.started()));
+        string(g, INVOCATION_ID, event.invocationId());
+        string(g, SUBJECT, caller == null ? null : caller.subject());
+        string(g, TENANT, caller == null ? null : caller.tenant());
+        string(g, PROJECT, caller == null ? null : caller.project());
+        g.writeName(AUTHENTICATED);
+        g.writeBoolean(caller != null && caller.authenticated());
+        string(g, CLIENT_NAME, event.clientName());
+        string(g, PROTOCOL_VERSION, event.protocolVersion());
+        string(g, TOOL, event.tool());
+        g.writeName(DECISIONS);
+        g.writeStartArray();
         String rule = null;
         for (CallEvent.Step step : event.decisions()) {
             g.writeStartObject();
-            g.writeStringProperty("stage", step.stage());
-            g.writeBooleanProperty("allowed", step.allowed());
-            g.writeStringProperty("reason", step.reason());
+            string(g, STAGE, step.stage());
+            g.writeName(ALLOWED);
+            g.writeBoolean(step.allowed());
+            string(g, REASON, step.reason());
             g.writeEndObject();
             if (rule == null && !step.allowed()) {
                 rule = step.reason(); // the first step that said no decided the call
             }
         }
         g.writeEndArray();
-        g.writeStringProperty("rule", rule);
+        string(g, RULE, rule);
         if (event.took() == null) {
-            g.writeNullProperty("durationMs");
+            g.writeName(DURATION_MS);
+            g.writeNull();
         } else {
             // microseconds are kept: most calls take well under a millisecond
-            g.writeNumberProperty("durationMs", event.took().toNanos() / 1000 / 1000.0);
+            g.writeName(DURATION_MS);
+            g.writeNumber(event.took().toNanos() / 1000 / 1000.0);
         }
-        g.writeStringProperty("ending", event.ending() == null ? null : event.ending().name());
-        g.writeStringProperty("detail", event.detail());
-        g.writeStringProperty("argumentsDigest", event.argumentsDigest());
+        string(g, ENDING, event.ending() == null ? null : event.ending().name());
+        string(g, DETAIL, event.detail());
+        string(g, ARGUMENTS_DIGEST, event.argumentsDigest());
         g.writeEndObject();
+    }
+
+    private static void string(JsonGenerator g, SerializableString name, String value) {
+        g.writeName(name);
+        if (value == null) {
+            g.writeNull();
+        } else {
+            g.writeString(value);
+        }
     }
 
     /** The line that says call events were lost because the writer could not keep up. */
