@@ -10,7 +10,8 @@ final class Connection {
     private final AsyncContext async;
     private final ServletOutputStream out;
     private final StreamBudget.Ticket ticket;
-    private boolean open = true;
+    /** Read by other threads than the writer's ({@link SseStream#connected}). */
+    private volatile boolean open = true;
 
     /** @param ticket its place among the open streams, given back when it closes */
     Connection(AsyncContext async, StreamBudget.Ticket ticket) throws IOException {

@@ -69,6 +69,12 @@ public final class HttpTransport implements ProblemSource {
     private ServiceRegistration<Servlet> metadata;
     /** The selector lane offered to Felix HTTP's Jetty, or null. */
     private ServiceRegistration<?> lane;
+    /**
+     * The keep-alive sweep's own thread: a keep-alive written to an idle stream whose client stopped
+     * reading blocks until the container's idle timeout, and must not hold up the timer's deadlines
+     * (slow bodies and headers, the call pool's growth) meanwhile.
+     */
+    private final ScheduledExecutorService keepAlives = daemonTimer("quiver-sse-keepalive");
     private ScheduledFuture<?> keepAlive;
     private long keepAliveMs;
     private volatile List<Problem> problems = List.of();
@@ -87,11 +93,7 @@ public final class HttpTransport implements ProblemSource {
     @Activate
     public HttpTransport(@Reference McpEngine engine, Map<String, Object> properties, BundleContext context) {
         this.context = context;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "quiver-sse-timer");
-            t.setDaemon(true);
-            return t;
-        });
+        this.timer = daemonTimer("quiver-sse-timer");
         this.source = TypedConfig.source(properties);
         this.config = read(properties, null);
         this.gate = new Gatekeeper(Boolean.parseBoolean(context.getProperty(Gatekeeper.REQUIRED_PROPERTY)));
@@ -156,7 +158,7 @@ public final class HttpTransport implements ProblemSource {
                 keepAlive.cancel(false);
             }
             keepAliveMs = interval;
-            keepAlive = timer.scheduleWithFixedDelay(servlet::keepAlive, interval, interval, TimeUnit.MILLISECONDS);
+            keepAlive = keepAlives.scheduleWithFixedDelay(servlet::keepAlive, interval, interval, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -309,9 +311,18 @@ public final class HttpTransport implements ProblemSource {
             // bundle already stopping
         }
         timer.shutdownNow();
+        keepAlives.shutdownNow();
         servlet.closeAll();
     }
 
+
+    private static ScheduledExecutorService daemonTimer(String name) {
+        return Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
+    }
 
     static String path(HttpConfig c) {
         String p = c.path() == null || c.path().isBlank() ? "/mcp" : c.path().trim();

@@ -419,10 +419,23 @@ final class McpServlet extends HttpServlet {
         if (streams) {
             response.streamNow();
             if (policy.pollable() && sessionId != null && c.ssePollingMs() > 0) {
-                timer.schedule(response::hangUp, c.ssePollingMs(), TimeUnit.MILLISECONDS);
+                hangUpLater(response, c.ssePollingMs());
             }
         }
         serve(pending, response, here, callOver);
+    }
+
+    /**
+     * Hangs up a waiting request stream after {@code delayMs} (SSE polling). The timer only tries: while
+     * another thread writes to the response (perhaps blocked on a client that stopped reading), it tries
+     * again a second later rather than wait, since the same thread ends slow bodies and grows the call pool.
+     */
+    private void hangUpLater(PostResponse response, long delayMs) {
+        timer.schedule(() -> {
+            if (!response.tryHangUp()) {
+                hangUpLater(response, 1_000);
+            }
+        }, delayMs, TimeUnit.MILLISECONDS);
     }
 
     /** Starts the exchange; {@code over} (if any) runs once when its answer is given. */
@@ -701,11 +714,15 @@ final class McpServlet extends HttpServlet {
     }
 
 
+    /**
+     * Keeps idle streams alive and finds stateless requests whose client left. Runs on a thread of its own
+     * and never waits on a stream that another thread is writing to (such a write may block on a client
+     * that stopped reading until the container's idle timeout).
+     */
     void keepAlive() {
         for (Map.Entry<SessionStreams, Runnable> own : stateless.entrySet()) {
             for (SseStream stream : own.getKey().all()) {
-                stream.keepAlive();
-                if (!stream.finished() && !stream.connected()) {
+                if (stream.keepAlive()) {
                     own.getValue().run();
                 }
             }

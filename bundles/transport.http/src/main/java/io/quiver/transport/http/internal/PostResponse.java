@@ -100,13 +100,15 @@ final class PostResponse implements MessageSink {
      * Closes the connection this response streams on while it still waits for its response; the
      * client reconnects with {@code Last-Event-ID} and receives the rest (SSE polling). A client that
      * already reconnected keeps its new connection.
+     *
+     * @return false, having done nothing, while another thread writes to this response
      */
-    void hangUp() {
-        lock.lock();
+    boolean tryHangUp() {
+        if (!lock.tryLock()) {
+            return false;
+        }
         try {
-            if (!done && stream != null) {
-                stream.disconnect(connection);
-            }
+            return done || stream == null || stream.disconnect(connection);
         } finally {
             lock.unlock();
         }

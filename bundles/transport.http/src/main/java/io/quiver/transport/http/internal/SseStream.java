@@ -3,6 +3,7 @@ package io.quiver.transport.http.internal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One SSE stream: the events sent on it, a bounded buffer of them for resumption with
@@ -11,12 +12,20 @@ import java.util.Deque;
  */
 final class SseStream {
 
+    private static final byte[] KEEP_ALIVE = ": keep-alive\n\n".getBytes(StandardCharsets.UTF_8);
+
     private final String id;
+    /**
+     * Guards the buffer and the connection. Writes happen under it and may block on a client that stopped
+     * reading (until the container's idle timeout), so whoever must not wait only tries it.
+     */
+    private final ReentrantLock lock = new ReentrantLock();
     private final int capacity;
     private final Deque<Event> buffer = new ArrayDeque<>();
     private long sequence;
-    private Connection live;
-    private boolean finished;
+    /** Set under the lock, read without it by {@link #connected} and {@link #finished}. */
+    private volatile Connection live;
+    private volatile boolean finished;
 
     private record Event(long sequence, byte[] frame) {
     }
@@ -31,107 +40,163 @@ final class SseStream {
     }
 
     /** Attaches a fresh connection and sends the priming event (an id and empty data). */
-    synchronized void open(Connection connection, int retryMs, boolean prime) {
-        replace(connection);
-        if (prime) {
-            String frame = "id: " + id + "-" + sequence + "\nretry: " + retryMs + "\ndata: \n\n";
-            live.write(frame.getBytes(StandardCharsets.UTF_8));
+    void open(Connection connection, int retryMs, boolean prime) {
+        lock.lock();
+        try {
+            replace(connection);
+            if (prime) {
+                String frame = "id: " + id + "-" + sequence + "\nretry: " + retryMs + "\ndata: \n\n";
+                live.write(frame.getBytes(StandardCharsets.UTF_8));
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
     /** Sends (or, without a connection, only buffers) one JSON-RPC message. */
-    synchronized void send(byte[] json) {
-        if (finished) {
-            return;
-        }
-        sequence++;
-        byte[] head = ("id: " + id + "-" + sequence + "\nevent: message\ndata: ").getBytes(StandardCharsets.UTF_8);
-        byte[] frame = new byte[head.length + json.length + 2];
-        System.arraycopy(head, 0, frame, 0, head.length);
-        System.arraycopy(json, 0, frame, head.length, json.length);
-        frame[frame.length - 2] = '\n';
-        frame[frame.length - 1] = '\n';
-        buffer.addLast(new Event(sequence, frame));
-        while (buffer.size() > capacity) {
-            buffer.removeFirst();
-        }
-        if (live != null && !live.write(frame)) {
-            live = null;
+    void send(byte[] json) {
+        lock.lock();
+        try {
+            if (finished) {
+                return;
+            }
+            sequence++;
+            byte[] head = ("id: " + id + "-" + sequence + "\nevent: message\ndata: ").getBytes(StandardCharsets.UTF_8);
+            byte[] frame = new byte[head.length + json.length + 2];
+            System.arraycopy(head, 0, frame, 0, head.length);
+            System.arraycopy(json, 0, frame, head.length, json.length);
+            frame[frame.length - 2] = '\n';
+            frame[frame.length - 1] = '\n';
+            buffer.addLast(new Event(sequence, frame));
+            while (buffer.size() > capacity) {
+                buffer.removeFirst();
+            }
+            if (live != null && !live.write(frame)) {
+                live = null;
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
     /** Sends the last message (if any) and ends the stream; a resuming client gets the rest, then the end. */
-    synchronized void finish(byte[] json) {
-        if (json != null) {
-            send(json);
-        }
-        finished = true;
-        if (live != null) {
-            live.close();
-            live = null;
+    void finish(byte[] json) {
+        lock.lock();
+        try {
+            if (json != null) {
+                send(json);
+            }
+            finished = true;
+            if (live != null) {
+                live.close();
+                live = null;
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
-    synchronized boolean finished() {
+    /** Without the lock (like {@link #connected}): asked by whoever must not wait behind a write. */
+    boolean finished() {
         return finished;
     }
 
     /** Whether a connection currently carries the stream. */
-    synchronized boolean connected() {
-        return live != null && live.isOpen();
+    boolean connected() {
+        Connection c = live;
+        return c != null && c.isOpen();
     }
 
     /**
      * Replays the events after {@code afterSequence} on a new connection, then keeps it attached
      * (or closes it when the stream has finished).
      */
-    synchronized void resume(Connection connection, long afterSequence) {
-        replace(connection);
-        for (Event event : buffer) {
-            if (event.sequence() > afterSequence && !live.write(event.frame())) {
-                live = null;
-                return;
+    void resume(Connection connection, long afterSequence) {
+        lock.lock();
+        try {
+            replace(connection);
+            for (Event event : buffer) {
+                if (event.sequence() > afterSequence && !live.write(event.frame())) {
+                    live = null;
+                    return;
+                }
             }
-        }
-        if (finished) {
-            live.close();
-            live = null;
+            if (finished) {
+                live.close();
+                live = null;
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
-    /** A comment line that keeps proxies from closing an idle stream and finds dead connections. */
-    synchronized void keepAlive() {
-        if (live != null && !live.write(": keep-alive\n\n".getBytes(StandardCharsets.UTF_8))) {
-            live = null;
+    /**
+     * A comment line that keeps proxies from closing an idle stream and finds dead connections. Skipped
+     * while another thread writes to the stream: it is not idle then, and the keep-alive must never wait
+     * behind a write to a client that stopped reading.
+     *
+     * @return whether the stream is left unfinished with no connection to carry it
+     */
+    boolean keepAlive() {
+        if (!lock.tryLock()) {
+            return false;
+        }
+        try {
+            if (live != null && !live.write(KEEP_ALIVE)) {
+                live = null;
+            }
+            return !finished && (live == null || !live.isOpen());
+        } finally {
+            lock.unlock();
         }
     }
 
     /**
      * Ends the stream's connection if it is still {@code connection} (a client that already resumed
-     * on a new one keeps it), but keeps the stream, for the client to resume.
+     * on a new one keeps it), but keeps the stream, for the client to resume. Only tried (a timer asks).
+     *
+     * @return false, having done nothing, while another thread writes to the stream
      */
-    synchronized void disconnect(Connection connection) {
-        if (live != null && live == connection && !finished) {
-            live.close();
-            live = null;
+    boolean disconnect(Connection connection) {
+        if (!lock.tryLock()) {
+            return false;
+        }
+        try {
+            if (live != null && live == connection && !finished) {
+                live.close();
+                live = null;
+            }
+            return true;
+        } finally {
+            lock.unlock();
         }
     }
 
     /** The connection went away (the container told us). */
-    synchronized void lost(Connection connection) {
-        if (live == connection) {
-            connection.lost();
-            live = null;
+    void lost(Connection connection) {
+        lock.lock();
+        try {
+            if (live == connection) {
+                connection.lost();
+                live = null;
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
     /** Closes the connection and drops the buffer. */
-    synchronized void close() {
-        finished = true;
-        buffer.clear();
-        if (live != null) {
-            live.close();
-            live = null;
+    void close() {
+        lock.lock();
+        try {
+            finished = true;
+            buffer.clear();
+            if (live != null) {
+                live.close();
+                live = null;
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
