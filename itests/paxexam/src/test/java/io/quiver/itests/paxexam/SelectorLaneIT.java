@@ -349,6 +349,45 @@ public class SelectorLaneIT {
         }
     }
 
+    @Test
+    public void aBlockingToolNotifyingAListenStreamThatDoesNotReadHoldsOnlyThatStream() throws Exception {
+        lane(true);
+        URI endpoint = Endpoint.await(context, BOUND);
+        // 40,000 notifications/resources/updated (about 4 MB of SSE) from a blocking tool (a call thread) to a
+        // 2026-07-28 subscriptions/listen stream that never reads: the call thread must not wait on it
+        ServiceRegistration<?> announcer = ProbeTools.registerAnnouncer(context, "itest_listen_announcer",
+                "itest://listened", 40_000, true);
+        try (McpClient other = McpClient.connect(endpoint); Socket deaf = new Socket()) {
+            deaf.setReceiveBufferSize(1024);
+            deaf.connect(new InetSocketAddress(endpoint.getHost(), endpoint.getPort()));
+            byte[] body = ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"subscriptions/listen\",\"params\":{\"notifications\":"
+                    + "{\"resourceSubscriptions\":[\"itest://listened\"]},\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":"
+                    + "\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{},\"io.modelcontextprotocol/clientInfo\":"
+                    + "{\"name\":\"deaf\",\"version\":\"1\"}}}}").getBytes(StandardCharsets.UTF_8);
+            OutputStream out = deaf.getOutputStream();
+            out.write(("POST " + endpoint.getRawPath() + " HTTP/1.1\r\nHost: " + endpoint.getHost() + ":" + endpoint.getPort()
+                    + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                    + "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\nContent-Length: "
+                    + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            Thread.sleep(500); // the listen stream is open
+            Eventually.until("itest_listen_announcer listed", other::toolNames,
+                    names -> names.contains("itest_listen_announcer"), BOUND);
+            long t0 = System.nanoTime();
+            assertEquals("announced", other.callTool("itest_listen_announcer", Map.of()).path("result").path("content")
+                    .path(0).path("text").asString(""));
+            for (int i = 0; i < 5; i++) {
+                assertTrue(other.ping());
+            }
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue("the announcing call and five pings answered while the listener read nothing: " + ms + " ms",
+                    ms < 5_000);
+        } finally {
+            announcer.unregister();
+        }
+    }
+
     /**
      * A session opens at the endpoint and a non-blocking tool answers from {@code where} it is expected
      * to run: {@code lane} (the thread that read the request) or {@code pool}. Retried while the port

@@ -472,7 +472,8 @@ final class McpServlet extends HttpServlet {
             boolean here, Runnable callOver) {
         HttpConfig c = config;
         StreamBudget.Ticket ticket = null;
-        if (streams && LISTENING.contains(pending.exchange().method())) {
+        boolean listening = streams && LISTENING.contains(pending.exchange().method());
+        if (listening) {
             ticket = budget.lasting(null, maxStreams, 0);
             if (ticket == null) {
                 pending.exchange().abandon();
@@ -486,7 +487,9 @@ final class McpServlet extends HttpServlet {
             pending.exchange().abandon();
         } : () -> stateless.remove(own);
         stateless.put(own, lost);
-        PostResponse response = new PostResponse(async, own, budget, ticket, c.sseRetryMs(), policy.prime(), lost);
+        // a listen stream is notified from any tool's thread: written by the transport's writers, like a GET stream
+        PostResponse response = new PostResponse(async, own, budget, ticket, c.sseRetryMs(), policy.prime(), lost,
+                listening ? writers : null);
         async.addListener(new AsyncListener() {
             @Override
             public void onComplete(AsyncEvent event) {

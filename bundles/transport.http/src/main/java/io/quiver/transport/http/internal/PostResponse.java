@@ -5,6 +5,7 @@ import io.quiver.api.transport.Receipt;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,8 +34,8 @@ final class PostResponse implements MessageSink {
     private boolean done;
     /** Guards the state and the writes; a lane thread only ever tries it. */
     private final ReentrantLock lock = new ReentrantLock();
-    /** Keeps this response's writes off lane threads, in order. */
-    private final HandOff handOff = new HandOff();
+    /** Keeps this response's writes off lane threads (or off every notifying thread), in order. */
+    private final HandOff handOff;
 
     /**
      * @param ticket a place among the open streams reserved for this response, or {@code null}: one
@@ -44,6 +45,16 @@ final class PostResponse implements MessageSink {
      */
     PostResponse(AsyncContext async, SessionStreams streams, StreamBudget budget, StreamBudget.Ticket ticket,
             int retryMs, boolean prime, Runnable onLost) {
+        this(async, streams, budget, ticket, retryMs, prime, onLost, null);
+    }
+
+    /**
+     * @param writers where every thread's writes go (a listen stream, which any tool's thread may notify,
+     *     must not hold that thread when its client stops reading), or null: only a lane thread's
+     */
+    PostResponse(AsyncContext async, SessionStreams streams, StreamBudget budget, StreamBudget.Ticket ticket,
+            int retryMs, boolean prime, Runnable onLost, Executor writers) {
+        this.handOff = new HandOff(writers);
         this.async = async;
         this.streams = streams;
         this.budget = budget;

@@ -140,11 +140,17 @@ public final class ProbeTools {
      * (through the engine's {@code ResourceEvents}), then answers.
      */
     public static ServiceRegistration<?> registerAnnouncer(BundleContext context, String name, String uri, int count) {
+        return registerAnnouncer(context, name, uri, count, false);
+    }
+
+    /** The same, declared {@code blocking} or not (a blocking one runs on a call thread). */
+    public static ServiceRegistration<?> registerAnnouncer(BundleContext context, String name, String uri, int count,
+            boolean blocking) {
         ResourceEvents events = context.getService(context.getServiceReference(ResourceEvents.class));
         Hashtable<String, Object> props = new Hashtable<>();
         props.put("mcp.tool.name", name);
         props.put("mcp.tool.description", "Announces resource updates, then answers (Pax Exam fixture)");
-        props.put("mcp.tool.blocking", Boolean.FALSE);
+        props.put("mcp.tool.blocking", blocking);
         Tool announcer = call -> {
             for (int i = 0; i < count; i++) {
                 events.updated(uri);
