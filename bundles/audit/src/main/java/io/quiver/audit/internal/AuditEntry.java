@@ -10,9 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonParser;
 import tools.jackson.core.SerializableString;
 import tools.jackson.core.io.SerializedString;
-import tools.jackson.core.JsonParser;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.util.TokenBuffer;
 
@@ -99,12 +99,11 @@ final class AuditEntry {
         }
         g.writeEndArray();
         string(g, RULE, rule);
+        g.writeName(DURATION_MS);
         if (event.took() == null) {
-            g.writeName(DURATION_MS);
             g.writeNull();
         } else {
             // microseconds are kept: most calls take well under a millisecond
-            g.writeName(DURATION_MS);
             g.writeNumber(event.took().toNanos() / 1000 / 1000.0);
         }
         string(g, ENDING, event.ending() == null ? null : event.ending().name());

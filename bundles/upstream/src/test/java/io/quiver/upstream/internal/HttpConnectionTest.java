@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -212,7 +213,7 @@ class HttpConnectionTest {
      */
     @Test
     void aResumedStreamThatStaysOpenAfterItsAnswerIsLetGo() throws Exception {
-        java.util.concurrent.CountDownLatch letGo = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
         start(new Handler() {
             @Override
             public void post(HttpExchange exchange, JsonNode message) throws IOException {

@@ -334,16 +334,7 @@ public class SelectorLaneIT {
                     + subscriber.session() + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             out.flush();
             Thread.sleep(500); // the subscriber's stream is open
-            Eventually.until("itest_announcer listed", other::toolNames, names -> names.contains("itest_announcer"), BOUND);
-            long t0 = System.nanoTime();
-            assertEquals("announced", other.callTool("itest_announcer", Map.of()).path("result").path("content").path(0)
-                    .path("text").asString(""));
-            for (int i = 0; i < 5; i++) {
-                assertTrue(other.ping());
-            }
-            long ms = (System.nanoTime() - t0) / 1_000_000;
-            assertTrue("the announcing call and five pings answered while the subscriber read nothing: " + ms + " ms",
-                    ms < 5_000);
+            announcesPromptly(other, "itest_announcer");
         } finally {
             announcer.unregister();
         }
@@ -372,20 +363,24 @@ public class SelectorLaneIT {
             out.write(body);
             out.flush();
             Thread.sleep(500); // the listen stream is open
-            Eventually.until("itest_listen_announcer listed", other::toolNames,
-                    names -> names.contains("itest_listen_announcer"), BOUND);
-            long t0 = System.nanoTime();
-            assertEquals("announced", other.callTool("itest_listen_announcer", Map.of()).path("result").path("content")
-                    .path(0).path("text").asString(""));
-            for (int i = 0; i < 5; i++) {
-                assertTrue(other.ping());
-            }
-            long ms = (System.nanoTime() - t0) / 1_000_000;
-            assertTrue("the announcing call and five pings answered while the listener read nothing: " + ms + " ms",
-                    ms < 5_000);
+            announcesPromptly(other, "itest_listen_announcer");
         } finally {
             announcer.unregister();
         }
+    }
+
+    /** {@code other} calls the announcing tool once it is listed: the call and five pings answer within 5 s. */
+    private static void announcesPromptly(McpClient other, String tool) throws Exception {
+        Eventually.until(tool + " listed", other::toolNames, names -> names.contains(tool), BOUND);
+        long t0 = System.nanoTime();
+        assertEquals("announced", other.callTool(tool, Map.of()).path("result").path("content").path(0)
+                .path("text").asString(""));
+        for (int i = 0; i < 5; i++) {
+            assertTrue(other.ping());
+        }
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertTrue("the announcing call and five pings answered while the subscriber read nothing: " + ms + " ms",
+                ms < 5_000);
     }
 
     /**

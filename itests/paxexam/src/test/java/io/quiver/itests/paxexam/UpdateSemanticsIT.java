@@ -57,15 +57,7 @@ public class UpdateSemanticsIT {
             Eventually.until("itest_revision listed", client::listTools, t -> t.containsKey("itest_revision"), BOUND);
             // the install's own list change comes first (debounced, so perhaps after the call below
             // started): waited for here, so that only the update's is counted
-            Eventually.until("the install's list change", () -> {
-                int n = 0;
-                for (var message : events.history()) {
-                    if ("notifications/tools/list_changed".equals(message.path("method").asString())) {
-                        n++;
-                    }
-                }
-                return n;
-            }, n -> n >= 1, BOUND);
+            Eventually.until("the install's list change", () -> listChanges(events, 0), n -> n >= 1, BOUND);
 
             McpClient.Call inFlight = client.send("tools/call",
                     client.toolCall("itest_revision", Map.of("millis", 1200), "rev-1"));
@@ -83,17 +75,25 @@ public class UpdateSemanticsIT {
             assertEquals("revision two", fresh);
 
             Thread.sleep(1_000);
-            int changes = 0;
-            // a loop, not a lambda: a lambda over JsonNode would put Jackson in a method signature
-            // JUnit inspects outside the framework, where Jackson is not on the class path
-            for (var message : events.history().subList(before, events.history().size())) {
-                if ("notifications/tools/list_changed".equals(message.path("method").asString())) {
-                    changes++;
-                }
-            }
-            assertEquals("one list change for one update: " + events.history(), 1, changes);
+            assertEquals("one list change for one update: " + events.history(), 1, listChanges(events, before));
         } finally {
             bundle.uninstall();
         }
+    }
+
+    /**
+     * The {@code tools/list_changed} notifications among the stream's messages from index {@code from}. A loop, not
+     * a lambda: a lambda over JsonNode would put Jackson in a method signature JUnit inspects outside the framework,
+     * where Jackson is not on the class path.
+     */
+    private static int listChanges(MessageStream events, int from) {
+        var history = events.history();
+        int changes = 0;
+        for (var message : history.subList(from, history.size())) {
+            if ("notifications/tools/list_changed".equals(message.path("method").asString())) {
+                changes++;
+            }
+        }
+        return changes;
     }
 }

@@ -415,7 +415,7 @@ final class McpServlet extends HttpServlet {
         }
         // an initialize (no session id yet) is never primed: its client has nothing to resume with
         boolean prime = policy.prime() && sessionId != null;
-        PostResponse response = new PostResponse(async, sessionStreams, budget, ticket, c.sseRetryMs(), prime, null);
+        PostResponse response = new PostResponse(async, sessionStreams, budget, ticket, c.sseRetryMs(), prime, null, null);
         if (streams) {
             response.streamNow();
             if (policy.pollable() && sessionId != null && c.ssePollingMs() > 0) {

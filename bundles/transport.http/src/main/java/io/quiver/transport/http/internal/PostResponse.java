@@ -42,13 +42,6 @@ final class PostResponse implements MessageSink {
      *     is taken (whatever the limits) if it turns into a stream
      * @param onLost run when the client goes away before the exchange is over (stateless requests:
      *     that cancels them), or {@code null}
-     */
-    PostResponse(AsyncContext async, SessionStreams streams, StreamBudget budget, StreamBudget.Ticket ticket,
-            int retryMs, boolean prime, Runnable onLost) {
-        this(async, streams, budget, ticket, retryMs, prime, onLost, null);
-    }
-
-    /**
      * @param writers where every thread's writes go (a listen stream, which any tool's thread may notify,
      *     must not hold that thread when its client stops reading), or null: only a lane thread's
      */

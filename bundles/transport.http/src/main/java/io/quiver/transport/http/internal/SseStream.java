@@ -145,7 +145,7 @@ final class SseStream {
             if (live != null && !live.write(KEEP_ALIVE)) {
                 live = null;
             }
-            return !finished && (live == null || !live.isOpen());
+            return !finished && !connected();
         } finally {
             lock.unlock();
         }
