@@ -2,60 +2,138 @@ package io.quiver.transport.http.internal;
 
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
 import java.io.IOException;
+import java.util.ArrayDeque;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** One open HTTP response carrying an SSE stream. Not thread-safe: its {@link SseStream} serializes use. */
-final class Connection {
+/**
+ * One open HTTP response carrying an SSE stream, written without ever blocking: what the socket does
+ * not take at once waits here (up to the ticket's {@code maxUnsentBytes}) and goes out when the
+ * container says it can, so a client that stops reading holds its own bytes, never a thread. A
+ * connection further behind than that is ended after the frame on its way (its stream keeps the
+ * events for the client to resume). Its {@link SseStream} serializes the writers; the container's
+ * callbacks come on its own threads, so the state is guarded by this object's monitor, which is never
+ * held while anything waits.
+ */
+final class Connection implements WriteListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
 
     private final AsyncContext async;
     private final ServletOutputStream out;
     private final StreamBudget.Ticket ticket;
+    private final long maxUnsent;
     /** Read by other threads than the writer's ({@link SseStream#connected}). */
     private volatile boolean open = true;
+    private final ArrayDeque<byte[]> unsent = new ArrayDeque<>();
+    private long unsentBytes;
+    /** Written since the last flush. */
+    private boolean unflushed;
+    /** Closed: the response completes once everything before is out. */
+    private boolean ending;
+    private boolean completed;
 
     /** @param ticket its place among the open streams, given back when it closes */
     Connection(AsyncContext async, StreamBudget.Ticket ticket) throws IOException {
         this.async = async;
         this.ticket = ticket;
+        this.maxUnsent = ticket.maxUnsentBytes();
         this.out = async.getResponse().getOutputStream();
+        out.setWriteListener(this);
     }
 
-    /** Writes and flushes; false (and closed) when the client is gone. */
-    boolean write(byte[] frame) {
+    /**
+     * Sends one frame, now as far as the socket takes it and the rest when it can; false (and closed)
+     * when the client is gone, or so far behind that this connection ends.
+     */
+    synchronized boolean write(byte[] frame) {
         if (!open) {
             return false;
         }
-        try {
-            out.write(frame);
-            out.flush();
-            return true;
-        } catch (IOException | IllegalStateException e) {
+        if (!unsent.isEmpty() && unsentBytes + frame.length > maxUnsent) {
+            LOG.debug("An SSE client has {} bytes unread, more than maxUnsentBytes: its connection ends", unsentBytes);
+            unsent.clear();
+            unsentBytes = 0;
             close();
             return false;
         }
+        unsent.add(frame);
+        unsentBytes += frame.length;
+        drain();
+        return open;
+    }
+
+    /** Sends {@code frame} only if nothing waits to go out (a keep-alive: a busy connection is not idle); false when closed. */
+    synchronized boolean writeIfIdle(byte[] frame) {
+        return open && (!unsent.isEmpty() || unflushed || write(frame));
     }
 
     boolean isOpen() {
         return open;
     }
 
-    /** Ends the HTTP response. */
-    void close() {
+    /** Ends the HTTP response once what was written before is out. */
+    synchronized void close() {
         if (!open) {
             return;
         }
         open = false;
         ticket.release();
-        try {
-            async.complete();
-        } catch (IllegalStateException e) {
-            // already completed by the container (client gone)
-        }
+        ending = true;
+        drain();
     }
 
     /** The container saw the client go; stop writing without completing twice. */
-    void lost() {
+    synchronized void lost() {
         open = false;
         ticket.release();
+        unsent.clear();
+        unsentBytes = 0;
+        completed = true;
+    }
+
+    @Override
+    public synchronized void onWritePossible() {
+        drain();
+    }
+
+    @Override
+    public synchronized void onError(Throwable failure) {
+        LOG.debug("An SSE client left: {}", failure.toString());
+        lost();
+        NonBlockingWrite.complete(async);
+    }
+
+    /** Writes while the socket takes it; completes the response once it is ending and all is out. */
+    private void drain() {
+        if (completed) {
+            return;
+        }
+        try {
+            while (out.isReady()) {
+                if (unflushed) {
+                    unflushed = false;
+                    out.flush();
+                    continue;
+                }
+                byte[] next = unsent.poll();
+                if (next == null) {
+                    if (ending) {
+                        completed = true;
+                        NonBlockingWrite.complete(async);
+                    }
+                    return;
+                }
+                unsentBytes -= next.length;
+                out.write(next);
+                unflushed = true;
+            }
+        } catch (IOException | IllegalStateException e) {
+            LOG.debug("An SSE client left: {}", e.toString());
+            lost();
+            NonBlockingWrite.complete(async);
+        }
     }
 }

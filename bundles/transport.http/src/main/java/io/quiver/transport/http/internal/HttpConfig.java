@@ -109,6 +109,16 @@ public @interface HttpConfig {
     @Min(1000)
     long sseKeepAliveMs() default 20_000;
 
+    /** {@link #maxUnsentBytes}'s default: 4 MiB. */
+    long DEFAULT_MAX_UNSENT_BYTES = 4L << 20;
+
+    @AttributeDefinition(description = "Bytes one SSE connection may hold that its client has not read yet (beyond the"
+            + " socket's own buffers). No thread waits for a client to read: what it has not taken waits here, and a"
+            + " connection further behind is ended after the event on its way; the client resumes with Last-Event-ID"
+            + " from the events the stream keeps (sseBufferEvents)")
+    @Min(65_536)
+    long maxUnsentBytes() default DEFAULT_MAX_UNSENT_BYTES;
+
     @AttributeDefinition(description = "Serve MCP POSTs on the thread that read them (Felix HTTP's Jetty 12:"
             + " its plain HTTP connector is replaced by one whose connections never block); what may wait (a"
             + " blocking tool's call, a streamed answer) goes to the call pool, other requests to Jetty's pool."

@@ -29,7 +29,7 @@ final class HttpErrors {
         resp.getOutputStream().write(body);
     }
 
-    /** {@link #send} on a thread that must not block ({@link NonBlockingWrite}); completes the request. */
+    /** {@link #send} without ever blocking the calling thread ({@link NonBlockingWrite}); completes the request. */
     static void sendWithoutBlocking(AsyncContext async, int status, byte[] body) {
         head((HttpServletResponse) async.getResponse(), status, body);
         NonBlockingWrite.write(async, body);

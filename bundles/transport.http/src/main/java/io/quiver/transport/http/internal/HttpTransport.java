@@ -70,9 +70,8 @@ public final class HttpTransport implements ProblemSource {
     /** The selector lane offered to Felix HTTP's Jetty, or null. */
     private ServiceRegistration<?> lane;
     /**
-     * The keep-alive sweep's own thread: a keep-alive written to an idle stream whose client stopped
-     * reading blocks until the container's idle timeout, and must not hold up the timer's deadlines
-     * (slow bodies and headers, the call pool's growth) meanwhile.
+     * The keep-alive sweep's own thread, apart from the timer's deadlines (slow bodies and headers, the
+     * call pool's growth): a sweep over many thousands of streams takes its time.
      */
     private final ScheduledExecutorService keepAlives = daemonTimer("quiver-sse-keepalive");
     private ScheduledFuture<?> keepAlive;

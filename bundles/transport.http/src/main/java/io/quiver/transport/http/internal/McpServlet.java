@@ -65,9 +65,10 @@ final class McpServlet extends HttpServlet {
     private final transient Map<String, SessionStreams> streams = new ConcurrentHashMap<>();
     private final transient Map<String, StandaloneStream> standalone = new ConcurrentHashMap<>();
     /**
-     * Write what the engine sends to sessions' GET streams, so that whoever notifies (a tool announcing
-     * a resource update, the list-change timer) never waits on a client that stopped reading; when all
-     * are busy with such clients, the notifier writes itself.
+     * Write what the engine sends to sessions' GET streams, in order, so that whoever notifies (a tool
+     * announcing a resource update, the list-change timer) never waits for another thread's write to the
+     * same stream (no write waits for the client: {@link Connection}); when all are busy, the notifier
+     * writes itself.
      */
     private final transient ThreadPoolExecutor writers = new ThreadPoolExecutor(0, 64, 30, TimeUnit.SECONDS,
             new SynchronousQueue<>(), r -> {
@@ -110,6 +111,7 @@ final class McpServlet extends HttpServlet {
         this.guard = new RequestGuard(TypedConfig.list(next.allowedHosts()), TypedConfig.list(next.allowedOrigins()));
         gate.configure(next);
         limits.configure(next);
+        budget.maxUnsentBytes(next.maxUnsentBytes());
         calls.resize(callThreads(next), next.maxCallThreads(), next.maxQueuedCalls(), next.callThreadGrowMs());
         this.maxStreams = next.maxStreams() > 0 ? next.maxStreams()
                 : (int) Math.max(256, Math.min(1_000_000, (Runtime.getRuntime().maxMemory() >> 20) * 8));
@@ -345,7 +347,8 @@ final class McpServlet extends HttpServlet {
         boolean streams = LISTENING.contains(method) || c.sseMethods().length > 0 && List.of(c.sseMethods()).contains(method)
                 && !(lane != null && pending.exchange().quick());
         if (lane != null && streams) {
-            // a stream's writes may block: the rest on a call thread, or for a stream that stays open on
+            // a streamed answer opens on a call thread, not here: calls queued for the pool hold no stream yet
+            // (a session's streams are counted, maxStreamsPerSession), and a stream that stays open goes to
             // Jetty's pool, where the connection's next requests are read too
             Executor off = calls;
             if (LISTENING.contains(method)) {
@@ -427,8 +430,8 @@ final class McpServlet extends HttpServlet {
 
     /**
      * Hangs up a waiting request stream after {@code delayMs} (SSE polling). The timer only tries: while
-     * another thread writes to the response (perhaps blocked on a client that stopped reading), it tries
-     * again a second later rather than wait, since the same thread ends slow bodies and grows the call pool.
+     * another thread writes to the response, it tries again a second later rather than wait, since the same
+     * thread ends slow bodies and grows the call pool.
      */
     private void hangUpLater(PostResponse response, long delayMs) {
         timer.schedule(() -> {
@@ -697,18 +700,9 @@ final class McpServlet extends HttpServlet {
         send(async, status, engine.errorResponse(code, message));
     }
 
+    /** On any thread: a client that does not read holds its answer, not the thread. */
     private static void send(AsyncContext async, int status, byte[] body) {
-        if (LaneThread.here()) {
-            HttpErrors.sendWithoutBlocking(async, status, body);
-            return;
-        }
-        try {
-            HttpErrors.send((HttpServletResponse) async.getResponse(), status, body);
-        } catch (IOException | IllegalStateException e) {
-            LOG.debug("The client left before its answer was written: {}", e.toString());
-        } finally {
-            NonBlockingWrite.complete(async);
-        }
+        HttpErrors.sendWithoutBlocking(async, status, body);
     }
 
     private static String header(HttpServletRequest req, String name) {
@@ -719,8 +713,7 @@ final class McpServlet extends HttpServlet {
 
     /**
      * Keeps idle streams alive and finds stateless requests whose client left. Runs on a thread of its own
-     * and never waits on a stream that another thread is writing to (such a write may block on a client
-     * that stopped reading until the container's idle timeout).
+     * and never waits on a stream that another thread is writing to.
      */
     void keepAlive() {
         for (Map.Entry<SessionStreams, Runnable> own : stateless.entrySet()) {

@@ -77,10 +77,9 @@ final class PostResponse implements MessageSink {
             done = true;
             releaseUnused();
             try {
-                HttpErrors.send((HttpServletResponse) async.getResponse(), HttpErrors.status(reason), response);
-            } catch (IOException | IllegalStateException e) {
+                HttpErrors.sendWithoutBlocking(async, HttpErrors.status(reason), response);
+            } catch (IllegalStateException e) {
                 LOG.debug("The client left before its error was written", e);
-            } finally {
                 NonBlockingWrite.complete(async);
             }
         } finally {
@@ -156,11 +155,7 @@ final class PostResponse implements MessageSink {
                 if (stream == null) {
                     done = true;
                     releaseUnused();
-                    if (head(response)) {
-                        NonBlockingWrite.write(async, response);
-                    } else {
-                        NonBlockingWrite.complete(async);
-                    }
+                    plain(response);
                     return;
                 }
             } finally {
@@ -184,31 +179,32 @@ final class PostResponse implements MessageSink {
                 return;
             }
             releaseUnused();
-            try {
-                if (head(response)) {
-                    async.getResponse().getOutputStream().write(response);
-                }
-            } catch (IOException | IllegalStateException e) {
-                LOG.debug("The client left before its response was written", e);
-            } finally {
-                NonBlockingWrite.complete(async);
-            }
+            plain(response);
         } finally {
             lock.unlock();
         }
     }
 
-    /** Status and headers of the plain answer: 200 with JSON, or 204 for none; whether a body follows. */
-    private boolean head(byte[] response) {
-        HttpServletResponse http = (HttpServletResponse) async.getResponse();
-        if (response == null) {
-            http.setStatus(HttpServletResponse.SC_NO_CONTENT);
-            return false;
+    /**
+     * The plain answer, 200 with JSON or 204 for none, written without blocking on any thread: a client
+     * that does not read holds its answer, not the thread that made it.
+     */
+    private void plain(byte[] response) {
+        try {
+            HttpServletResponse http = (HttpServletResponse) async.getResponse();
+            if (response == null) {
+                http.setStatus(HttpServletResponse.SC_NO_CONTENT);
+                NonBlockingWrite.complete(async);
+                return;
+            }
+            http.setStatus(HttpServletResponse.SC_OK);
+            http.setContentType(MediaTypes.JSON);
+            http.setContentLength(response.length);
+            NonBlockingWrite.write(async, response);
+        } catch (IllegalStateException e) {
+            LOG.debug("The client left before its response was written", e);
+            NonBlockingWrite.complete(async);
         }
-        http.setStatus(HttpServletResponse.SC_OK);
-        http.setContentType(MediaTypes.JSON);
-        http.setContentLength(response.length);
-        return true;
     }
 
     /** A place reserved for a stream that never opened goes back. */

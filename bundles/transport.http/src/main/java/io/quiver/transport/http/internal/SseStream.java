@@ -16,8 +16,9 @@ final class SseStream {
 
     private final String id;
     /**
-     * Guards the buffer and the connection. Writes happen under it and may block on a client that stopped
-     * reading (until the container's idle timeout), so whoever must not wait only tries it.
+     * Guards the buffer and the connection. Writes under it never wait for the client ({@link Connection}
+     * holds what the socket does not take), but a timer's sweep still only tries it: a stream being
+     * written to is not idle.
      */
     private final ReentrantLock lock = new ReentrantLock();
     private final int capacity;
@@ -132,8 +133,8 @@ final class SseStream {
 
     /**
      * A comment line that keeps proxies from closing an idle stream and finds dead connections. Skipped
-     * while another thread writes to the stream: it is not idle then, and the keep-alive must never wait
-     * behind a write to a client that stopped reading.
+     * while another thread writes to the stream, or while earlier events still wait to go out: it is not
+     * idle then.
      *
      * @return whether the stream is left unfinished with no connection to carry it
      */
@@ -142,7 +143,7 @@ final class SseStream {
             return false;
         }
         try {
-            if (live != null && !live.write(KEEP_ALIVE)) {
+            if (live != null && !live.writeIfIdle(KEEP_ALIVE)) {
                 live = null;
             }
             return !finished && !connected();

@@ -13,6 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class StreamBudget {
 
     private final AtomicInteger open = new AtomicInteger();
+    /** What one connection may hold that its client has not read yet ({@code maxUnsentBytes}). */
+    private volatile long maxUnsentBytes = HttpConfig.DEFAULT_MAX_UNSENT_BYTES;
 
     /** One open stream's place in the budget; released once. */
     static final class Ticket {
@@ -25,6 +27,11 @@ final class StreamBudget {
             this.budget = budget;
             this.owner = owner;
             this.lasting = lasting;
+        }
+
+        /** The bytes its connection may hold that the client has not read yet. */
+        long maxUnsentBytes() {
+            return budget.maxUnsentBytes;
         }
 
         void release() {
@@ -71,6 +78,10 @@ final class StreamBudget {
             return null;
         }
         return new Ticket(this, owner, lasting);
+    }
+
+    void maxUnsentBytes(long bytes) {
+        maxUnsentBytes = bytes;
     }
 
     /** Lasting streams open now. */
