@@ -39,7 +39,8 @@ import tools.jackson.databind.JsonNode;
  * the socket until the idle timeout (a minute), holding its call thread, so two greedy clients were
  * enough to leave every other blocking tool call waiting: now the answer waits, not the thread. Each
  * greedy connection keeps at most the one answer it is not reading (it sends nothing more until it is
- * written), and the session streams' unsent events are bounded by {@code maxUnsentBytes}.
+ * written), and the session streams' unsent events are bounded by {@code maxUnsentBytes} per connection
+ * and {@code maxUnsentBytesTotal} for all together.
  */
 class GreedyClientsIT {
 
@@ -48,16 +49,8 @@ class GreedyClientsIT {
 
     @BeforeAll
     static void start() throws Exception {
-        server = QuiverServer.start("greedy-clients", "core,http,tools-default",
-                home -> Files.writeString(home.resolve("etc/io.quiver.transport.http.cfg"),
-                        "callThreads = 2\nmaxCallThreads = 2\nmaxUnsentBytes = 65536\n"));
-        // 10,000 lines of 1,000 bytes on stderr in 200 paced batches, each line passed on as a progress
-        // notification (paced: the forwarder drops the oldest of 256 queued lines when it falls behind): ~10 MB of SSE
-        Path script = server.home().resolve("chatty.sh");
-        Files.writeString(script, "for i in $(seq 200); do yes '" + "x".repeat(1000) + "' | head -n 50 >&2; sleep 0.01; done\n"
-                + "echo > chatty.end; echo done\n");
-        Files.writeString(server.home().resolve("etc/io.quiver.tools.command-chatty.cfg"),
-                "argv = /bin/sh, " + script + "\ntimeoutMs = 60000\n");
+        server = QuiverServer.start("greedy-clients", "core,http,tools-default", home -> chatty(home,
+                "callThreads = 2\nmaxCallThreads = 2\nmaxUnsentBytes = 65536\n"));
         Files.writeString(server.home().resolve("big.txt"), "0123456789abcdef\n".repeat(11_000));
         Files.writeString(server.home().resolve("small.txt"), "small\n");
     }
@@ -104,6 +97,10 @@ class GreedyClientsIT {
      */
     @Test
     void aClientFarBehindItsStreamLosesTheConnectionNotTheResult() throws Exception {
+        assertChattyClientResumes(server);
+    }
+
+    private static void assertChattyClientResumes(QuiverServer server) throws Exception {
         URI uri = URI.create(server.url());
         try (McpClient client = McpClient.connect(uri); Socket slow = new Socket()) {
             await(() -> client.toolNames().contains("chatty"), "chatty listed");
@@ -132,11 +129,37 @@ class GreedyClientsIT {
                 }
             }
             assertNotNull(last, "events came before the connection ended");
-            String resumed = resume(client.session(), last);
+            String resumed = resume(server, client.session(), last);
             assertTrue(resumed.contains("\"id\":42,\"result\"") && resumed.contains("done"), resumed.length() > 400
                     ? resumed.substring(resumed.length() - 400) : resumed);
         }
         Probe.normalCallAnswers(server.url());
+    }
+
+    /**
+     * The same with a per-connection limit far above what the command writes, and a server-wide one of 64
+     * KiB ({@code maxUnsentBytesTotal}): no number of clients that stop reading can fill the heap.
+     */
+    @Test
+    void allClientsTogetherHoldAtMostTheServerWideLimit() throws Exception {
+        try (QuiverServer small = QuiverServer.start("greedy-total", "core,http,tools-default", home -> chatty(home,
+                "maxUnsentBytes = 1073741824\nmaxUnsentBytesTotal = 65536\n"))) {
+            assertChattyClientResumes(small);
+        }
+    }
+
+    /**
+     * Writes the transport's {@code settings} and a command tool {@code chatty}: 10,000 lines of 1,000 bytes
+     * on stderr in 200 paced batches, each line passed on as a progress notification (paced: the forwarder
+     * drops the oldest of 256 queued lines when it falls behind), ~10 MB of SSE; then it marks its end.
+     */
+    private static void chatty(Path home, String settings) throws IOException {
+        Files.writeString(home.resolve("etc/io.quiver.transport.http.cfg"), settings);
+        Path script = home.resolve("chatty.sh");
+        Files.writeString(script, "for i in $(seq 200); do yes '" + "x".repeat(1000) + "' | head -n 50 >&2; sleep 0.01; done\n"
+                + "echo > chatty.end; echo done\n");
+        Files.writeString(home.resolve("etc/io.quiver.tools.command-chatty.cfg"),
+                "argv = /bin/sh, " + script + "\ntimeoutMs = 60000\n");
     }
 
     /** Opens the greedy connections, the i-th pipelining {@code request.apply(i)} 60 times, then calls beside them. */
@@ -206,7 +229,7 @@ class GreedyClientsIT {
     }
 
     /** A GET with {@code Last-Event-ID}: the resumed stream's events, read to its end. */
-    private static String resume(String session, String lastEventId) throws Exception {
+    private static String resume(QuiverServer server, String session, String lastEventId) throws Exception {
         HttpResponse<String> get = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url()))
                 .timeout(Duration.ofSeconds(20)).header("Accept", "text/event-stream").header("Mcp-Session-Id", session)
                 .header("MCP-Protocol-Version", McpClient.VERSION).header("Last-Event-ID", lastEventId).GET().build(),

@@ -10,10 +10,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One open HTTP response carrying an SSE stream, written without ever blocking: what the socket does
- * not take at once waits here (up to the ticket's {@code maxUnsentBytes}) and goes out when the
- * container says it can, so a client that stops reading holds its own bytes, never a thread. A
- * connection further behind than that is ended after the frame on its way (its stream keeps the
- * events for the client to resume). Its {@link SseStream} serializes the writers; the container's
+ * not take at once waits here and goes out when the container says it can, so a client that stops
+ * reading holds its own bytes, never a thread. A connection further behind than {@code maxUnsentBytes},
+ * or one with events waiting when all connections together hold {@code maxUnsentBytesTotal}, is ended
+ * after the frame on its way (its stream keeps the events for the client to resume). Its {@link SseStream} serializes the writers; the container's
  * callbacks come on its own threads, so the state is guarded by this object's monitor, which is never
  * held while anything waits.
  */
@@ -24,6 +24,7 @@ final class Connection implements WriteListener {
     private final AsyncContext async;
     private final ServletOutputStream out;
     private final StreamBudget.Ticket ticket;
+    private final StreamBudget budget;
     private final long maxUnsent;
     /** Read by other threads than the writer's ({@link SseStream#connected}). */
     private volatile boolean open = true;
@@ -40,6 +41,7 @@ final class Connection implements WriteListener {
         this.async = async;
         this.ticket = ticket;
         this.maxUnsent = ticket.maxUnsentBytes();
+        this.budget = ticket.budget();
         this.out = async.getResponse().getOutputStream();
         out.setWriteListener(this);
     }
@@ -52,10 +54,11 @@ final class Connection implements WriteListener {
         if (!open) {
             return false;
         }
-        if (!unsent.isEmpty() && unsentBytes + frame.length > maxUnsent) {
-            LOG.debug("An SSE client has {} bytes unread, more than maxUnsentBytes: its connection ends", unsentBytes);
-            unsent.clear();
-            unsentBytes = 0;
+        boolean waiting = !unsent.isEmpty(); // a lone frame always goes
+        if (waiting && unsentBytes + frame.length > maxUnsent || !budget.holdUnsent(frame.length, !waiting)) {
+            LOG.debug("An SSE client has {} bytes unread (maxUnsentBytes, maxUnsentBytesTotal): its connection ends",
+                    unsentBytes);
+            drop();
             close();
             return false;
         }
@@ -89,9 +92,15 @@ final class Connection implements WriteListener {
     synchronized void lost() {
         open = false;
         ticket.release();
+        drop();
+        completed = true;
+    }
+
+    /** Forgets the frames not written yet. */
+    private void drop() {
+        budget.releaseUnsent(unsentBytes);
         unsent.clear();
         unsentBytes = 0;
-        completed = true;
     }
 
     @Override
@@ -127,6 +136,7 @@ final class Connection implements WriteListener {
                     return;
                 }
                 unsentBytes -= next.length;
+                budget.releaseUnsent(next.length);
                 out.write(next);
                 unflushed = true;
             }

@@ -119,6 +119,13 @@ public @interface HttpConfig {
     @Min(65_536)
     long maxUnsentBytes() default DEFAULT_MAX_UNSENT_BYTES;
 
+    @AttributeDefinition(description = "Bytes all connections together may hold that their clients have not read"
+            + " yet (answers and SSE events). Beyond it an SSE connection with events waiting is ended as above, and"
+            + " a plain answer is written by its thread, which waits for the client as long as it must. 0: an"
+            + " eighth of the heap, at least 16 MiB")
+    @Min(0)
+    long maxUnsentBytesTotal() default 0;
+
     @AttributeDefinition(description = "Serve MCP POSTs on the thread that read them (Felix HTTP's Jetty 12:"
             + " its plain HTTP connector is replaced by one whose connections never block); what may wait (a"
             + " blocking tool's call, a streamed answer) goes to the call pool, other requests to Jetty's pool."

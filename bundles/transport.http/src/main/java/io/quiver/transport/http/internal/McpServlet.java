@@ -111,7 +111,7 @@ final class McpServlet extends HttpServlet {
         this.guard = new RequestGuard(TypedConfig.list(next.allowedHosts()), TypedConfig.list(next.allowedOrigins()));
         gate.configure(next);
         limits.configure(next);
-        budget.maxUnsentBytes(next.maxUnsentBytes());
+        budget.maxUnsentBytes(next.maxUnsentBytes(), next.maxUnsentBytesTotal());
         calls.resize(callThreads(next), next.maxCallThreads(), next.maxQueuedCalls(), next.callThreadGrowMs());
         this.maxStreams = next.maxStreams() > 0 ? next.maxStreams()
                 : (int) Math.max(256, Math.min(1_000_000, (Runtime.getRuntime().maxMemory() >> 20) * 8));

@@ -27,27 +27,34 @@ final class NonBlockingWrite implements WriteListener {
     private final AsyncContext async;
     private final ServletOutputStream out;
     private final byte[] body;
+    private final Runnable done;
     private boolean written;
     private boolean completed;
 
-    private NonBlockingWrite(AsyncContext async, ServletOutputStream out, byte[] body) {
+    private NonBlockingWrite(AsyncContext async, ServletOutputStream out, byte[] body, Runnable done) {
         this.async = async;
         this.out = out;
         this.body = body;
+        this.done = done;
     }
 
     static void write(AsyncContext async, byte[] body) {
+        write(async, body, null);
+    }
+
+    /** @param done run once the answer is out or the client gone (or null) */
+    static void write(AsyncContext async, byte[] body, Runnable done) {
         try {
             ServletOutputStream out = async.getResponse().getOutputStream();
-            if (JETTY && Jetty.send(async, out, body)) {
+            if (JETTY && Jetty.send(async, out, body, done)) {
                 return;
             }
-            NonBlockingWrite write = new NonBlockingWrite(async, out, body);
+            NonBlockingWrite write = new NonBlockingWrite(async, out, body, done);
             out.setWriteListener(write);
             write.onWritePossible(); // on this thread if the socket takes it now; else when the container calls
         } catch (IOException | IllegalStateException e) {
             LOG.debug("The client left before its answer was written: {}", e.toString());
-            complete(async);
+            complete(async, done);
         }
     }
 
@@ -64,7 +71,7 @@ final class NonBlockingWrite implements WriteListener {
             }
         }
         completed = true;
-        complete(async);
+        complete(async, done);
     }
 
     @Override
@@ -72,7 +79,7 @@ final class NonBlockingWrite implements WriteListener {
         LOG.debug("The client left before its answer was written: {}", failure.toString());
         if (!completed) {
             completed = true;
-            complete(async);
+            complete(async, done);
         }
     }
 
@@ -89,18 +96,25 @@ final class NonBlockingWrite implements WriteListener {
     private static final class Jetty {
 
         /** Whether {@code out} was Jetty's and the answer is on its way (its callback completes the request). */
-        static boolean send(AsyncContext async, ServletOutputStream out, byte[] body) {
+        static boolean send(AsyncContext async, ServletOutputStream out, byte[] body, Runnable done) {
             if (!(out instanceof HttpOutput jetty)) {
                 return false;
             }
             // unlike a listener, whose first call Jetty hands to a thread of its pool, nothing but the
             // completion is dispatched
-            jetty.sendContent(ByteBuffer.wrap(body), Callback.from(() -> complete(async), failure -> {
+            jetty.sendContent(ByteBuffer.wrap(body), Callback.from(() -> complete(async, done), failure -> {
                 LOG.debug("The client left before its answer was written: {}", failure.toString());
-                complete(async);
+                complete(async, done);
             }));
             return true;
         }
+    }
+
+    private static void complete(AsyncContext async, Runnable done) {
+        if (done != null) {
+            done.run();
+        }
+        complete(async);
     }
 
     static void complete(AsyncContext async) {

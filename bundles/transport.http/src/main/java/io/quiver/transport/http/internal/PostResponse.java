@@ -147,7 +147,7 @@ final class PostResponse implements MessageSink {
     public void complete(byte[] response) {
         // on a lane thread: the plain JSON answer written without blocking, when nothing is ahead of
         // it and no other thread is busy with this response; else in order on the pool
-        if (LaneThread.here() && handOff.idle() && lock.tryLock()) {
+        if (LaneThread.here() && handOff.idle() && budget.unsentRoom() && lock.tryLock()) {
             try {
                 if (done) {
                     return;
@@ -186,8 +186,10 @@ final class PostResponse implements MessageSink {
     }
 
     /**
-     * The plain answer, 200 with JSON or 204 for none, written without blocking on any thread: a client
-     * that does not read holds its answer, not the thread that made it.
+     * The plain answer, 200 with JSON or 204 for none, written without blocking: a client that does not
+     * read holds its answer, not the thread that made it. When all clients together hold
+     * {@code maxUnsentBytesTotal} unread, this thread writes it and waits as long as it must (never a lane
+     * thread: there {@link #complete} hands the answer to the pool first).
      */
     private void plain(byte[] response) {
         try {
@@ -200,7 +202,18 @@ final class PostResponse implements MessageSink {
             http.setStatus(HttpServletResponse.SC_OK);
             http.setContentType(MediaTypes.JSON);
             http.setContentLength(response.length);
-            NonBlockingWrite.write(async, response);
+            if (budget.holdUnsent(response.length, LaneThread.here())) {
+                NonBlockingWrite.write(async, response, () -> budget.releaseUnsent(response.length));
+                return;
+            }
+            LOG.debug("Clients hold maxUnsentBytesTotal unread: an answer is written blocking");
+            try {
+                http.getOutputStream().write(response);
+            } catch (IOException e) {
+                LOG.debug("The client left before its response was written", e);
+            } finally {
+                NonBlockingWrite.complete(async);
+            }
         } catch (IllegalStateException e) {
             LOG.debug("The client left before its response was written", e);
             NonBlockingWrite.complete(async);

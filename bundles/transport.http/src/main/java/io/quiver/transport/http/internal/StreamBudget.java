@@ -2,6 +2,7 @@ package io.quiver.transport.http.internal;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The SSE streams open at once against their limits. Every connection that carries a stream holds
@@ -9,12 +10,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the streams that stay open until the client leaves (session GET streams, listen streams) count,
  * since a streamed response ends with its answer and the engine bounds those (tool shares, queues):
  * so a flood of idle streams never keeps a normal call from being answered.
+ *
+ * <p>It also counts the bytes held for clients that have not read them yet (what a socket did not take
+ * of an answer or an SSE connection's events), per connection ({@code maxUnsentBytes}) and for all
+ * together ({@code maxUnsentBytesTotal}), so that no number of clients that stop reading can fill the heap.
  */
 final class StreamBudget {
 
     private final AtomicInteger open = new AtomicInteger();
     /** What one connection may hold that its client has not read yet ({@code maxUnsentBytes}). */
     private volatile long maxUnsentBytes = HttpConfig.DEFAULT_MAX_UNSENT_BYTES;
+    /** Bytes held for clients that have not read them, all connections together. */
+    private final AtomicLong unsent = new AtomicLong();
+    private volatile long maxUnsentTotal = defaultUnsentTotal();
 
     /** One open stream's place in the budget; released once. */
     static final class Ticket {
@@ -32,6 +40,10 @@ final class StreamBudget {
         /** The bytes its connection may hold that the client has not read yet. */
         long maxUnsentBytes() {
             return budget.maxUnsentBytes;
+        }
+
+        StreamBudget budget() {
+            return budget;
         }
 
         void release() {
@@ -80,8 +92,36 @@ final class StreamBudget {
         return new Ticket(this, owner, lasting);
     }
 
-    void maxUnsentBytes(long bytes) {
-        maxUnsentBytes = bytes;
+    void maxUnsentBytes(long perConnection, long total) {
+        maxUnsentBytes = perConnection;
+        maxUnsentTotal = total > 0 ? total : defaultUnsentTotal();
+    }
+
+    /** An eighth of the heap, at least 16 MiB. */
+    private static long defaultUnsentTotal() {
+        return Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 8);
+    }
+
+    /**
+     * Counts {@code bytes} held for a client that has not read them: false, and nothing counted, when all
+     * connections together would hold more than {@code maxUnsentBytesTotal}; {@code force} counts them anyway.
+     */
+    boolean holdUnsent(long bytes, boolean force) {
+        if (unsent.addAndGet(bytes) > maxUnsentTotal && !force) {
+            unsent.addAndGet(-bytes);
+            return false;
+        }
+        return true;
+    }
+
+    /** Bytes that {@link #holdUnsent} counted went out (or were dropped). */
+    void releaseUnsent(long bytes) {
+        unsent.addAndGet(-bytes);
+    }
+
+    /** Whether all connections together hold less than {@code maxUnsentBytesTotal}. */
+    boolean unsentRoom() {
+        return unsent.get() < maxUnsentTotal;
     }
 
     /** Lasting streams open now. */
