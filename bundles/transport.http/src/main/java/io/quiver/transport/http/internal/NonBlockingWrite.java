@@ -51,7 +51,11 @@ final class NonBlockingWrite implements WriteListener {
             }
             NonBlockingWrite write = new NonBlockingWrite(async, out, body, done);
             out.setWriteListener(write);
-            write.onWritePossible(); // on this thread if the socket takes it now; else when the container calls
+            try {
+                write.onWritePossible(); // on this thread if the socket takes it now; else when the container calls
+            } catch (IOException | IllegalStateException e) {
+                write.onError(e); // completes once, whoever reports the failure first
+            }
         } catch (IOException | IllegalStateException e) {
             LOG.debug("The client left before its answer was written: {}", e.toString());
             complete(async, done);
