@@ -145,6 +145,8 @@ class GreedyClientsIT {
         try (QuiverServer small = QuiverServer.start("greedy-total", "core,http,tools-default", home -> chatty(home,
                 "maxUnsentBytes = 1073741824\nmaxUnsentBytesTotal = 65536\n"))) {
             assertChattyClientResumes(small);
+            assertTrue(small.logLines("holding maxUnsentBytesTotal (65536 bytes)") >= 1, "the operator is told:\n" + small.log());
+            assertEquals(0, server.logLines("maxUnsentBytesTotal"), "not where only maxUnsentBytes was met:\n" + server.log());
         }
     }
 

@@ -3,6 +3,8 @@ package io.quiver.transport.http.internal;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The SSE streams open at once against their limits. Every connection that carries a stream holds
@@ -17,7 +19,11 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class StreamBudget {
 
+    private static final Logger LOG = LoggerFactory.getLogger(StreamBudget.class);
+
     private final AtomicInteger open = new AtomicInteger();
+    /** Clients that do not read filled the server-wide budget: said at most every 10 s. */
+    private final Throttled full = new Throttled(LOG, 10_000);
     /** What one connection may hold that its client has not read yet ({@code maxUnsentBytes}). */
     private volatile long maxUnsentBytes = HttpConfig.DEFAULT_MAX_UNSENT_BYTES;
     /** Bytes held for clients that have not read them, all connections together. */
@@ -109,6 +115,8 @@ final class StreamBudget {
     boolean holdUnsent(long bytes, boolean force) {
         if (unsent.addAndGet(bytes) > maxUnsentTotal && !force) {
             unsent.addAndGet(-bytes);
+            full.warn("writes found clients that do not read holding maxUnsentBytesTotal ({} bytes) of answers and"
+                    + " events: SSE connections with events waiting were ended, answers written blocking", maxUnsentTotal);
             return false;
         }
         return true;
