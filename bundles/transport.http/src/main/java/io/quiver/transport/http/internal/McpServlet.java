@@ -31,8 +31,6 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
-import org.eclipse.jetty.http.HttpField;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -519,12 +517,7 @@ final class McpServlet extends HttpServlet {
 
     private static Map<String, String> headers(HttpServletRequest req) {
         Map<String, String> headers = new HashMap<>();
-        ServletContextRequest jetty = ServletContextRequest.getServletContextRequest(req);
-        if (jetty != null) {
-            // Jetty's own fields: their lower-case names are kept for the common headers, no lookup per name
-            for (HttpField field : jetty.getHeaders()) {
-                headers.putIfAbsent(field.getLowerCaseName(), field.getValue());
-            }
+        if (JettyWired.WIRED && JettyWired.headers(req, headers)) {
             return headers;
         }
         for (Enumeration<String> names = req.getHeaderNames(); names.hasMoreElements();) {

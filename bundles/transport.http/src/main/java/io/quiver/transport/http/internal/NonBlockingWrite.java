@@ -4,9 +4,6 @@ import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import org.eclipse.jetty.ee10.servlet.HttpOutput;
-import org.eclipse.jetty.util.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,8 +18,6 @@ import org.slf4j.LoggerFactory;
 final class NonBlockingWrite implements WriteListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(NonBlockingWrite.class);
-    /** Whether Jetty's servlet classes are wired (its packages are optional imports of this bundle). */
-    private static final boolean JETTY = wired("org.eclipse.jetty.ee10.servlet.HttpOutput");
 
     private final AsyncContext async;
     private final ServletOutputStream out;
@@ -46,7 +41,7 @@ final class NonBlockingWrite implements WriteListener {
     static void write(AsyncContext async, byte[] body, Runnable done) {
         try {
             ServletOutputStream out = async.getResponse().getOutputStream();
-            if (JETTY && Jetty.send(async, out, body, done)) {
+            if (JettyWired.WIRED && JettyWired.sendWhole(async, out, body, done)) {
                 return;
             }
             NonBlockingWrite write = new NonBlockingWrite(async, out, body, done);
@@ -87,34 +82,8 @@ final class NonBlockingWrite implements WriteListener {
         }
     }
 
-    private static boolean wired(String className) {
-        try {
-            Class.forName(className, false, NonBlockingWrite.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
-    }
-
-    /** Jetty's own asynchronous send of a whole content; apart, so its classes load only under Jetty. */
-    private static final class Jetty {
-
-        /** Whether {@code out} was Jetty's and the answer is on its way (its callback completes the request). */
-        static boolean send(AsyncContext async, ServletOutputStream out, byte[] body, Runnable done) {
-            if (!(out instanceof HttpOutput jetty)) {
-                return false;
-            }
-            // unlike a listener, whose first call Jetty hands to a thread of its pool, nothing but the
-            // completion is dispatched
-            jetty.sendContent(ByteBuffer.wrap(body), Callback.from(() -> complete(async, done), failure -> {
-                LOG.debug("The client left before its answer was written: {}", failure.toString());
-                complete(async, done);
-            }));
-            return true;
-        }
-    }
-
-    private static void complete(AsyncContext async, Runnable done) {
+    /** Runs {@code done} (if any), then completes the request. */
+    static void complete(AsyncContext async, Runnable done) {
         if (done != null) {
             done.run();
         }
