@@ -43,7 +43,12 @@ final class Connection implements WriteListener {
         this.maxUnsent = ticket.maxUnsentBytes();
         this.budget = ticket.budget();
         this.out = async.getResponse().getOutputStream();
-        out.setWriteListener(this);
+        ResponseOutput prepared = ResponseOutput.of(async);
+        if (prepared != null) {
+            prepared.attach(this);
+        } else {
+            out.setWriteListener(this);
+        }
     }
 
     /**

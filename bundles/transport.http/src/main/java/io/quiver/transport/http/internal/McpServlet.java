@@ -352,6 +352,13 @@ final class McpServlet extends HttpServlet {
             if (LISTENING.contains(method)) {
                 LaneThread.needsPool();
                 off = lane;
+            } else {
+                // the output goes non-blocking here, where that costs nothing (ResponseOutput)
+                try {
+                    ResponseOutput.prepare(async);
+                } catch (IOException | IllegalStateException e) {
+                    LOG.debug("The client left before its answer began: {}", e.toString());
+                }
             }
             hop(req, async, off, same -> pending(req, resp, same, pending, sessionId, caller, streams, true));
             return;

@@ -202,7 +202,8 @@ final class PostResponse implements MessageSink {
             http.setStatus(HttpServletResponse.SC_OK);
             http.setContentType(MediaTypes.JSON);
             http.setContentLength(response.length);
-            if (budget.holdUnsent(response.length, LaneThread.here())) {
+            // an output already switched to non-blocking writes cannot block any more
+            if (budget.holdUnsent(response.length, LaneThread.here() || ResponseOutput.of(async) != null)) {
                 NonBlockingWrite.write(async, response, () -> budget.releaseUnsent(response.length));
                 return;
             }
