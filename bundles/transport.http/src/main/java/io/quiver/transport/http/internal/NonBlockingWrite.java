@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
  * answer goes out at once as far as the socket takes it; the rest when the container says it can.
  * Status and headers are set before. On Felix HTTP's Jetty through its own asynchronous send (measured:
  * a servlet {@code WriteListener} cost 5–10 % of a trivial blocking call's rate, for the extra hand-off
- * of its first call to Jetty's pool); on another container through a listener.
+ * of its first call to Jetty's pool); through a listener attached to the output the lane prepared
+ * ({@link ResponseOutput}), or on another container through a listener of its own.
  */
 final class NonBlockingWrite implements WriteListener {
 
