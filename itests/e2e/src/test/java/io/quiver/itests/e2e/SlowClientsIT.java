@@ -114,11 +114,11 @@ class SlowClientsIT {
 
     /**
      * A session client pipelines calls whose answers (~190 KB each, streamed as SSE) it never reads: once
-     * the socket buffers are full, the call thread writing to it waits until the idle timeout. The
-     * keep-alive sweep (every second here) skips that stream instead of waiting for it, and runs on a thread
-     * of its own, so the transport's deadlines still fire: a slow body gets its 408 on time, and calls answer.
-     * (The sweep used to wait for the stream's lock on the transport's only timer thread: no 408, no
-     * keep-alive and no call thread added until the stuck write ended.)
+     * the socket buffers are full, what it does not take waits in memory, and the keep-alive sweep (every
+     * second here) meets that stream on the transport's timer without waiting, so the timer's deadlines
+     * still fire: a slow body gets its 408 on time, and calls answer. (The call thread used to block on the
+     * socket holding the stream's lock, and the sweep to wait for that lock on the timer thread: no 408,
+     * no keep-alive and no call thread added until the stuck write ended.)
      */
     @Test
     void aClientThatStopsReadingItsStreamedAnswersHoldsUpNoDeadline() throws Exception {

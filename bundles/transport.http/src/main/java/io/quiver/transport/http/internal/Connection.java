@@ -40,8 +40,8 @@ final class Connection implements WriteListener {
     Connection(AsyncContext async, StreamBudget.Ticket ticket) throws IOException {
         this.async = async;
         this.ticket = ticket;
-        this.maxUnsent = ticket.maxUnsentBytes();
         this.budget = ticket.budget();
+        this.maxUnsent = budget.maxUnsentBytes();
         this.out = async.getResponse().getOutputStream();
         ResponseOutput prepared = ResponseOutput.of(async);
         if (prepared != null) {

@@ -69,11 +69,6 @@ public final class HttpTransport implements ProblemSource {
     private ServiceRegistration<Servlet> metadata;
     /** The selector lane offered to Felix HTTP's Jetty, or null. */
     private ServiceRegistration<?> lane;
-    /**
-     * The keep-alive sweep's own thread, apart from the timer's deadlines (slow bodies and headers, the
-     * call pool's growth): a sweep over many thousands of streams takes its time.
-     */
-    private final ScheduledExecutorService keepAlives = daemonTimer("quiver-sse-keepalive");
     private ScheduledFuture<?> keepAlive;
     private long keepAliveMs;
     private volatile List<Problem> problems = List.of();
@@ -92,7 +87,11 @@ public final class HttpTransport implements ProblemSource {
     @Activate
     public HttpTransport(@Reference McpEngine engine, Map<String, Object> properties, BundleContext context) {
         this.context = context;
-        this.timer = daemonTimer("quiver-sse-timer");
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "quiver-sse-timer");
+            t.setDaemon(true);
+            return t;
+        });
         this.source = TypedConfig.source(properties);
         this.config = read(properties, null);
         this.gate = new Gatekeeper(Boolean.parseBoolean(context.getProperty(Gatekeeper.REQUIRED_PROPERTY)));
@@ -157,7 +156,7 @@ public final class HttpTransport implements ProblemSource {
                 keepAlive.cancel(false);
             }
             keepAliveMs = interval;
-            keepAlive = keepAlives.scheduleWithFixedDelay(servlet::keepAlive, interval, interval, TimeUnit.MILLISECONDS);
+            keepAlive = timer.scheduleWithFixedDelay(servlet::keepAlive, interval, interval, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -310,18 +309,9 @@ public final class HttpTransport implements ProblemSource {
             // bundle already stopping
         }
         timer.shutdownNow();
-        keepAlives.shutdownNow();
         servlet.closeAll();
     }
 
-
-    private static ScheduledExecutorService daemonTimer(String name) {
-        return Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        });
-    }
 
     static String path(HttpConfig c) {
         String p = c.path() == null || c.path().isBlank() ? "/mcp" : c.path().trim();

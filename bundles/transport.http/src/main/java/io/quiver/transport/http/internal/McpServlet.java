@@ -423,27 +423,14 @@ final class McpServlet extends HttpServlet {
         }
         // an initialize (no session id yet) is never primed: its client has nothing to resume with
         boolean prime = policy.prime() && sessionId != null;
-        PostResponse response = new PostResponse(async, sessionStreams, budget, ticket, c.sseRetryMs(), prime, null, null);
+        PostResponse response = new PostResponse(async, sessionStreams, budget, ticket, c.sseRetryMs(), prime, null);
         if (streams) {
             response.streamNow();
             if (policy.pollable() && sessionId != null && c.ssePollingMs() > 0) {
-                hangUpLater(response, c.ssePollingMs());
+                timer.schedule(response::hangUp, c.ssePollingMs(), TimeUnit.MILLISECONDS);
             }
         }
         serve(pending, response, here, callOver);
-    }
-
-    /**
-     * Hangs up a waiting request stream after {@code delayMs} (SSE polling). The timer only tries: while
-     * another thread writes to the response, it tries again a second later rather than wait, since the same
-     * thread ends slow bodies and grows the call pool.
-     */
-    private void hangUpLater(PostResponse response, long delayMs) {
-        timer.schedule(() -> {
-            if (!response.tryHangUp()) {
-                hangUpLater(response, 1_000);
-            }
-        }, delayMs, TimeUnit.MILLISECONDS);
     }
 
     /** Starts the exchange; {@code over} (if any) runs once when its answer is given. */
@@ -480,8 +467,7 @@ final class McpServlet extends HttpServlet {
             boolean here, Runnable callOver) {
         HttpConfig c = config;
         StreamBudget.Ticket ticket = null;
-        boolean listening = streams && LISTENING.contains(pending.exchange().method());
-        if (listening) {
+        if (streams && LISTENING.contains(pending.exchange().method())) {
             ticket = budget.lasting(null, maxStreams, 0);
             if (ticket == null) {
                 pending.exchange().abandon();
@@ -495,9 +481,7 @@ final class McpServlet extends HttpServlet {
             pending.exchange().abandon();
         } : () -> stateless.remove(own);
         stateless.put(own, lost);
-        // a listen stream is notified from any tool's thread: written by the transport's writers, like a GET stream
-        PostResponse response = new PostResponse(async, own, budget, ticket, c.sseRetryMs(), policy.prime(), lost,
-                listening ? writers : null);
+        PostResponse response = new PostResponse(async, own, budget, ticket, c.sseRetryMs(), policy.prime(), lost);
         async.addListener(new AsyncListener() {
             @Override
             public void onComplete(AsyncEvent event) {
@@ -711,10 +695,7 @@ final class McpServlet extends HttpServlet {
     }
 
 
-    /**
-     * Keeps idle streams alive and finds stateless requests whose client left. Runs on a thread of its own
-     * and never waits on a stream that another thread is writing to.
-     */
+    /** Keeps idle streams alive and finds stateless requests whose client left. */
     void keepAlive() {
         for (Map.Entry<SessionStreams, Runnable> own : stateless.entrySet()) {
             for (SseStream stream : own.getKey().all()) {

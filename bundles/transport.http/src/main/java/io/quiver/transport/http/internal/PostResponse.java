@@ -5,7 +5,6 @@ import io.quiver.api.transport.Receipt;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,20 +33,17 @@ final class PostResponse implements MessageSink {
     private boolean done;
     /** Guards the state and the writes; a lane thread only ever tries it. */
     private final ReentrantLock lock = new ReentrantLock();
-    /** Keeps this response's writes off lane threads (or off every notifying thread), in order. */
-    private final HandOff handOff;
+    /** Keeps this response's writes off lane threads, in order. */
+    private final HandOff handOff = new HandOff();
 
     /**
      * @param ticket a place among the open streams reserved for this response, or {@code null}: one
      *     is taken (whatever the limits) if it turns into a stream
      * @param onLost run when the client goes away before the exchange is over (stateless requests:
      *     that cancels them), or {@code null}
-     * @param writers where every thread's writes go (a listen stream, which any tool's thread may notify,
-     *     must not hold that thread when its client stops reading), or null: only a lane thread's
      */
     PostResponse(AsyncContext async, SessionStreams streams, StreamBudget budget, StreamBudget.Ticket ticket,
-            int retryMs, boolean prime, Runnable onLost, Executor writers) {
-        this.handOff = new HandOff(writers);
+            int retryMs, boolean prime, Runnable onLost) {
         this.async = async;
         this.streams = streams;
         this.budget = budget;
@@ -103,15 +99,13 @@ final class PostResponse implements MessageSink {
      * Closes the connection this response streams on while it still waits for its response; the
      * client reconnects with {@code Last-Event-ID} and receives the rest (SSE polling). A client that
      * already reconnected keeps its new connection.
-     *
-     * @return false, having done nothing, while another thread writes to this response
      */
-    boolean tryHangUp() {
-        if (!lock.tryLock()) {
-            return false;
-        }
+    void hangUp() {
+        lock.lock();
         try {
-            return done || stream == null || stream.disconnect(connection);
+            if (!done && stream != null) {
+                stream.disconnect(connection);
+            }
         } finally {
             lock.unlock();
         }

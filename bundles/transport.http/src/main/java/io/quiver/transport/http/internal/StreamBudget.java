@@ -43,11 +43,6 @@ final class StreamBudget {
             this.lasting = lasting;
         }
 
-        /** The bytes its connection may hold that the client has not read yet. */
-        long maxUnsentBytes() {
-            return budget.maxUnsentBytes;
-        }
-
         StreamBudget budget() {
             return budget;
         }
@@ -101,6 +96,11 @@ final class StreamBudget {
     void maxUnsentBytes(long perConnection, long total) {
         maxUnsentBytes = perConnection;
         maxUnsentTotal = total > 0 ? total : defaultUnsentTotal();
+    }
+
+    /** What one connection may hold that its client has not read yet. */
+    long maxUnsentBytes() {
+        return maxUnsentBytes;
     }
 
     /** An eighth of the heap, at least 16 MiB. */
