@@ -53,7 +53,7 @@ public final class PermissionPolicy implements CallPolicy {
 
         @AttributeDefinition(description = "Patterns ([kind:]glob) of what needs the admin role from an authenticated caller")
         String[] adminOnly() default {"tool:bundle_install", "tool:bundle_uninstall", "tool:bundles_list",
-            "tool:problems_list", "tool:upstreams_list"};
+            "tool:problems_list", "tool:upstreams_list", "tool:transports_status"};
 
         @AttributeDefinition(description = "The role that administers the server")
         String adminRole() default "admin";

@@ -3,6 +3,7 @@ package io.quiver.shell.internal;
 import io.quiver.api.operator.CatalogEntry;
 import io.quiver.api.operator.CatalogProblem;
 import io.quiver.api.operator.SessionInfo;
+import io.quiver.api.operator.TransportInfo;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +11,7 @@ import java.util.function.Function;
 import java.util.function.LongFunction;
 import java.util.stream.Collectors;
 
-/** What {@code quiver:tools}, {@code quiver:shadowed} and {@code quiver:sessions} print. */
+/** What {@code quiver:tools}, {@code quiver:shadowed}, {@code quiver:sessions} and {@code quiver:transports} print. */
 final class CatalogReport {
 
     /** Width at which a cell other than the last is cut. */
@@ -66,6 +67,20 @@ final class CatalogReport {
 
     private static String scope(CatalogEntry entry) {
         return entry.scope().isEmpty() ? "(every tenant)" : entry.scope();
+    }
+
+    /** One row per transport: its lasting streams, the bytes its clients have not read, its call pool. */
+    String transports(List<TransportInfo> transports) {
+        if (transports.isEmpty()) {
+            return "No transport is running.\n";
+        }
+        Table table = new Table(CELL, "TRANSPORT", "STREAMS", "UNREAD BYTES", "CALL THREADS (BUSY)", "QUEUED CALLS");
+        for (TransportInfo t : transports) {
+            table.row(t.name(), t.openStreams() + " / " + t.maxStreams(), t.unsentBytes() + " / " + t.maxUnsentBytes(),
+                    t.callThreads() + " (" + t.busyCallThreads() + ") / " + t.maxCallThreads(),
+                    t.queuedCalls() + " / " + t.maxQueuedCalls());
+        }
+        return table.toString();
     }
 
     String sessions(List<SessionInfo> sessions) {

@@ -4,6 +4,7 @@ import io.quiver.api.CallerIdentity;
 import io.quiver.api.operator.McpOperator;
 import io.quiver.api.operator.Problem;
 import io.quiver.api.operator.ProblemSource;
+import io.quiver.api.operator.TransportStatus;
 import io.quiver.api.transport.McpEngine;
 import java.io.IOException;
 import java.time.Duration;
@@ -45,6 +46,7 @@ import tools.jackson.databind.json.JsonMapper;
     "osgi.command.function=tools",
     "osgi.command.function=shadowed",
     "osgi.command.function=sessions",
+    "osgi.command.function=transports",
     "osgi.command.function=problems",
     "osgi.command.function=install",
     "osgi.command.function=update",
@@ -85,6 +87,11 @@ public final class QuiverCommands {
             policyOption = ReferencePolicyOption.GREEDY)
     private volatile List<ProblemSource> problemSources;
 
+    /** The transports serving MCP ({@code quiver:transports}). */
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile List<TransportStatus> transports;
+
     /** Where the audit file is: the audit bundle's configuration ({@code quiver:audit}). */
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
@@ -120,6 +127,16 @@ public final class QuiverCommands {
     public String sessions() {
         McpOperator op = operator;
         return op == null ? NO_CORE.formatted("McpOperator") : report.sessions(op.sessions());
+    }
+
+    /**
+     * {@code quiver:transports}: per transport, the streams open until their clients leave, the bytes held
+     * for clients that have not read them, and the call pool's threads and waiting calls (each against its
+     * limit).
+     */
+    public String transports() {
+        List<TransportStatus> all = transports;
+        return report.transports(all == null ? List.of() : all.stream().map(TransportStatus::status).toList());
     }
 
     /**

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quiver.api.operator.CatalogEntry;
 import io.quiver.api.operator.SessionInfo;
+import io.quiver.api.operator.TransportInfo;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -37,6 +38,14 @@ class CatalogReportTest {
                 + "abc  2025-11-25  anonymous  open    2          1m5s  inspector 1.0\n"
                 + "1 session\n", out);
         assertEquals("No open sessions.\n", report.sessions(List.of()));
+    }
+
+    @Test
+    void transportsShowEachFigureAgainstItsLimit() {
+        String out = report.transports(List.of(new TransportInfo("http", 3, 4096, 70_000, 67_108_864, 5, 2, 64, 1, 1024)));
+        assertEquals("TRANSPORT  STREAMS   UNREAD BYTES      CALL THREADS (BUSY)  QUEUED CALLS\n"
+                + "http       3 / 4096  70000 / 67108864  5 (2) / 64           1 / 1024\n", out);
+        assertEquals("No transport is running.\n", report.transports(List.of()));
     }
 
     @Test

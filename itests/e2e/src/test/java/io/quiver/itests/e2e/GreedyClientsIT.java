@@ -49,7 +49,7 @@ class GreedyClientsIT {
 
     @BeforeAll
     static void start() throws Exception {
-        server = QuiverServer.start("greedy-clients", "core,http,tools-default", home -> chatty(home,
+        server = QuiverServer.start("greedy-clients", "core,http,tools-default,admin", home -> chatty(home,
                 "callThreads = 2\nmaxCallThreads = 2\nmaxUnsentBytes = 65536\n"));
         Files.writeString(server.home().resolve("big.txt"), "0123456789abcdef\n".repeat(11_000));
         Files.writeString(server.home().resolve("small.txt"), "small\n");
@@ -179,6 +179,11 @@ class GreedyClientsIT {
                 out.flush();
             }
             Thread.sleep(3_000); // the socket buffers fill; the answers after that wait
+            // the operator sees what they hold (each holds one answer, beyond what the socket took)
+            JsonNode held = transport(client);
+            assertTrue(held.path("unsentBytes").asLong() > 0, held.toString());
+            assertEquals(2, held.path("maxCallThreads").asInt(), held.toString());
+            assertTrue(held.path("callThreads").asInt() <= 2, held.toString());
 
             for (int i = 0; i < 3; i++) {
                 long t0 = System.nanoTime();
@@ -196,6 +201,18 @@ class GreedyClientsIT {
             }
         }
         Probe.normalCallAnswers(server.url());
+        // what the closed connections held is given back, to the byte
+        await(() -> transport(client).path("unsentBytes").asLong() == 0, "no unread bytes held after the greedy"
+                + " clients left");
+    }
+
+    /** The HTTP transport's figures, as the {@code transports_status} admin tool gives them. */
+    private static JsonNode transport(McpClient client) throws Exception {
+        JsonNode all = client.callTool("transports_status", Map.of()).path("result").path("structuredContent")
+                .path("transports");
+        assertEquals(1, all.size(), all.toString());
+        assertEquals("http", all.get(0).path("name").asText(), all.toString());
+        return all.get(0);
     }
 
     /** Reads a chunked HTTP response to its last chunk: its body. */

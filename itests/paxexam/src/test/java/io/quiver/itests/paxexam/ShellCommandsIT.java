@@ -133,6 +133,19 @@ public class ShellCommandsIT {
     }
 
     @Test
+    public void transportsShowsTheHttpTransportAgainstItsLimits() throws Exception {
+        String out = Eventually.until("the http transport in quiver:transports", () -> run("quiver:transports"),
+                o -> Gogo.lineWith(o, "http") != null, BOUND);
+        System.err.println("[ShellCommandsIT] quiver:transports\n" + out);
+        List<String> http = cells(Gogo.lineWith(out, "http"));
+        // idle here: no stream open, nothing unread, nothing waiting; the limits are the defaults
+        assertTrue(http.toString(), http.get(1).startsWith("0 / "));
+        assertTrue(http.toString(), http.get(2).startsWith("0 / "));
+        assertTrue(http.toString(), http.get(3).endsWith("/ 64"));
+        assertEquals(http.toString(), "0 / 1024", http.get(4));
+    }
+
+    @Test
     public void theShellMayCallAdminOnlyToolsUnderTheDefaultPermissions() throws Exception {
         // bundles_list is admin-only under the permissions bundle's defaults; the shell is the operator
         register(ProbeTools.registerEcho(context, "bundles_list", "Echoes 'text' under an admin tool's name"));

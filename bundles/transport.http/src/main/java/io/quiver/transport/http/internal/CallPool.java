@@ -93,6 +93,20 @@ final class CallPool implements Executor {
         }
     }
 
+    /** What the pool holds at one moment, for operators. */
+    record Load(int threads, int busy, int max, int queued, int maxQueued) {
+    }
+
+    /** Its threads (and how many of them run a task), its most, and the tasks waiting, read together. */
+    Load load() {
+        lock.lock();
+        try {
+            return new Load(threads, Math.max(0, threads - idle), max, queue.size(), maxQueued);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Threads the pool has now (running or idle). */
     int threads() {
         lock.lock();

@@ -30,6 +30,11 @@ final class Connection implements WriteListener {
     private volatile boolean open = true;
     private final ArrayDeque<byte[]> unsent = new ArrayDeque<>();
     private long unsentBytes;
+    /**
+     * The frame handed to the container last: it keeps what the socket did not take until the output is
+     * ready again, so it stays counted in {@code maxUnsentBytesTotal} until then.
+     */
+    private long inFlight;
     /** Written since the last flush. */
     private boolean unflushed;
     /** Closed: the response completes once everything before is out. */
@@ -101,11 +106,12 @@ final class Connection implements WriteListener {
         completed = true;
     }
 
-    /** Forgets the frames not written yet. */
+    /** Forgets the frames not written yet, and the one the container may still hold. */
     private void drop() {
-        budget.releaseUnsent(unsentBytes);
+        budget.releaseUnsent(unsentBytes + inFlight);
         unsent.clear();
         unsentBytes = 0;
+        inFlight = 0;
     }
 
     @Override
@@ -127,6 +133,10 @@ final class Connection implements WriteListener {
         }
         try {
             while (out.isReady()) {
+                if (inFlight > 0) { // out: the last frame's write is complete
+                    budget.releaseUnsent(inFlight);
+                    inFlight = 0;
+                }
                 if (unflushed) {
                     unflushed = false;
                     out.flush();
@@ -141,7 +151,7 @@ final class Connection implements WriteListener {
                     return;
                 }
                 unsentBytes -= next.length;
-                budget.releaseUnsent(next.length);
+                inFlight = next.length;
                 out.write(next);
                 unflushed = true;
             }

@@ -3,6 +3,8 @@ package io.quiver.transport.http.internal;
 import io.quiver.api.auth.Authenticator;
 import io.quiver.api.operator.Problem;
 import io.quiver.api.operator.ProblemSource;
+import io.quiver.api.operator.TransportInfo;
+import io.quiver.api.operator.TransportStatus;
 import io.quiver.api.transport.McpEngine;
 import io.quiver.lib.config.TypedConfig;
 import jakarta.servlet.Servlet;
@@ -45,9 +47,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Beside the endpoint it serves the OAuth protected-resource metadata ({@link ResourceMetadataServlet}).
  */
-@Component(configurationPid = "io.quiver.transport.http", service = ProblemSource.class, immediate = true)
+@Component(configurationPid = "io.quiver.transport.http", service = {ProblemSource.class, TransportStatus.class},
+        immediate = true)
 @Designate(ocd = HttpConfig.class)
-public final class HttpTransport implements ProblemSource {
+public final class HttpTransport implements ProblemSource, TransportStatus {
 
     /** The service property the launcher reads to find the endpoint. */
     public static final String ENDPOINT_PATH = "quiver.endpoint.path";
@@ -281,6 +284,11 @@ public final class HttpTransport implements ProblemSource {
         found.stream().filter(p -> !problems.contains(p)).forEach(p -> LOG.warn("{}", p));
         problems = List.copyOf(found);
         return result.config();
+    }
+
+    @Override
+    public TransportInfo status() {
+        return servlet.status();
     }
 
     @Override

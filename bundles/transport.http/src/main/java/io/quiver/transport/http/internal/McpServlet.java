@@ -1,6 +1,7 @@
 package io.quiver.transport.http.internal;
 
 import io.quiver.api.CallerIdentity;
+import io.quiver.api.operator.TransportInfo;
 import io.quiver.api.transport.Inbound;
 import io.quiver.api.transport.McpEngine;
 import io.quiver.api.transport.McpSession;
@@ -132,9 +133,11 @@ final class McpServlet extends HttpServlet {
         return e != null && e.tenantOf(path) != null;
     }
 
-    /** Lasting SSE streams (GET and listen streams) open now. */
-    int openStreams() {
-        return budget.open();
+    /** What the transport holds now: streams, bytes clients have not read, the call pool. */
+    TransportInfo status() {
+        CallPool.Load load = calls.load();
+        return new TransportInfo("http", budget.open(), maxStreams, budget.unsent(), budget.maxUnsentTotal(),
+                load.threads(), load.busy(), load.max(), load.queued(), load.maxQueued());
     }
 
     @Override

@@ -132,6 +132,16 @@ final class StreamBudget {
         return unsent.get() < maxUnsentTotal;
     }
 
+    /** Bytes held for clients that have not read them, all connections together. */
+    long unsent() {
+        return unsent.get();
+    }
+
+    /** The most all connections together may hold ({@code maxUnsentBytesTotal} or the default). */
+    long maxUnsentTotal() {
+        return maxUnsentTotal;
+    }
+
     /** Lasting streams open now. */
     int open() {
         return open.get();
