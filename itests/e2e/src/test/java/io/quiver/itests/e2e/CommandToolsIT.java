@@ -438,13 +438,7 @@ class CommandToolsIT {
     }
 
     private static void await(BooleanSupplier condition, String what) throws Exception {
-        long deadline = System.nanoTime() + T.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + T + ": " + what + "\n" + server.log());
-            }
-            Thread.sleep(20);
-        }
+        Await.until(condition::getAsBoolean, T, () -> what + "\n" + server.log());
     }
 
     /** A 2026-07-28 {@code tools/call} that can be asked, and its retry with the answers when {@code requestState} is given. */

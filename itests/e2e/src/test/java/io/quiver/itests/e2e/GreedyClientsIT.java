@@ -258,11 +258,7 @@ class GreedyClientsIT {
     }
 
     private static void await(Callable<Boolean> condition, String what) throws Exception {
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (!condition.call()) {
-            assertTrue(System.nanoTime() < deadline, "waited 30 s for: " + what);
-            Thread.sleep(50);
-        }
+        Await.until(condition::call, Duration.ofSeconds(30), () -> what);
     }
 
     private static String text(JsonNode response) {

@@ -216,12 +216,6 @@ class SharedUpstreamIT {
     }
 
     private static void await(BooleanSupplier condition, String what) throws Exception {
-        long deadline = System.nanoTime() + T.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + T + ": " + what);
-            }
-            Thread.sleep(50);
-        }
+        Await.until(condition::getAsBoolean, T, () -> what);
     }
 }

@@ -414,13 +414,7 @@ class UpstreamsIT {
     }
 
     private static void await(BooleanSupplier condition, Duration limit, String what) throws Exception {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + limit + ": " + what + "\n" + log());
-            }
-            Thread.sleep(50);
-        }
+        Await.until(condition::getAsBoolean, limit, () -> what + "\n" + log());
     }
 
     private static List<String> witnessLines() {
