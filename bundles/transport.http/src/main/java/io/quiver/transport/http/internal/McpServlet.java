@@ -82,6 +82,8 @@ final class McpServlet extends HttpServlet {
     private transient volatile HttpConfig config;
     private transient volatile RequestGuard guard;
     private transient volatile int maxStreams;
+    /** {@code sseMethods} as a set, read on every request (the configuration proxy copies its array on each read). */
+    private transient volatile Set<String> sseMethods = Set.of();
     private final transient Gatekeeper gate;
     private final transient CallerLimits limits = new CallerLimits();
     private transient volatile Endpoints endpoints;
@@ -112,6 +114,7 @@ final class McpServlet extends HttpServlet {
         limits.configure(next);
         budget.maxUnsentBytes(next.maxUnsentBytes(), next.maxUnsentBytesTotal());
         calls.resize(callThreads(next), next.maxCallThreads(), next.maxQueuedCalls(), next.callThreadGrowMs());
+        this.sseMethods = Set.copyOf(Arrays.asList(next.sseMethods()));
         this.maxStreams = next.maxStreams() > 0 ? next.maxStreams()
                 : (int) Math.max(256, Math.min(1_000_000, (Runtime.getRuntime().maxMemory() >> 20) * 8));
         this.config = next;
@@ -345,7 +348,7 @@ final class McpServlet extends HttpServlet {
         String method = pending.exchange().method();
         HttpConfig c = config;
         // what waits on nothing answers at once: plain JSON on this thread, no stream to resume
-        boolean streams = LISTENING.contains(method) || c.sseMethods().length > 0 && List.of(c.sseMethods()).contains(method)
+        boolean streams = LISTENING.contains(method) || sseMethods.contains(method)
                 && !(lane != null && pending.exchange().quick());
         if (lane != null && streams) {
             // a streamed answer opens on a call thread, not here: calls queued for the pool hold no stream yet
