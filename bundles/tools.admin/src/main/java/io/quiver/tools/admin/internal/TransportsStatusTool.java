@@ -70,7 +70,7 @@ public final class TransportsStatusTool implements Tool {
         for (Entry e : entries) {
             text.append(e.name()).append(": ").append(e.openStreams()).append(" of ").append(e.maxStreams())
                     .append(" streams open, ").append(e.unsentBytes()).append(" of ").append(e.maxUnsentBytes())
-                    .append(" bytes unread by clients, ").append(e.callThreads()).append(" call threads (")
+                    .append(" bytes unread by clients, call threads ").append(e.callThreads()).append(" (")
                     .append(e.busyCallThreads()).append(" busy, at most ").append(e.maxCallThreads()).append("), ")
                     .append(e.queuedCalls()).append(" of ").append(e.maxQueuedCalls()).append(" calls waiting\n");
         }
