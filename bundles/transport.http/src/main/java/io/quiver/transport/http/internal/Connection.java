@@ -48,12 +48,7 @@ final class Connection implements WriteListener {
         this.budget = ticket.budget();
         this.maxUnsent = budget.maxUnsentBytes();
         this.out = async.getResponse().getOutputStream();
-        ResponseOutput prepared = ResponseOutput.of(async);
-        if (prepared != null) {
-            prepared.attach(this);
-        } else {
-            out.setWriteListener(this);
-        }
+        ResponseOutput.listen(async, this);
     }
 
     /**

@@ -28,8 +28,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -63,18 +61,6 @@ final class McpServlet extends HttpServlet {
     private final transient HeaderWatch headers;
     private final transient Map<String, SessionStreams> streams = new ConcurrentHashMap<>();
     private final transient Map<String, StandaloneStream> standalone = new ConcurrentHashMap<>();
-    /**
-     * Write what the engine sends to sessions' GET streams, in order, so that whoever notifies (a tool
-     * announcing a resource update, the list-change timer) never waits for another thread's write to the
-     * same stream (no write waits for the client: {@link Connection}); when all are busy, the notifier
-     * writes itself.
-     */
-    private final transient ThreadPoolExecutor writers = new ThreadPoolExecutor(0, 64, 30, TimeUnit.SECONDS,
-            new SynchronousQueue<>(), r -> {
-                Thread t = new Thread(r, "quiver-stream-writer");
-                t.setDaemon(true);
-                return t;
-            });
     /** Serve what the lane hands over (a call that may block, a streamed answer), in order. */
     private final transient CallPool calls;
     /** Streams of requests outside a session, with what to do when their client is found gone. */
@@ -566,7 +552,7 @@ final class McpServlet extends HttpServlet {
             }
             return;
         }
-        StandaloneStream current = standalone.computeIfAbsent(session.id(), id -> new StandaloneStream(writers));
+        StandaloneStream current = standalone.computeIfAbsent(session.id(), id -> new StandaloneStream());
         SseStream stream = current.open(session, sessionStreams);
         if (stream == null) {
             ticket.release();
@@ -718,7 +704,6 @@ final class McpServlet extends HttpServlet {
     }
 
     void closeAll() {
-        writers.shutdown();
         calls.close();
         stateless.keySet().forEach(SessionStreams::closeAll);
         stateless.clear();

@@ -42,16 +42,11 @@ final class NonBlockingWrite implements WriteListener {
     static void write(AsyncContext async, byte[] body, Runnable done) {
         try {
             ServletOutputStream out = async.getResponse().getOutputStream();
-            ResponseOutput prepared = ResponseOutput.of(async);
-            if (prepared == null && JettyWired.WIRED && JettyWired.sendWhole(async, out, body, done)) {
+            if (ResponseOutput.of(async) == null && JettyWired.WIRED && JettyWired.sendWhole(async, out, body, done)) {
                 return;
             }
             NonBlockingWrite write = new NonBlockingWrite(async, out, body, done);
-            if (prepared != null) {
-                prepared.attach(write);
-            } else {
-                out.setWriteListener(write);
-            }
+            ResponseOutput.listen(async, write);
             try {
                 write.onWritePossible(); // on this thread if the socket takes it now; else when the container calls
             } catch (IOException | IllegalStateException e) {

@@ -35,6 +35,16 @@ final class ResponseOutput implements WriteListener {
         return async.getRequest().getAttribute(ATTRIBUTE) instanceof ResponseOutput output ? output : null;
     }
 
+    /** Has the container's calls go to {@code listener}: through the prepared output if there is one. */
+    static void listen(AsyncContext async, WriteListener listener) throws IOException {
+        ResponseOutput prepared = of(async);
+        if (prepared != null) {
+            prepared.attach(listener);
+        } else {
+            async.getResponse().getOutputStream().setWriteListener(listener);
+        }
+    }
+
     /** From now on the container's calls go to {@code listener}; a failure that came before is passed on. */
     void attach(WriteListener listener) {
         Throwable before;

@@ -9,15 +9,8 @@ import io.quiver.api.transport.MessageSink;
  */
 final class StandaloneStream {
 
-    private final java.util.concurrent.Executor writers;
-
     private SseStream stream;
     private AutoCloseable attachment;
-
-    /** @param writers the threads that write what the engine sends here, so that no notifier waits on a client */
-    StandaloneStream(java.util.concurrent.Executor writers) {
-        this.writers = writers;
-    }
 
     /** Opens a fresh stream for the session, or returns null when a connected one exists. */
     synchronized SseStream open(McpSession session, SessionStreams streams) {
@@ -26,8 +19,10 @@ final class StandaloneStream {
         }
         close();
         SseStream created = streams.create('g');
-        // what the engine sends here may come from any request's thread, a lane thread among them
-        HandOff handOff = new HandOff(writers);
+        // what the engine sends here may come from any request's thread, a lane thread among them: a lane
+        // thread's writes (and what queues behind them) go to its pool; any other thread writes itself, since
+        // no write waits for the client (Connection)
+        HandOff handOff = new HandOff();
         AutoCloseable handle = session.attach(new MessageSink() {
             @Override
             public void send(byte[] message) {

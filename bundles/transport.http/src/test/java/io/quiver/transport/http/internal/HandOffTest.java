@@ -89,25 +89,6 @@ class HandOffTest {
         assertEquals(List.of("one", "two"), written);
     }
 
-    @Test
-    void withWritersOfItsOwnEveryThreadsWritesGoThereInOrder() throws Exception {
-        HandOff handOff = new HandOff(pool);
-        List<String> written = new CopyOnWriteArrayList<>();
-        CountDownLatch done = new CountDownLatch(2);
-        Thread caller = Thread.currentThread();
-        assertTrue(handOff.defer(() -> {
-            assertNotSame(caller, Thread.currentThread());
-            written.add("first");
-            done.countDown();
-        }), "off the lane too: a notifier never writes to the client itself");
-        assertTrue(handOff.defer(() -> {
-            written.add("second");
-            done.countDown();
-        }));
-        assertTrue(done.await(5, TimeUnit.SECONDS));
-        assertEquals(List.of("first", "second"), written);
-    }
-
     private static void await(CountDownLatch latch) {
         try {
             latch.await(5, TimeUnit.SECONDS);
