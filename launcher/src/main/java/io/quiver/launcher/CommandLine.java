@@ -58,7 +58,9 @@ public final class CommandLine {
         }
     }
 
-    public static final String USAGE = """
+    /** The text of {@code quiver help}, made when asked for (formatting it costs a start ~50 ms of locale data). */
+    public static String usage() {
+        return """
             Usage: quiver run [options]     start the MCP server
                    quiver apikey create --subject S [options]
                                             create an API key for a service account
@@ -100,9 +102,10 @@ public final class CommandLine {
 
             The key is printed once, on stdout, and stored nowhere: the configuration holds only its
             hash. Deleting the configuration file revokes the key.
-            """.formatted(String.join(",", LaunchSettings.STDIO_FEATURES), LaunchSettings.DEFAULT_PORT,
-            LaunchSettings.DEFAULT_BIND,
-            String.join(",", LaunchSettings.DEFAULT_FEATURES), ApiKeyCommand.DEFAULT_DAYS);
+                """.formatted(String.join(",", LaunchSettings.STDIO_FEATURES), LaunchSettings.DEFAULT_PORT,
+                LaunchSettings.DEFAULT_BIND,
+                String.join(",", LaunchSettings.DEFAULT_FEATURES), ApiKeyCommand.DEFAULT_DAYS);
+    }
 
     private CommandLine() {
     }

@@ -34,7 +34,7 @@ public final class Main {
             return;
         }
         if (command instanceof CommandLine.Help) {
-            stdout.print(CommandLine.USAGE);
+            stdout.print(CommandLine.usage());
             stdout.flush();
             return;
         }

@@ -15,6 +15,8 @@ import java.util.Hashtable;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeoutException;
 import org.apache.felix.framework.Felix;
 import org.osgi.framework.Bundle;
@@ -25,6 +27,7 @@ import org.osgi.framework.launch.Framework;
 import org.osgi.framework.startlevel.FrameworkStartLevel;
 import org.osgi.framework.wiring.BundleCapability;
 import org.osgi.framework.wiring.BundleRevision;
+import org.osgi.framework.wiring.FrameworkWiring;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -151,10 +154,54 @@ public final class Quiver implements AutoCloseable {
             shared.addHome(context); // the upstream bundle attaches once the start is over (quiver.started)
         }
 
+        // the endpoint is awaited while the bundles start: its first request loads the HTTP path
+        // on its own thread while the tools start on theirs (the endpoint line still waits for both)
+        FutureTask<URI> endpoint = null;
+        if (settings.awaitEndpoint() && http) {
+            EndpointWaiter waiter = new EndpointWaiter(context, settings.bind());
+            endpoint = new FutureTask<>(() -> waiter.await(remainingMs(deadline)));
+            Thread thread = new Thread(endpoint, "quiver-endpoint-waiter");
+            thread.setDaemon(true);
+            thread.start();
+        }
+        try {
+            startBundles(fw, context, plan, watch, bundles, deadline, http);
+        } catch (Exception | Error e) {
+            if (endpoint != null) {
+                endpoint.cancel(true);
+            }
+            throw e;
+        }
+        long t3 = System.nanoTime();
+        LOG.debug("Features and framework {} ms, {} bundles installed {} ms, started {} ms",
+                ms(t1 - t0), bundles.size(), ms(t2 - t1), ms(t3 - t2));
+        if (endpoint != null) {
+            try {
+                url = endpoint.get();
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof Exception cause) {
+                    throw cause;
+                }
+                throw e;
+            }
+            if (url == null) { // stopped meanwhile (with --stdio: the client was done already)
+                LOG.info("The server stopped before its HTTP endpoint answered");
+                return;
+            }
+            LOG.debug("Endpoint {} answered {} ms after the bundles started", url, ms(System.nanoTime() - t3));
+        } else if (!http && !settings.stdio()) { // with --stdio, having no HTTP endpoint is what was asked for
+            LOG.info("The features {} have no HTTP runtime: no MCP endpoint to wait for", settings.features());
+        }
+        announceStarted(context);
+    }
+
+    private void startBundles(Framework fw, BundleContext context, LaunchPlan plan, DirectoryWatch watch,
+                              List<Bundle> bundles, long deadline, boolean http)
+            throws InterruptedException, TimeoutException {
         StartupConfigurer configurer = new StartupConfigurer(context, plan.configurations(), watch,
                 Math.min(ETC_TIMEOUT_MS, remainingMs(deadline)));
-        BundleStarter starter = new BundleStarter();
-        starter.startAll(bundles, configurer);
+        BundleStarter starter = new BundleStarter(fw.adapt(FrameworkWiring.class));
+        starter.startAll(bundles, configurer, configurer::configured);
         configurer.finish();
         problems = starter.problems();
         for (ToolSpec spec : hostTools) {
@@ -168,21 +215,6 @@ public final class Quiver implements AutoCloseable {
         }
         // now that the deployer guards it, deploy/ is watched (FileInstall's active level)
         fw.adapt(FrameworkStartLevel.class).setStartLevel(DirectoryWatch.DEPLOY_START_LEVEL);
-        long t3 = System.nanoTime();
-        LOG.debug("Features and framework {} ms, {} bundles installed {} ms, started {} ms",
-                ms(t1 - t0), bundles.size(), ms(t2 - t1), ms(t3 - t2));
-
-        if (settings.awaitEndpoint() && http) {
-            url = new EndpointWaiter(context, settings.bind()).await(remainingMs(deadline));
-            if (url == null) { // stopped meanwhile (with --stdio: the client was done already)
-                LOG.info("The server stopped before its HTTP endpoint answered");
-                return;
-            }
-            LOG.debug("Endpoint {} answered after {} ms more", url, ms(System.nanoTime() - t3));
-        } else if (!http && !settings.stdio()) { // with --stdio, having no HTTP endpoint is what was asked for
-            LOG.info("The features {} have no HTTP runtime: no MCP endpoint to wait for", settings.features());
-        }
-        announceStarted(context);
     }
 
     /** Until the host bridge runs the engine admits no call (quiver.host.required): start returns once it does. */

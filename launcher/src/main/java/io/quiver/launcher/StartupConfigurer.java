@@ -57,6 +57,14 @@ final class StartupConfigurer implements Consumer<Bundle> {
         }
     }
 
+    /**
+     * Whether the configuration is in place: the features' and {@code etc/}'s configurations are
+     * in Configuration Admin (FileInstall has applied {@code etc/}, or given up waiting).
+     */
+    boolean configured() {
+        return configAdmin != null && etcAwaited;
+    }
+
     /** Warns about what could not be done because a bundle was missing. */
     void finish() {
         if (configAdmin == null) {

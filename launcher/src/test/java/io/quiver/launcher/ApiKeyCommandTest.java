@@ -175,8 +175,8 @@ class ApiKeyCommandTest {
         assertInstanceOf(CommandLine.Help.class, CommandLine.parse("apikey", "--help"));
         assertInstanceOf(CommandLine.Help.class, CommandLine.parse("apikey", "create", "--subject", "s", "-h"));
         assertInstanceOf(CommandLine.Run.class, CommandLine.parse("run", "--etc", "x"));
-        assertTrue(CommandLine.USAGE.contains("apikey create --subject S"));
-        assertTrue(CommandLine.USAGE.contains("--days N            or: expiry N days from now (default 90)"));
+        assertTrue(CommandLine.usage().contains("apikey create --subject S"));
+        assertTrue(CommandLine.usage().contains("--days N            or: expiry N days from now (default 90)"));
     }
 
     @Test

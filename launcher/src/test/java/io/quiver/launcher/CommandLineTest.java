@@ -106,9 +106,9 @@ class CommandLineTest {
         assertInstanceOf(CommandLine.Help.class, CommandLine.parse("help"));
         assertInstanceOf(CommandLine.Help.class, CommandLine.parse("--help"));
         assertInstanceOf(CommandLine.Help.class, CommandLine.parse("run", "--port", "1", "-h"));
-        assertTrue(CommandLine.USAGE.contains("--features"));
-        assertTrue(CommandLine.USAGE.contains("--stdio"));
-        assertTrue(CommandLine.USAGE.contains("core,stdio,tools-default"), CommandLine.USAGE);
+        assertTrue(CommandLine.usage().contains("--features"));
+        assertTrue(CommandLine.usage().contains("--stdio"));
+        assertTrue(CommandLine.usage().contains("core,stdio,tools-default"), CommandLine.usage());
     }
 
     @Test

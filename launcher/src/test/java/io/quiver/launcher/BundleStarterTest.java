@@ -1,0 +1,159 @@
+package io.quiver.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import org.apache.felix.framework.Felix;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.wiring.FrameworkWiring;
+
+/**
+ * The launcher's bundle start on a real framework: one after the other until the configuration is in
+ * place, then on several threads, with every bundle that cannot start reported and the rest started.
+ */
+class BundleStarterTest {
+
+    @TempDir
+    Path dir;
+
+    private Felix felix;
+    private final String run = Long.toString(System.nanoTime());
+
+    @BeforeEach
+    void framework() throws Exception {
+        felix = new Felix(Map.of("org.osgi.framework.storage", dir.resolve("storage").toString(),
+                "org.osgi.framework.storage.clean", "onFirstInit"));
+        felix.init();
+        felix.start();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        felix.stop();
+        felix.waitForStop(10_000);
+    }
+
+    @Test
+    void afterTheConfigurationTheRestStartOnSeveralThreadsAndEveryProblemIsReported() throws Exception {
+        BundleContext context = felix.getBundleContext();
+        List<Bundle> bundles = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            bundles.add(install(context, "test.slow" + i, SlowActivator.class.getName(), null));
+        }
+        bundles.add(3, install(context, "test.no.activator", "test.missing.Activator", null));
+        bundles.add(5, install(context, "test.unresolved", null, "no.such.pkg;version=\"[9,10)\""));
+
+        List<String> configuredAfter = new ArrayList<>();
+        BundleStarter starter = new BundleStarter(felix.adapt(FrameworkWiring.class), 2);
+        starter.startAll(bundles, b -> configuredAfter.add(b.getSymbolicName()), () -> configuredAfter.size() == 2);
+
+        assertEquals(List.of("test.slow0", "test.slow1"), configuredAfter,
+                "the bundles before the configuration is in place are handed to the configurer, one by one");
+        Set<String> threads = new HashSet<>();
+        for (Bundle b : bundles) {
+            if (b.getSymbolicName().startsWith("test.slow")) {
+                assertEquals(Bundle.ACTIVE, b.getState(), b.getSymbolicName());
+                threads.add(System.getProperty(key(b)));
+            }
+        }
+        assertEquals(2, starter.problems().size(), starter.problems()::toString);
+        assertTrue(starter.problems().get(0).contains("test.no.activator") || starter.problems().get(1).contains("test.no.activator"),
+                starter.problems()::toString);
+        assertTrue(String.join("\n", starter.problems()).contains("test.unresolved"), starter.problems()::toString);
+        assertTrue(String.join("\n", starter.problems()).contains("did not start"), starter.problems()::toString);
+        String self = Thread.currentThread().getName();
+        assertEquals(Set.of(self, "quiver-start-1"), threads,
+                "the first two on the calling thread, the rest shared with one more thread");
+        assertEquals(self, System.getProperty(key(bundles.get(0))));
+        assertEquals(self, System.getProperty(key(bundles.get(1))));
+    }
+
+    @Test
+    void oneThreadStartsEverythingInPlanOrder() throws Exception {
+        BundleContext context = felix.getBundleContext();
+        List<Bundle> bundles = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            bundles.add(install(context, "test.one" + i, SlowActivator.class.getName(), null));
+        }
+        List<String> handed = new ArrayList<>();
+        BundleStarter starter = new BundleStarter(felix.adapt(FrameworkWiring.class), 1);
+        starter.startAll(bundles, b -> handed.add(b.getSymbolicName()), () -> true);
+
+        assertEquals(List.of("test.one0", "test.one1", "test.one2", "test.one3"), handed);
+        long previous = 0;
+        for (Bundle b : bundles) {
+            assertEquals(Bundle.ACTIVE, b.getState());
+            assertEquals(Thread.currentThread().getName(), System.getProperty(key(b)));
+            long at = Long.parseLong(System.getProperty(key(b) + ".at"));
+            assertTrue(at > previous, "plan order");
+            previous = at;
+        }
+        assertEquals(List.of(), starter.problems());
+    }
+
+    private String key(Bundle b) {
+        return "quiver.test." + run + "." + b.getSymbolicName();
+    }
+
+    private Bundle install(BundleContext context, String name, String activator, String imports) throws IOException,
+            org.osgi.framework.BundleException {
+        Manifest manifest = new Manifest();
+        Attributes a = manifest.getMainAttributes();
+        a.put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        a.putValue("Bundle-ManifestVersion", "2");
+        a.putValue("Bundle-SymbolicName", name);
+        a.putValue("Bundle-Version", "1.0.0");
+        a.putValue("Import-Package", "org.osgi.framework" + (imports == null ? "" : "," + imports));
+        a.putValue("Quiver-Test-Key", "quiver.test." + run + "." + name);
+        if (activator != null) {
+            a.putValue("Bundle-Activator", activator);
+        }
+        Path jar = dir.resolve(name + ".jar");
+        try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file, manifest)) {
+            String resource = SlowActivator.class.getName().replace('.', '/') + ".class";
+            out.putNextEntry(new JarEntry(resource));
+            try (InputStream in = SlowActivator.class.getClassLoader().getResourceAsStream(resource)) {
+                in.transferTo(out);
+            }
+            out.closeEntry();
+        }
+        try (InputStream in = Files.newInputStream(jar)) {
+            return context.installBundle("test:" + name, in);
+        }
+    }
+
+    /** Takes its time to start and says on which thread, and when, in a system property its manifest names. */
+    public static final class SlowActivator implements org.osgi.framework.BundleActivator {
+
+        @Override
+        public void start(BundleContext context) throws Exception {
+            String key = context.getBundle().getHeaders().get("Quiver-Test-Key");
+            System.setProperty(key, Thread.currentThread().getName());
+            System.setProperty(key + ".at", Long.toString(System.nanoTime()));
+            Thread.sleep(100);
+        }
+
+        @Override
+        public void stop(BundleContext context) {
+        }
+    }
+}
