@@ -1,8 +1,11 @@
 package io.quiver.launcher;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.HttpURLConnection;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
@@ -20,8 +23,9 @@ import org.osgi.util.tracker.ServiceTracker;
  * {@code /mcp}) is registered;</li>
  * <li>the HTTP runtime ({@value #RUNTIME}) publishes its {@code osgi.http.endpoint}, which carries
  * the real port (also when 0 asked the OS for one);</li>
- * <li>a plain GET to the endpoint answers anything but 404 (Jetty answers 404 until the whiteboard
- * has registered the servlet).</li>
+ * <li>an MCP {@code server/discover} (stateless revision: no session, no stream) to the endpoint is
+ * answered by the MCP servlet: any status but 404, or a JSON-RPC message (Jetty answers its own 404
+ * until the whiteboard has registered the servlet).</li>
  * </ol>
  * The wait ends early, without an endpoint, when the framework stops meanwhile: with {@code --stdio}
  * a client may be done, and close stdin, before the HTTP endpoint of the same server answers.
@@ -32,6 +36,11 @@ final class EndpointWaiter {
     static final String PATH_PROPERTY = "quiver.endpoint.path";
     static final String RUNTIME = "org.osgi.service.servlet.runtime.HttpServiceRuntime";
     static final String ENDPOINT_PROPERTY = "osgi.http.endpoint";
+    private static final String PROBE_REVISION = "2026-07-28";
+    private static final String PROBE_METHOD = "server/discover";
+    private static final byte[] PROBE = ("{\"jsonrpc\":\"2.0\",\"id\":\"quiver-start\",\"method\":\"" + PROBE_METHOD
+            + "\",\"params\":{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"" + PROBE_REVISION + "\","
+            + "\"io.modelcontextprotocol/clientCapabilities\":{}}}}").getBytes(StandardCharsets.UTF_8);
     /** How often a wait looks whether the framework is stopping. */
     private static final long POLL_MS = 100;
 
@@ -104,8 +113,7 @@ final class EndpointWaiter {
                 return false;
             }
             try {
-                int status = status(url);
-                if (status != 404) {
+                if (answeredByMcp(url)) {
                     return true;
                 }
                 last = "HTTP 404";
@@ -118,16 +126,35 @@ final class EndpointWaiter {
                 + "); the transport's servlet is registered but the HTTP whiteboard does not serve it");
     }
 
-    /** The status of a GET that asks for JSON, so that a Streamable HTTP endpoint opens no event stream. */
-    private static int status(URI url) throws IOException {
+    /**
+     * Whether the MCP servlet answers a {@code server/discover} in the stateless revision: it opens
+     * no session and no stream, and being a real request it takes the path a client's first request
+     * takes (the codec, the engine, the answer's serialisation) while the bundles still start, rather
+     * than when the first client waits for it.
+     */
+    static boolean answeredByMcp(URI url) throws IOException {
         HttpURLConnection c = (HttpURLConnection) url.toURL().openConnection();
         try {
             c.setConnectTimeout(1000);
             c.setReadTimeout(2000);
             c.setUseCaches(false);
             c.setInstanceFollowRedirects(false);
-            c.setRequestProperty("Accept", "application/json");
-            return c.getResponseCode();
+            c.setRequestMethod("POST");
+            c.setDoOutput(true);
+            c.setRequestProperty("Content-Type", "application/json");
+            c.setRequestProperty("Accept", "application/json, text/event-stream");
+            c.setRequestProperty("MCP-Protocol-Version", PROBE_REVISION);
+            c.setRequestProperty("Mcp-Method", PROBE_METHOD);
+            c.setFixedLengthStreamingMode(PROBE.length);
+            try (OutputStream out = c.getOutputStream()) {
+                out.write(PROBE);
+            }
+            int status = c.getResponseCode();
+            byte[] body;
+            try (InputStream in = status < 400 ? c.getInputStream() : c.getErrorStream()) {
+                body = in == null ? new byte[0] : in.readAllBytes();
+            }
+            return status != 404 || new String(body, StandardCharsets.UTF_8).contains("\"jsonrpc\"");
         } finally {
             c.disconnect();
         }

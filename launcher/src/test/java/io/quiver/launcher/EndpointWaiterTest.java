@@ -1,16 +1,25 @@
 package io.quiver.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.net.httpserver.HttpServer;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.felix.framework.Felix;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,6 +49,48 @@ class EndpointWaiterTest {
         assertNull(url);
         stopper.join();
         felix.waitForStop(10_000);
+    }
+
+    /**
+     * The probe is a real MCP request that opens nothing (a stateless {@code server/discover}); Jetty's
+     * own 404 (no servlet yet) is not an answer, the servlet's JSON-RPC error with 404 is.
+     */
+    @Test
+    void theProbeIsAStatelessDiscoverAndOnlyTheServletsAnswerCounts() throws Exception {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        AtomicInteger status = new AtomicInteger(404);
+        AtomicReference<String> body = new AtomicReference<>("<html>Not Found</html>");
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/mcp", exchange -> {
+            seen.add(exchange.getRequestMethod() + " " + exchange.getRequestHeaders().getFirst("Mcp-Method") + " "
+                    + exchange.getRequestHeaders().getFirst("MCP-Protocol-Version") + " "
+                    + exchange.getRequestHeaders().getFirst("Mcp-Session-Id") + " "
+                    + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            byte[] answer = body.get().getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(status.get(), answer.length);
+            exchange.getResponseBody().write(answer);
+            exchange.close();
+        });
+        server.start();
+        try {
+            URI url = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/mcp");
+            assertFalse(EndpointWaiter.answeredByMcp(url), "Jetty's 404 before the servlet is registered");
+            body.set("{\"jsonrpc\":\"2.0\",\"id\":\"quiver-start\",\"error\":{\"code\":-32601,\"message\":\"x\"}}");
+            assertTrue(EndpointWaiter.answeredByMcp(url), "the servlet's own 404");
+            status.set(401);
+            body.set("");
+            assertTrue(EndpointWaiter.answeredByMcp(url), "an endpoint that wants credentials answers");
+            status.set(200);
+            body.set("{\"jsonrpc\":\"2.0\",\"id\":\"quiver-start\",\"result\":{}}");
+            assertTrue(EndpointWaiter.answeredByMcp(url));
+            assertEquals(4, seen.size());
+            String request = seen.get(0);
+            assertTrue(request.startsWith("POST server/discover 2026-07-28 null {"), request);
+            assertTrue(request.contains("\"method\":\"server/discover\""), request);
+            assertTrue(request.contains("\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\""), request);
+        } finally {
+            server.stop(0);
+        }
     }
 
     @Test
