@@ -151,7 +151,7 @@ start() {
       fi
       # the quiver script's JVM options
       local jar="$JAR"; [ "$name" = quiver-base ] && jar="$BASELINE"
-      taskset -c 0 java -XX:+UseSerialGC -Xms16m -Xmx512m -XX:CompileThresholdScaling=2 -XX:TrimNativeHeapInterval=2000 -jar "$jar" run --port 0 \
+      taskset -c 0 java -XX:+UseSerialGC -Xms16m -Xmx512m -XX:CompileThresholdScaling=3 -XX:TrimNativeHeapInterval=2000 -jar "$jar" run --port 0 \
         --features core,http,conformance --etc "$etc" --deploy "$WORK/deploy" > "$out" 2> "$WORK/$name.log" & ;;
   esac
   PID=$!
