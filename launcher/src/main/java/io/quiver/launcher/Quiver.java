@@ -15,6 +15,7 @@ import java.util.Hashtable;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeoutException;
@@ -129,14 +130,16 @@ public final class Quiver implements AutoCloseable {
 
     private void launch(long deadline) throws Exception {
         long t0 = System.nanoTime();
-        LaunchPlan plan = LaunchPlan.of(catalog.load(settings.features()));
+        // the features are read (the launcher's first JSON) while the framework initialises
+        FutureTask<LaunchPlan> planning = inBackground("quiver-plan", () -> LaunchPlan.of(catalog.load(settings.features())));
         DirectoryWatch watch = new DirectoryWatch(settings.etc(), settings.deploy());
-        watch.createFolders();
         storage = Storage.of(settings.data());
 
         Framework fw = new Felix(FrameworkProperties.of(settings, storage, watch));
         framework = fw;
         fw.init();
+        LaunchPlan plan = result(planning);
+        watch.createFolders(); // not for a start that fails on its features
         long t1 = System.nanoTime();
         BundleContext context = fw.getBundleContext();
         List<Bundle> bundles = new BundleInstaller(repository).install(context, plan, storage.folder());
@@ -159,10 +162,7 @@ public final class Quiver implements AutoCloseable {
         FutureTask<URI> endpoint = null;
         if (settings.awaitEndpoint() && http) {
             EndpointWaiter waiter = new EndpointWaiter(context, settings.bind());
-            endpoint = new FutureTask<>(() -> waiter.await(remainingMs(deadline)));
-            Thread thread = new Thread(endpoint, "quiver-endpoint-waiter");
-            thread.setDaemon(true);
-            thread.start();
+            endpoint = inBackground("quiver-endpoint-waiter", () -> waiter.await(remainingMs(deadline)));
         }
         try {
             startBundles(fw, context, plan, watch, bundles, deadline, http);
@@ -176,14 +176,7 @@ public final class Quiver implements AutoCloseable {
         LOG.debug("Features and framework {} ms, {} bundles installed {} ms, started {} ms",
                 ms(t1 - t0), bundles.size(), ms(t2 - t1), ms(t3 - t2));
         if (endpoint != null) {
-            try {
-                url = endpoint.get();
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof Exception cause) {
-                    throw cause;
-                }
-                throw e;
-            }
+            url = result(endpoint);
             if (url == null) { // stopped meanwhile (with --stdio: the client was done already)
                 LOG.info("The server stopped before its HTTP endpoint answered");
                 return;
@@ -193,6 +186,26 @@ public final class Quiver implements AutoCloseable {
             LOG.info("The features {} have no HTTP runtime: no MCP endpoint to wait for", settings.features());
         }
         announceStarted(context);
+    }
+
+    private static <T> FutureTask<T> inBackground(String name, Callable<T> work) {
+        FutureTask<T> task = new FutureTask<>(work);
+        Thread thread = new Thread(task, name);
+        thread.setDaemon(true);
+        thread.start();
+        return task;
+    }
+
+    /** The task's result, or what it threw. */
+    private static <T> T result(FutureTask<T> task) throws Exception {
+        try {
+            return task.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Exception cause) {
+                throw cause;
+            }
+            throw e;
+        }
     }
 
     private void startBundles(Framework fw, BundleContext context, LaunchPlan plan, DirectoryWatch watch,
