@@ -59,6 +59,10 @@ public final class Main {
         try {
             quiver.start();
         } catch (QuiverException e) {
+            if (quiver.stopRequested()) { // a signal during the start: stopped as asked, nothing left running
+                System.err.println("quiver: " + Quiver.STOPPED_WHILE_STARTING);
+                return 0;
+            }
             System.err.println("quiver: cannot start: " + e.getMessage());
             return 1;
         }

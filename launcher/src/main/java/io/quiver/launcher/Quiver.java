@@ -59,6 +59,7 @@ public final class Quiver implements AutoCloseable {
     private final FeatureCatalog catalog;
     private final BundleRepository repository;
     private volatile Framework framework;
+    private volatile boolean stopRequested;
     private volatile Storage storage;
     private volatile URI url;
     private volatile List<String> problems = List.of();
@@ -97,7 +98,8 @@ public final class Quiver implements AutoCloseable {
      *
      * @throws QuiverException when a feature or bundle is missing, the framework does not start, or
      *                         the endpoint does not answer within the start timeout; the framework
-     *                         is stopped again
+     *                         is stopped again. Also when {@link #stop()} was called before the start
+     *                         was over (a signal to the process, say): then nothing is left running
      */
     public Quiver start() throws QuiverException {
         synchronized (this) {
@@ -117,14 +119,45 @@ public final class Quiver implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             stop();
-            throw new QuiverException("interrupted while starting", e);
+            throw stopRequested ? stoppedWhileStarting(e) : new QuiverException("interrupted while starting", e);
         } catch (TimeoutException e) {
             stop();
-            throw new QuiverException("the MCP endpoint is not ready after " + settings.startTimeout().toSeconds()
-                    + " s: " + e.getMessage(), e);
+            throw stopRequested ? stoppedWhileStarting(e) : new QuiverException("the MCP endpoint is not ready after "
+                    + settings.startTimeout().toSeconds() + " s: " + e.getMessage(), e);
         } catch (Exception e) {
             stop();
-            throw new QuiverException(e.getMessage() == null ? e.toString() : e.getMessage(), e);
+            throw stopRequested ? stoppedWhileStarting(e)
+                    : new QuiverException(e.getMessage() == null ? e.toString() : e.getMessage(), e);
+        }
+    }
+
+    /** What {@link #start()} throws when {@link #stop()} came first: {@value #STOPPED_WHILE_STARTING}. */
+    static final String STOPPED_WHILE_STARTING = "stopped before the start was over";
+
+    private static QuiverException stoppedWhileStarting(Exception cause) {
+        return new QuiverException(STOPPED_WHILE_STARTING, cause);
+    }
+
+    /** Whether {@link #stop()} was called (by a signal, say), also before the start was over. */
+    boolean stopRequested() {
+        return stopRequested;
+    }
+
+    /**
+     * Ends a start that a {@link #stop()} overtook: a stop that came before the framework existed
+     * (or before a bundle it then installed and started) found nothing to stop.
+     */
+    private void checkNotStopped() throws StoppedWhileStarting {
+        if (stopRequested) {
+            throw new StoppedWhileStarting();
+        }
+    }
+
+    private static final class StoppedWhileStarting extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        StoppedWhileStarting() {
+            super(STOPPED_WHILE_STARTING, null, false, false);
         }
     }
 
@@ -138,6 +171,7 @@ public final class Quiver implements AutoCloseable {
         Framework fw = new Felix(FrameworkProperties.of(settings, storage, watch));
         framework = fw;
         fw.init();
+        checkNotStopped(); // from here on a stop finds the framework, and stops what it holds
         LaunchPlan plan = result(planning);
         watch.createFolders(); // not for a start that fails on its features
         long t1 = System.nanoTime();
@@ -165,7 +199,9 @@ public final class Quiver implements AutoCloseable {
             endpoint = inBackground("quiver-endpoint-waiter", () -> waiter.await(remainingMs(deadline)));
         }
         try {
+            checkNotStopped();
             startBundles(fw, context, plan, watch, bundles, deadline, http);
+            checkNotStopped();
         } catch (Exception | Error e) {
             if (endpoint != null) {
                 endpoint.cancel(true);
@@ -459,7 +495,14 @@ public final class Quiver implements AutoCloseable {
      * Stops the framework (waiting up to 10 s) and deletes a temporary storage. Idempotent; a
      * concurrent caller returns once the first one is done.
      */
-    public synchronized void stop() {
+    public void stop() {
+        stopRequested = true; // before looking for the framework: a start that has not made it yet sees this
+        synchronized (this) {
+            release();
+        }
+    }
+
+    private void release() {
         if (released) {
             return;
         }

@@ -86,6 +86,12 @@ final class QuiverServer implements AutoCloseable {
         return new QuiverServer(process, url, home);
     }
 
+    /** Launches a server and returns at once, without waiting for its endpoint (for what happens during a start). */
+    static QuiverServer launchOnly(String name, String features) throws Exception {
+        Path home = home(name, h -> { });
+        return new QuiverServer(launch(home, features, null), null, home);
+    }
+
     /** How a start that was meant to fail ended. */
     record Failure(int exitCode, String stdout, String log) {
     }
