@@ -59,7 +59,7 @@ public final class Main {
         try {
             quiver.start();
         } catch (QuiverException e) {
-            if (quiver.stopRequested()) { // a signal during the start: stopped as asked, nothing left running
+            if (Quiver.STOPPED_WHILE_STARTING.equals(e.getMessage())) { // a signal during the start: stopped as asked
                 System.err.println("quiver: " + Quiver.STOPPED_WHILE_STARTING);
                 return 0;
             }

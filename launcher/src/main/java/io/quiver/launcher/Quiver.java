@@ -118,15 +118,18 @@ public final class Quiver implements AutoCloseable {
             return this;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            boolean overtaken = stopRequested; // read before the stop below, which sets it
             stop();
-            throw stopRequested ? stoppedWhileStarting(e) : new QuiverException("interrupted while starting", e);
+            throw overtaken ? stoppedWhileStarting(e) : new QuiverException("interrupted while starting", e);
         } catch (TimeoutException e) {
+            boolean overtaken = stopRequested;
             stop();
-            throw stopRequested ? stoppedWhileStarting(e) : new QuiverException("the MCP endpoint is not ready after "
+            throw overtaken ? stoppedWhileStarting(e) : new QuiverException("the MCP endpoint is not ready after "
                     + settings.startTimeout().toSeconds() + " s: " + e.getMessage(), e);
         } catch (Exception e) {
+            boolean overtaken = stopRequested;
             stop();
-            throw stopRequested ? stoppedWhileStarting(e)
+            throw overtaken ? stoppedWhileStarting(e)
                     : new QuiverException(e.getMessage() == null ? e.toString() : e.getMessage(), e);
         }
     }
