@@ -107,16 +107,22 @@ final class BundleStarter {
     }
 
     private void start(Bundle b) {
-        if (isFragment(b)) {
-            return;
+        if (isFragment(b) || !frameworkActive()) {
+            return; // a stop overtook the start (a signal): the rest is not started, and not a problem
         }
         long t = System.nanoTime();
         try {
             b.start(Bundle.START_TRANSIENT);
             LOG.debug("Started {} in {} ms", b.getSymbolicName(), (System.nanoTime() - t) / 1_000_000L);
         } catch (BundleException | RuntimeException e) {
-            problem(b, "did not start: " + reason(e), e);
+            if (frameworkActive()) {
+                problem(b, "did not start: " + reason(e), e);
+            }
         }
+    }
+
+    private boolean frameworkActive() {
+        return wiring.getBundle().getState() == Bundle.ACTIVE;
     }
 
     /** One line per bundle that did not resolve or start. */

@@ -110,6 +110,34 @@ class BundleStarterTest {
         assertEquals(List.of(), starter.problems());
     }
 
+    /** A stop while the bundles start (a signal) is not a problem of each bundle that was not started. */
+    @Test
+    void aStopWhileTheBundlesStartLeavesTheRestWithoutProblems() throws Exception {
+        BundleContext context = felix.getBundleContext();
+        List<Bundle> bundles = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            bundles.add(install(context, "test.stopped" + i, SlowActivator.class.getName(), null));
+        }
+        // the stop comes once the fourth bundle's activator runs: the framework stops under the start
+        List<String> handed = new ArrayList<>();
+        BundleStarter starter = new BundleStarter(felix.adapt(FrameworkWiring.class), 1);
+        starter.startAll(bundles, b -> {
+            handed.add(b.getSymbolicName());
+            if (handed.size() == 4) {
+                try {
+                    felix.stop();
+                    felix.waitForStop(10_000);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }, () -> false);
+
+        assertEquals(List.of(), starter.problems(), "the bundles after the stop are not the problem");
+        long started = bundles.stream().filter(b -> System.getProperty(key(b)) != null).count();
+        assertEquals(4, started, "none is started after the stop");
+    }
+
     private String key(Bundle b) {
         return "quiver.test." + run + "." + b.getSymbolicName();
     }
