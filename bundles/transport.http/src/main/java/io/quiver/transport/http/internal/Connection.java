@@ -48,7 +48,7 @@ final class Connection implements WriteListener {
         this.budget = ticket.budget();
         this.maxUnsent = budget.maxUnsentBytes();
         this.out = async.getResponse().getOutputStream();
-        ResponseOutput.listen(async, this);
+        ResponseOutput.listen(ResponseOutput.of(async), out, this);
     }
 
     /**

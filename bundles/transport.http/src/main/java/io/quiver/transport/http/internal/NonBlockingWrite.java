@@ -42,11 +42,12 @@ final class NonBlockingWrite implements WriteListener {
     static void write(AsyncContext async, byte[] body, Runnable done) {
         try {
             ServletOutputStream out = async.getResponse().getOutputStream();
-            if (ResponseOutput.of(async) == null && JettyWired.WIRED && JettyWired.sendWhole(async, out, body, done)) {
+            ResponseOutput prepared = ResponseOutput.of(async);
+            if (prepared == null && JettyWired.WIRED && JettyWired.sendWhole(async, out, body, done)) {
                 return;
             }
             NonBlockingWrite write = new NonBlockingWrite(async, out, body, done);
-            ResponseOutput.listen(async, write);
+            ResponseOutput.listen(prepared, out, write);
             try {
                 write.onWritePossible(); // on this thread if the socket takes it now; else when the container calls
             } catch (IOException | IllegalStateException e) {

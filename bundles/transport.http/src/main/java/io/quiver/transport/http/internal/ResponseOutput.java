@@ -1,6 +1,7 @@
 package io.quiver.transport.http.internal;
 
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 import java.io.IOException;
 
@@ -35,13 +36,15 @@ final class ResponseOutput implements WriteListener {
         return async.getRequest().getAttribute(ATTRIBUTE) instanceof ResponseOutput output ? output : null;
     }
 
-    /** Has the container's calls go to {@code listener}: through the prepared output if there is one. */
-    static void listen(AsyncContext async, WriteListener listener) throws IOException {
-        ResponseOutput prepared = of(async);
+    /**
+     * Has the container's calls on {@code out} go to {@code listener}: through {@code prepared}, the
+     * request's prepared output ({@link #of}), if it has one.
+     */
+    static void listen(ResponseOutput prepared, ServletOutputStream out, WriteListener listener) {
         if (prepared != null) {
             prepared.attach(listener);
         } else {
-            async.getResponse().getOutputStream().setWriteListener(listener);
+            out.setWriteListener(listener);
         }
     }
 
