@@ -116,29 +116,28 @@ public final class Quiver implements AutoCloseable {
         try {
             launch(System.nanoTime() + settings.startTimeout().toNanos());
             return this;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
             boolean overtaken = stopRequested; // read before the stop below, which sets it
             stop();
-            throw overtaken ? stoppedWhileStarting(e) : new QuiverException("interrupted while starting", e);
-        } catch (TimeoutException e) {
-            boolean overtaken = stopRequested;
-            stop();
-            throw overtaken ? stoppedWhileStarting(e) : new QuiverException("the MCP endpoint is not ready after "
-                    + settings.startTimeout().toSeconds() + " s: " + e.getMessage(), e);
-        } catch (Exception e) {
-            boolean overtaken = stopRequested;
-            stop();
-            throw overtaken ? stoppedWhileStarting(e)
-                    : new QuiverException(e.getMessage() == null ? e.toString() : e.getMessage(), e);
+            throw new QuiverException(overtaken ? STOPPED_WHILE_STARTING : why(e), e);
         }
     }
 
     /** What {@link #start()} throws when {@link #stop()} came first: {@value #STOPPED_WHILE_STARTING}. */
     static final String STOPPED_WHILE_STARTING = "stopped before the start was over";
 
-    private static QuiverException stoppedWhileStarting(Exception cause) {
-        return new QuiverException(STOPPED_WHILE_STARTING, cause);
+    private String why(Exception failure) {
+        if (failure instanceof InterruptedException) {
+            return "interrupted while starting";
+        }
+        if (failure instanceof TimeoutException) {
+            return "the MCP endpoint is not ready after " + settings.startTimeout().toSeconds() + " s: "
+                    + failure.getMessage();
+        }
+        return failure.getMessage() == null ? failure.toString() : failure.getMessage();
     }
 
     /** Whether {@link #stop()} was called (by a signal, say), also before the start was over. */
