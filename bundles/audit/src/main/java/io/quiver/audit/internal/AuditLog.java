@@ -93,9 +93,11 @@ public final class AuditLog implements CallListener, ProblemSource {
     /** How long the writer lets calls gather after a batch that did not fill (ms): lines reach the file that late. */
     static final long PACE_MS = 20;
 
-    /** No separator between lines of a batch (the writer ends each with a newline); the default is a space. */
-    private final ObjectMapper json = JsonMapper.builder(
-            JsonFactory.builder().rootValueSeparator((SerializableString) null).build()).build();
+    /**
+     * The writer's own, built on its thread when it starts: a first mapper costs ~50 ms of class loading
+     * and set-up, which would otherwise lengthen the activation, and with it the server's start.
+     */
+    private ObjectMapper json;
     /** The writer's batch buffer. */
     private final Lines lines = new Lines();
     private final Clock clock;
@@ -207,6 +209,8 @@ public final class AuditLog implements CallListener, ProblemSource {
     // ----------------------------------------------------------------- the writer thread
 
     private void write() {
+        // no separator between lines of a batch (the writer ends each with a newline); the default is a space
+        json = JsonMapper.builder(JsonFactory.builder().rootValueSeparator((SerializableString) null).build()).build();
         try {
             AuditConfig applied = apply(config);
             while (!closing) {
