@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.LongFunction;
@@ -79,6 +80,13 @@ public final class Catalog {
     private final Map<Long, CatalogProblem> problems = new ConcurrentHashMap<>();
     private final Map<Long, Origin> origins = new ConcurrentHashMap<>();
     private final List<ScopeRule> rules = new CopyOnWriteArrayList<>();
+    /**
+     * The reading of each service being read now (by service id): a tool's reading (its schemas) takes
+     * milliseconds and is done outside the lists' locks, so that the tools of bundles starting on
+     * several threads are read side by side. Only the last bind, update or unbind of a service counts.
+     */
+    private final Map<Long, Long> readings = new ConcurrentHashMap<>();
+    private final AtomicLong lastReading = new AtomicLong();
     /**
      * How many scope rules the server started with ({@value #RULES_PROPERTY}, set by the launcher from
      * {@code etc/}); until that many have arrived, or {@value #RULES_WAIT_MS} ms have passed, what
@@ -314,16 +322,28 @@ public final class Catalog {
             Function<Map<String, Object>, T> reader, Function<T, String> key) {
         long serviceId = Props.serviceId(props);
         long bundleId = Props.number(props, "service.bundleid", -1);
+        long reading = lastReading.incrementAndGet();
+        readings.put(serviceId, reading);
+        T value = null;
+        Set<Scope> own = null;
+        IllegalArgumentException refused = null;
+        try {
+            value = reader.apply(props);
+            own = ownScopes(props);
+        } catch (IllegalArgumentException e) {
+            refused = e;
+        } catch (RuntimeException | Error e) {
+            readings.remove(serviceId, reading);
+            throw e;
+        }
         synchronized (registry) {
-            T value;
-            Set<Scope> own;
-            try {
-                value = reader.apply(props);
-                own = ownScopes(props);
-            } catch (IllegalArgumentException e) {
-                LOG.warn("Refused service {} of {}: {}", serviceId, toolLog.bundle(bundleId), e.getMessage());
+            if (!readings.remove(serviceId, reading)) {
+                return; // the service changed or left while it was read: that later reading or removal decides
+            }
+            if (refused != null) {
+                LOG.warn("Refused service {} of {}: {}", serviceId, toolLog.bundle(bundleId), refused.getMessage());
                 remove(registry, kind, props);
-                problems.put(serviceId, new CatalogProblem(serviceId, bundleId, e.getMessage()));
+                problems.put(serviceId, new CatalogProblem(serviceId, bundleId, refused.getMessage()));
                 return;
             }
             problems.remove(serviceId);
@@ -338,6 +358,7 @@ public final class Catalog {
     private <T> void remove(ScopedRegistry<T> registry, Kind kind, Map<String, Object> props) {
         long serviceId = Props.serviceId(props);
         synchronized (registry) {
+            readings.remove(serviceId); // a reading still under way is not taken
             problems.remove(serviceId);
             origins.remove(serviceId);
             Map<Scope, RankedRegistry.Snapshot<T>> before = before(registry, kind, registry.scopesOf(serviceId));

@@ -12,6 +12,9 @@ import io.quiver.api.operator.CatalogProblem;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -67,6 +70,68 @@ class CatalogTest {
         array.put("mcp.tool.meta", "[1]");
         catalog.bindTool(TOOL, array);
         assertNull(catalog.tools(CallerIdentity.ANONYMOUS).get("t" + bad));
+    }
+
+    @Test
+    void toolsAreReadSideBySideAndAReadingOvertakenByTheServicesRemovalIsDropped() throws Exception {
+        long slow = IDS.incrementAndGet();
+        SlowProps slowProps = new SlowProps(props(slow, "{\"type\":\"object\"}", null));
+        Thread reading = new Thread(() -> catalog.bindTool(TOOL, slowProps));
+        reading.start();
+        assertTrue(slowProps.reading.await(10, TimeUnit.SECONDS));
+
+        // another bundle's tool is read and listed while the first is still being read
+        long quick = IDS.incrementAndGet();
+        CompletableFuture<Void> other = CompletableFuture.runAsync(
+                () -> catalog.bindTool(TOOL, props(quick, "{\"type\":\"object\"}", null)));
+        other.get(10, TimeUnit.SECONDS);
+        assertNotNull(catalog.tools(CallerIdentity.ANONYMOUS).get("t" + quick));
+
+        // the first tool's service leaves before its reading is done: the reading must not list it
+        catalog.unbindTool(slowProps);
+        slowProps.release.countDown();
+        reading.join(10_000);
+        assertNull(catalog.tools(CallerIdentity.ANONYMOUS).get("t" + slow), "a tool whose service is gone");
+        assertTrue(catalog.problems().isEmpty(), catalog.problems().toString());
+    }
+
+    @Test
+    void whenAServiceChangesWhileItIsReadTheLaterReadingCounts() throws Exception {
+        long id = IDS.incrementAndGet();
+        SlowProps first = new SlowProps(props(id, "{\"type\":\"object\"}", null));
+        first.put("mcp.tool.title", "first");
+        Thread reading = new Thread(() -> catalog.bindTool(TOOL, first));
+        reading.start();
+        assertTrue(first.reading.await(10, TimeUnit.SECONDS));
+        Map<String, Object> second = props(id, "{\"type\":\"object\"}", null);
+        second.put("mcp.tool.title", "second");
+        catalog.bindTool(TOOL, second);
+        first.release.countDown();
+        reading.join(10_000);
+        assertEquals("second", catalog.tools(CallerIdentity.ANONYMOUS).get("t" + id).descriptor().title());
+    }
+
+    /** Service properties whose description is read only once the test lets it. */
+    private static final class SlowProps extends HashMap<String, Object> {
+        final CountDownLatch reading = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+
+        SlowProps(Map<String, Object> props) {
+            super(props);
+        }
+
+        @Override
+        public Object get(Object key) {
+            if ("mcp.tool.description".equals(key) && release.getCount() > 0) {
+                reading.countDown();
+                try {
+                    release.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return super.get(key);
+        }
     }
 
     @Test
