@@ -9,15 +9,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
  * A tool as the catalog knows it: its listing descriptor, compiled input schema and limits, read
- * once from its service properties.
+ * once from its service properties. A schema the tool's author wrote is checked and compiled when
+ * the tool is read; one generated from a record type is compiled at the first call that needs it.
  */
-public record ToolEntry(String name, ToolDescriptor descriptor, Schema inputSchema, JsonNode outputSchema,
+public record ToolEntry(String name, ToolDescriptor descriptor, Supplier<Schema> inputSchema, JsonNode outputSchema,
         long timeoutMs, Tool tool, long bundleId, ToolMapper mapper, String taskSupport, boolean inputBeforeTask,
         String troubleshootingHint, boolean blocking) {
 
@@ -45,11 +47,13 @@ public record ToolEntry(String name, ToolDescriptor descriptor, Schema inputSche
             icons.add(new ToolDescriptor.Icon(Props.string(props, P + "icons").trim()));
         }
         JsonNode input = generated(tool, props, "arguments", name);
+        boolean written = input == null;
         if (input == null) {
             input = parseSchema(props, "inputSchema", name);
         }
         if (input == null) {
             input = Json.MAPPER.createObjectNode().put("type", "object");
+            written = false;
         }
         if (!input.isObject() || !"object".equals(input.path("type").asString(""))) {
             throw new IllegalArgumentException("tool " + name + ": inputSchema must be a JSON object schema of type object");
@@ -57,18 +61,24 @@ public record ToolEntry(String name, ToolDescriptor descriptor, Schema inputSche
         JsonNode output = generated(tool, props, "output", name);
         if (output == null) {
             output = parseSchema(props, "outputSchema", name);
-        }
-        if (output != null) {
-            if (!output.isObject() || !"object".equals(output.path("type").asString(""))) {
-                throw new IllegalArgumentException("tool " + name + ": outputSchema must be a JSON object schema of type object");
+            if (output != null) {
+                if (!output.isObject() || !"object".equals(output.path("type").asString(""))) {
+                    throw new IllegalArgumentException("tool " + name + ": outputSchema must be a JSON object schema of type object");
+                }
+                schemas.compile(output, "tool " + name + ": outputSchema");
             }
-            schemas.compile(output, "tool " + name + ": outputSchema");
         }
         String title = Props.string(props, P + "title");
         ToolDescriptor.ToolAnnotations annotations = new ToolDescriptor.ToolAnnotations(title,
                 Props.bool(props, P + "readOnlyHint", false), Props.bool(props, P + "destructiveHint", true),
                 Props.bool(props, P + "idempotentHint", false), Props.bool(props, P + "openWorldHint", true));
-        Schema compiled = schemas.compile(input, "tool " + name + ": inputSchema");
+        Supplier<Schema> compiled;
+        if (written) {
+            Schema checked = schemas.compile(input, "tool " + name + ": inputSchema");
+            compiled = () -> checked;
+        } else {
+            compiled = schemas.generated(input);
+        }
         long timeout = Props.number(props, P + "timeoutMs", 0);
         String taskSupport = Props.string(props, P + "taskSupport");
         taskSupport = taskSupport == null ? "none" : taskSupport;

@@ -34,7 +34,7 @@ final class Validate {
     }
 
     private static CallToolResult schema(Call call, String lead) {
-        List<Error> problems = call.tool().inputSchema().validate(call.arguments());
+        List<Error> problems = call.tool().inputSchema().get().validate(call.arguments());
         if (problems.isEmpty()) {
             return null;
         }

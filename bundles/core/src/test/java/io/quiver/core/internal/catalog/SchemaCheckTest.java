@@ -1,0 +1,55 @@
+package io.quiver.core.internal.catalog;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.networknt.schema.Schema;
+import io.quiver.api.schema.Description;
+import io.quiver.api.schema.RecordSchemas;
+import io.quiver.core.internal.json.Json;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Schemas generated from record types are not checked against the meta-schema when a tool registers
+ * (they are valid by construction) and compile at their first use: this holds the generator to that.
+ */
+class SchemaCheckTest {
+
+    enum Mode { FAST, SAFE }
+
+    record Inner(@Description("a count") int count, Optional<String> note) {
+    }
+
+    @Description("every kind of component the generator knows")
+    record Everything(String text, char letter, int small, long big, double ratio, BigDecimal amount, boolean flag,
+            Mode mode, UUID id, Instant at, String[] words, List<String> lines, Set<Integer> unique,
+            Map<String, Inner> byName, Optional<Inner> maybe, List<List<Double>> matrix, Object anything) {
+    }
+
+    private final SchemaCheck check = new SchemaCheck();
+
+    @Test
+    void generatedSchemasAreValidAgainstTheMetaSchema() {
+        JsonNode schema = Json.MAPPER.valueToTree(RecordSchemas.of(Everything.class));
+        check.compile(schema, "generated"); // throws with the meta-schema's complaint
+        check.compile(Json.MAPPER.valueToTree(RecordSchemas.of(Inner.class)), "generated");
+    }
+
+    @Test
+    void aGeneratedSchemaCompilesOnceAtItsFirstUseAndThenValidates() {
+        Supplier<Schema> lazy = check.generated(Json.MAPPER.valueToTree(RecordSchemas.of(Inner.class)));
+        Schema first = lazy.get();
+        assertEquals(first, lazy.get(), "compiled once");
+        assertTrue(first.validate(Json.MAPPER.readTree("{\"count\":2}")).isEmpty());
+        assertEquals(1, first.validate(Json.MAPPER.readTree("{\"count\":\"two\"}")).size());
+    }
+}
