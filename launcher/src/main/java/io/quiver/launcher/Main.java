@@ -1,8 +1,6 @@
 package io.quiver.launcher;
 
 import java.io.PrintStream;
-import java.time.Duration;
-import java.time.Instant;
 
 /**
  * {@code java -jar quiver.jar run [options]}: starts Quiver, prints exactly one line to stdout
@@ -70,7 +68,7 @@ public final class Main {
             endpointOut.println("Quiver MCP endpoint: " + quiver.url());
             endpointOut.flush();
         }
-        System.err.println("Quiver started in " + sinceJvmStart(launcherStart) + " ms"
+        System.err.println("Quiver started in " + sinceProcessStart(launcherStart) + " ms"
                 + (quiver.problems().isEmpty() ? "" : " with " + quiver.problems().size() + " bundle problem(s)"));
         settleLater();
         try {
@@ -111,11 +109,9 @@ public final class Main {
         }
     }
 
-    /** Milliseconds since the JVM process started (since {@code main} where the OS does not say). */
-    private static long sinceJvmStart(long launcherStart) {
-        return ProcessHandle.current().info().startInstant()
-                .map(start -> Duration.between(start, Instant.now()).toMillis())
-                .orElse((System.nanoTime() - launcherStart) / 1_000_000L);
+    /** Milliseconds since the process started (since {@code main} where the OS does not say). */
+    private static long sinceProcessStart(long launcherStart) {
+        return ProcessAge.millis().orElse((System.nanoTime() - launcherStart) / 1_000_000L);
     }
 
     /** slf4j-simple defaults for the command line; -D on the java command line wins. */
