@@ -28,7 +28,15 @@ final class HostAnswers {
     private static final Logger LOG = LoggerFactory.getLogger(HostAnswers.class);
     /** How often the host is asked for an answer that fits the form. */
     private static final int ASKS = 2;
-    private static final SchemaRegistry FORMS = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+
+    /**
+     * The registry forms' schemas compile in, made at the first answer to check: its dialect's classes
+     * take tens of milliseconds to initialise, which the engine's activation (the server's start)
+     * would otherwise wait for.
+     */
+    private static final class Forms {
+        static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    }
 
     private final HostWait wait;
 
@@ -78,7 +86,7 @@ final class HostAnswers {
         }
         Schema schema;
         try {
-            schema = FORMS.getSchema(Json.MAPPER.valueToTree(form.requestedSchema()));
+            schema = Forms.REGISTRY.getSchema(Json.MAPPER.valueToTree(form.requestedSchema()));
         } catch (RuntimeException e) {
             return null; // the tool's form is its own business: the client would have been shown it as it is
         }
