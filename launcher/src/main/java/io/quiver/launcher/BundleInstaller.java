@@ -35,7 +35,11 @@ final class BundleInstaller {
         this.repository = repository;
     }
 
-    /** @return the installed bundles in plan order */
+    /**
+     * @param storage the framework's storage folder, or null when it is a fresh temporary one: nothing
+     *                was installed before and nothing is kept, so no fingerprints are taken or written
+     * @return the installed bundles in plan order
+     */
     List<Bundle> install(BundleContext context, LaunchPlan plan, Path storage) throws IOException, BundleException {
         Map<String, Bundle> previous = new HashMap<>();
         for (Bundle b : context.getBundles()) {
@@ -43,7 +47,7 @@ final class BundleInstaller {
                 previous.put(b.getLocation(), b);
             }
         }
-        Path fingerprintFile = storage.resolve(FINGERPRINTS);
+        Path fingerprintFile = storage == null ? null : storage.resolve(FINGERPRINTS);
         Properties before = load(fingerprintFile);
         Properties after = new Properties();
 
@@ -59,14 +63,16 @@ final class BundleInstaller {
 
         List<Bundle> installed = new ArrayList<>();
         for (BundleRepository.Source source : sources) {
-            String fingerprint = source.fingerprint();
-            after.setProperty(source.location(), fingerprint);
             Bundle existing = previous.remove(source.location());
+            String fingerprint = fingerprintFile == null ? null : source.fingerprint();
+            if (fingerprint != null) {
+                after.setProperty(source.location(), fingerprint);
+            }
             if (existing == null) {
                 try (InputStream in = source.open()) {
                     installed.add(context.installBundle(source.location(), in));
                 }
-            } else if (fingerprint.equals(before.getProperty(source.location()))) {
+            } else if (fingerprint != null && fingerprint.equals(before.getProperty(source.location()))) {
                 installed.add(existing);
             } else {
                 LOG.info("Updating {}: its content changed since the last run", source.location());
@@ -80,7 +86,7 @@ final class BundleInstaller {
             LOG.info("Uninstalling {}: no feature names it any more", stale.getLocation());
             stale.uninstall();
         }
-        if (!after.equals(before)) {
+        if (fingerprintFile != null && !after.equals(before)) {
             try (OutputStream out = Files.newOutputStream(fingerprintFile)) {
                 after.store(out, "Quiver: fingerprints of the installed feature bundles");
             }
@@ -90,7 +96,7 @@ final class BundleInstaller {
 
     private static Properties load(Path file) throws IOException {
         Properties p = new Properties();
-        if (Files.isRegularFile(file)) {
+        if (file != null && Files.isRegularFile(file)) {
             try (InputStream in = Files.newInputStream(file)) {
                 p.load(in);
             }

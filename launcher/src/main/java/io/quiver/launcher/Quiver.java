@@ -178,7 +178,8 @@ public final class Quiver implements AutoCloseable {
         watch.createFolders(); // not for a start that fails on its features
         long t1 = System.nanoTime();
         BundleContext context = fw.getBundleContext();
-        List<Bundle> bundles = new BundleInstaller(repository).install(context, plan, storage.folder());
+        List<Bundle> bundles = new BundleInstaller(repository).install(context, plan,
+                storage.temporary() ? null : storage.folder());
         boolean http = providesHttpRuntime(bundles);
         if (http) {
             requireFreePort(settings.bind(), settings.port());

@@ -1,0 +1,120 @@
+package io.quiver.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quiver.lib.feature.ArtifactId;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import org.apache.felix.framework.Felix;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.osgi.framework.Bundle;
+
+/**
+ * The feature bundles on a real framework: in a kept storage a bundle is installed once, kept while its
+ * content is unchanged, updated when it changed and uninstalled when no feature names it; in a fresh
+ * temporary storage they are simply installed, with no fingerprints taken or written.
+ */
+class BundleInstallerTest {
+
+    @TempDir
+    Path dir;
+
+    /** Each installed bundle's Test-Made header after the last run: which content the framework holds. */
+    private final Map<String, String> made = new java.util.HashMap<>();
+
+    @Test
+    void aKeptStorageKeepsUnchangedBundlesUpdatesChangedOnesAndDropsTheRest() throws Exception {
+        Path storage = dir.resolve("storage");
+        bundle("a", "1.0.0");
+        bundle("b", "1.0.0");
+        bundle("c", "1.0.0");
+
+        Map<String, Long> first = run(storage, false, "a", "b", "c");
+        assertTrue(Files.isRegularFile(storage.resolve(BundleInstaller.FINGERPRINTS)));
+
+        String firstB = made.get("test.b");
+        Map<String, Long> same = run(storage, false, "a", "b", "c");
+        assertEquals(first, same, "unchanged bundles are kept as they were (same bundle ids)");
+        assertEquals(firstB, made.get("test.b"));
+
+        bundle("b", "1.0.0"); // new content: a new modification time and size
+        Path b = jar("b");
+        Files.setLastModifiedTime(b, FileTime.fromMillis(Files.getLastModifiedTime(b).toMillis() + 5_000));
+        Map<String, Long> after = run(storage, false, "a", "b");
+        assertEquals(first.get("test.a"), after.get("test.a"));
+        assertEquals(first.get("test.b"), after.get("test.b"), "an update keeps the bundle's id");
+        assertFalse(firstB.equals(made.get("test.b")), "b was updated to its new content");
+        assertFalse(after.containsKey("test.c"), "c, which no feature names any more, is uninstalled: " + after);
+        assertTrue(Files.readString(storage.resolve(BundleInstaller.FINGERPRINTS)).contains("test\\:b"));
+    }
+
+    @Test
+    void aTemporaryStorageGetsNoFingerprints() throws Exception {
+        Path storage = dir.resolve("tmp-storage");
+        bundle("a", "1.0.0");
+        Map<String, Long> installed = run(storage, true, "a");
+        assertTrue(installed.containsKey("test.a"), installed::toString);
+        assertFalse(Files.exists(storage.resolve(BundleInstaller.FINGERPRINTS)));
+    }
+
+    /** One framework run: installs the named bundles, returns symbolic name to bundle id, stops. */
+    private Map<String, Long> run(Path storage, boolean temporary, String... names) throws Exception {
+        Felix felix = new Felix(Map.of("org.osgi.framework.storage", storage.toString(),
+                "org.osgi.framework.storage.clean", temporary ? "onFirstInit" : "none"));
+        felix.init();
+        try {
+            List<LaunchPlan.Step> steps = new ArrayList<>();
+            for (String name : names) {
+                steps.add(new LaunchPlan.Step(id(name), 1, "test"));
+            }
+            List<Bundle> bundles = new BundleInstaller(new BundleRepository(getClass().getClassLoader(), dir.resolve("repo")))
+                    .install(felix.getBundleContext(), new LaunchPlan(steps, Map.of()), temporary ? null : storage);
+            assertEquals(names.length, bundles.size());
+            Map<String, Long> ids = new java.util.TreeMap<>();
+            for (Bundle bundle : felix.getBundleContext().getBundles()) {
+                if (bundle.getBundleId() != 0) {
+                    ids.put(bundle.getSymbolicName(), bundle.getBundleId());
+                    made.put(bundle.getSymbolicName(), bundle.getHeaders().get("Test-Made"));
+                }
+            }
+            return ids;
+        } finally {
+            felix.stop();
+            felix.waitForStop(10_000);
+        }
+    }
+
+    private static ArtifactId id(String name) {
+        return ArtifactId.parse("test:" + name + ":1.0.0");
+    }
+
+    private Path jar(String name) {
+        return dir.resolve("repo").resolve(id(name).repositoryPath());
+    }
+
+    private void bundle(String name, String version) throws Exception {
+        Manifest manifest = new Manifest();
+        Attributes a = manifest.getMainAttributes();
+        a.put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        a.putValue("Bundle-ManifestVersion", "2");
+        a.putValue("Bundle-SymbolicName", "test." + name);
+        a.putValue("Bundle-Version", version);
+        a.putValue("Test-Made", Long.toString(System.nanoTime()));
+        Path jar = jar(name);
+        Files.createDirectories(jar.getParent());
+        try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file, manifest)) {
+            out.flush();
+        }
+    }
+}
