@@ -54,6 +54,9 @@ final class BundleStarter {
      *                   sequential part: once it says so, the rest start in parallel
      */
     void startAll(List<Bundle> bundles, Consumer<Bundle> afterEach, BooleanSupplier configured) {
+        // one resolution for all of them, instead of one per start (one that fails is retried by its
+        // start, which reports why)
+        wiring.resolveBundles(bundles);
         int i = 0;
         while (i < bundles.size()) {
             Bundle b = bundles.get(i++);
@@ -75,8 +78,6 @@ final class BundleStarter {
         if (rest.isEmpty()) {
             return;
         }
-        // one resolution for all of them (one that fails is retried by its start, which reports why)
-        wiring.resolveBundles(rest);
         AtomicInteger next = new AtomicInteger();
         Runnable worker = () -> {
             for (int j = next.getAndIncrement(); j < rest.size(); j = next.getAndIncrement()) {
