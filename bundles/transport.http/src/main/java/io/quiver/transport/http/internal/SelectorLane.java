@@ -237,6 +237,18 @@ final class SelectorLane implements ConnectorFactory {
             this.connection = connection;
         }
 
+        /**
+         * Jetty 12.0 answers null here once the channel has no request (it was answered meanwhile, a
+         * slow body's 408 for one) while a read for its content is still pending; the selector then
+         * fails with a NullPointerException ("Unable to produce", a stack trace in the log) instead of
+         * running that read. Jetty 12.1 answers its default there, as this does.
+         */
+        @Override
+        public Invocable.InvocationType getInvocationType() {
+            Invocable.InvocationType type = super.getInvocationType();
+            return type != null ? type : Invocable.InvocationType.BLOCKING;
+        }
+
         @Override
         public Runnable onRequest(MetaData.Request request) {
             Runnable handle = super.onRequest(request);
