@@ -47,7 +47,7 @@ public record ToolEntry(String name, ToolDescriptor descriptor, Supplier<Schema>
             icons.add(new ToolDescriptor.Icon(Props.string(props, P + "icons").trim()));
         }
         JsonNode input = generated(tool, props, "arguments", name);
-        boolean written = input == null;
+        boolean written = input == null; // by the tool's author (checked now), unless none is given either
         if (input == null) {
             input = parseSchema(props, "inputSchema", name);
         }
