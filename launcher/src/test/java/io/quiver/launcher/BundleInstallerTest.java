@@ -5,16 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quiver.lib.feature.ArtifactId;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.jar.Attributes;
-import java.util.jar.JarOutputStream;
-import java.util.jar.Manifest;
 import org.apache.felix.framework.Felix;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,9 +32,9 @@ class BundleInstallerTest {
     @Test
     void aKeptStorageKeepsUnchangedBundlesUpdatesChangedOnesAndDropsTheRest() throws Exception {
         Path storage = dir.resolve("storage");
-        bundle("a", "1.0.0");
-        bundle("b", "1.0.0");
-        bundle("c", "1.0.0");
+        bundle("a");
+        bundle("b");
+        bundle("c");
 
         Map<String, Long> first = run(storage, false, "a", "b", "c");
         assertTrue(Files.isRegularFile(storage.resolve(BundleInstaller.FINGERPRINTS)));
@@ -48,7 +44,7 @@ class BundleInstallerTest {
         assertEquals(first, same, "unchanged bundles are kept as they were (same bundle ids)");
         assertEquals(firstB, made.get("test.b"));
 
-        bundle("b", "1.0.0"); // new content: a new modification time and size
+        bundle("b"); // new content: a new modification time and size
         Path b = jar("b");
         Files.setLastModifiedTime(b, FileTime.fromMillis(Files.getLastModifiedTime(b).toMillis() + 5_000));
         Map<String, Long> after = run(storage, false, "a", "b");
@@ -62,7 +58,7 @@ class BundleInstallerTest {
     @Test
     void aTemporaryStorageGetsNoFingerprints() throws Exception {
         Path storage = dir.resolve("tmp-storage");
-        bundle("a", "1.0.0");
+        bundle("a");
         Map<String, Long> installed = run(storage, true, "a");
         assertTrue(installed.containsKey("test.a"), installed::toString);
         assertFalse(Files.exists(storage.resolve(BundleInstaller.FINGERPRINTS)));
@@ -103,18 +99,8 @@ class BundleInstallerTest {
         return dir.resolve("repo").resolve(id(name).repositoryPath());
     }
 
-    private void bundle(String name, String version) throws Exception {
-        Manifest manifest = new Manifest();
-        Attributes a = manifest.getMainAttributes();
-        a.put(Attributes.Name.MANIFEST_VERSION, "1.0");
-        a.putValue("Bundle-ManifestVersion", "2");
-        a.putValue("Bundle-SymbolicName", "test." + name);
-        a.putValue("Bundle-Version", version);
-        a.putValue("Test-Made", Long.toString(System.nanoTime()));
-        Path jar = jar(name);
-        Files.createDirectories(jar.getParent());
-        try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file, manifest)) {
-            out.flush();
-        }
+    /** (Re)writes bundle {@code test.<name>} in the repository, with new content each time. */
+    private void bundle(String name) throws Exception {
+        TestBundles.write(jar(name), "test." + name, Map.of("Test-Made", Long.toString(System.nanoTime())));
     }
 }

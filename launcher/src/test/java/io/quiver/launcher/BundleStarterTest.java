@@ -5,18 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.jar.Attributes;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
-import java.util.jar.Manifest;
 import org.apache.felix.framework.Felix;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -55,10 +51,7 @@ class BundleStarterTest {
     @Test
     void afterTheConfigurationTheRestStartOnSeveralThreadsAndEveryProblemIsReported() throws Exception {
         BundleContext context = felix.getBundleContext();
-        List<Bundle> bundles = new ArrayList<>();
-        for (int i = 0; i < 6; i++) {
-            bundles.add(install(context, "test.slow" + i, SlowActivator.class.getName(), null));
-        }
+        List<Bundle> bundles = slowBundles(context, "test.slow", 6);
         bundles.add(3, install(context, "test.no.activator", "test.missing.Activator", null));
         bundles.add(5, install(context, "test.unresolved", null, "no.such.pkg;version=\"[9,10)\""));
 
@@ -90,10 +83,7 @@ class BundleStarterTest {
     @Test
     void oneThreadStartsEverythingInPlanOrder() throws Exception {
         BundleContext context = felix.getBundleContext();
-        List<Bundle> bundles = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            bundles.add(install(context, "test.one" + i, SlowActivator.class.getName(), null));
-        }
+        List<Bundle> bundles = slowBundles(context, "test.one", 4);
         List<String> handed = new ArrayList<>();
         BundleStarter starter = new BundleStarter(felix.adapt(FrameworkWiring.class), 1);
         starter.startAll(bundles, b -> handed.add(b.getSymbolicName()), () -> true);
@@ -114,10 +104,7 @@ class BundleStarterTest {
     @Test
     void aStopWhileTheBundlesStartLeavesTheRestWithoutProblems() throws Exception {
         BundleContext context = felix.getBundleContext();
-        List<Bundle> bundles = new ArrayList<>();
-        for (int i = 0; i < 12; i++) {
-            bundles.add(install(context, "test.stopped" + i, SlowActivator.class.getName(), null));
-        }
+        List<Bundle> bundles = slowBundles(context, "test.stopped", 12);
         // the stop comes once the fourth bundle's activator runs: the framework stops under the start
         List<String> handed = new ArrayList<>();
         BundleStarter starter = new BundleStarter(felix.adapt(FrameworkWiring.class), 1);
@@ -139,34 +126,34 @@ class BundleStarterTest {
     }
 
     private String key(Bundle b) {
-        return "quiver.test." + run + "." + b.getSymbolicName();
+        return key(b.getSymbolicName());
+    }
+
+    private String key(String symbolicName) {
+        return "quiver.test." + run + "." + symbolicName;
     }
 
     private Bundle install(BundleContext context, String name, String activator, String imports) throws IOException,
             org.osgi.framework.BundleException {
-        Manifest manifest = new Manifest();
-        Attributes a = manifest.getMainAttributes();
-        a.put(Attributes.Name.MANIFEST_VERSION, "1.0");
-        a.putValue("Bundle-ManifestVersion", "2");
-        a.putValue("Bundle-SymbolicName", name);
-        a.putValue("Bundle-Version", "1.0.0");
-        a.putValue("Import-Package", "org.osgi.framework" + (imports == null ? "" : "," + imports));
-        a.putValue("Quiver-Test-Key", "quiver.test." + run + "." + name);
+        Map<String, String> headers = new HashMap<>();
+        headers.put("Import-Package", "org.osgi.framework" + (imports == null ? "" : "," + imports));
+        headers.put("Quiver-Test-Key", key(name));
         if (activator != null) {
-            a.putValue("Bundle-Activator", activator);
+            headers.put("Bundle-Activator", activator);
         }
-        Path jar = dir.resolve(name + ".jar");
-        try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file, manifest)) {
-            String resource = SlowActivator.class.getName().replace('.', '/') + ".class";
-            out.putNextEntry(new JarEntry(resource));
-            try (InputStream in = SlowActivator.class.getClassLoader().getResourceAsStream(resource)) {
-                in.transferTo(out);
-            }
-            out.closeEntry();
-        }
+        Path jar = TestBundles.write(dir.resolve(name + ".jar"), name, headers, SlowActivator.class);
         try (InputStream in = Files.newInputStream(jar)) {
             return context.installBundle("test:" + name, in);
         }
+    }
+
+    /** {@code count} bundles {@code <prefix>0..} whose activator is {@link SlowActivator}. */
+    private List<Bundle> slowBundles(BundleContext context, String prefix, int count) throws Exception {
+        List<Bundle> bundles = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            bundles.add(install(context, prefix + i, SlowActivator.class.getName(), null));
+        }
+        return bundles;
     }
 
     /** Takes its time to start and says on which thread, and when, in a system property its manifest names. */
