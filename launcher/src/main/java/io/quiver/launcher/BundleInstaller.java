@@ -41,16 +41,6 @@ final class BundleInstaller {
      * @return the installed bundles in plan order
      */
     List<Bundle> install(BundleContext context, LaunchPlan plan, Path storage) throws IOException, BundleException {
-        Map<String, Bundle> previous = new HashMap<>();
-        for (Bundle b : context.getBundles()) {
-            if (b.getLocation().startsWith(PREFIX)) {
-                previous.put(b.getLocation(), b);
-            }
-        }
-        Path fingerprintFile = storage == null ? null : storage.resolve(FINGERPRINTS);
-        Properties before = load(fingerprintFile);
-        Properties after = new Properties();
-
         List<String> missing = new ArrayList<>();
         List<BundleRepository.Source> sources = new ArrayList<>();
         for (LaunchPlan.Step step : plan.bundles()) {
@@ -60,19 +50,30 @@ final class BundleInstaller {
         if (!missing.isEmpty()) {
             throw new IllegalStateException("bundles not found:\n  " + String.join("\n  ", missing));
         }
-
         List<Bundle> installed = new ArrayList<>();
-        for (BundleRepository.Source source : sources) {
-            Bundle existing = previous.remove(source.location());
-            String fingerprint = fingerprintFile == null ? null : source.fingerprint();
-            if (fingerprint != null) {
-                after.setProperty(source.location(), fingerprint);
+        if (storage == null) {
+            for (BundleRepository.Source source : sources) {
+                installed.add(install(context, source));
             }
+            return installed;
+        }
+
+        Map<String, Bundle> previous = new HashMap<>();
+        for (Bundle b : context.getBundles()) {
+            if (b.getLocation().startsWith(PREFIX)) {
+                previous.put(b.getLocation(), b);
+            }
+        }
+        Path fingerprintFile = storage.resolve(FINGERPRINTS);
+        Properties before = load(fingerprintFile);
+        Properties after = new Properties();
+        for (BundleRepository.Source source : sources) {
+            String fingerprint = source.fingerprint();
+            after.setProperty(source.location(), fingerprint);
+            Bundle existing = previous.remove(source.location());
             if (existing == null) {
-                try (InputStream in = source.open()) {
-                    installed.add(context.installBundle(source.location(), in));
-                }
-            } else if (fingerprint != null && fingerprint.equals(before.getProperty(source.location()))) {
+                installed.add(install(context, source));
+            } else if (fingerprint.equals(before.getProperty(source.location()))) {
                 installed.add(existing);
             } else {
                 LOG.info("Updating {}: its content changed since the last run", source.location());
@@ -86,7 +87,7 @@ final class BundleInstaller {
             LOG.info("Uninstalling {}: no feature names it any more", stale.getLocation());
             stale.uninstall();
         }
-        if (fingerprintFile != null && !after.equals(before)) {
+        if (!after.equals(before)) {
             try (OutputStream out = Files.newOutputStream(fingerprintFile)) {
                 after.store(out, "Quiver: fingerprints of the installed feature bundles");
             }
@@ -94,9 +95,15 @@ final class BundleInstaller {
         return installed;
     }
 
+    private static Bundle install(BundleContext context, BundleRepository.Source source) throws IOException, BundleException {
+        try (InputStream in = source.open()) {
+            return context.installBundle(source.location(), in);
+        }
+    }
+
     private static Properties load(Path file) throws IOException {
         Properties p = new Properties();
-        if (file != null && Files.isRegularFile(file)) {
+        if (Files.isRegularFile(file)) {
             try (InputStream in = Files.newInputStream(file)) {
                 p.load(in);
             }
