@@ -80,9 +80,7 @@ final class SchemaCheck {
                     + (errors.size() > MAX_REPORTED ? " (and " + (errors.size() - MAX_REPORTED) + " more)" : ""));
         }
         try {
-            Schema compiled = registry().getSchema(schema);
-            compiled.initializeValidators();
-            return compiled;
+            return compileNow(schema);
         } catch (SchemaException | IllegalArgumentException e) {
             throw new IllegalArgumentException(what + " does not compile: " + oneLine(e));
         }
@@ -101,13 +99,19 @@ final class SchemaCheck {
             public Schema get() {
                 Schema s = compiled;
                 if (s == null) { // two first calls at once may both compile: the same schema, no harm
-                    s = registry().getSchema(schema);
-                    s.initializeValidators();
+                    s = compileNow(schema);
                     compiled = s;
                 }
                 return s;
             }
         };
+    }
+
+    /** The schema compiled in the registry, with every {@code $ref} resolved now rather than at a call. */
+    private Schema compileNow(JsonNode schema) {
+        Schema compiled = registry().getSchema(schema);
+        compiled.initializeValidators();
+        return compiled;
     }
 
     /** Loads the 2020-12 meta-schema and the validator's classes (~200 ms the first time). */
