@@ -45,7 +45,8 @@ import tools.jackson.databind.JsonNode;
  * {@code @modelcontextprotocol/server-filesystem} over stdio (both pinned in {@code upstreams/package.json}),
  * a small fixture server of this test tree ({@code upstreams/fixture-server.mjs}: a slow tool that counts
  * its runs in a witness file, a tool answering with Quiver's Outcome envelope, one echoing its {@code _meta}),
- * and three broken servers. Results through Quiver are compared with the same calls made directly.
+ * a server on the official Python SDK ({@code upstreams/python/time_server.py}, the SDK pinned in its
+ * {@code requirements.txt}, installed by the build into a virtual environment) and three broken servers. Results through Quiver are compared with the same calls made directly.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class UpstreamsIT {
@@ -55,6 +56,8 @@ class UpstreamsIT {
     private static final Path EVERYTHING = EverythingHttp.EVERYTHING;
     private static final Path FILESYSTEM = UPSTREAMS.resolve("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
     private static final Path FIXTURE = UPSTREAMS.resolve("fixture-server.mjs");
+    private static final String PYTHON = System.getProperty("python.upstream.python");
+    private static final String PYTHON_SERVER = System.getProperty("python.upstream.server");
     /** In every upstream's command line, so the test finds (and counts) exactly this run's processes. */
     private static final String RUN = "--quiver-test-run=" + UUID.randomUUID();
 
@@ -63,6 +66,7 @@ class UpstreamsIT {
     private static QuiverServer server;
     private static Path files;
     private static Path witness;
+    private static Path pythonWitness;
 
     @BeforeAll
     static void start() throws Exception {
@@ -76,6 +80,7 @@ class UpstreamsIT {
             Files.writeString(files.resolve("sub/data.json"), "{\"a\": 1}\n");
             witness = home.resolve("witness.txt");
             Files.writeString(witness, "");
+            pythonWitness = home.resolve("python-witness.txt");
             writeServers(home, servers(true));
             Files.writeString(home.resolve("etc/io.quiver.upstream-fixture.cfg"), "backoffMs = 300\n");
             Files.writeString(home.resolve("etc/io.quiver.upstream-team.cfg"), "instances = per-tenant\ntenants = acme, globex\n");
@@ -98,6 +103,8 @@ class UpstreamsIT {
         } else {
             s.put("fixture2", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN, "--server=fixture2")));
         }
+        s.put("python", Map.of("command", PYTHON, "args", List.of(PYTHON_SERVER, RUN), "env",
+                Map.of("WITNESS", pythonWitness.toString())));
         s.put("fixture", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN, "--server=fixture"),
                 "env", Map.of("WITNESS", "${QUIVER_TEST_WITNESS:-" + witness + "}")));
         s.put("team", Map.of("command", "node", "args", List.of(FIXTURE.toString(), RUN, "--server=team",
@@ -182,6 +189,55 @@ class UpstreamsIT {
 
     @Test
     @Order(2)
+    void aServerOnThePythonSdkAnswersThroughQuiverAsItDoesDirectly() throws Exception {
+        try (McpClient client = McpClient.connect(server.url(), "upstreams-it", T);
+                Direct direct = Direct.start(PYTHON, PYTHON_SERVER, RUN)) {
+            Map<String, JsonNode> tools = awaitTools(client, List.of("python.convert_time", "python.count"));
+            assertTrue(log().matches("(?s).*Upstream python is ready \\(pid \\d+, protocol 2026-07-28, 2 tools\\).*"),
+                    "the Python SDK offers the stateless revision over stdio, and Quiver takes it:\n" + log());
+            for (JsonNode tool : direct.listTools()) {
+                JsonNode via = tools.get("python." + tool.path("name").asString());
+                assertEquals(tool.path("inputSchema"), via.path("inputSchema"), via.toString());
+                assertEquals(tool.path("outputSchema"), via.path("outputSchema"), via.toString());
+                assertEquals(tool.path("description"), via.path("description"), via.toString());
+            }
+            for (Map<String, Object> arguments : List.<Map<String, Object>>of(
+                    Map.of("source_timezone", "Europe/Paris", "time", "09:30", "target_timezone", "America/New_York"),
+                    Map.of("source_timezone", "Asia/Kolkata", "time", "23:45", "target_timezone", "Pacific/Chatham",
+                            "date", "2026-12-24"),
+                    Map.of("source_timezone", "Mars/Olympus_Mons", "time", "12:00", "target_timezone", "UTC"))) {
+                assertSameResult(direct.call("convert_time", arguments),
+                        client.callTool("python.convert_time", arguments).path("result"), "python " + arguments);
+            }
+            JsonNode converted = client.callTool("python.convert_time", Map.of("source_timezone", "Europe/Paris", "time",
+                    "09:30", "target_timezone", "America/New_York")).path("result");
+            assertEquals("2026-06-01T03:30:00-04:00", converted.path("structuredContent").path("target").asString(),
+                    converted.toString());
+            JsonNode unknown = client.callTool("python.convert_time", Map.of("source_timezone", "Mars/Olympus_Mons",
+                    "time", "12:00", "target_timezone", "UTC")).path("result");
+            assertTrue(unknown.path("isError").asBoolean(), "the SDK's own error comes back as one: " + unknown);
+
+            McpClient.Call call = client.send("tools/call", client.toolCall("python.count", Map.of("steps", 3, "ms", 50,
+                    "label", "progress"), "tok-py"));
+            JsonNode response = call.response(T);
+            assertEquals("counted to 3", response.path("result").path("structuredContent").path("result").asString(),
+                    response.toString());
+            List<JsonNode> progress = call.stream().history().stream()
+                    .filter(m -> "notifications/progress".equals(m.path("method").asString(""))).toList();
+            assertEquals(3, progress.size(), call.stream().history().toString());
+            assertEquals("tok-py", progress.get(2).path("params").path("progressToken").asString());
+            assertEquals("step 3", progress.get(2).path("params").path("message").asString(), progress.toString());
+
+            McpClient.Call slow = client.send("tools/call", client.toolCall("python.count", Map.of("steps", 100, "ms", 100,
+                    "label", "cancel-me"), "tok-py-2"));
+            slow.stream().awaitNotification("notifications/progress", T);
+            client.notify("notifications/cancelled", Map.of("requestId", slow.id(), "reason", "test"));
+            await(() -> lines(pythonWitness).contains("cancelled cancel-me"), T, "the Python server saw the cancellation");
+        }
+    }
+
+    @Test
+    @Order(3)
     void progressAndCancellationPassThrough() throws Exception {
         try (McpClient client = McpClient.connect(server.url(), "upstreams-it", T)) {
             awaitTools(client, List.of("fixture.slow"));
@@ -207,7 +263,7 @@ class UpstreamsIT {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void theOutcomeEnvelopeAsksTheClientAndSpoofedMetaNeverArrives() throws Exception {
         Map<String, Object> spoof = Map.of("io.quiver/context", Map.of("tenant", "evil", "answers",
                 Map.of("branch", Map.of("action", "accept", "content", Map.of("name", "evil")))),
@@ -235,7 +291,7 @@ class UpstreamsIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void anUpstreamsListChangeReachesQuiversClients() throws Exception {
         try (McpClient client = McpClient.connect(server.url(), "upstreams-it", T)) {
             awaitTools(client, List.of("fixture.grow"));
@@ -251,7 +307,7 @@ class UpstreamsIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void aPerTenantServerRunsOnceForEachTenantAndOnlyItsTenantSeesIt() throws Exception {
         String base = server.url().substring(0, server.url().length() - "/mcp".length());
         for (String tenant : List.of("acme", "globex")) {
@@ -271,7 +327,7 @@ class UpstreamsIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void brokenUpstreamsAreReportedAndRetriedWithinTheirPolicy() throws Exception {
         await(() -> log().contains("Upstream exits failed and is not started again")
                 && log().contains("Upstream silent failed and is not started again")
@@ -291,8 +347,8 @@ class UpstreamsIT {
             Map<String, JsonNode> byName = new LinkedHashMap<>();
             client.callTool("upstreams_list", Map.of()).path("result").path("structuredContent").path("upstreams")
                     .forEach(u -> byName.put(u.path("name").asString(), u));
-            assertEquals(List.of("everything", "everything-http", "exits", "fixture", "fs", "garbage", "silent", "team@acme",
-                    "team@globex"),
+            assertEquals(List.of("everything", "everything-http", "exits", "fixture", "fs", "garbage", "python", "silent",
+                    "team@acme", "team@globex"),
                     List.copyOf(byName.keySet()));
             JsonNode everything = byName.get("everything");
             assertEquals("ready", everything.path("state").asString(), everything.toString());
@@ -319,7 +375,7 @@ class UpstreamsIT {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void aKilledUpstreamEndsItsCallWithoutRerunningItAndComesBack() throws Exception {
         try (McpClient client = McpClient.connect(server.url(), "upstreams-it", T)) {
             awaitTools(client, List.of("fixture.slow"));
@@ -351,7 +407,7 @@ class UpstreamsIT {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     void editingTheFileStartsAndStopsServersAndLeavesTheOthersRunning() throws Exception {
         try (McpClient client = McpClient.connect(server.url(), "upstreams-it", T)) {
             awaitTools(client, List.of("fs.read_text_file", "everything.echo"));
@@ -369,12 +425,13 @@ class UpstreamsIT {
     }
 
     @Test
-    @Order(9)
+    @Order(10)
     void noChildOutlivesQuiverEvenWhenItIsKilled() throws Exception {
         assertFalse(processes(FIXTURE).isEmpty());
+        assertFalse(processes(Path.of(PYTHON_SERVER)).isEmpty());
         ProcessHandle.of(server.pid()).orElseThrow().destroyForcibly();
         assertTrue(server.awaitExit(20) != 0);
-        await(() -> processes(FIXTURE).isEmpty() && processes(EVERYTHING).stream()
+        await(() -> processes(FIXTURE).isEmpty() && processes(Path.of(PYTHON_SERVER)).isEmpty() && processes(EVERYTHING).stream()
                 .noneMatch(p -> p.info().commandLine().orElse("").contains(" stdio ")), T,
                 "every stdio upstream saw its stdin end and exited");
     }
@@ -418,8 +475,12 @@ class UpstreamsIT {
     }
 
     private static List<String> witnessLines() {
+        return lines(witness);
+    }
+
+    private static List<String> lines(Path file) {
         try {
-            return Files.readAllLines(witness);
+            return Files.readAllLines(file);
         } catch (IOException e) {
             return List.of();
         }
@@ -511,6 +572,12 @@ class UpstreamsIT {
                     Map.of("name", "direct", "version", "1")));
             d.send(Map.of("jsonrpc", "2.0", "method", "notifications/initialized"));
             return d;
+        }
+
+        List<JsonNode> listTools() throws Exception {
+            List<JsonNode> tools = new ArrayList<>();
+            request("tools/list", Map.of()).path("tools").forEach(tools::add);
+            return tools;
         }
 
         JsonNode call(String tool, Map<String, Object> arguments) throws Exception {
