@@ -15,11 +15,19 @@ import java.util.List;
  * @param lastError why it last failed or stopped, or {@code null}
  * @param declaredIn the file that declares it ({@code etc/mcp-servers.json})
  * @param stderrTail the last lines it wrote on stderr (and Quiver's notes about it), oldest first
+ * @param protocol the MCP revision agreed with it ({@code 2026-07-28}, {@code 2025-11-25}, ...), or {@code null}
+ *        while it is not connected
  */
 public record UpstreamInfo(String name, String kind, String state, String connection, int tools, long restarts,
-        String lastError, String declaredIn, List<String> stderrTail) {
+        String lastError, String declaredIn, List<String> stderrTail, String protocol) {
 
     public UpstreamInfo {
         stderrTail = List.copyOf(stderrTail);
+    }
+
+    /** As before the revision was shown: without it. */
+    public UpstreamInfo(String name, String kind, String state, String connection, int tools, long restarts,
+            String lastError, String declaredIn, List<String> stderrTail) {
+        this(name, kind, state, connection, tools, restarts, lastError, declaredIn, stderrTail, null);
     }
 }

@@ -62,7 +62,7 @@ final class Upstream {
 
     /** What the shell and the admin tools show. */
     record Status(String name, String kind, State state, String detail, int tools, long restarts, String lastError,
-            List<String> stderrTail, String source) {
+            List<String> stderrTail, String source, String protocol) {
     }
 
     private final ServerSpec spec;
@@ -546,7 +546,8 @@ final class Upstream {
             Generation g = current;
             return new Status(spec.name(), spec.kind().name().toLowerCase(java.util.Locale.ROOT), state,
                     g == null ? "-" : g.connection.detail(), g == null ? 0 : g.tools.size(), restarts, lastError,
-                    tail.lines(), spec.source() == null ? "the host application" : "etc/" + spec.source().getFileName());
+                    tail.lines(), spec.source() == null ? "the host application" : "etc/" + spec.source().getFileName(),
+                    g == null || !g.ready ? null : g.protocolVersion);
         }
     }
 

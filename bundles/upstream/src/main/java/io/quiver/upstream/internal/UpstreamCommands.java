@@ -26,11 +26,11 @@ public final class UpstreamCommands {
         if (all.isEmpty()) {
             return "No upstream servers: declare them in " + upstreams.etc().resolve(ServersFiles.MAIN) + " (mcpServers).";
         }
-        StringBuilder out = new StringBuilder(String.format("%-20s %-6s %-12s %5s %8s  %s%n", "NAME", "KIND", "STATE",
-                "TOOLS", "RESTARTS", "DETAIL"));
+        StringBuilder out = new StringBuilder(String.format("%-20s %-6s %-12s %-10s %5s %8s  %s%n", "NAME", "KIND", "STATE",
+                "PROTOCOL", "TOOLS", "RESTARTS", "DETAIL"));
         for (Upstream.Status s : all) {
-            out.append(String.format("%-20s %-6s %-12s %5d %8d  %s%n", s.name(), s.kind(),
-                    s.state().label(), s.tools(), s.restarts(),
+            out.append(String.format("%-20s %-6s %-12s %-10s %5d %8d  %s%n", s.name(), s.kind(),
+                    s.state().label(), s.protocol() == null ? "-" : s.protocol(), s.tools(), s.restarts(),
                     s.lastError() == null ? s.detail() : s.detail() + "; last error: " + s.lastError()));
         }
         return out.toString();
@@ -49,6 +49,7 @@ public final class UpstreamCommands {
         fields.put("kind", s.kind());
         fields.put("state", s.state().label());
         fields.put("connection", s.detail());
+        fields.put("protocol", s.protocol() == null ? "-" : s.protocol());
         fields.put("tools", s.tools());
         fields.put("restarts", s.restarts());
         fields.put("last error", s.lastError() == null ? "-" : s.lastError());

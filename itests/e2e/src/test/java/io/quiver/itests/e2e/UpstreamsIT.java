@@ -355,11 +355,14 @@ class UpstreamsIT {
             assertEquals("stdio", everything.path("kind").asString());
             assertTrue(everything.path("connection").asString().matches("pid \\d+"), everything.toString());
             assertTrue(everything.path("tools").asInt() >= 10, everything.toString());
+            assertEquals("2025-11-25", everything.path("protocol").asString(), everything.toString());
+            assertEquals("2026-07-28", byName.get("python").path("protocol").asString(), byName.get("python").toString());
             assertEquals("http", byName.get("everything-http").path("kind").asString());
             assertEquals(everythingHttpUrl, byName.get("everything-http").path("connection").asString());
             JsonNode exits = byName.get("exits");
             assertEquals("failed", exits.path("state").asString(), exits.toString());
             assertEquals(2, exits.path("restarts").asInt(), exits.toString());
+            assertTrue(exits.path("protocol").isMissingNode() || exits.path("protocol").isNull(), exits.toString());
             assertTrue(exits.path("lastError").asString().contains("exited with status 3"), exits.toString());
             assertTrue(exits.path("stderrTail").isMissingNode() || exits.path("stderrTail").isNull(),
                     "the stderr tail only when asked for by name");
