@@ -25,7 +25,24 @@ const tools = [
   { name: 'meta', description: 'Answers with the _meta the call carried', inputSchema: {} },
   { name: 'grow', description: 'Adds a tool to the list and says so (notifications/tools/list_changed)',
     inputSchema: { type: 'object', properties: {} } },
+  { name: 'blocks', description: 'Answers with every kind of content block, each with annotations or _meta',
+    inputSchema: { type: 'object', properties: {} } },
 ];
+// every content type MCP defines, with the optional fields a result may carry through a proxy
+const blocks = {
+  content: [
+    { type: 'text', text: 'plain', annotations: { audience: ['user'], priority: 0.5 },
+      _meta: { 'example.com/role': 'summary' } },
+    { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png', _meta: { 'example.com/alt': 'a dot' } },
+    { type: 'audio', data: 'UklGRg==', mimeType: 'audio/wav', _meta: { seconds: 1 } },
+    { type: 'resource_link', uri: 'file:///srv/a.txt', name: 'a.txt', title: 'A', description: 'the file',
+      mimeType: 'text/plain', size: 12, _meta: { list: [1, 2], nothing: null } },
+    { type: 'resource', resource: { uri: 'file:///srv/b.bin', mimeType: 'application/octet-stream', blob: 'AAE=',
+      _meta: { etag: 'x' } }, annotations: { lastModified: '2026-12-01T00:00:00Z' }, _meta: { embedded: true } },
+    { type: 'resource', resource: { uri: 'file:///srv/c.txt', text: 'c' } },
+  ],
+  _meta: { 'example.com/trace': 'abc' },
+};
 const running = new Map();
 
 createInterface({ input: process.stdin }).on('line', (line) => {
@@ -81,6 +98,8 @@ createInterface({ input: process.stdin }).on('line', (line) => {
       send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
     } else if (m.params.name.startsWith('grown-')) {
       send({ jsonrpc: '2.0', id: m.id, result: text(`${m.params.name} answers`) });
+    } else if (m.params.name === 'blocks') {
+      send({ jsonrpc: '2.0', id: m.id, result: blocks });
     } else if (m.params.name === 'meta') {
       send({ jsonrpc: '2.0', id: m.id, result: { ...text(JSON.stringify(meta)), structuredContent: { meta } } });
     } else {

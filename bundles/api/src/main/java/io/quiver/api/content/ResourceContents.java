@@ -1,5 +1,7 @@
 package io.quiver.api.content;
 
+import java.util.Map;
+
 /** The contents of a resource: text or base64 binary. */
 public sealed interface ResourceContents permits ResourceContents.Text, ResourceContents.Blob {
 
@@ -9,11 +11,30 @@ public sealed interface ResourceContents permits ResourceContents.Text, Resource
     /** Its MIME type, or {@code null}. */
     String mimeType();
 
+    /** Its {@code _meta}, empty for none. */
+    Map<String, Object> meta();
+
     /** Text contents. */
-    record Text(String uri, String mimeType, String text) implements ResourceContents {
+    record Text(String uri, String mimeType, String text, Map<String, Object> meta) implements ResourceContents {
+
+        public Text(String uri, String mimeType, String text) {
+            this(uri, mimeType, text, null);
+        }
+
+        public Text {
+            meta = Meta.copy(meta);
+        }
     }
 
     /** Binary contents, base64-encoded. */
-    record Blob(String uri, String mimeType, String blob) implements ResourceContents {
+    record Blob(String uri, String mimeType, String blob, Map<String, Object> meta) implements ResourceContents {
+
+        public Blob(String uri, String mimeType, String blob) {
+            this(uri, mimeType, blob, null);
+        }
+
+        public Blob {
+            meta = Meta.copy(meta);
+        }
     }
 }

@@ -180,6 +180,16 @@ class UpstreamsIT {
                 assertTrue(refused.path("isError").asBoolean(), refused.toString());
                 assertSameResult(fs.call("read_text_file", escape), refused, "fs escape");
             }
+            try (Direct fixture = Direct.start("node", FIXTURE.toString(), RUN, "--server=direct")) {
+                // every content type, annotations and each block's _meta, to a session client and a stateless one
+                JsonNode direct = fixture.call("blocks", Map.of());
+                assertEquals(6, direct.path("content").size(), direct.toString());
+                for (JsonNode via : List.of(client.callTool("fixture.blocks", Map.of()).path("result"),
+                        stateless("fixture.blocks", Map.of(), Map.of(), null, null).path("result"))) {
+                    assertSameResult(direct, via, "fixture.blocks");
+                    assertEquals("abc", via.path("_meta").path("example.com/trace").asString(), via.toString());
+                }
+            }
             JsonNode bad = client.callTool("everything.get-sum", Map.of("a", "two")).path("result");
             assertTrue(bad.path("isError").asBoolean() && bad.path("content").get(0).path("text").asString()
                     .startsWith("Invalid arguments for tool everything.get-sum"),

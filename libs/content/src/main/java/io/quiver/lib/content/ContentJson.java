@@ -47,15 +47,16 @@ public final class ContentJson {
     /** One block; a type MCP does not define becomes a text note saying so rather than vanish. */
     public static Content block(JsonNode b) {
         Annotations annotations = annotations(b.get("annotations"));
+        Map<String, Object> meta = meta(b);
         String type = b.path("type").asString("");
         return switch (type) {
-            case "text" -> new TextContent(b.path("text").asString(""), annotations);
-            case "image" -> new ImageContent(b.path("data").asString(""), b.path("mimeType").asString(""), annotations);
-            case "audio" -> new AudioContent(b.path("data").asString(""), b.path("mimeType").asString(""), annotations);
+            case "text" -> new TextContent(b.path("text").asString(""), annotations, meta);
+            case "image" -> new ImageContent(b.path("data").asString(""), b.path("mimeType").asString(""), annotations, meta);
+            case "audio" -> new AudioContent(b.path("data").asString(""), b.path("mimeType").asString(""), annotations, meta);
             case "resource_link" -> new ResourceLink(b.path("uri").asString(""), b.path("name").asString(""),
                     optional(b, "title"), optional(b, "description"), optional(b, "mimeType"),
-                    b.path("size").canConvertToLong() ? b.path("size").asLong() : null, annotations);
-            case "resource" -> new EmbeddedResource(resource(b.path("resource")), annotations);
+                    b.path("size").canConvertToLong() ? b.path("size").asLong() : null, annotations, meta);
+            case "resource" -> new EmbeddedResource(resource(b.path("resource")), annotations, meta);
             default -> new TextContent("[a content block of type '" + type + "', which MCP does not define]");
         };
     }
@@ -63,8 +64,15 @@ public final class ContentJson {
     private static ResourceContents resource(JsonNode r) {
         String uri = r.path("uri").asString("");
         String mime = optional(r, "mimeType");
-        return r.has("blob") ? new ResourceContents.Blob(uri, mime, r.path("blob").asString(""))
-                : new ResourceContents.Text(uri, mime, r.path("text").asString(""));
+        return r.has("blob") ? new ResourceContents.Blob(uri, mime, r.path("blob").asString(""), meta(r))
+                : new ResourceContents.Text(uri, mime, r.path("text").asString(""), meta(r));
+    }
+
+    /** An object's {@code _meta} as plain values, or null for none. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> meta(JsonNode node) {
+        JsonNode meta = node.get("_meta");
+        return meta != null && meta.isObject() ? MAPPER.treeToValue(meta, Map.class) : null;
     }
 
     private static Annotations annotations(JsonNode a) {
@@ -113,6 +121,7 @@ public final class ContentJson {
                 putIfPresent(r, "mimeType", b.mimeType());
                 r.put("blob", b.blob());
             }
+            putMeta(r, e.resource().meta());
             annotations = e.annotations();
         }
         if (annotations != null) {
@@ -125,7 +134,14 @@ public final class ContentJson {
             }
             putIfPresent(a, "lastModified", annotations.lastModified());
         }
+        putMeta(out, content.meta());
         return out;
+    }
+
+    private static void putMeta(ObjectNode node, Map<String, Object> meta) {
+        if (!meta.isEmpty()) {
+            node.set("_meta", MAPPER.valueToTree(meta));
+        }
     }
 
     private static void putIfPresent(ObjectNode node, String key, String value) {

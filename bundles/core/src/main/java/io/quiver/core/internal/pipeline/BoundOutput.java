@@ -66,7 +66,7 @@ final class BoundOutput {
             }
             if (!cut && block instanceof TextContent text) {
                 kept.add(new TextContent(truncate(text.text(), budget) + "\n[output truncated: the server's limit is "
-                        + limit + " bytes]", text.annotations()));
+                        + limit + " bytes]", text.annotations(), text.meta()));
             } else {
                 kept.add(new TextContent("[" + block.type() + " content omitted: the server's output limit is "
                         + limit + " bytes]"));

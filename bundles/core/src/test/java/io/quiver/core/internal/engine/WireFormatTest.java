@@ -13,6 +13,8 @@ import io.quiver.api.call.Decision;
 import io.quiver.api.completion.Completer;
 import io.quiver.api.completion.Completion;
 import io.quiver.api.content.AudioContent;
+import io.quiver.api.content.Content;
+import io.quiver.api.content.EmbeddedResource;
 import io.quiver.api.content.ImageContent;
 import io.quiver.api.content.ResourceContents;
 import io.quiver.api.content.ResourceLink;
@@ -90,8 +92,11 @@ class WireFormatTest {
                         Map.of("said", call.arguments().get("text")), false, Map.of())));
         register(Tool.class, "mcp.tool.", "mixed", Map.of("mcp.tool.description", "Every kind of content"),
                 (Tool) call -> Outcome.done(new ToolResult(List.of(new TextContent("text"),
-                        new ImageContent("aW1n", "image/png"), new AudioContent("YXVk", "audio/wav"),
-                        new ResourceLink("test://static", "static", "text/plain")), null, false,
+                        new ImageContent("aW1n", "image/png", null, Map.of("ui", Map.of("width", 16))),
+                        new AudioContent("YXVk", "audio/wav"),
+                        new ResourceLink("test://static", "static", "text/plain"),
+                        new EmbeddedResource(new ResourceContents.Text("test://static", "text/plain", "hello",
+                                Map.of("etag", "1")), null, Map.of("block", "embedded"))), null, false,
                         Map.of("origin", "golden"))));
         register(Tool.class, "mcp.tool.", "failing", Map.of("mcp.tool.description", "Reports a failure"),
                 (Tool) call -> Outcome.done(ToolResult.error("it went wrong")));
@@ -231,6 +236,19 @@ class WireFormatTest {
     }
 
     // -------------------------------------------------------------------------------------------
+
+    @Test
+    void aBlocksMetaIsReadAndWrittenAsUnderscoreMeta() throws Exception {
+        String wire = "{\"type\":\"resource\",\"resource\":{\"uri\":\"test://a\",\"text\":\"a\",\"_meta\":{\"etag\":\"7\"}},"
+                + "\"_meta\":{\"n\":1,\"nested\":{\"x\":null}}}";
+        Content read = Json.MAPPER.readValue(wire, Content.class);
+        EmbeddedResource embedded = assertInstanceOf(EmbeddedResource.class, read);
+        assertEquals(1, ((Number) embedded.meta().get("n")).intValue());
+        assertEquals("7", embedded.resource().meta().get("etag"));
+        assertEquals(Json.MAPPER.readTree(wire), Json.MAPPER.valueToTree(read), "written back as it was read");
+        JsonNode plain = Json.MAPPER.valueToTree(new TextContent("no meta"));
+        assertEquals("{\"type\":\"text\",\"text\":\"no meta\"}", plain.toString(), "no _meta when there is none");
+    }
 
     private void golden(String revision, String name, JsonNode actual) throws IOException {
         JsonNode masked = mask(actual.deepCopy());
