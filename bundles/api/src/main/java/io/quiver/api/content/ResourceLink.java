@@ -1,5 +1,6 @@
 package io.quiver.api.content;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -13,21 +14,28 @@ import java.util.Map;
  * @param size its size in bytes, or {@code null}
  * @param annotations hints for the client, or {@code null}
  * @param meta the block's {@code _meta} (empty for none)
+ * @param icons icons a client may show for it (empty for none)
  */
 public record ResourceLink(String uri, String name, String title, String description, String mimeType, Long size,
-        Annotations annotations, Map<String, Object> meta) implements Content {
+        Annotations annotations, Map<String, Object> meta, List<Icon> icons) implements Content {
 
     public ResourceLink(String uri, String name, String mimeType) {
-        this(uri, name, null, null, mimeType, null, null, null);
+        this(uri, name, null, null, mimeType, null, null, null, null);
     }
 
     public ResourceLink(String uri, String name, String title, String description, String mimeType, Long size,
             Annotations annotations) {
-        this(uri, name, title, description, mimeType, size, annotations, null);
+        this(uri, name, title, description, mimeType, size, annotations, null, null);
+    }
+
+    public ResourceLink(String uri, String name, String title, String description, String mimeType, Long size,
+            Annotations annotations, Map<String, Object> meta) {
+        this(uri, name, title, description, mimeType, size, annotations, meta, null);
     }
 
     public ResourceLink {
         meta = Meta.copy(meta);
+        icons = icons == null ? List.of() : List.copyOf(icons);
     }
 
     @Override

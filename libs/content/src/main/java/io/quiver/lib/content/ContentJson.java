@@ -5,6 +5,7 @@ import io.quiver.api.content.Annotations;
 import io.quiver.api.content.AudioContent;
 import io.quiver.api.content.Content;
 import io.quiver.api.content.EmbeddedResource;
+import io.quiver.api.content.Icon;
 import io.quiver.api.content.ImageContent;
 import io.quiver.api.content.ResourceContents;
 import io.quiver.api.content.ResourceLink;
@@ -55,7 +56,7 @@ public final class ContentJson {
             case "audio" -> new AudioContent(b.path("data").asString(""), b.path("mimeType").asString(""), annotations, meta);
             case "resource_link" -> new ResourceLink(b.path("uri").asString(""), b.path("name").asString(""),
                     optional(b, "title"), optional(b, "description"), optional(b, "mimeType"),
-                    b.path("size").canConvertToLong() ? b.path("size").asLong() : null, annotations, meta);
+                    b.path("size").canConvertToLong() ? b.path("size").asLong() : null, annotations, meta, icons(b));
             case "resource" -> new EmbeddedResource(resource(b.path("resource")), annotations, meta);
             default -> new TextContent("[a content block of type '" + type + "', which MCP does not define]");
         };
@@ -66,6 +67,24 @@ public final class ContentJson {
         String mime = optional(r, "mimeType");
         return r.has("blob") ? new ResourceContents.Blob(uri, mime, r.path("blob").asString(""), meta(r))
                 : new ResourceContents.Text(uri, mime, r.path("text").asString(""), meta(r));
+    }
+
+    /** A resource link's icons; one without a {@code src} is left out. */
+    private static List<Icon> icons(JsonNode link) {
+        List<Icon> icons = new ArrayList<>();
+        for (JsonNode icon : link.path("icons")) {
+            if (icon.path("src").isString()) {
+                List<String> sizes = null;
+                if (icon.path("sizes").isArray()) {
+                    sizes = new ArrayList<>();
+                    for (JsonNode size : icon.path("sizes")) {
+                        sizes.add(size.asString(""));
+                    }
+                }
+                icons.add(new Icon(icon.path("src").asString(), optional(icon, "mimeType"), sizes, optional(icon, "theme")));
+            }
+        }
+        return icons;
     }
 
     /** An object's {@code _meta} as plain values, or null for none. */
@@ -110,6 +129,17 @@ public final class ContentJson {
             putIfPresent(out, "mimeType", l.mimeType());
             if (l.size() != null) {
                 out.put("size", l.size());
+            }
+            if (!l.icons().isEmpty()) {
+                ArrayNode icons = out.putArray("icons");
+                for (Icon icon : l.icons()) {
+                    ObjectNode i = icons.addObject().put("src", icon.src());
+                    putIfPresent(i, "mimeType", icon.mimeType());
+                    if (icon.sizes() != null) {
+                        icon.sizes().forEach(i.putArray("sizes")::add);
+                    }
+                    putIfPresent(i, "theme", icon.theme());
+                }
             }
             annotations = l.annotations();
         } else if (content instanceof EmbeddedResource e) {

@@ -3,6 +3,7 @@ package io.quiver.core.internal.json;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.quiver.api.content.Content;
 import io.quiver.api.content.ResourceContents;
+import io.quiver.api.content.ResourceLink;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.util.JsonRecyclerPools;
 import tools.jackson.databind.DeserializationFeature;
@@ -31,6 +32,7 @@ public final class Json {
             .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .addMixIn(Content.class, ContentMixin.class)
             .addMixIn(ResourceContents.class, ResourceContentsMixin.class)
+            .addMixIn(ResourceLink.class, ResourceLinkMixin.class)
             .build();
 
     private Json() {

@@ -15,6 +15,7 @@ import io.quiver.api.completion.Completion;
 import io.quiver.api.content.AudioContent;
 import io.quiver.api.content.Content;
 import io.quiver.api.content.EmbeddedResource;
+import io.quiver.api.content.Icon;
 import io.quiver.api.content.ImageContent;
 import io.quiver.api.content.ResourceContents;
 import io.quiver.api.content.ResourceLink;
@@ -94,7 +95,8 @@ class WireFormatTest {
                 (Tool) call -> Outcome.done(new ToolResult(List.of(new TextContent("text"),
                         new ImageContent("aW1n", "image/png", null, Map.of("ui", Map.of("width", 16))),
                         new AudioContent("YXVk", "audio/wav"),
-                        new ResourceLink("test://static", "static", "text/plain"),
+                        new ResourceLink("test://static", "static", "Static", null, "text/plain", 5L, null, null,
+                                List.of(new Icon("https://example.com/static.png", "image/png", List.of("48x48"), "dark"))),
                         new EmbeddedResource(new ResourceContents.Text("test://static", "text/plain", "hello",
                                 Map.of("etag", "1")), null, Map.of("block", "embedded"))), null, false,
                         Map.of("origin", "golden"))));
