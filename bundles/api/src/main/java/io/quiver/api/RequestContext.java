@@ -1,5 +1,6 @@
 package io.quiver.api;
 
+import java.util.Map;
 import org.osgi.annotation.versioning.ProviderType;
 
 /** What a tool, resource, prompt or completion can know about and do for the request it serves. */
@@ -36,4 +37,15 @@ public interface RequestContext {
 
     /** True once the client cancelled the request, the call timed out or the server is stopping. */
     boolean isCancelled();
+
+    /**
+     * The request's {@code _meta} as the client sent it, less the protocol's own keys ({@code progressToken}
+     * and those under {@code io.modelcontextprotocol/}): the client's word, for a tool that passes it on
+     * (an upstream server's proxy does), never a value the server vouches for.
+     *
+     * @return JSON values by key, empty for none
+     */
+    default Map<String, Object> meta() {
+        return Map.of();
+    }
 }

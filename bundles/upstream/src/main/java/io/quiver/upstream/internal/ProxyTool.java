@@ -25,8 +25,8 @@ import tools.jackson.databind.node.ObjectNode;
  * One upstream tool as a Quiver {@link Tool}: each attempt is one {@code tools/call} to the server
  * ({@link CallExchange}), with the validated arguments, a progress token whose notifications become
  * the caller's progress, and the trusted invocation context in {@code _meta} ({@value #TOOL_META},
- * {@value #CONTEXT_META}), built here from the pipeline's values; the caller's own {@code _meta} never
- * reaches the server. A cancelled call (by the client, its timeout or shutdown) is cancelled upstream.
+ * {@value #CONTEXT_META}), built here from the pipeline's values. The caller's own {@code _meta} goes on
+ * beside it, less the protocol's keys and any under {@value #RESERVED_META}, which only Quiver writes. A cancelled call (by the client, its timeout or shutdown) is cancelled upstream.
  * A call whose connection ends before the answer ends with an error and is not sent again.
  *
  * <p>What the upstream asks its client while it works on the call (its {@code elicitation/create},
@@ -45,6 +45,8 @@ final class ProxyTool implements Tool {
 
     static final String TOOL_META = "io.quiver/tool";
     static final String CONTEXT_META = "io.quiver/context";
+    /** The prefix of Quiver's own {@code _meta} keys: never taken from the caller. */
+    static final String RESERVED_META = "io.quiver/";
     /** The envelope's discriminating member. */
     static final String OUTCOME = OutcomeEnvelope.OUTCOME;
     /** How often a waiting call looks whether it was cancelled. */
@@ -204,6 +206,12 @@ final class ProxyTool implements Tool {
         ObjectNode params = McpClient.JSON.createObjectNode().put("name", upstreamName);
         params.set("arguments", McpClient.JSON.valueToTree(call.arguments()));
         ObjectNode meta = params.putObject("_meta");
+        // the caller's own _meta goes on, but never under Quiver's keys: those below are Quiver's word alone
+        context.meta().forEach((key, value) -> {
+            if (!key.startsWith(RESERVED_META)) {
+                meta.set(key, McpClient.JSON.valueToTree(value));
+            }
+        });
         meta.put("progressToken", "quiver-" + context.invocationId());
         ObjectNode tool = meta.putObject(TOOL_META);
         tool.put("name", call.name()).put("upstreamName", upstreamName).put("server", g.serverName());

@@ -295,9 +295,17 @@ class UpstreamsIT {
         assertEquals("ask", meta.path("io.quiver/tool").path("upstreamName").asString(), meta.toString());
         assertFalse(done.toString().contains("evil"), "the client's own _meta never reaches the upstream: " + done);
 
-        JsonNode echoed = stateless("fixture.meta", Map.of(), spoof, null, null).path("result");
+        Map<String, Object> mixed = new LinkedHashMap<>(spoof);
+        mixed.put("example.com/trace", Map.of("id", "t-1"));
+        mixed.put("io.quiver/anything", "evil");
+        JsonNode echoed = stateless("fixture.meta", Map.of(), mixed, null, null).path("result");
         assertFalse(echoed.toString().contains("evil"), echoed.toString());
-        assertTrue(echoed.path("structuredContent").path("meta").has("io.quiver/context"), echoed.toString());
+        JsonNode forwarded = echoed.path("structuredContent").path("meta");
+        assertTrue(forwarded.has("io.quiver/context"), echoed.toString());
+        assertEquals("t-1", forwarded.path("example.com/trace").path("id").asString(),
+                "the caller's own _meta goes on to the upstream: " + forwarded);
+        assertFalse(forwarded.has("io.modelcontextprotocol/clientInfo"), "not the caller's protocol keys: " + forwarded);
+        assertTrue(forwarded.path("progressToken").asString().startsWith("quiver-"), forwarded.toString());
     }
 
     @Test

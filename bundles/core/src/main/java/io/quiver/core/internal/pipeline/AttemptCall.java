@@ -115,5 +115,10 @@ final class AttemptCall implements ToolCall {
         public boolean isCancelled() {
             return delegate.isCancelled();
         }
+
+        @Override
+        public Map<String, Object> meta() {
+            return delegate.meta();
+        }
     }
 }

@@ -5,6 +5,7 @@ import io.quiver.api.ClientInfo;
 import io.quiver.api.LogLevel;
 import io.quiver.api.RequestContext;
 import io.quiver.api.transport.MessageSink;
+import io.quiver.core.internal.json.Json;
 import io.quiver.core.internal.messages.Result;
 import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.JsonRpc;
@@ -27,6 +28,9 @@ import tools.jackson.databind.node.ObjectNode;
  * the request's own sink (the POST stream), so they reach the client before the response.
  */
 public final class RequestScope implements RequestContext {
+
+    /** The prefix of the protocol's own {@code _meta} keys, which {@link #meta()} leaves out. */
+    private static final String PROTOCOL_KEYS = "io.modelcontextprotocol/";
 
     private final Era era;
     private final Session session;
@@ -192,6 +196,23 @@ public final class RequestScope implements RequestContext {
     @Override
     public boolean isCancelled() {
         return cancelled || (session != null && !session.isOpen());
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> meta() {
+        JsonNode meta = params.get("_meta");
+        if (meta == null || !meta.isObject()) {
+            return Map.of();
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        meta.properties().forEach(e -> {
+            String key = e.getKey();
+            if (!key.equals("progressToken") && !key.startsWith(PROTOCOL_KEYS)) {
+                out.put(key, Json.MAPPER.treeToValue(e.getValue(), Object.class));
+            }
+        });
+        return java.util.Collections.unmodifiableMap(out);
     }
 
     /**
