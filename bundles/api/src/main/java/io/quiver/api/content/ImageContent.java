@@ -10,7 +10,8 @@ import java.util.Map;
  * @param annotations hints for the client, or {@code null}
  * @param meta the block's {@code _meta} (empty for none)
  */
-public record ImageContent(String data, String mimeType, Annotations annotations, Map<String, Object> meta) implements Content {
+public record ImageContent(String data, String mimeType, Annotations annotations, Map<String, Object> meta)
+        implements Content {
 
     public ImageContent(String data, String mimeType) {
         this(data, mimeType, null, null);

@@ -11,7 +11,10 @@ import io.quiver.api.content.ResourceLink;
 import io.quiver.api.content.TextContent;
 import java.util.Map;
 
-/** Maps the API's content records to MCP's {@code type}-tagged content blocks, each with its {@code _meta} when it has one. */
+/**
+ * Maps the API's content records to MCP's {@code type}-tagged content blocks, each with its {@code _meta}
+ * when it has one.
+ */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
 @JsonSubTypes({
     @JsonSubTypes.Type(value = TextContent.class, name = "text"),
