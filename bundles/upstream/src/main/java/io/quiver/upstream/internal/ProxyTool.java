@@ -26,8 +26,9 @@ import tools.jackson.databind.node.ObjectNode;
  * ({@link CallExchange}), with the validated arguments, a progress token whose notifications become
  * the caller's progress, and the trusted invocation context in {@code _meta} ({@value #TOOL_META},
  * {@value #CONTEXT_META}), built here from the pipeline's values. The caller's own {@code _meta} goes on
- * beside it, less the protocol's keys and any under {@value #RESERVED_META}, which only Quiver writes. A cancelled call (by the client, its timeout or shutdown) is cancelled upstream.
- * A call whose connection ends before the answer ends with an error and is not sent again.
+ * beside it, less the protocol's keys and any under {@value #RESERVED_META}, which only Quiver writes.
+ * A cancelled call (by the client, its timeout or shutdown) is cancelled upstream. A call whose
+ * connection ends before the answer ends with an error and is not sent again.
  *
  * <p>What the upstream asks its client while it works on the call (its {@code elicitation/create},
  * {@code sampling/createMessage} and {@code roots/list} requests in a session revision, the

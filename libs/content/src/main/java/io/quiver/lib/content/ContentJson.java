@@ -52,8 +52,10 @@ public final class ContentJson {
         String type = b.path("type").asString("");
         return switch (type) {
             case "text" -> new TextContent(b.path("text").asString(""), annotations, meta);
-            case "image" -> new ImageContent(b.path("data").asString(""), b.path("mimeType").asString(""), annotations, meta);
-            case "audio" -> new AudioContent(b.path("data").asString(""), b.path("mimeType").asString(""), annotations, meta);
+            case "image" -> new ImageContent(b.path("data").asString(""), b.path("mimeType").asString(""), annotations,
+                    meta);
+            case "audio" -> new AudioContent(b.path("data").asString(""), b.path("mimeType").asString(""), annotations,
+                    meta);
             case "resource_link" -> new ResourceLink(b.path("uri").asString(""), b.path("name").asString(""),
                     optional(b, "title"), optional(b, "description"), optional(b, "mimeType"),
                     b.path("size").canConvertToLong() ? b.path("size").asLong() : null, annotations, meta, icons(b));
@@ -81,7 +83,8 @@ public final class ContentJson {
                         sizes.add(size.asString(""));
                     }
                 }
-                icons.add(new Icon(icon.path("src").asString(), optional(icon, "mimeType"), sizes, optional(icon, "theme")));
+                icons.add(new Icon(icon.path("src").asString(), optional(icon, "mimeType"), sizes,
+                        optional(icon, "theme")));
             }
         }
         return icons;

@@ -48,15 +48,20 @@ final class SchemaCheck {
             synchronized (this) {
                 r = registry;
                 if (r == null) {
-                    r = SchemaRegistry.withDefaultDialect(
-                            Dialect.builder(Dialects.getDraft202012()).keyword(new AnnotationKeyword("x-mcp-header")).build(),
-                            b -> b.schemaLoader(loader -> loader.allow(iri -> iri.toString().startsWith("https://json-schema.org/")
-                                    || iri.toString().startsWith("http://json-schema.org/"))));
+                    r = newRegistry();
                     registry = r;
                 }
             }
         }
         return r;
+    }
+
+    /** Resolves json-schema.org's meta-schemas and nothing else: a tool's schema sends the server to no URL. */
+    private static SchemaRegistry newRegistry() {
+        Dialect dialect = Dialect.builder(Dialects.getDraft202012()).keyword(new AnnotationKeyword("x-mcp-header")).build();
+        return SchemaRegistry.withDefaultDialect(dialect, b -> b.schemaLoader(loader -> loader.allow(
+                iri -> iri.toString().startsWith("https://json-schema.org/")
+                        || iri.toString().startsWith("http://json-schema.org/"))));
     }
 
     /**

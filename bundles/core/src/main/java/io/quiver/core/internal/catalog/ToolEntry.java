@@ -47,13 +47,13 @@ public record ToolEntry(String name, ToolDescriptor descriptor, Supplier<Schema>
             icons.add(new ToolDescriptor.Icon(Props.string(props, P + "icons").trim()));
         }
         JsonNode input = generated(tool, props, "arguments", name);
-        boolean written = input == null; // by the tool's author (checked now), unless none is given either
+        boolean written = false; // by the tool's author: checked and compiled now
         if (input == null) {
             input = parseSchema(props, "inputSchema", name);
+            written = input != null;
         }
         if (input == null) {
             input = Json.MAPPER.createObjectNode().put("type", "object");
-            written = false;
         }
         if (!input.isObject() || !"object".equals(input.path("type").asString(""))) {
             throw new IllegalArgumentException("tool " + name + ": inputSchema must be a JSON object schema of type object");

@@ -10,6 +10,7 @@ import io.quiver.core.internal.messages.Result;
 import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.JsonRpc;
 import io.quiver.core.internal.rpc.McpException;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -212,7 +213,7 @@ public final class RequestScope implements RequestContext {
                 out.put(key, Json.MAPPER.treeToValue(e.getValue(), Object.class));
             }
         });
-        return java.util.Collections.unmodifiableMap(out);
+        return Collections.unmodifiableMap(out);
     }
 
     /**

@@ -30,8 +30,8 @@ import io.quiver.api.schema.Description;
         title = "List upstream MCP servers",
         description = "Lists the upstream MCP servers this Quiver server runs (declared in etc/mcp-servers.json and "
                 + "etc/*.mcp.json): each one's state (starting, ready, backing-off, failed, stopped), how many tools it "
-                + "lists, its restarts, its process id or URL, the MCP revision agreed with it and its last error. Give a name to also get the last lines "
-                + "it wrote on stderr.",
+                + "lists, its restarts, its process id or URL, the MCP revision agreed with it and its last error. "
+                + "Give a name to also get the last lines it wrote on stderr.",
         arguments = UpstreamsListTool.Arguments.class,
         output = UpstreamsListTool.UpstreamList.class,
         readOnlyHint = true, destructiveHint = false, idempotentHint = true, openWorldHint = false)
