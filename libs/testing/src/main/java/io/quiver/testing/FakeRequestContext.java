@@ -31,6 +31,7 @@ public final class FakeRequestContext implements RequestContext {
 
     private final CallerIdentity caller;
     private final ClientInfo client;
+    private final Map<String, Object> meta;
     private final List<Progress> progress = new CopyOnWriteArrayList<>();
     private final List<Log> logs = new CopyOnWriteArrayList<>();
     private final AtomicBoolean cancelled = new AtomicBoolean();
@@ -46,18 +47,34 @@ public final class FakeRequestContext implements RequestContext {
      * @param capabilities the capabilities object the client declared, e.g. {@code Map.of("elicitation", Map.of())}
      */
     public FakeRequestContext(CallerIdentity caller, Map<String, Object> capabilities) {
+        this(caller, capabilities, Map.of());
+    }
+
+    private FakeRequestContext(CallerIdentity caller, Map<String, Object> capabilities, Map<String, Object> meta) {
         this.caller = caller;
         this.client = new ClientInfo("unit-test", "1.0", capabilities);
+        this.meta = Map.copyOf(meta);
     }
 
     /** A new context (nothing reported yet) for the same caller, whose client declared these capabilities. */
     public FakeRequestContext withCapabilities(Map<String, Object> capabilities) {
-        return new FakeRequestContext(caller, capabilities);
+        return new FakeRequestContext(caller, capabilities, meta);
     }
 
     /** A new context (nothing reported yet) for another caller, whose client declared the same capabilities. */
     public FakeRequestContext withCaller(CallerIdentity caller) {
-        return new FakeRequestContext(caller, client.capabilities());
+        return new FakeRequestContext(caller, client.capabilities(), meta);
+    }
+
+    /**
+     * A new context (nothing reported yet) for the same caller and client, whose request carried this
+     * {@code _meta}: what {@link #meta()} answers, as the server would hand it over (give it without
+     * {@code progressToken} and the protocol's {@code io.modelcontextprotocol/} keys, which a tool never sees).
+     *
+     * @param meta JSON values by key (no null keys or values)
+     */
+    public FakeRequestContext withMeta(Map<String, Object> meta) {
+        return new FakeRequestContext(caller, client.capabilities(), meta);
     }
 
     @Override
@@ -78,6 +95,11 @@ public final class FakeRequestContext implements RequestContext {
     @Override
     public String protocolVersion() {
         return PROTOCOL_VERSION;
+    }
+
+    @Override
+    public Map<String, Object> meta() {
+        return meta;
     }
 
     /** Runs the action set with {@link #onProgress(Runnable)} (a slow client, say), then records the report. */

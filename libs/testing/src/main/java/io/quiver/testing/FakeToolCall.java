@@ -72,6 +72,11 @@ public record FakeToolCall(String name, Map<String, Object> arguments, Object ty
         return new FakeToolCall(name, arguments, typed, answers, escalated, context.withCaller(caller));
     }
 
+    /** This call with a request {@code _meta} for {@code ctx.meta()} to answer (in a new context: nothing reported yet). */
+    public FakeToolCall withMeta(Map<String, Object> meta) {
+        return new FakeToolCall(name, arguments, typed, answers, escalated, context.withMeta(meta));
+    }
+
     /**
      * The record of a {@link #typed(Object)} call.
      *

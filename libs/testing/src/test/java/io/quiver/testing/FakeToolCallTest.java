@@ -65,6 +65,19 @@ class FakeToolCallTest {
     }
 
     @Test
+    void theRequestMetaIsWhatTheTestGaveAndSurvivesTheOtherChanges() {
+        FakeToolCall plain = FakeToolCall.of("t", Map.of());
+        assertEquals(Map.of(), plain.context().meta());
+        FakeToolCall traced = plain.withMeta(Map.of("trace", "abc", "n", 1))
+                .withCaller(CallerIdentity.ANONYMOUS.in("acme", "site"))
+                .withCapabilities(Map.of("roots", Map.of()));
+        assertEquals(Map.of("trace", "abc", "n", 1), traced.context().meta());
+        assertEquals(Map.of(), plain.context().meta());
+        assertThrows(UnsupportedOperationException.class, () -> traced.context().meta().put("x", 1));
+        assertThrows(NullPointerException.class, () -> plain.withMeta(java.util.Collections.singletonMap("k", null)));
+    }
+
+    @Test
     void theContextRecordsReportsAndCancellation() {
         FakeRequestContext context = new FakeRequestContext();
         int[] runs = {0};
