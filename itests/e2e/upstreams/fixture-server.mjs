@@ -26,7 +26,10 @@ const tools = [
   { name: 'grow', description: 'Adds a tool to the list and says so (notifications/tools/list_changed)',
     inputSchema: { type: 'object', properties: {} } },
   { name: 'blocks', description: 'Answers with every kind of content block, each with annotations or _meta',
-    inputSchema: { type: 'object', properties: {} } },
+    inputSchema: { type: 'object', properties: {} },
+    icons: [{ src: 'https://example.com/blocks.svg', mimeType: 'image/svg+xml', sizes: ['any'], theme: 'light' },
+      { src: 'data:image/png;base64,iVBORw0KGgo=', mimeType: 'image/png' },
+      { src: 'https://example.com/plain.png' }] },
 ];
 // every content type MCP defines, with the optional fields a result may carry through a proxy
 const blocks = {

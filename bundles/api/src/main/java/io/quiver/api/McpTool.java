@@ -24,7 +24,11 @@ public @interface McpTool {
     /** Human-readable title. */
     String title() default "";
 
-    /** Icon URLs (https: or data: URIs) clients may show for the tool. */
+    /**
+     * Icons clients may show for the tool, each its URL ({@code https:} or a {@code data:} URI) or, to say more,
+     * a JSON object as MCP lists icons: {@code {"src":"https://example.com/t.svg","mimeType":"image/svg+xml",
+     * "sizes":["any"],"theme":"dark"}} (theme {@code light} or {@code dark}). A malformed object refuses the tool.
+     */
     String[] icons() default {};
 
     /** What the tool does, for the model. */

@@ -59,9 +59,9 @@ final class ToolProperties {
         }
         List<String> icons = new ArrayList<>();
         tool.path("icons").forEach(icon -> {
-            String src = icon.path("src").asString("");
-            if (src.startsWith("https:") || src.startsWith("data:")) {
-                icons.add(src);
+            String entry = icon(icon);
+            if (entry != null) {
+                icons.add(entry);
             }
         });
         if (!icons.isEmpty()) {
@@ -99,5 +99,30 @@ final class ToolProperties {
     }
 
     private ToolProperties() {
+    }
+
+    /**
+     * An upstream icon as a {@code mcp.tool.icons} entry: its URL alone, or a JSON object when it has a MIME
+     * type, sizes or a theme (only those MCP defines, well formed). Null for an icon that is not {@code https:}
+     * or {@code data:}: a client would load anything else from wherever the upstream server pointed it.
+     */
+    static String icon(JsonNode icon) {
+        String src = icon.path("src").asString("");
+        if (!src.startsWith("https:") && !src.startsWith("data:")) {
+            return null;
+        }
+        ObjectNode entry = McpClient.JSON.createObjectNode().put("src", src);
+        if (icon.path("mimeType").isString()) {
+            entry.put("mimeType", icon.path("mimeType").asString());
+        }
+        JsonNode sizes = icon.path("sizes");
+        if (sizes.isArray() && sizes.valueStream().allMatch(JsonNode::isString)) {
+            entry.set("sizes", sizes);
+        }
+        String theme = icon.path("theme").isString() ? icon.path("theme").asString() : "";
+        if (theme.equals("light") || theme.equals("dark")) {
+            entry.put("theme", theme);
+        }
+        return entry.size() == 1 ? src : McpClient.JSON.writeValueAsString(entry);
     }
 }

@@ -51,6 +51,22 @@ class ToolPropertiesTest {
     }
 
     @Test
+    void iconsKeepTheirTypeSizesAndThemeAndNothingElse() {
+        Hashtable<String, Object> p = ToolProperties.of("x.t", JSON.readTree("""
+                {"name": "t", "inputSchema": {"type": "object"}, "icons": [
+                  {"src": "https://example.com/a.png", "mimeType": "image/png", "sizes": ["48x48", "any"],
+                   "theme": "dark", "onload": "steal()"},
+                  {"src": "data:image/svg+xml;base64,PHN2Zy8+", "theme": "neon", "sizes": [48]},
+                  {"src": "http://example.com/plain.png", "mimeType": "image/png"}]}"""),
+                TypedConfig.of(UpstreamConfig.class, Map.of()), "x");
+        String[] icons = (String[]) p.get("mcp.tool.icons");
+        assertEquals(2, icons.length, "the http: icon is dropped");
+        assertEquals(JSON.readTree("{\"src\":\"https://example.com/a.png\",\"mimeType\":\"image/png\","
+                + "\"sizes\":[\"48x48\",\"any\"],\"theme\":\"dark\"}"), JSON.readTree(icons[0]));
+        assertEquals("data:image/svg+xml;base64,PHN2Zy8+", icons[1], "a bad theme and bad sizes leave the URL alone");
+    }
+
+    @Test
     void schemasWithoutTypeGetTheMinimalWrapper() {
         assertEquals(JSON.readTree("{\"type\":\"object\",\"properties\":{}}"), ToolProperties.inputSchema(null));
         assertEquals(JSON.readTree("{\"type\":\"object\",\"properties\":{}}"), ToolProperties.inputSchema(JSON.readTree("{}")));

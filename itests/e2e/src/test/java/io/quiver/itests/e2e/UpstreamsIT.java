@@ -181,6 +181,11 @@ class UpstreamsIT {
                 assertSameResult(fs.call("read_text_file", escape), refused, "fs escape");
             }
             try (Direct fixture = Direct.start("node", FIXTURE.toString(), RUN, "--server=direct")) {
+                JsonNode blocksTool = fixture.listTools().stream().filter(t -> t.path("name").asString().equals("blocks"))
+                        .findFirst().orElseThrow();
+                assertEquals(3, blocksTool.path("icons").size(), blocksTool.toString());
+                assertEquals(blocksTool.path("icons"), client.listTools().get("fixture.blocks").path("icons"),
+                        "icons listed as the server lists them, with their MIME types, sizes and themes");
                 // every content type, annotations and each block's _meta, to a session client and a stateless one
                 JsonNode direct = fixture.call("blocks", Map.of());
                 assertEquals(6, direct.path("content").size(), direct.toString());

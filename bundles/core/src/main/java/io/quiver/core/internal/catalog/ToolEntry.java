@@ -40,11 +40,11 @@ public record ToolEntry(String name, ToolDescriptor descriptor, Supplier<Schema>
         if (props.get(P + "icons") instanceof String[] given) {
             for (String icon : given) {
                 if (!icon.isBlank()) {
-                    icons.add(new ToolDescriptor.Icon(icon.trim()));
+                    icons.add(icon(icon.trim(), name));
                 }
             }
         } else if (Props.string(props, P + "icons") != null) {
-            icons.add(new ToolDescriptor.Icon(Props.string(props, P + "icons").trim()));
+            icons.add(icon(Props.string(props, P + "icons").trim(), name));
         }
         JsonNode input = generated(tool, props, "arguments", name);
         boolean written = false; // by the tool's author: checked and compiled now
@@ -125,6 +125,39 @@ public record ToolEntry(String name, ToolDescriptor descriptor, Supplier<Schema>
             throw new IllegalArgumentException("tool " + name + ": meta must be a JSON object");
         }
         return meta == null || meta.isEmpty() ? null : meta;
+    }
+
+    /**
+     * One {@code mcp.tool.icons} entry: its URL, or a JSON object with {@code src} and any of {@code mimeType},
+     * {@code sizes} (strings) and {@code theme} ({@code light} or {@code dark}), as MCP's icons have them.
+     */
+    static ToolDescriptor.Icon icon(String entry, String name) {
+        if (!entry.startsWith("{")) {
+            return new ToolDescriptor.Icon(entry, null, null, null);
+        }
+        JsonNode icon;
+        try {
+            icon = Json.MAPPER.readTree(entry);
+        } catch (JacksonException e) {
+            throw new IllegalArgumentException("tool " + name + ": " + P + "icons entry is not JSON: "
+                    + e.getOriginalMessage());
+        }
+        String src = icon.path("src").asString("");
+        if (src.isBlank()) {
+            throw new IllegalArgumentException("tool " + name + ": " + P + "icons entry " + entry + " has no src");
+        }
+        JsonNode mimeType = icon.path("mimeType");
+        JsonNode sizes = icon.path("sizes");
+        JsonNode theme = icon.path("theme");
+        if (!mimeType.isMissingNode() && !mimeType.isString()
+                || !sizes.isMissingNode() && !(sizes.isArray() && sizes.valueStream().allMatch(JsonNode::isString))
+                || !theme.isMissingNode() && !Set.of("light", "dark").contains(theme.asString(""))) {
+            throw new IllegalArgumentException("tool " + name + ": " + P + "icons entry " + entry
+                    + " must have a string mimeType, sizes as an array of strings and theme light or dark");
+        }
+        return new ToolDescriptor.Icon(src, mimeType.isString() ? mimeType.asString() : null,
+                sizes.isArray() ? sizes.valueStream().map(JsonNode::asString).toList() : null,
+                theme.isString() ? theme.asString() : null);
     }
 
     private static JsonNode parseSchema(Map<String, Object> props, String key, String name) {

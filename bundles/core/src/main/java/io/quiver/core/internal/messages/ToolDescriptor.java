@@ -17,8 +17,8 @@ public record ToolDescriptor(String name, @JsonView(Views.R20250618.class) Strin
         @JsonView(Views.R20250618.class) Execution execution,
         @JsonProperty("_meta") @JsonView(Views.R20250618.class) JsonNode meta) {
 
-    /** An icon by its source. */
-    public record Icon(String src) {
+    /** An icon: its source, and its MIME type, sizes and theme when the tool gives them. */
+    public record Icon(String src, String mimeType, List<String> sizes, String theme) {
     }
 
     /** Hints for the client about what the tool does. */

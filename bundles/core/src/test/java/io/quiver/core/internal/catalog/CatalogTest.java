@@ -51,6 +51,25 @@ class CatalogTest {
     }
 
     @Test
+    void iconEntriesThatAreNotWellFormedAreRefusedWithAOneLineReason() {
+        for (String[] bad : new String[][] {
+            {"{\"src\":\"https://example.com/a.png\"", "not JSON"},
+            {"{\"mimeType\":\"image/png\"}", "has no src"},
+            {"{\"src\":\"https://example.com/a.png\",\"theme\":\"neon\"}", "theme light or dark"},
+            {"{\"src\":\"https://example.com/a.png\",\"sizes\":\"48x48\"}", "sizes as an array of strings"},
+            {"{\"src\":\"https://example.com/a.png\",\"mimeType\":7}", "string mimeType"}}) {
+            long id = IDS.incrementAndGet();
+            Map<String, Object> props = props(id, "{\"type\":\"object\"}", null);
+            props.put("mcp.tool.icons", new String[] {"https://example.com/ok.png", bad[0]});
+            catalog.bindTool(TOOL, props);
+            assertNull(catalog.tools(CallerIdentity.ANONYMOUS).get("t" + id), bad[0]);
+            String reason = catalog.problems().stream().filter(p -> p.serviceId() == id).findFirst().orElseThrow().reason();
+            assertTrue(reason.startsWith("tool t" + id + ": mcp.tool.icons entry") && reason.contains(bad[1])
+                    && !reason.contains("\n"), reason);
+        }
+    }
+
+    @Test
     void aToolsOwnMetaIsListedAndABadOneRefused() {
         long id = IDS.incrementAndGet();
         Map<String, Object> props = props(id, "{\"type\":\"object\"}", null);

@@ -296,7 +296,8 @@ class EngineTest {
         props.put("mcp.tool.name", "greet");
         props.put("mcp.tool.description", "greets");
         props.put("mcp.tool.arguments", Greeting.class.getName());
-        props.put("mcp.tool.icons", new String[] {"https://example.com/greet.png"});
+        props.put("mcp.tool.icons", new String[] {"https://example.com/greet.png",
+            "{\"src\":\"https://example.com/greet-dark.svg\",\"mimeType\":\"image/svg+xml\",\"sizes\":[\"any\"],\"theme\":\"dark\"}"});
         props.put("service.id", SERVICE_IDS.incrementAndGet());
         catalog.bindTool(call -> {
             Greeting g = call.arguments(Greeting.class);
@@ -306,7 +307,8 @@ class EngineTest {
                 .path("result").path("tools").get(0);
         assertEquals("string", tool.path("inputSchema").path("properties").path("name").path("type").asString());
         assertEquals("[\"name\"]", tool.path("inputSchema").path("required").toString());
-        assertEquals("https://example.com/greet.png", tool.path("icons").get(0).path("src").asString());
+        assertEquals("[{\"src\":\"https://example.com/greet.png\"},{\"src\":\"https://example.com/greet-dark.svg\","
+                + "\"mimeType\":\"image/svg+xml\",\"sizes\":[\"any\"],\"theme\":\"dark\"}]", tool.path("icons").toString());
         assertEquals("hi Ada hi Ada", text(call(callTool(3, "greet", "{\"name\":\"Ada\",\"times\":2}"))));
         assertTrue(call(callTool(4, "greet", "{\"times\":2}")).response().path("result").path("isError").asBoolean(),
                 "a missing required argument is refused by the generated schema");
