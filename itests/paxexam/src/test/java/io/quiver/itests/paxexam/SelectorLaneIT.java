@@ -8,10 +8,7 @@ import io.quiver.itests.paxexam.config.QuiverOptions;
 import io.quiver.itests.paxexam.mcp.Endpoint;
 import io.quiver.itests.paxexam.mcp.Eventually;
 import io.quiver.itests.paxexam.mcp.ProbeTools;
-import java.io.ByteArrayOutputStream;
-import java.io.EOFException;
-import java.io.IOException;
-import java.io.InputStream;
+import io.quiver.itests.paxexam.mcp.RawHttp;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -23,6 +20,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Hashtable;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -108,10 +106,8 @@ public class SelectorLaneIT {
         URI endpoint = onTheLane();
         ServiceRegistration<?> quick = ProbeTools.registerWhere(context, "itest_where_quick");
         ServiceRegistration<?> blocking = ProbeTools.registerWhere(context, "itest_where_blocking", true);
-        try (Socket socket = new Socket()) {
+        try (Socket socket = RawHttp.connect(endpoint)) {
             // one keep-alive connection, each request whole in one write, its answer read before the next
-            socket.connect(new InetSocketAddress(endpoint.getHost(), endpoint.getPort()), 5_000);
-            socket.setSoTimeout(10_000);
             assertEquals("lane", where(socket, endpoint, "itest_where_quick"));
             for (int round = 0; round < 3; round++) {
                 assertEquals("a blocking tool runs on a call thread", "call", where(socket, endpoint, "itest_where_blocking"));
@@ -133,20 +129,20 @@ public class SelectorLaneIT {
         ServiceRegistration<?> quick = ProbeTools.registerWhere(context, "itest_where_quick");
         ServiceRegistration<?> keys = ProbeTools.registerAuthenticator(context, "itest-key", true);
         try {
-            try (Socket socket = connect(endpoint)) {
+            try (Socket socket = RawHttp.connect(endpoint)) {
                 assertEquals("lane", where(socket, endpoint, "itest_where_quick", "itest-key"));
                 assertEquals("a wrong credential is refused on the lane as anywhere", "401",
                         where(socket, endpoint, "itest_where_quick", "another-key").substring(9, 12));
             }
             ServiceRegistration<?> remote = ProbeTools.registerAuthenticator(context, "itest-token", false);
-            try (Socket socket = connect(endpoint)) {
+            try (Socket socket = RawHttp.connect(endpoint)) {
                 assertEquals("one authenticator whose checks may wait sends every credential to the pool", "pool",
                         where(socket, endpoint, "itest_where_quick", "itest-key"));
                 assertEquals("pool", where(socket, endpoint, "itest_where_quick", "itest-key"));
             } finally {
                 remote.unregister();
             }
-            try (Socket socket = connect(endpoint)) {
+            try (Socket socket = RawHttp.connect(endpoint)) {
                 assertEquals("lane", where(socket, endpoint, "itest_where_quick", "itest-key"));
             }
         } finally {
@@ -156,14 +152,6 @@ public class SelectorLaneIT {
         assertServed(endpoint, "lane"); // no credential needed again
     }
 
-    private static Socket connect(URI endpoint) throws IOException {
-        Socket socket = new Socket();
-        socket.connect(new InetSocketAddress(endpoint.getHost(), endpoint.getPort()), 5_000);
-        socket.setSoTimeout(10_000);
-        return socket;
-    }
-
-    /** A 2026-07-28 call of {@code tool} on {@code socket}: the text it answered. */
     /**
      * Calls of a tool that blocks get threads beyond the call pool's few core ones: twelve calls that can
      * only answer once all twelve run at once (the pool keeps four on this machine) all answer "met".
@@ -202,69 +190,27 @@ public class SelectorLaneIT {
      * line first).
      */
     private static String where(Socket socket, URI endpoint, String tool, String bearer) throws Exception {
-        byte[] body = ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
+        String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
                 + "\",\"arguments\":{},\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
                 + "\"io.modelcontextprotocol/clientCapabilities\":{},"
-                + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"route\",\"version\":\"1\"}}}}")
-                .getBytes(StandardCharsets.UTF_8);
-        String head = "POST " + endpoint.getRawPath() + " HTTP/1.1\r\nHost: " + endpoint.getHost() + ":" + endpoint.getPort()
-                + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
-                + (bearer == null ? "" : "Authorization: Bearer " + bearer + "\r\n")
-                + "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: " + tool
-                + "\r\nContent-Length: " + body.length + "\r\n\r\n";
-        ByteArrayOutputStream request = new ByteArrayOutputStream();
-        request.write(head.getBytes(StandardCharsets.US_ASCII));
-        request.write(body);
-        OutputStream out = socket.getOutputStream();
-        out.write(request.toByteArray());
-        out.flush();
-        String answer = readResponse(socket.getInputStream());
+                + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"route\",\"version\":\"1\"}}}}";
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Content-Type", "application/json");
+        headers.put("Accept", "application/json, text/event-stream");
+        if (bearer != null) {
+            headers.put("Authorization", "Bearer " + bearer);
+        }
+        headers.put("MCP-Protocol-Version", "2026-07-28");
+        headers.put("Mcp-Method", "tools/call");
+        headers.put("Mcp-Name", tool);
+        RawHttp.send(socket, endpoint, "POST", headers, body);
+        String answer = RawHttp.readResponse(socket.getInputStream());
         for (String where : new String[] {"lane", "call", "pool"}) {
             if (answer.contains("\"text\":\"" + where + "\"")) {
                 return where;
             }
         }
         return answer;
-    }
-
-    /** One HTTP/1.1 response's status line and body (Content-Length or chunked). */
-    private static String readResponse(InputStream in) throws IOException {
-        String status = line(in);
-        long length = -1;
-        boolean chunked = false;
-        for (String header = line(in); !header.isEmpty(); header = line(in)) {
-            String lower = header.toLowerCase(java.util.Locale.ROOT);
-            if (lower.startsWith("content-length:")) {
-                length = Long.parseLong(lower.substring(15).trim());
-            } else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
-                chunked = true;
-            }
-        }
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        if (chunked) {
-            for (int size = Integer.parseInt(line(in).split(";")[0].trim(), 16); size > 0;
-                    size = Integer.parseInt(line(in).split(";")[0].trim(), 16)) {
-                body.write(in.readNBytes(size));
-                line(in); // the chunk's CRLF
-            }
-            line(in); // the last CRLF (no trailers)
-        } else if (length >= 0) {
-            body.write(in.readNBytes((int) length));
-        }
-        return status + "\n" + body.toString(StandardCharsets.UTF_8);
-    }
-
-    private static String line(InputStream in) throws IOException {
-        StringBuilder b = new StringBuilder();
-        for (int c = in.read(); c != '\n'; c = in.read()) {
-            if (c < 0) {
-                throw new EOFException("the connection closed: " + b);
-            }
-            if (c != '\r') {
-                b.append((char) c);
-            }
-        }
-        return b.toString();
     }
 
     @Test

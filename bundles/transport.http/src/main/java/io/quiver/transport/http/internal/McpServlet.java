@@ -589,6 +589,7 @@ final class McpServlet extends HttpServlet {
         resp.setCharacterEncoding("UTF-8");
         resp.setHeader("Cache-Control", "no-cache, no-transform");
         resp.setHeader("X-Accel-Buffering", "no");
+        resp.setBufferSize(Connection.BUFFER_BYTES);
         AsyncContext async = req.startAsync();
         async.setTimeout(0);
         resp.flushBuffer();

@@ -15,9 +15,19 @@ public final class OperatorTools {
 
     /** A tool that always answers {@code text}, with the given {@code service.ranking}. */
     public static ServiceRegistration<?> registerText(BundleContext context, String name, int ranking, String text) {
+        return register(context, name, "Answers '" + text + "' (ranking " + ranking + ", Pax Exam fixture)", ranking, text);
+    }
+
+    /** A tool that always answers {@code text} (a long one, say), described as {@code description}. */
+    public static ServiceRegistration<?> registerText(BundleContext context, String name, String description, String text) {
+        return register(context, name, description, 0, text);
+    }
+
+    private static ServiceRegistration<?> register(BundleContext context, String name, String description, int ranking,
+            String text) {
         Hashtable<String, Object> props = new Hashtable<>();
         props.put("mcp.tool.name", name);
-        props.put("mcp.tool.description", "Answers '" + text + "' (ranking " + ranking + ", Pax Exam fixture)");
+        props.put("mcp.tool.description", description);
         props.put(Constants.SERVICE_RANKING, ranking);
         Tool tool = call -> Outcome.text(text);
         return context.registerService(Tool.class, tool, props);
