@@ -7,15 +7,18 @@ import static org.junit.Assert.assertTrue;
 
 import io.quiver.itests.paxexam.config.QuiverOptions;
 import io.quiver.itests.paxexam.fixture.FixtureBundles;
+import io.quiver.itests.paxexam.mcp.Endpoint;
 import io.quiver.itests.paxexam.mcp.Eventually;
 import io.quiver.itests.paxexam.mcp.ProbeTools;
 import io.quiver.itests.paxexam.operator.Gogo;
 import io.quiver.itests.paxexam.operator.OperatorTools;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Hashtable;
 import java.util.List;
 import javax.inject.Inject;
 import org.junit.After;
@@ -30,6 +33,7 @@ import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleException;
 import org.osgi.framework.ServiceRegistration;
+import org.osgi.service.cm.ConfigurationAdmin;
 
 /**
  * The {@code quiver:*} Gogo commands of the shell feature, run through the {@code CommandProcessor}
@@ -132,6 +136,73 @@ public class ShellCommandsIT {
         assertFalse(sessions, sessions.contains("quiver-shell"));
     }
 
+    /**
+     * {@code quiver:upstreams} with a real upstream: this framework's own endpoint declared as an {@code http}
+     * server in {@code mcp-servers.json}, exposing only one probe tool ({@code include}, so that its
+     * re-exposed tools are not taken in again), then removed.
+     */
+    @Test
+    public void upstreamsShowsEachServerWithTheRevisionItAgreedAndOneInDetail() throws Exception {
+        URI endpoint = Endpoint.await(context, BOUND);
+        Path etc = Path.of(context.getProperty("quiver.etc"));
+        Path servers = Files.createDirectories(etc).resolve("mcp-servers.json");
+        ConfigurationAdmin admin = context.getService(context.getServiceReference(ConfigurationAdmin.class));
+        org.osgi.service.cm.Configuration settings = admin.createFactoryConfiguration("io.quiver.upstream", "?");
+        // a client that closes an idle SSE connection is noticed at the next write: the keep-alive, every second here
+        org.osgi.service.cm.Configuration transport = admin.getConfiguration("io.quiver.transport.http", "?");
+        Hashtable<String, Object> keepAlive = new Hashtable<>();
+        keepAlive.put("sseKeepAliveMs", "1000");
+        transport.update(keepAlive);
+        register(OperatorTools.registerText(context, "itest_self_text", 0, "through the upstream"));
+        // what the launcher announces once its start is over: the upstream bundle starts its servers then
+        Hashtable<String, Object> started = new Hashtable<>();
+        started.put("quiver.started", Boolean.TRUE);
+        register(context.registerService(Object.class, new Object(), started));
+        try {
+            try {
+                assertTrue(run("quiver:upstreams").startsWith("No upstream servers"));
+                Hashtable<String, Object> props = new Hashtable<>();
+                props.put("server", "self");
+                props.put("include", new String[] {"itest_self_*"});
+                settings.update(props);
+                Files.writeString(servers, "{\"mcpServers\": {\"self\": {\"type\": \"http\", \"url\": \"" + endpoint + "\"}}}");
+
+                // ready once agreed and listed; its tools are counted as they register
+                String table = Eventually.until("self ready with its tool in quiver:upstreams", () -> run("quiver:upstreams"),
+                        out -> words(Gogo.lineWith(out, "self")).subList(0, 6).equals(List.of("self", "http", "ready",
+                                "2026-07-28", "1", "0")), BOUND);
+                System.err.println("[ShellCommandsIT] quiver:upstreams\n" + table);
+                assertEquals(table, List.of("NAME", "KIND", "STATE", "PROTOCOL", "TOOLS", "RESTARTS", "DETAIL"),
+                        words(table.lines().findFirst().orElseThrow()));
+                assertEquals(table, endpoint.toString(), words(Gogo.lineWith(table, "self")).get(6));
+
+                String detail = run("quiver:upstreams self");
+                System.err.println("[ShellCommandsIT] quiver:upstreams self\n" + detail);
+                assertTrue(detail, Gogo.lineWith(detail, "declared in").contains(servers.getFileName().toString()));
+                assertTrue(detail, Gogo.lineWith(detail, "protocol").endsWith("2026-07-28"));
+                assertTrue(detail, Gogo.lineWith(detail, "tools").endsWith("1"));
+                assertTrue(detail, Gogo.lineWith(detail, "last error").endsWith("-"));
+                assertTrue(detail, detail.contains("stderr (last 0 lines):"));
+                assertEquals("No upstream server nobody.", run("quiver:upstreams nobody").trim());
+
+                String call = Eventually.until("self.itest_self_text callable", () -> run("quiver:call self.itest_self_text"),
+                        out -> out.contains("through the upstream"), BOUND);
+                assertTrue(call, call.contains("isError: false"));
+            } finally {
+                Files.deleteIfExists(servers);
+                settings.delete();
+            }
+            String gone = Eventually.until("self gone from quiver:upstreams", () -> run("quiver:upstreams"),
+                    out -> out.startsWith("No upstream servers"), BOUND);
+            assertTrue(gone, gone.contains(servers.toString()));
+            // the stopped upstream's listen stream (a 2026-07-28 server's tool changes) is closed at this end too
+            Eventually.until("no stream left open at the transport", () -> run("quiver:transports"),
+                    out -> cells(Gogo.lineWith(out, "http")).get(1).startsWith("0 / "), BOUND);
+        } finally {
+            transport.delete();
+        }
+    }
+
     @Test
     public void transportsShowsTheHttpTransportAgainstItsLimits() throws Exception {
         String out = Eventually.until("the http transport in quiver:transports", () -> run("quiver:transports"),
@@ -226,6 +297,15 @@ public class ShellCommandsIT {
     }
 
     /** The cells of a table line: columns are two or more spaces apart. */
+    /** A line's words, padded with empty ones to seven (none: seven empty ones). */
+    private static List<String> words(String line) {
+        List<String> words = new ArrayList<>(line == null ? List.of() : List.of(line.trim().split("\\s+")));
+        while (words.size() < 7) {
+            words.add("");
+        }
+        return words;
+    }
+
     private static List<String> cells(String line) {
         return line == null ? List.of() : List.of(line.trim().split("\\s{2,}"));
     }

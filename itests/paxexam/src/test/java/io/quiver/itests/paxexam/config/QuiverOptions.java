@@ -52,6 +52,7 @@ public final class QuiverOptions {
         Path work = dir("quiver.itest.work", "target/paxexam").resolve(testClass.getSimpleName());
         Path load = work.resolve("load");
         Path fileinstallTmp = work.resolve("fileinstall-tmp");
+        Path etc = work.resolve("etc");
         try {
             Files.createDirectories(load);
             Files.createDirectories(fileinstallTmp);
@@ -81,6 +82,8 @@ public final class QuiverOptions {
         options.add(frameworkProperty("org.apache.felix.http.host").value("127.0.0.1"));
         options.add(frameworkProperty("felix.fileinstall.dir").value(load.toString()));
         options.add(frameworkProperty("felix.fileinstall.tmpdir").value(fileinstallTmp.toString()));
+        // where the upstream bundle reads mcp-servers.json (a test makes the folder and writes it there; the bundle polls it)
+        options.add(frameworkProperty("quiver.etc").value(etc.toString()));
         // The probe plays the embedder here: the engine takes a host channel only from bundles the
         // embedder allows (CallSpisIT registers one from the probe, and one from a bundle not allowed)
         options.add(frameworkProperty("quiver.host.bundles").value("io.quiver.host, PAXEXAM-PROBE-*"));
