@@ -259,13 +259,17 @@ final class Upstream {
                     throw new IOException("superseded");
                 }
                 g.ready = true;
-                state = State.READY;
                 readySince = Instant.now();
                 lastError = null;
                 g.sweeper = timer.scheduleWithFixedDelay(g.parking::sweep, 30, 30, TimeUnit.SECONDS);
             }
             era = agreed.stateless();
             register(g, tools);
+            synchronized (lock) {
+                if (current == g && !stopped) {
+                    state = State.READY; // once its tools are registered: an operator never reads "ready" with none
+                }
+            }
             if (agreed.stateless() && agreed.capabilities().path("tools").path("listChanged").asBoolean(false)) {
                 listen(g);
             }

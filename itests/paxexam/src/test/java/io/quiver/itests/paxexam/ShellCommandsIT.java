@@ -167,10 +167,11 @@ public class ShellCommandsIT {
                 settings.update(props);
                 Files.writeString(servers, "{\"mcpServers\": {\"self\": {\"type\": \"http\", \"url\": \"" + endpoint + "\"}}}");
 
-                // ready once agreed and listed; its tools are counted as they register
-                String table = Eventually.until("self ready with its tool in quiver:upstreams", () -> run("quiver:upstreams"),
-                        out -> words(Gogo.lineWith(out, "self")).subList(0, 6).equals(List.of("self", "http", "ready",
-                                "2026-07-28", "1", "0")), BOUND);
+                // ready once agreed, listed and its tools registered: never "ready" with a count still to come
+                String table = Eventually.until("self ready in quiver:upstreams", () -> run("quiver:upstreams"),
+                        out -> words(Gogo.lineWith(out, "self")).get(2).equals("ready"), BOUND);
+                assertEquals(table, List.of("self", "http", "ready", "2026-07-28", "1", "0"),
+                        words(Gogo.lineWith(table, "self")).subList(0, 6));
                 System.err.println("[ShellCommandsIT] quiver:upstreams\n" + table);
                 assertEquals(table, List.of("NAME", "KIND", "STATE", "PROTOCOL", "TOOLS", "RESTARTS", "DETAIL"),
                         words(table.lines().findFirst().orElseThrow()));
