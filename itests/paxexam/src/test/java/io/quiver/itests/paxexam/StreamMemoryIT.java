@@ -35,8 +35,8 @@ import org.osgi.framework.ServiceRegistration;
  * {@code subscriptions/listen} stream each hold a few KiB of the container's off-heap buffers, not a whole
  * response buffer (Felix's Jetty sizes those at 24 KiB, and each listening client kept one: 240 MiB for
  * 10,000 of them). The streams are plain sockets, so nothing of a client library's own buffers is counted;
- * the JVM's direct buffer pool is read before and after. And a message larger than a stream's buffer
- * still arrives whole.
+ * the JVM's direct buffer pool is read before and after, and each stream then hears a tool added. And a
+ * message larger than a stream's buffer still arrives whole.
  */
 @RunWith(PaxExam.class)
 @ExamReactorStrategy(PerClass.class)
@@ -70,8 +70,15 @@ public class StreamMemoryIT {
             long perStream = (directBytes() - before) / (2L * PAIRS);
             assertTrue("each open stream holds " + perStream + " bytes of direct buffers (at most "
                     + MAX_BYTES_PER_STREAM + ")", perStream <= MAX_BYTES_PER_STREAM);
-            for (Socket socket : open) {
-                assertTrue("the stream is still open", !socket.isClosed() && socket.getInputStream().available() >= 0);
+            // and every one of them is live: a tool added now is announced on each
+            ServiceRegistration<?> added = OperatorTools.registerText(context, "itest_stream_memory_added",
+                    "Announced to every open stream (Pax Exam fixture)", "added");
+            try {
+                for (Socket socket : open) {
+                    awaitListChanged(socket.getInputStream());
+                }
+            } finally {
+                added.unregister();
             }
         } finally {
             for (Socket socket : open) {
@@ -150,6 +157,17 @@ public class StreamMemoryIT {
             data |= line.startsWith("data:") || line.startsWith("id:");
         }
         return stream;
+    }
+
+    /**
+     * Reads the stream up to a {@code notifications/tools/list_changed}; fails when it ends first
+     * ({@code EOFException}) or none comes within the socket's 10 s ({@code SocketTimeoutException}).
+     */
+    private static void awaitListChanged(InputStream in) throws IOException {
+        String line = RawHttp.line(in);
+        while (!(line.startsWith("data:") && line.contains("\"notifications/tools/list_changed\""))) {
+            line = RawHttp.line(in);
+        }
     }
 
     private static long directBytes() {

@@ -2,6 +2,7 @@ package io.quiver.core.internal.catalog;
 
 import com.networknt.schema.Schema;
 import io.quiver.api.Tool;
+import io.quiver.api.content.Icon;
 import io.quiver.api.schema.RecordSchemas;
 import io.quiver.core.internal.json.Json;
 import io.quiver.core.internal.messages.ToolDescriptor;
@@ -36,7 +37,7 @@ public record ToolEntry(String name, ToolDescriptor descriptor, Supplier<Schema>
         if (!NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("tool name '" + name + "' is not 1 to 128 of A-Z a-z 0-9 _ . -");
         }
-        List<ToolDescriptor.Icon> icons = new ArrayList<>();
+        List<Icon> icons = new ArrayList<>();
         if (props.get(P + "icons") instanceof String[] given) {
             for (String icon : given) {
                 if (!icon.isBlank()) {
@@ -131,9 +132,9 @@ public record ToolEntry(String name, ToolDescriptor descriptor, Supplier<Schema>
      * One {@code mcp.tool.icons} entry: its URL, or a JSON object with {@code src} and any of {@code mimeType},
      * {@code sizes} (strings) and {@code theme} ({@code light} or {@code dark}), as MCP's icons have them.
      */
-    static ToolDescriptor.Icon icon(String entry, String name) {
+    static Icon icon(String entry, String name) {
         if (!entry.startsWith("{")) {
-            return new ToolDescriptor.Icon(entry, null, null, null);
+            return new Icon(entry);
         }
         JsonNode icon;
         try {
@@ -155,7 +156,7 @@ public record ToolEntry(String name, ToolDescriptor descriptor, Supplier<Schema>
             throw new IllegalArgumentException("tool " + name + ": " + P + "icons entry " + entry
                     + " must have a string mimeType, sizes as an array of strings and theme light or dark");
         }
-        return new ToolDescriptor.Icon(src, mimeType.isString() ? mimeType.asString() : null,
+        return new Icon(src, mimeType.isString() ? mimeType.asString() : null,
                 sizes.isArray() ? sizes.valueStream().map(JsonNode::asString).toList() : null,
                 theme.isString() ? theme.asString() : null);
     }

@@ -2,6 +2,7 @@ package io.quiver.core.internal.messages;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonView;
+import io.quiver.api.content.Icon;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
 
@@ -16,10 +17,6 @@ public record ToolDescriptor(String name, @JsonView(Views.R20250618.class) Strin
         @JsonView(Views.R20250326.class) ToolAnnotations annotations,
         @JsonView(Views.R20250618.class) Execution execution,
         @JsonProperty("_meta") @JsonView(Views.R20250618.class) JsonNode meta) {
-
-    /** An icon: its source, and its MIME type, sizes and theme when the tool gives them. */
-    public record Icon(String src, String mimeType, List<String> sizes, String theme) {
-    }
 
     /** Hints for the client about what the tool does. */
     public record ToolAnnotations(String title, boolean readOnlyHint, boolean destructiveHint, boolean idempotentHint,

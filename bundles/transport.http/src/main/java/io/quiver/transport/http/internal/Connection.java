@@ -3,6 +3,7 @@ package io.quiver.transport.http.internal;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
+import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import org.slf4j.Logger;
@@ -42,23 +43,36 @@ final class Connection implements WriteListener {
     private boolean completed;
 
     /**
-     * The response buffer of a stream, set before its headers go out. The container copies a small write
-     * into a buffer of the response's size (Felix's Jetty: 24 KiB, off the heap) and keeps that buffer until
-     * the response ends, so each open stream held 24 KiB even while idle: 240 MiB for 10,000 listening
-     * clients. A stream's events are small and flushed one at a time, and a larger one goes out without the
-     * copy; 4 KiB is the smallest buffer Jetty's pool hands out.
+     * The response buffer of a stream. The container copies a small write into a buffer of the response's
+     * size (Felix's Jetty: 24 KiB, off the heap) and keeps that buffer until the response ends, so each open
+     * stream held 24 KiB even while idle: 240 MiB for 10,000 listening clients. A stream's events are small
+     * and flushed one at a time, and a larger one goes out without the copy; 4 KiB is the smallest buffer
+     * Jetty's pool hands out.
      */
     static final int BUFFER_BYTES = 4096;
 
-    /** @param ticket its place among the open streams, given back when it closes */
+    /**
+     * Makes a response, before anything of it is sent, an SSE stream: 200, {@code text/event-stream} in
+     * UTF-8, neither cached nor buffered by a proxy, with a {@link #BUFFER_BYTES} response buffer.
+     */
+    static void prepare(HttpServletResponse response) {
+        response.setStatus(HttpServletResponse.SC_OK);
+        response.setContentType(MediaTypes.SSE);
+        response.setCharacterEncoding("UTF-8");
+        response.setHeader("Cache-Control", "no-cache, no-transform");
+        response.setHeader("X-Accel-Buffering", "no");
+        response.setBufferSize(BUFFER_BYTES);
+    }
+
+    /**
+     * @param async a response made an SSE stream ({@link #prepare})
+     * @param ticket its place among the open streams, given back when it closes
+     */
     Connection(AsyncContext async, StreamBudget.Ticket ticket) throws IOException {
         this.async = async;
         this.ticket = ticket;
         this.budget = ticket.budget();
         this.maxUnsent = budget.maxUnsentBytes();
-        if (!async.getResponse().isCommitted()) {
-            async.getResponse().setBufferSize(BUFFER_BYTES);
-        }
         this.out = async.getResponse().getOutputStream();
         ResponseOutput.listen(ResponseOutput.of(async), out, this);
     }

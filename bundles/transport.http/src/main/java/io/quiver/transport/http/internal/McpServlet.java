@@ -584,12 +584,7 @@ final class McpServlet extends HttpServlet {
     }
 
     private AsyncContext openSse(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-        resp.setStatus(HttpServletResponse.SC_OK);
-        resp.setContentType(MediaTypes.SSE);
-        resp.setCharacterEncoding("UTF-8");
-        resp.setHeader("Cache-Control", "no-cache, no-transform");
-        resp.setHeader("X-Accel-Buffering", "no");
-        resp.setBufferSize(Connection.BUFFER_BYTES);
+        Connection.prepare(resp);
         AsyncContext async = req.startAsync();
         async.setTimeout(0);
         resp.flushBuffer();

@@ -227,12 +227,7 @@ final class PostResponse implements MessageSink {
         if (ticket == null) {
             ticket = budget.response(streams.ownerOfTickets(), Integer.MAX_VALUE, true);
         }
-        HttpServletResponse http = (HttpServletResponse) async.getResponse();
-        http.setStatus(HttpServletResponse.SC_OK);
-        http.setContentType(MediaTypes.SSE);
-        http.setCharacterEncoding("UTF-8");
-        http.setHeader("Cache-Control", "no-cache, no-transform");
-        http.setHeader("X-Accel-Buffering", "no");
+        Connection.prepare((HttpServletResponse) async.getResponse());
         stream = streams.create('p');
         try {
             connection = new Connection(async, ticket);
