@@ -10,6 +10,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,7 +34,8 @@ import tools.jackson.databind.JsonNode;
  * Local command tools ({@code bundles/tools.command}) as an operator declares them: one
  * {@code etc/io.quiver.tools.command-NAME.cfg} per tool, running sh scripts written into the server's
  * folder. Arguments never run anything (side-effect markers prove it), a timeout or a cancellation
- * stops the command's whole process tree, a double-forked process included, and a normal exit what
+ * stops the command's whole process tree, a double-forked process included (also when a 2026-07-28
+ * client closes its connection, which is how it cancels), and a normal exit what
  * the command left running (checked by pid), a command asks the caller through the Outcome envelope
  * and runs again with the answer, and 50 MB of output are cut at the limit without being held in the
  * server's memory.
@@ -125,6 +127,9 @@ class CommandToolsIT {
                     "env = PIDS=" + Files.createDirectories(home.resolve("pids-timeout")));
             cfg(etc, "tree_cancel", "argv = /bin/sh, " + scripts.resolve("tree.sh"), "timeoutMs = 60000",
                     "env = PIDS=" + Files.createDirectories(home.resolve("pids-cancel")));
+            cfg(etc, "tree_disconnect", "argv = /bin/sh, " + scripts.resolve("tree.sh"), "timeoutMs = 60000",
+                    "env = PIDS=" + Files.createDirectories(home.resolve("pids-disconnect")));
+            cfg(etc, "nap", "argv = /bin/sh, -c, sleep 1; echo napped");
             cfg(etc, "leave", "argv = /bin/sh, " + scripts.resolve("leave.sh"),
                     "env = PIDS=" + Files.createDirectories(home.resolve("pids-leave")));
             cfg(etc, "ask", "argv = /bin/sh, " + scripts.resolve("ask.sh") + ", {site}",
@@ -138,7 +143,8 @@ class CommandToolsIT {
             cfg(etc, "broken", "argv = {prog}, x");
         });
         try (McpClient client = McpClient.connect(server.url(), "commands-it", T)) {
-            List<String> wanted = List.of("echo", "shell_echo", "opts", "opts_after", "tree", "tree_cancel", "leave",
+            List<String> wanted = List.of("echo", "shell_echo", "opts", "opts_after", "tree", "tree_cancel",
+                    "tree_disconnect", "nap", "leave",
                     "ask", "secret", "secret_env", "flood", "progress", "env");
             await(() -> names(client).containsAll(wanted), "the command tools are listed");
         }
@@ -262,6 +268,70 @@ class CommandToolsIT {
             }
             assertTrue(client.ping(), "the server serves on");
         }
+    }
+
+    /**
+     * For a 2026-07-28 client, closing the connection is how it cancels (nothing else is sent): the
+     * command's processes end at once, long before the tool's 60 s timeout, though nothing was written
+     * to the connection meanwhile.
+     */
+    @Test
+    void closingTheConnectionCancelsAStatelessCall() throws Exception {
+        Path pids = server.home().resolve("pids-disconnect");
+        List<ProcessHandle> tree;
+        try (Probe.Raw raw = new Probe.Raw(server.url())) {
+            raw.send(statelessPost("tree_disconnect", Map.of()));
+            tree = tree(pids);
+            Thread.sleep(300); // the request has been pending a while: watched, not just arrived
+        }
+        long closed = System.nanoTime();
+        for (ProcessHandle p : tree) {
+            awaitGone(p);
+        }
+        long ms = (System.nanoTime() - closed) / 1_000_000;
+        assertTrue(ms < 10_000, "the processes ended " + ms + " ms after the client closed (the tool's timeout is 60 s)");
+        JsonNode audit = KeyedCalls.awaitAudit(server.home(), e -> "tree_disconnect".equals(e.path("tool").asString()), T);
+        assertEquals("CANCELLED", audit.path("ending").asString(), audit.toString());
+    }
+
+    /**
+     * A client that sends its next request on the same connection while the last is still pending (so
+     * the server is watching that connection for a close) gets both answers, in order.
+     */
+    @Test
+    void aRequestSentWhileTheLastIsPendingIsAnsweredAfterIt() throws Exception {
+        try (Probe.Raw raw = new Probe.Raw(server.url())) {
+            raw.send(statelessPost("nap", Map.of()));
+            Thread.sleep(300);
+            raw.send(statelessPost("echo", Map.of("text", "after")));
+            assertEquals("napped\n", resultText(raw));
+            assertEquals("[after]\n", resultText(raw));
+        }
+    }
+
+    /** A whole 2026-07-28 {@code tools/call} request, as raw HTTP/1.1. */
+    private static String statelessPost(String tool, Map<String, Object> arguments) throws Exception {
+        String body = McpClient.JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", 9, "method", "tools/call",
+                "params", Map.of("name", tool, "arguments", arguments, "_meta", Map.of(
+                        "io.modelcontextprotocol/protocolVersion", "2026-07-28",
+                        "io.modelcontextprotocol/clientCapabilities", Map.of(),
+                        "io.modelcontextprotocol/clientInfo", Map.of("name", "commands-it", "version", "1")))));
+        return Probe.postHead(server.url(), "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: "
+                + tool + "\r\nContent-Length: " + body.getBytes(StandardCharsets.UTF_8).length + "\r\n") + body;
+    }
+
+    /** Reads one JSON response from the connection: the first text block of its result. */
+    private static String resultText(Probe.Raw raw) throws IOException {
+        assertEquals(200, raw.status());
+        int length = -1;
+        for (String line; (line = raw.line()) != null && !line.isEmpty();) {
+            if (line.regionMatches(true, 0, "Content-Length:", 0, 15)) {
+                length = Integer.parseInt(line.substring(15).strip());
+            }
+        }
+        assertTrue(length > 0, "a JSON answer with its length");
+        JsonNode response = McpClient.JSON.readTree(raw.in.readNBytes(length));
+        return text(ok(response));
     }
 
     @Test

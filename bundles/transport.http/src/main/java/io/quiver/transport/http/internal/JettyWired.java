@@ -2,6 +2,7 @@ package io.quiver.transport.http.internal;
 
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.ServletRequest;
 import jakarta.servlet.http.HttpServletRequest;
 import java.nio.ByteBuffer;
 import java.util.Map;
@@ -48,6 +49,17 @@ final class JettyWired {
             into.putIfAbsent(field.getLowerCaseName(), field.getValue());
         }
         return true;
+    }
+
+    /**
+     * Watches the request's connection while the request is pending, where the lane serves it: a client
+     * that closes it then runs {@code gone} at once, not at the next write ({@link CloseWatcher}). False
+     * when it is not watched (another connector, TLS, the body not all read).
+     */
+    static boolean watchClose(ServletRequest req, Runnable gone) {
+        ServletContextRequest jetty = ServletContextRequest.getServletContextRequest(req);
+        return jetty != null && jetty.getConnectionMetaData().getConnection() instanceof SelectorLane.LaneConnection lane
+                && lane.watchClose(jetty, gone);
     }
 
     /**

@@ -495,6 +495,11 @@ final class McpServlet extends HttpServlet {
                 // not restarted
             }
         });
+        if (policy.cancelOnDisconnect() && JettyWired.WIRED) {
+            // before the exchange can end, which ends the watch: a client closing the connection cancels
+            // at once, also while nothing is written (a tool at work, a quiet listen stream)
+            JettyWired.watchClose(async.getRequest(), lost);
+        }
         serve(pending, response, here, callOver);
     }
 

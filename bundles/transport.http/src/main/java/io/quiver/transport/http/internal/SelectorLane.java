@@ -8,14 +8,19 @@ import java.util.function.Predicate;
 import org.apache.felix.http.jetty.ConnectorFactory;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.http.HttpParser;
+import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http.MetaData;
 import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.SocketChannelEndPoint;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpChannel;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.LocalConnector;
+import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
@@ -87,6 +92,8 @@ final class SelectorLane implements ConnectorFactory {
         private final ServerConnector plain;
         private final Predicate<String> mcpPath;
         private final BooleanSupplier credentialsWaitOnNothing;
+        /** Watches the connections of pending requests that a disconnect cancels; while started. */
+        private volatile CloseWatcher closeWatcher;
 
         LaneConnector(Server server, ServerConnector plain, Predicate<String> mcpPath,
                 BooleanSupplier credentialsWaitOnNothing) {
@@ -120,6 +127,7 @@ final class SelectorLane implements ConnectorFactory {
             try {
                 bind(this);
                 super.doStart();
+                closeWatcher = CloseWatcher.start(getExecutor(), "quiver-close-watch-" + getLocalPort());
             } catch (Exception e) {
                 SelectorLane.LOG.warn("Could not listen on {}:{}; Felix's connector listens there again", getHost(), getPort(), e);
                 try {
@@ -139,6 +147,11 @@ final class SelectorLane implements ConnectorFactory {
 
         @Override
         protected void doStop() throws Exception {
+            CloseWatcher watcher = closeWatcher;
+            closeWatcher = null;
+            if (watcher != null) {
+                watcher.close();
+            }
             super.doStop();
             restore();
         }
@@ -220,6 +233,85 @@ final class SelectorLane implements ConnectorFactory {
         @Override
         protected HttpChannel newHttpChannel(Server server, HttpConfiguration configuration) {
             return new LaneChannel(this);
+        }
+
+        /** The watch of the pending request's connection, or null. */
+        private CloseWatcher.Watch watch;
+
+        /**
+         * Watches this connection while its request is pending, until the request completes: if the client
+         * closes it meanwhile, {@code gone} runs (on Jetty's pool) and the connection closes. Call it on the
+         * request's thread once its body has been read, before anything can complete it. False when it
+         * cannot be watched: the body is not all read, the client sent more already, or the connector is
+         * not running.
+         */
+        boolean watchClose(Request request, Runnable gone) {
+            CloseWatcher watcher = ((LaneConnector) getConnector()).closeWatcher;
+            if (watcher == null || !isRequestBufferEmpty() || !(getEndPoint() instanceof SocketChannelEndPoint socket)) {
+                return false;
+            }
+            HttpParser parser = getParser();
+            if (!parser.isComplete() && parser.getContentLength() >= 0 && parser.getContentRead() >= parser.getContentLength()) {
+                // the servlet read the declared length: the parser reaches the end of the message without
+                // reading the connection, so that Jetty reads it no more until the next request
+                Content.Chunk end = request.read();
+                if (end != null) {
+                    end.release();
+                }
+            }
+            if (!parser.isComplete()) {
+                return false;
+            }
+            CloseWatcher.Watch started = watcher.watch(socket.getChannel(), this::onUpgradeTo, () -> {
+                try {
+                    gone.run();
+                } finally {
+                    close(); // the request fails, and nothing more is sent for it
+                }
+            });
+            synchronized (this) {
+                if (watch != null) {
+                    watch.stop();
+                }
+                watch = started;
+            }
+            return true;
+        }
+
+        /** Before the connection reads again: bytes the watch read are back in its buffer when this returns. */
+        private void stopWatch() {
+            CloseWatcher.Watch current;
+            synchronized (this) {
+                current = watch;
+                watch = null;
+            }
+            if (current != null) {
+                current.stop();
+            }
+        }
+
+        @Override
+        protected HttpStreamOverHTTP1 newHttpStream(String method, String uri, HttpVersion version) {
+            return new LaneStream(method, uri, version);
+        }
+
+        /** A request's stream that ends the watch of its connection before the connection goes on. */
+        private final class LaneStream extends HttpStreamOverHTTP1 {
+            LaneStream(String method, String uri, HttpVersion version) {
+                super(method, uri, version);
+            }
+
+            @Override
+            public void succeeded() {
+                stopWatch();
+                super.succeeded();
+            }
+
+            @Override
+            public void failed(Throwable x) {
+                stopWatch();
+                super.failed(x);
+            }
         }
     }
 
