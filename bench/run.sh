@@ -39,6 +39,7 @@
 #   quiver-stateless   the same server, 2026-07-28 requests with their _meta and headers
 #   quiver-base        quiver-json run from another quiver.jar (--baseline JAR, e.g. one built from an
 #                      earlier commit): what a change cost, in the same run (ratio quiver-json / quiver-base)
+#   quiver-stateless-base  quiver-stateless run from that jar (ratio quiver-stateless / quiver-stateless-base)
 #   quiver-apikey      quiver-json with an API key configured: every request authenticated
 #                      (Authorization: Bearer), the per-subject limits off (not in the default set:
 #                      what authentication costs, ratio to quiver-json)
@@ -82,7 +83,9 @@ command -v wrk >/dev/null || { sudo -n apt-get install -y wrk >/dev/null 2>&1 ||
 
 cd "$ROOT"
 chosen() { case ",$ONLY," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
-if chosen quiver-base && [ ! -f "$BASELINE" ]; then echo "quiver-base needs --baseline JAR" >&2; exit 2; fi
+if { chosen quiver-base || chosen quiver-stateless-base; } && [ ! -f "$BASELINE" ]; then
+  echo "quiver-base and quiver-stateless-base need --baseline JAR" >&2; exit 2
+fi
 modules=""
 if chosen quiver-json || chosen quiver-blocking || chosen quiver-blocking-pool || chosen quiver-sse || chosen quiver-stateless || chosen quiver-apikey || chosen quiver-noaudit; then
   [ -f launcher/target/quiver.jar ] || mvn -B -q -DskipTests install
@@ -150,7 +153,7 @@ start() {
         AUTH="Bearer $key"
       fi
       # the quiver script's JVM options
-      local jar="$JAR"; [ "$name" = quiver-base ] && jar="$BASELINE"
+      local jar="$JAR"; case "$name" in quiver-base|quiver-stateless-base) jar="$BASELINE" ;; esac
       taskset -c 0 java -XX:+UseSerialGC -Xms16m -Xmx512m -XX:CompileThresholdScaling=3 -XX:TrimNativeHeapInterval=2000 -jar "$jar" run --port 0 \
         --features core,http,conformance --etc "$etc" --deploy "$WORK/deploy" > "$out" 2> "$WORK/$name.log" & ;;
   esac
@@ -181,7 +184,7 @@ session() {
       curl -s -o /dev/null "${auth[@]}" -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
         -H "Mcp-Session-Id: $SESSION" -H "MCP-Protocol-Version: $VERSION" \
         -d '{"jsonrpc":"2.0","method":"notifications/initialized"}' "$URL" ;;
-    quiver-stateless) META=stateless ;;
+    quiver-stateless|quiver-stateless-base) META=stateless ;;
   esac
   export SESSION VERSION META AUTH TOOL ARGS
 }
@@ -248,6 +251,7 @@ awk '
     ratios("quiver-apikey", "quiver-json")
     ratios("quiver-noaudit", "quiver-json quarkus-nb")
     ratios("quiver-json", "quiver-base")
+    ratios("quiver-stateless", "quiver-stateless-base")
   }
   # Quiver in one shape divided by each peer that ran, at each concurrency ("-" where one did not run).
   function ratios(q, peers,   np, p, w, j, i, head, line, any) {
