@@ -10,7 +10,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -309,29 +308,13 @@ class CommandToolsIT {
         }
     }
 
-    /** A whole 2026-07-28 {@code tools/call} request, as raw HTTP/1.1. */
     private static String statelessPost(String tool, Map<String, Object> arguments) throws Exception {
-        String body = McpClient.JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", 9, "method", "tools/call",
-                "params", Map.of("name", tool, "arguments", arguments, "_meta", Map.of(
-                        "io.modelcontextprotocol/protocolVersion", "2026-07-28",
-                        "io.modelcontextprotocol/clientCapabilities", Map.of(),
-                        "io.modelcontextprotocol/clientInfo", Map.of("name", "commands-it", "version", "1")))));
-        return Probe.postHead(server.url(), "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: "
-                + tool + "\r\nContent-Length: " + body.getBytes(StandardCharsets.UTF_8).length + "\r\n") + body;
+        return Probe.statelessPost(server.url(), "tools/call", tool, Map.of("name", tool, "arguments", arguments));
     }
 
-    /** Reads one JSON response from the connection: the first text block of its result. */
+    /** The first text block of the next JSON answer on the connection. */
     private static String resultText(Probe.Raw raw) throws IOException {
-        assertEquals(200, raw.status());
-        int length = -1;
-        for (String line; (line = raw.line()) != null && !line.isEmpty();) {
-            if (line.regionMatches(true, 0, "Content-Length:", 0, 15)) {
-                length = Integer.parseInt(line.substring(15).strip());
-            }
-        }
-        assertTrue(length > 0, "a JSON answer with its length");
-        JsonNode response = McpClient.JSON.readTree(raw.in.readNBytes(length));
-        return text(ok(response));
+        return text(ok(raw.json()));
     }
 
     @Test

@@ -148,14 +148,9 @@ class FloodIT {
         Map<Integer, Integer> statuses = new TreeMap<>();
         try {
             for (int i = 0; i < 60; i++) {
-                String body = McpClient.JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", i,
-                        "method", "subscriptions/listen", "params", Map.of("notifications",
-                                Map.of("toolsListChanged", true), "_meta", Map.of(
-                                        "io.modelcontextprotocol/protocolVersion", "2026-07-28",
-                                        "io.modelcontextprotocol/clientCapabilities", Map.of()))));
                 Probe.Raw raw = new Probe.Raw(server.url());
-                raw.send(Probe.postHead(server.url(), "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen"
-                        + "\r\nContent-Length: " + body.length() + "\r\n") + body);
+                raw.send(Probe.statelessPost(server.url(), "subscriptions/listen", null,
+                        Map.of("notifications", Map.of("toolsListChanged", true))));
                 int status = raw.status();
                 statuses.merge(status, 1, Integer::sum);
                 open.add(raw);

@@ -3,8 +3,6 @@ package io.quiver.itests.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.quiver.itests.client.McpClient;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -57,12 +55,7 @@ class ListenCloseIT {
 
     /** Opens a listen stream for tool changes on its own connection; its status line is read by the caller. */
     private static Probe.Raw listen() throws Exception {
-        String body = McpClient.JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", 1,
-                "method", "subscriptions/listen", "params", Map.of("notifications", Map.of("toolsListChanged", true),
-                        "_meta", Map.of("io.modelcontextprotocol/protocolVersion", "2026-07-28",
-                                "io.modelcontextprotocol/clientCapabilities", Map.of()))));
-        return new Probe.Raw(server.url()).send(Probe.postHead(server.url(),
-                "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\nContent-Length: "
-                        + body.getBytes(StandardCharsets.UTF_8).length + "\r\n") + body);
+        return new Probe.Raw(server.url()).send(Probe.statelessPost(server.url(), "subscriptions/listen", null,
+                Map.of("notifications", Map.of("toolsListChanged", true))));
     }
 }

@@ -61,12 +61,7 @@ final class Probe {
     /** The same request with more headers (an {@code Authorization}, say), whatever it is answered. */
     static HttpResponse<String> statelessExchange(String url, String method, String name, Map<String, Object> params,
             Map<String, String> headers, Duration timeout) throws Exception {
-        Map<String, Object> withMeta = new LinkedHashMap<>(params);
-        withMeta.put("_meta", Map.of("io.modelcontextprotocol/protocolVersion", "2026-07-28",
-                "io.modelcontextprotocol/clientCapabilities", Map.of("elicitation", Map.of()),
-                "io.modelcontextprotocol/clientInfo", Map.of("name", "probe", "version", "1")));
-        String body = McpClient.JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", 1, "method", method,
-                "params", withMeta));
+        String body = statelessBody(method, params);
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(timeout)
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json, text/event-stream")
@@ -78,6 +73,24 @@ final class Probe {
         }
         headers.forEach(request::header);
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The JSON-RPC body of a 2026-07-28 request: the params with the revision's {@code _meta}. */
+    private static String statelessBody(String method, Map<String, Object> params) throws Exception {
+        Map<String, Object> withMeta = new LinkedHashMap<>(params);
+        withMeta.put("_meta", Map.of("io.modelcontextprotocol/protocolVersion", "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities", Map.of("elicitation", Map.of()),
+                "io.modelcontextprotocol/clientInfo", Map.of("name", "probe", "version", "1")));
+        return McpClient.JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", 1, "method", method,
+                "params", withMeta));
+    }
+
+    /** The same request as raw HTTP/1.1 text, with its headers and length, for {@link Raw#send}. */
+    static String statelessPost(String url, String method, String name, Map<String, Object> params) throws Exception {
+        String body = statelessBody(method, params);
+        return postHead(url, "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: " + method + "\r\n"
+                + (name == null ? "" : "Mcp-Name: " + name + "\r\n")
+                + "Content-Length: " + body.getBytes(StandardCharsets.UTF_8).length + "\r\n") + body;
     }
 
     /** One raw HTTP/1.1 exchange on its own socket, for requests the JDK client will not send. */
@@ -114,6 +127,19 @@ final class Probe {
         int status() throws IOException {
             String line = line();
             return line == null || line.length() < 12 ? -1 : Integer.parseInt(line.substring(9, 12));
+        }
+
+        /** One whole JSON answer (status 200, a Content-Length): its body; more may follow on the connection. */
+        JsonNode json() throws IOException {
+            assertEquals(200, status());
+            int length = -1;
+            for (String line; (line = line()) != null && !line.isEmpty();) {
+                if (line.regionMatches(true, 0, "Content-Length:", 0, 15)) {
+                    length = Integer.parseInt(line.substring(15).strip());
+                }
+            }
+            assertTrue(length > 0, "a JSON answer with its length");
+            return McpClient.JSON.readTree(in.readNBytes(length));
         }
 
         /** The rest of the response until the server closes the connection (fails on a timeout). */

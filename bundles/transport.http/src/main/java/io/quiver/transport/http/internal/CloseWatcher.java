@@ -155,23 +155,16 @@ final class CloseWatcher implements AutoCloseable {
         /** Ends the watch; bytes it read meanwhile have been handed back when this returns. */
         synchronized void stop() {
             end();
-            release();
         }
 
+        /** Over: the key cancelled, the tasks let go of (take them first to run one). */
         private void end() {
-            if (over) {
-                return;
-            }
             over = true;
+            more = null;
+            gone = null;
             if (key != null) {
                 key.cancel();
             }
-        }
-
-        /** What {@link #end()} let go of is taken first. */
-        private void release() {
-            more = null;
-            gone = null;
         }
 
         private synchronized boolean isOver() {
@@ -187,7 +180,6 @@ final class CloseWatcher implements AutoCloseable {
                 key = channel.register(selector, SelectionKey.OP_READ, this);
             } catch (ClosedChannelException e) {
                 end(); // closed already: Jetty noticed
-                release();
             } catch (CancelledKeyException e) {
                 return false; // the selector drops a cancelled key at its next select
             }
@@ -208,10 +200,9 @@ final class CloseWatcher implements AutoCloseable {
             if (read == 0) {
                 return;
             }
-            end();
             Consumer<ByteBuffer> more = this.more;
             Runnable gone = this.gone;
-            release();
+            end();
             if (read > 0) {
                 LOG.debug("{} sent more while its request was pending: {} bytes handed back", channel, read);
                 buffer.flip();

@@ -53,13 +53,14 @@ final class JettyWired {
 
     /**
      * Watches the request's connection while the request is pending, where the lane serves it: a client
-     * that closes it then runs {@code gone} at once, not at the next write ({@link CloseWatcher}). False
-     * when it is not watched (another connector, TLS, the body not all read).
+     * that closes it then runs {@code gone} at once, not at the next write ({@link CloseWatcher}). Elsewhere
+     * (another connector, TLS) the next write notices.
      */
-    static boolean watchClose(ServletRequest req, Runnable gone) {
+    static void watchClose(ServletRequest req, Runnable gone) {
         ServletContextRequest jetty = ServletContextRequest.getServletContextRequest(req);
-        return jetty != null && jetty.getConnectionMetaData().getConnection() instanceof SelectorLane.LaneConnection lane
-                && lane.watchClose(jetty, gone);
+        if (jetty != null && jetty.getConnectionMetaData().getConnection() instanceof SelectorLane.LaneConnection lane) {
+            lane.watchClose(jetty, gone);
+        }
     }
 
     /**

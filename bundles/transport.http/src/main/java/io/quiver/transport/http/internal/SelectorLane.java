@@ -241,14 +241,13 @@ final class SelectorLane implements ConnectorFactory {
         /**
          * Watches this connection while its request is pending, until the request completes: if the client
          * closes it meanwhile, {@code gone} runs (on Jetty's pool) and the connection closes. Call it on the
-         * request's thread once its body has been read, before anything can complete it. False when it
-         * cannot be watched: the body is not all read, the client sent more already, or the connector is
-         * not running.
+         * request's thread once its body has been read, before anything can complete it. Not watched: a
+         * body not all read, a client that sent more already, a connector that is not running.
          */
-        boolean watchClose(Request request, Runnable gone) {
+        void watchClose(Request request, Runnable gone) {
             CloseWatcher watcher = ((LaneConnector) getConnector()).closeWatcher;
             if (watcher == null || !isRequestBufferEmpty() || !(getEndPoint() instanceof SocketChannelEndPoint socket)) {
-                return false;
+                return;
             }
             HttpParser parser = getParser();
             if (!parser.isComplete() && parser.getContentLength() >= 0 && parser.getContentRead() >= parser.getContentLength()) {
@@ -260,7 +259,7 @@ final class SelectorLane implements ConnectorFactory {
                 }
             }
             if (!parser.isComplete()) {
-                return false;
+                return;
             }
             CloseWatcher.Watch started = watcher.watch(socket.getChannel(), this::onUpgradeTo, () -> {
                 try {
@@ -275,7 +274,6 @@ final class SelectorLane implements ConnectorFactory {
                 }
                 watch = started;
             }
-            return true;
         }
 
         /** Before the connection reads again: bytes the watch read are back in its buffer when this returns. */
