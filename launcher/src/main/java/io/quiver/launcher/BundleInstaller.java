@@ -84,7 +84,7 @@ final class BundleInstaller {
             }
         }
         for (Bundle stale : previous.values()) {
-            LOG.info("Uninstalling {}: no feature names it any more", stale.getLocation());
+            LOG.info("Uninstalling {}: no feature names it any more, or the launcher's class path provides it", stale.getLocation());
             stale.uninstall();
         }
         if (!after.equals(before)) {

@@ -23,14 +23,19 @@ final class FrameworkProperties {
     private FrameworkProperties() {
     }
 
-    static Map<String, Object> of(LaunchSettings settings, Storage storage, DirectoryWatch watch) {
+    /**
+     * @param sharedExports what the system bundle exports beside slf4j for the libraries the launcher's
+     *                      class path provides ({@link SharedLibraries}), or ""
+     */
+    static Map<String, Object> of(LaunchSettings settings, Storage storage, DirectoryWatch watch, String sharedExports) {
         Map<String, Object> p = new HashMap<>();
         p.put("org.osgi.framework.storage", storage.folder().toString());
         // a temporary storage starts empty anyway; a chosen one keeps its bundles between runs
         p.put("org.osgi.framework.storage.clean", storage.temporary() ? "onFirstInit" : "none");
         // nobody else can use a fresh temporary folder: no lock file needed
         p.put("felix.cache.locking", storage.temporary() ? "false" : "true");
-        p.put("org.osgi.framework.system.packages.extra", slf4jExports(version("slf4j.version")));
+        String slf4j = slf4jExports(version("slf4j.version"));
+        p.put("org.osgi.framework.system.packages.extra", sharedExports.isEmpty() ? slf4j : slf4j + "," + sharedExports);
         p.put("felix.log.logger", new FelixLogger());
 
         p.put("org.osgi.service.http.port", Integer.toString(settings.port()));

@@ -170,11 +170,12 @@ public final class Quiver implements AutoCloseable {
         DirectoryWatch watch = new DirectoryWatch(settings.etc(), settings.deploy());
         storage = Storage.of(settings.data());
 
-        Framework fw = new Felix(FrameworkProperties.of(settings, storage, watch));
+        SharedLibraries libraries = SharedLibraries.find(Quiver.class.getClassLoader(), repository);
+        Framework fw = new Felix(FrameworkProperties.of(settings, storage, watch, libraries.exports()));
         framework = fw;
         fw.init();
         checkNotStopped(); // from here on a stop finds the framework, and stops what it holds
-        LaunchPlan plan = result(planning);
+        LaunchPlan plan = libraries.without(result(planning));
         watch.createFolders(); // not for a start that fails on its features
         long t1 = System.nanoTime();
         BundleContext context = fw.getBundleContext();

@@ -17,7 +17,7 @@ class FrameworkPropertiesTest {
         LaunchSettings settings = new LaunchSettings(d.features(), 0, d.bind(), home.resolve("etc"),
                 home.resolve("deploy"), null, given, d.startTimeout(), true);
         return FrameworkProperties.of(settings, new Storage(home.resolve("data"), true),
-                new DirectoryWatch(settings.etc(), settings.deploy()));
+                new DirectoryWatch(settings.etc(), settings.deploy()), "");
     }
 
     @Test

@@ -1,0 +1,132 @@
+package io.quiver.launcher;
+
+import io.quiver.lib.feature.ArtifactId;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.jar.Attributes;
+import java.util.jar.JarInputStream;
+import java.util.jar.Manifest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Libraries the launcher's own class path carries that the features also name as bundles: Jackson,
+ * which the launcher reads the feature files and bridges the host tools with. When the class path
+ * holds the very version a feature names, the framework takes the library from there: the system
+ * bundle exports what the bundle would (the bundle jar's own {@code Export-Package} header) and the
+ * bundle is not installed. Its classes are then loaded once, by one loader, and come from the class
+ * data archive; a start skips installing, resolving and defining them (about a tenth of the start,
+ * docs/BENCHMARKS.md). A feature that names another version gets its bundle as before, and so does
+ * every feature when the system property {@value #PROPERTY} is {@code false}.
+ */
+final class SharedLibraries {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SharedLibraries.class);
+
+    /** {@code false}: install every feature bundle, Jackson's too. */
+    static final String PROPERTY = "quiver.sharedLibraries";
+
+    /** The libraries that may come from the class path (groupId, artifactId). */
+    static final List<String[]> CANDIDATES = List.of(
+            new String[] {"com.fasterxml.jackson.core", "jackson-annotations"},
+            new String[] {"tools.jackson.core", "jackson-core"},
+            new String[] {"tools.jackson.core", "jackson-databind"});
+
+    static final SharedLibraries NONE = new SharedLibraries(List.of(), "");
+
+    private final List<ArtifactId> provided;
+    private final String exports;
+
+    SharedLibraries(List<ArtifactId> provided, String exports) {
+        this.provided = List.copyOf(provided);
+        this.exports = exports;
+    }
+
+    /**
+     * The candidates whose version {@code loader} carries (its Maven {@code pom.properties} says which)
+     * and whose bundle jar the repository has to read the exports from.
+     */
+    static SharedLibraries find(ClassLoader loader, BundleRepository repository) {
+        if (!Boolean.parseBoolean(System.getProperty(PROPERTY, "true"))) {
+            return NONE;
+        }
+        List<ArtifactId> provided = new ArrayList<>();
+        StringBuilder exports = new StringBuilder();
+        for (String[] candidate : CANDIDATES) {
+            Optional<String> version = classPathVersion(loader, candidate[0], candidate[1]);
+            if (version.isEmpty()) {
+                continue;
+            }
+            ArtifactId id = new ArtifactId(candidate[0], candidate[1], "jar", null, version.get());
+            Optional<String> header = repository.find(id).flatMap(SharedLibraries::exportPackage);
+            if (header.isPresent()) {
+                provided.add(id);
+                exports.append(exports.length() == 0 ? "" : ",").append(header.get());
+            }
+        }
+        return new SharedLibraries(provided, exports.toString());
+    }
+
+    /** The packages the system bundle exports for the shared libraries ({@code Export-Package} syntax), or "". */
+    String exports() {
+        return exports;
+    }
+
+    /** Whether the class path provides this bundle (same group, artifact and version). */
+    boolean provides(ArtifactId id) {
+        for (ArtifactId p : provided) {
+            if (p.groupId().equals(id.groupId()) && p.artifactId().equals(id.artifactId())
+                    && p.version().equals(id.version()) && id.classifier() == null && "jar".equals(id.type())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The plan without the bundles the class path provides. */
+    LaunchPlan without(LaunchPlan plan) {
+        List<LaunchPlan.Step> rest = new ArrayList<>();
+        for (LaunchPlan.Step step : plan.bundles()) {
+            if (provides(step.id())) {
+                LOG.debug("{} (feature {}) comes from the launcher's class path", step.id(), step.feature());
+            } else {
+                rest.add(step);
+            }
+        }
+        return rest.size() == plan.bundles().size() ? plan : new LaunchPlan(rest, plan.configurations());
+    }
+
+    static Optional<String> classPathVersion(ClassLoader loader, String groupId, String artifactId) {
+        String resource = "META-INF/maven/" + groupId + "/" + artifactId + "/pom.properties";
+        try (InputStream in = loader.getResourceAsStream(resource)) {
+            if (in == null) {
+                return Optional.empty();
+            }
+            Properties p = new Properties();
+            p.load(in);
+            return Optional.ofNullable(p.getProperty("version")).map(String::trim).filter(v -> !v.isEmpty());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<String> exportPackage(BundleRepository.Source source) {
+        try (JarInputStream jar = new JarInputStream(source.open(), false)) {
+            Manifest manifest = jar.getManifest();
+            if (manifest == null) {
+                return Optional.empty();
+            }
+            Attributes main = manifest.getMainAttributes();
+            String header = main.getValue("Export-Package");
+            return main.getValue("Bundle-SymbolicName") == null || header == null || header.isBlank()
+                    ? Optional.empty() : Optional.of(header);
+        } catch (IOException e) {
+            LOG.debug("Cannot read the manifest of {}: {}", source.location(), e.toString());
+            return Optional.empty();
+        }
+    }
+}

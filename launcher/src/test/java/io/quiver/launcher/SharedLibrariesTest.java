@@ -1,0 +1,111 @@
+package io.quiver.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quiver.lib.feature.ArtifactId;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.felix.framework.Felix;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.Constants;
+import org.osgi.framework.wiring.BundleWire;
+import org.osgi.framework.wiring.BundleWiring;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * Jackson from the launcher's class path: the system bundle exports what the feature's bundles would,
+ * those bundles are left out of the plan only when the class path has their very version, and a bundle
+ * importing Jackson then gets the launcher's own classes.
+ */
+class SharedLibrariesTest {
+
+    @TempDir
+    Path dir;
+
+    private Felix felix;
+
+    private static final String JACKSON = tools.jackson.databind.cfg.PackageVersion.VERSION.toString();
+    private static final ArtifactId DATABIND = ArtifactId.parse("tools.jackson.core:jackson-databind:" + JACKSON);
+
+    private final BundleRepository embedded = new BundleRepository(getClass().getClassLoader(), null);
+
+    @AfterEach
+    void stop() throws Exception {
+        if (felix != null) {
+            felix.stop();
+            felix.waitForStop(10_000);
+        }
+    }
+
+    @Test
+    void theClassPathsJacksonIsExportedWithTheBundlesOwnHeaders() {
+        SharedLibraries shared = SharedLibraries.find(getClass().getClassLoader(), embedded);
+        assertTrue(shared.provides(DATABIND), DATABIND::toString);
+        assertTrue(shared.provides(ArtifactId.parse("tools.jackson.core:jackson-core:" + JACKSON)));
+        assertTrue(shared.exports().contains("tools.jackson.databind;version=\"" + JACKSON + "\""), shared.exports());
+        assertTrue(shared.exports().contains("com.fasterxml.jackson.annotation;version="), shared.exports());
+        assertTrue(shared.exports().contains("uses:="), "the bundle's uses constraints come along: " + shared.exports());
+    }
+
+    @Test
+    void onlyTheVeryVersionIsLeftOutOfThePlan() {
+        SharedLibraries shared = SharedLibraries.find(getClass().getClassLoader(), embedded);
+        ArtifactId other = ArtifactId.parse("tools.jackson.core:jackson-databind:3.0.0");
+        ArtifactId api = ArtifactId.parse("io.quiver:api:1.0.0");
+        LaunchPlan plan = new LaunchPlan(List.of(new LaunchPlan.Step(DATABIND, 1, "core"),
+                new LaunchPlan.Step(other, 1, "mine"), new LaunchPlan.Step(api, 1, "core")), Map.of("pid", Map.of()));
+
+        LaunchPlan rest = shared.without(plan);
+
+        assertEquals(List.of(other, api), rest.bundles().stream().map(LaunchPlan.Step::id).toList());
+        assertEquals(plan.configurations(), rest.configurations());
+    }
+
+    @Test
+    void aClassPathWithoutJacksonSharesNothing() throws Exception {
+        try (URLClassLoader bare = new URLClassLoader(new URL[0], null)) {
+            SharedLibraries shared = SharedLibraries.find(bare, embedded);
+            assertEquals("", shared.exports());
+            assertFalse(shared.provides(DATABIND));
+        }
+    }
+
+    @Test
+    void theSwitchTurnsItOff() {
+        System.setProperty(SharedLibraries.PROPERTY, "false");
+        try {
+            SharedLibraries shared = SharedLibraries.find(getClass().getClassLoader(), embedded);
+            assertEquals("", shared.exports());
+            assertFalse(shared.provides(DATABIND));
+        } finally {
+            System.clearProperty(SharedLibraries.PROPERTY);
+        }
+    }
+
+    @Test
+    void aBundleImportingJacksonGetsTheLaunchersClasses() throws Exception {
+        SharedLibraries shared = SharedLibraries.find(getClass().getClassLoader(), embedded);
+        felix = new Felix(Map.of(Constants.FRAMEWORK_STORAGE, dir.resolve("storage").toString(),
+                Constants.FRAMEWORK_STORAGE_CLEAN, Constants.FRAMEWORK_STORAGE_CLEAN_ONFIRSTINIT,
+                Constants.FRAMEWORK_SYSTEMPACKAGES_EXTRA, shared.exports()));
+        felix.init();
+        felix.start();
+        Path jar = TestBundles.write(dir.resolve("user.jar"), "test.user",
+                Map.of(Constants.IMPORT_PACKAGE, "tools.jackson.databind;version=\"[3.0,4)\""));
+        Bundle user = felix.getBundleContext().installBundle(jar.toUri().toString());
+        user.start();
+
+        BundleWire wire = user.adapt(BundleWiring.class).getRequiredWires("osgi.wiring.package").get(0);
+        assertEquals(0L, wire.getProvider().getBundle().getBundleId(), "the system bundle exports Jackson");
+        assertSame(ObjectMapper.class, user.loadClass(ObjectMapper.class.getName()));
+    }
+}
