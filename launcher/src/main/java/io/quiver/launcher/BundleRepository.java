@@ -46,6 +46,11 @@ public final class BundleRepository {
         return new BundleRepository(BundleRepository.class.getClassLoader(), repo);
     }
 
+    /** The same without the local Maven repository: the bundles the launcher embeds, the features' own. */
+    BundleRepository embeddedOnly() {
+        return new BundleRepository(loader, null);
+    }
+
     public Optional<Source> find(ArtifactId id) {
         String location = "quiver:" + id;
         URL embedded = loader.getResource(FOLDER + id.fileName());

@@ -48,12 +48,13 @@ final class SharedLibraries {
 
     /**
      * The candidates whose version {@code loader} carries (its Maven {@code pom.properties} says which)
-     * and whose bundle jar the repository has to read the exports from.
+     * and that the launcher embeds as a bundle of that version (whose exports are read from it).
      */
     static SharedLibraries find(ClassLoader loader, BundleRepository repository) {
         if (!Boolean.parseBoolean(System.getProperty(PROPERTY, "true"))) {
             return NONE;
         }
+        BundleRepository embedded = repository.embeddedOnly(); // the versions the features name, no other
         List<ArtifactId> provided = new ArrayList<>();
         StringBuilder exports = new StringBuilder();
         for (String[] candidate : CANDIDATES) {
@@ -62,7 +63,7 @@ final class SharedLibraries {
                 continue;
             }
             ArtifactId id = new ArtifactId(candidate[0], candidate[1], "jar", null, version.get());
-            Optional<String> header = repository.find(id).flatMap(SharedLibraries::exportPackage);
+            Optional<String> header = embedded.find(id).flatMap(SharedLibraries::exportPackage);
             if (header.isPresent()) {
                 provided.add(id);
                 exports.append(exports.length() == 0 ? "" : ",").append(header.get());

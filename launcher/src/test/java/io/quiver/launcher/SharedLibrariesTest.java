@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.quiver.lib.feature.ArtifactId;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -75,6 +76,24 @@ class SharedLibrariesTest {
         try (URLClassLoader bare = new URLClassLoader(new URL[0], null)) {
             SharedLibraries shared = SharedLibraries.find(bare, embedded);
             assertEquals("", shared.exports());
+            assertFalse(shared.provides(DATABIND));
+        }
+    }
+
+    @Test
+    void anotherVersionOnTheClassPathIsNotShared() throws Exception {
+        // the application pins 3.0.0, which a local Maven repository holds too: the features name another
+        Path classes = dir.resolve("classes/META-INF/maven/tools.jackson.core/jackson-databind");
+        Files.createDirectories(classes);
+        Files.writeString(classes.resolve("pom.properties"), "version=3.0.0\n");
+        Path m2 = dir.resolve("m2");
+        ArtifactId old = ArtifactId.parse("tools.jackson.core:jackson-databind:3.0.0");
+        TestBundles.write(m2.resolve(old.repositoryPath()), "tools.jackson.core.jackson-databind",
+                Map.of(Constants.EXPORT_PACKAGE, "tools.jackson.databind;version=\"3.0.0\""));
+        try (URLClassLoader app = new URLClassLoader(new URL[] {dir.resolve("classes").toUri().toURL()}, null)) {
+            SharedLibraries shared = SharedLibraries.find(app, new BundleRepository(getClass().getClassLoader(), m2));
+            assertEquals("", shared.exports());
+            assertFalse(shared.provides(old));
             assertFalse(shared.provides(DATABIND));
         }
     }
