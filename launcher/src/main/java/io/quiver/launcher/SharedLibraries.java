@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
  * bundle exports what the bundle would (the bundle jar's own {@code Export-Package} header) and the
  * bundle is not installed. Its classes are then loaded once, by one loader, and come from the class
  * data archive; a start skips installing, resolving and defining them (about a tenth of the start,
- * docs/BENCHMARKS.md). A feature that names another version gets its bundle as before, and so does
- * every feature when the system property {@value #PROPERTY} is {@code false}.
+ * docs/BENCHMARKS.md). It is all three of Jackson's jars or none. A feature that names another version
+ * gets its bundle as before, and so does every feature when the system property {@value #PROPERTY} is
+ * {@code false}.
  */
 final class SharedLibraries {
 
@@ -47,8 +48,9 @@ final class SharedLibraries {
     }
 
     /**
-     * The candidates whose version {@code loader} carries (its Maven {@code pom.properties} says which)
-     * and that the launcher embeds as a bundle of that version (whose exports are read from it).
+     * The candidates, when {@code loader} carries each of them (its Maven {@code pom.properties} says
+     * which version) at the version the launcher embeds as a bundle (whose exports are read from it);
+     * otherwise none of them.
      */
     static SharedLibraries find(ClassLoader loader, BundleRepository repository) {
         if (!Boolean.parseBoolean(System.getProperty(PROPERTY, "true"))) {
@@ -68,6 +70,11 @@ final class SharedLibraries {
                 provided.add(id);
                 exports.append(exports.length() == 0 ? "" : ",").append(header.get());
             }
+        }
+        if (provided.size() < CANDIDATES.size()) {
+            // one class space or none: databind from the class path would see the class path's annotations
+            // while a bundle of other annotations served the tools' records
+            return NONE;
         }
         return new SharedLibraries(provided, exports.toString());
     }

@@ -82,20 +82,50 @@ class SharedLibrariesTest {
 
     @Test
     void anotherVersionOnTheClassPathIsNotShared() throws Exception {
-        // the application pins 3.0.0, which a local Maven repository holds too: the features name another
-        Path classes = dir.resolve("classes/META-INF/maven/tools.jackson.core/jackson-databind");
-        Files.createDirectories(classes);
-        Files.writeString(classes.resolve("pom.properties"), "version=3.0.0\n");
+        // the application pins 3.0.0 (annotations 2.0), which a local Maven repository holds too; the
+        // features name other versions
         Path m2 = dir.resolve("m2");
-        ArtifactId old = ArtifactId.parse("tools.jackson.core:jackson-databind:3.0.0");
-        TestBundles.write(m2.resolve(old.repositoryPath()), "tools.jackson.core.jackson-databind",
-                Map.of(Constants.EXPORT_PACKAGE, "tools.jackson.databind;version=\"3.0.0\""));
+        for (String id : List.of("com.fasterxml.jackson.core:jackson-annotations:2.0", "tools.jackson.core:jackson-core:3.0.0",
+                "tools.jackson.core:jackson-databind:3.0.0")) {
+            ArtifactId old = ArtifactId.parse(id);
+            pom(old.groupId(), old.artifactId(), old.version());
+            TestBundles.write(m2.resolve(old.repositoryPath()), old.groupId() + "." + old.artifactId(),
+                    Map.of(Constants.EXPORT_PACKAGE, "p." + old.artifactId().replace('-', '.') + ";version=\"" + old.version() + "\""));
+        }
         try (URLClassLoader app = new URLClassLoader(new URL[] {dir.resolve("classes").toUri().toURL()}, null)) {
             SharedLibraries shared = SharedLibraries.find(app, new BundleRepository(getClass().getClassLoader(), m2));
             assertEquals("", shared.exports());
-            assertFalse(shared.provides(old));
+            assertFalse(shared.provides(ArtifactId.parse("tools.jackson.core:jackson-databind:3.0.0")));
             assertFalse(shared.provides(DATABIND));
         }
+    }
+
+    @Test
+    void jacksonIsSharedWholeOrNotAtAll() throws Exception {
+        // core and annotations at the features' versions, databind pinned to another: nothing is shared
+        String annotations = SharedLibraries.classPathVersion(getClass().getClassLoader(),
+                "com.fasterxml.jackson.core", "jackson-annotations").orElseThrow();
+        pom("com.fasterxml.jackson.core", "jackson-annotations", annotations);
+        pom("tools.jackson.core", "jackson-core", JACKSON);
+        pom("tools.jackson.core", "jackson-databind", "3.0.0");
+        try (URLClassLoader app = new URLClassLoader(new URL[] {dir.resolve("classes").toUri().toURL()}, null)) {
+            SharedLibraries shared = SharedLibraries.find(app, embedded);
+            assertEquals("", shared.exports());
+            assertFalse(shared.provides(ArtifactId.parse("tools.jackson.core:jackson-core:" + JACKSON)));
+        }
+        // the same class path with databind at the features' version too: all three
+        pom("tools.jackson.core", "jackson-databind", JACKSON);
+        try (URLClassLoader app = new URLClassLoader(new URL[] {dir.resolve("classes").toUri().toURL()}, null)) {
+            SharedLibraries shared = SharedLibraries.find(app, embedded);
+            assertTrue(shared.provides(DATABIND));
+            assertTrue(shared.provides(ArtifactId.parse("tools.jackson.core:jackson-core:" + JACKSON)));
+        }
+    }
+
+    private void pom(String groupId, String artifactId, String version) throws Exception {
+        Path folder = dir.resolve("classes/META-INF/maven/" + groupId + "/" + artifactId);
+        Files.createDirectories(folder);
+        Files.writeString(folder.resolve("pom.properties"), "version=" + version + "\n");
     }
 
     @Test
