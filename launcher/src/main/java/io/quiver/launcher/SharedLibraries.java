@@ -4,9 +4,12 @@ import io.quiver.lib.feature.ArtifactId;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.StringJoiner;
 import java.util.jar.Attributes;
 import java.util.jar.JarInputStream;
 import java.util.jar.Manifest;
@@ -19,8 +22,7 @@ import org.slf4j.LoggerFactory;
  * holds the very version a feature names, the framework takes the library from there: the system
  * bundle exports what the bundle would (the bundle jar's own {@code Export-Package} header) and the
  * bundle is not installed. Its classes are then loaded once, by one loader, and come from the class
- * data archive; a start skips installing, resolving and defining them (about a tenth of the start,
- * docs/BENCHMARKS.md). It is all three of Jackson's jars or none. A feature that names another version
+ * data archive; a start skips installing, resolving and defining them (~0.1 s, docs/BENCHMARKS.md). It is all three of Jackson's jars or none. A feature that names another version
  * gets its bundle as before, and so does every feature when the system property {@value #PROPERTY} is
  * {@code false}.
  */
@@ -31,50 +33,45 @@ final class SharedLibraries {
     /** {@code false}: install every feature bundle, Jackson's too. */
     static final String PROPERTY = "quiver.sharedLibraries";
 
-    /** The libraries that may come from the class path (groupId, artifactId). */
+    /** The libraries that may come from the class path, as (groupId, artifactId). */
     static final List<String[]> CANDIDATES = List.of(
             new String[] {"com.fasterxml.jackson.core", "jackson-annotations"},
             new String[] {"tools.jackson.core", "jackson-core"},
             new String[] {"tools.jackson.core", "jackson-databind"});
 
-    static final SharedLibraries NONE = new SharedLibraries(List.of(), "");
+    static final SharedLibraries NONE = new SharedLibraries(Set.of(), "");
 
-    private final List<ArtifactId> provided;
+    /** The shared bundles, as the launcher embeds them (type jar, no classifier). */
+    private final Set<ArtifactId> provided;
     private final String exports;
 
-    SharedLibraries(List<ArtifactId> provided, String exports) {
-        this.provided = List.copyOf(provided);
+    SharedLibraries(Set<ArtifactId> provided, String exports) {
+        this.provided = Set.copyOf(provided);
         this.exports = exports;
     }
 
     /**
      * The candidates, when {@code loader} carries each of them (its Maven {@code pom.properties} says
      * which version) at the version the launcher embeds as a bundle (whose exports are read from it);
-     * otherwise none of them.
+     * otherwise none of them: one class space or none, since databind from the class path would read
+     * the class path's annotations while a bundle of other annotations served the tools' records.
      */
     static SharedLibraries find(ClassLoader loader, BundleRepository repository) {
         if (!Boolean.parseBoolean(System.getProperty(PROPERTY, "true"))) {
             return NONE;
         }
         BundleRepository embedded = repository.embeddedOnly(); // the versions the features name, no other
-        List<ArtifactId> provided = new ArrayList<>();
-        StringBuilder exports = new StringBuilder();
+        Set<ArtifactId> provided = new HashSet<>();
+        StringJoiner exports = new StringJoiner(",");
         for (String[] candidate : CANDIDATES) {
-            Optional<String> version = classPathVersion(loader, candidate[0], candidate[1]);
-            if (version.isEmpty()) {
-                continue;
+            Optional<ArtifactId> id = classPathVersion(loader, candidate[0], candidate[1])
+                    .map(version -> new ArtifactId(candidate[0], candidate[1], "jar", null, version));
+            Optional<String> header = id.flatMap(embedded::find).flatMap(SharedLibraries::exportPackage);
+            if (header.isEmpty()) {
+                return NONE;
             }
-            ArtifactId id = new ArtifactId(candidate[0], candidate[1], "jar", null, version.get());
-            Optional<String> header = embedded.find(id).flatMap(SharedLibraries::exportPackage);
-            if (header.isPresent()) {
-                provided.add(id);
-                exports.append(exports.length() == 0 ? "" : ",").append(header.get());
-            }
-        }
-        if (provided.size() < CANDIDATES.size()) {
-            // one class space or none: databind from the class path would see the class path's annotations
-            // while a bundle of other annotations served the tools' records
-            return NONE;
+            provided.add(id.get());
+            exports.add(header.get());
         }
         return new SharedLibraries(provided, exports.toString());
     }
@@ -84,15 +81,9 @@ final class SharedLibraries {
         return exports;
     }
 
-    /** Whether the class path provides this bundle (same group, artifact and version). */
+    /** Whether the class path provides this bundle (same group, artifact and version, a plain jar). */
     boolean provides(ArtifactId id) {
-        for (ArtifactId p : provided) {
-            if (p.groupId().equals(id.groupId()) && p.artifactId().equals(id.artifactId())
-                    && p.version().equals(id.version()) && id.classifier() == null && "jar".equals(id.type())) {
-                return true;
-            }
-        }
-        return false;
+        return provided.contains(id);
     }
 
     /** The plan without the bundles the class path provides. */
