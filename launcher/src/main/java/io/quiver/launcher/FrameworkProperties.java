@@ -23,11 +23,9 @@ final class FrameworkProperties {
     private FrameworkProperties() {
     }
 
-    /**
-     * @param sharedExports what the system bundle exports beside slf4j for the libraries the launcher's
-     *                      class path provides ({@link SharedLibraries}), or ""
-     */
-    static Map<String, Object> of(LaunchSettings settings, Storage storage, DirectoryWatch watch, String sharedExports) {
+    /** @param shared the libraries the launcher's class path provides, which the system bundle exports beside slf4j */
+    static Map<String, Object> of(LaunchSettings settings, Storage storage, DirectoryWatch watch, SharedLibraries shared) {
+        String sharedExports = shared.exports();
         Map<String, Object> p = new HashMap<>();
         p.put("org.osgi.framework.storage", storage.folder().toString());
         // a temporary storage starts empty anyway; a chosen one keeps its bundles between runs
@@ -57,6 +55,9 @@ final class FrameworkProperties {
         p.put("quiver.etc", watch.etc().toString());
         p.put("quiver.deploy", watch.deploy().toString());
         p.put("quiver.features", String.join(",", settings.features()));
+        if (!shared.platformLibraries().isEmpty()) {
+            p.put(SharedLibraries.PLATFORM_LIBRARIES, shared.platformLibraries());
+        }
         if (authenticationConfigured(watch.etc())) {
             // the transport refuses everyone until the authenticators are up, never serves anonymously meanwhile
             p.put(AUTH_REQUIRED, "true");

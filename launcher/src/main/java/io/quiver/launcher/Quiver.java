@@ -171,7 +171,7 @@ public final class Quiver implements AutoCloseable {
         storage = Storage.of(settings.data());
 
         SharedLibraries libraries = SharedLibraries.find(Quiver.class.getClassLoader(), repository);
-        Framework fw = new Felix(FrameworkProperties.of(settings, storage, watch, libraries.exports()));
+        Framework fw = new Felix(FrameworkProperties.of(settings, storage, watch, libraries));
         framework = fw;
         fw.init();
         checkNotStopped(); // from here on a stop finds the framework, and stops what it holds

@@ -39,15 +39,25 @@ final class SharedLibraries {
             new String[] {"tools.jackson.core", "jackson-core"},
             new String[] {"tools.jackson.core", "jackson-databind"});
 
-    static final SharedLibraries NONE = new SharedLibraries(Set.of(), "");
+    /**
+     * The framework property that names the bundles the class path stands in for, so that deploy/ and
+     * {@code bundle_install} refuse a second copy as they refuse one of any platform bundle: entries
+     * {@code <Bundle-SymbolicName>;version=<Bundle-Version>;maven=<groupId>:<artifactId>:<version>},
+     * separated by commas; absent when the bundles are installed.
+     */
+    static final String PLATFORM_LIBRARIES = "quiver.platform.libraries";
+
+    static final SharedLibraries NONE = new SharedLibraries(Set.of(), "", "");
 
     /** The shared bundles, as the launcher embeds them (type jar, no classifier). */
     private final Set<ArtifactId> provided;
     private final String exports;
+    private final String names;
 
-    SharedLibraries(Set<ArtifactId> provided, String exports) {
+    SharedLibraries(Set<ArtifactId> provided, String exports, String names) {
         this.provided = Set.copyOf(provided);
         this.exports = exports;
+        this.names = names;
     }
 
     /**
@@ -63,22 +73,31 @@ final class SharedLibraries {
         BundleRepository embedded = repository.embeddedOnly(); // the versions the features name, no other
         Set<ArtifactId> provided = new HashSet<>();
         StringJoiner exports = new StringJoiner(",");
+        StringJoiner names = new StringJoiner(",");
         for (String[] candidate : CANDIDATES) {
             Optional<ArtifactId> id = classPathVersion(loader, candidate[0], candidate[1])
                     .map(version -> new ArtifactId(candidate[0], candidate[1], "jar", null, version));
-            Optional<String> header = id.flatMap(embedded::find).flatMap(SharedLibraries::exportPackage);
-            if (header.isEmpty()) {
+            Optional<Headers> headers = id.flatMap(embedded::find).flatMap(SharedLibraries::headers);
+            if (headers.isEmpty()) {
                 return NONE;
             }
-            provided.add(id.get());
-            exports.add(header.get());
+            ArtifactId a = id.get();
+            provided.add(a);
+            exports.add(headers.get().exportPackage());
+            names.add(headers.get().symbolicName() + ";version=" + headers.get().version()
+                    + ";maven=" + a.groupId() + ":" + a.artifactId() + ":" + a.version());
         }
-        return new SharedLibraries(provided, exports.toString());
+        return new SharedLibraries(provided, exports.toString(), names.toString());
     }
 
     /** The packages the system bundle exports for the shared libraries ({@code Export-Package} syntax), or "". */
     String exports() {
         return exports;
+    }
+
+    /** The value of {@value #PLATFORM_LIBRARIES}, or "" when the class path provides nothing. */
+    String platformLibraries() {
+        return names;
     }
 
     /** Whether the class path provides this bundle (same group, artifact and version, a plain jar). */
@@ -113,16 +132,25 @@ final class SharedLibraries {
         }
     }
 
-    private static Optional<String> exportPackage(BundleRepository.Source source) {
+    /** What a shared bundle's manifest says of it. */
+    private record Headers(String symbolicName, String version, String exportPackage) {
+    }
+
+    private static Optional<Headers> headers(BundleRepository.Source source) {
         try (JarInputStream jar = new JarInputStream(source.open(), false)) {
             Manifest manifest = jar.getManifest();
             if (manifest == null) {
                 return Optional.empty();
             }
             Attributes main = manifest.getMainAttributes();
+            String name = main.getValue("Bundle-SymbolicName");
             String header = main.getValue("Export-Package");
-            return main.getValue("Bundle-SymbolicName") == null || header == null || header.isBlank()
-                    ? Optional.empty() : Optional.of(header);
+            if (name == null || header == null || header.isBlank()) {
+                return Optional.empty();
+            }
+            String version = main.getValue("Bundle-Version");
+            return Optional.of(new Headers(name.split(";", 2)[0].trim(), version == null ? "0.0.0" : version.trim(),
+                    header));
         } catch (IOException e) {
             LOG.debug("Cannot read the manifest of {}: {}", source.location(), e.toString());
             return Optional.empty();

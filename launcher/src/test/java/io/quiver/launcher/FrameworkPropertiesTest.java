@@ -1,6 +1,8 @@
 package io.quiver.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -13,11 +15,15 @@ class FrameworkPropertiesTest {
     Path home;
 
     private Map<String, Object> of(Map<String, String> given) {
+        return of(given, SharedLibraries.NONE);
+    }
+
+    private Map<String, Object> of(Map<String, String> given, SharedLibraries shared) {
         LaunchSettings d = LaunchSettings.defaults();
         LaunchSettings settings = new LaunchSettings(d.features(), 0, d.bind(), home.resolve("etc"),
                 home.resolve("deploy"), null, given, d.startTimeout(), true);
         return FrameworkProperties.of(settings, new Storage(home.resolve("data"), true),
-                new DirectoryWatch(settings.etc(), settings.deploy()), "");
+                new DirectoryWatch(settings.etc(), settings.deploy()), shared);
     }
 
     @Test
@@ -25,5 +31,15 @@ class FrameworkPropertiesTest {
         assertEquals("4", of(Map.of()).get(FrameworkProperties.EVENT_ADMIN_THREADS));
         assertEquals("12", of(Map.of(FrameworkProperties.EVENT_ADMIN_THREADS, "12"))
                 .get(FrameworkProperties.EVENT_ADMIN_THREADS));
+    }
+
+    @Test
+    void theBundlesTheClassPathStandsInForAreNamedToTheBundles() {
+        SharedLibraries shared = SharedLibraries.find(getClass().getClassLoader(),
+                new BundleRepository(getClass().getClassLoader(), null));
+        Map<String, Object> p = of(Map.of(), shared);
+        assertEquals(shared.platformLibraries(), p.get(SharedLibraries.PLATFORM_LIBRARIES));
+        assertTrue(p.get("org.osgi.framework.system.packages.extra").toString().endsWith(shared.exports()));
+        assertFalse(of(Map.of()).containsKey(SharedLibraries.PLATFORM_LIBRARIES), "nothing shared, nothing named");
     }
 }

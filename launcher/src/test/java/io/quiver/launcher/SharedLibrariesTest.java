@@ -55,6 +55,13 @@ class SharedLibrariesTest {
         assertTrue(shared.exports().contains("tools.jackson.databind;version=\"" + JACKSON + "\""), shared.exports());
         assertTrue(shared.exports().contains("com.fasterxml.jackson.annotation;version="), shared.exports());
         assertTrue(shared.exports().contains("uses:="), "the bundle's uses constraints come along: " + shared.exports());
+        // named for deploy/ and bundle_install, which refuse a second copy of a platform bundle
+        List<String> names = List.of(shared.platformLibraries().split(","));
+        assertEquals(3, names.size(), shared.platformLibraries());
+        assertTrue(names.contains("tools.jackson.core.jackson-databind;version=" + JACKSON
+                + ";maven=tools.jackson.core:jackson-databind:" + JACKSON), shared.platformLibraries());
+        assertTrue(names.stream().anyMatch(n -> n.startsWith("com.fasterxml.jackson.core.jackson-annotations;version=")),
+                shared.platformLibraries());
     }
 
     @Test
@@ -76,6 +83,7 @@ class SharedLibrariesTest {
         try (URLClassLoader bare = new URLClassLoader(new URL[0], null)) {
             SharedLibraries shared = SharedLibraries.find(bare, embedded);
             assertEquals("", shared.exports());
+            assertEquals("", shared.platformLibraries());
             assertFalse(shared.provides(DATABIND));
         }
     }
@@ -95,6 +103,7 @@ class SharedLibrariesTest {
         try (URLClassLoader app = new URLClassLoader(new URL[] {dir.resolve("classes").toUri().toURL()}, null)) {
             SharedLibraries shared = SharedLibraries.find(app, new BundleRepository(getClass().getClassLoader(), m2));
             assertEquals("", shared.exports());
+            assertEquals("", shared.platformLibraries());
             assertFalse(shared.provides(ArtifactId.parse("tools.jackson.core:jackson-databind:3.0.0")));
             assertFalse(shared.provides(DATABIND));
         }
@@ -111,6 +120,7 @@ class SharedLibrariesTest {
         try (URLClassLoader app = new URLClassLoader(new URL[] {dir.resolve("classes").toUri().toURL()}, null)) {
             SharedLibraries shared = SharedLibraries.find(app, embedded);
             assertEquals("", shared.exports());
+            assertEquals("", shared.platformLibraries());
             assertFalse(shared.provides(ArtifactId.parse("tools.jackson.core:jackson-core:" + JACKSON)));
         }
         // the same class path with databind at the features' version too: all three
@@ -134,6 +144,7 @@ class SharedLibrariesTest {
         try {
             SharedLibraries shared = SharedLibraries.find(getClass().getClassLoader(), embedded);
             assertEquals("", shared.exports());
+            assertEquals("", shared.platformLibraries());
             assertFalse(shared.provides(DATABIND));
         } finally {
             System.clearProperty(SharedLibraries.PROPERTY);

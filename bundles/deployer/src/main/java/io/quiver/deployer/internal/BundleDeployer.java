@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
@@ -173,6 +174,11 @@ public final class BundleDeployer implements ArtifactInstaller {
             return "refused: its Bundle-Version is not a version: " + e.getMessage();
         }
         String location = location(artifact);
+        Optional<PlatformLibraries.Library> library = PlatformLibraries.of(context).bySymbolicName(name);
+        if (library.isPresent()) {
+            return "refused: " + name + " is part of the running platform (" + name + " " + library.get().version()
+                    + ", from the server's class path); deploy/ installs new bundles and updates only the ones it installed";
+        }
         for (Bundle other : context.getBundles()) {
             if (name.equals(other.getSymbolicName()) && !location.equals(other.getLocation())) {
                 return "refused: " + name + " is " + owner(other) + "; deploy/ installs new bundles and updates only"

@@ -164,6 +164,9 @@ public final class FeatureInstaller implements ArtifactInstaller {
     }
 
     private boolean alreadyInstalled(FeatureFile.BundleRef ref) {
+        if (PlatformLibraries.of(context).provides(ref.groupId(), ref.artifactId(), ref.version())) {
+            return true; // the server's class path provides it in place of its bundle
+        }
         String embedded = "/" + ref.groupId() + "." + ref.artifactId() + "-" + ref.version() + ".jar";
         for (Bundle b : context.getBundles()) {
             String location = b.getLocation();

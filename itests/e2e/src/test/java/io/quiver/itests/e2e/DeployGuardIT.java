@@ -21,7 +21,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * What goes wrong in deploy/ stays there: jars that claim to be the core (same version, higher
- * version) cannot replace or join the platform; broken files (not a jar, empty, bad feature JSON,
+ * version) or Jackson (which the server's class path provides in place of its bundle) cannot replace
+ * or join the platform, through deploy/ or {@code bundle_install}; broken files (not a jar, empty, bad feature JSON,
  * far too large, no manifest, an activator that is missing, an import nobody exports) and a tool with an invalid
  * schema are each logged once with the file and the reason, listed as problems, and not tried again
  * when something else in deploy/ changes. The endpoint answers throughout.
@@ -29,16 +30,33 @@ import tools.jackson.databind.JsonNode;
 class DeployGuardIT {
 
     private static final Duration EFFECT = Duration.ofSeconds(20);
+    private static final String DATABIND = "tools.jackson.core.jackson-databind";
+    private static final String JACKSON = tools.jackson.databind.cfg.PackageVersion.VERSION.toString();
 
     @Test
     void deployCannotTouchThePlatformAndEveryBadFileIsToldOnce() throws Exception {
-        try (QuiverServer server = QuiverServer.start("deploy-guard", "core,http,tools-default,admin");
+        try (QuiverServer server = QuiverServer.start("deploy-guard", "core,http,tools-default,admin", home ->
+                Files.writeString(Files.createDirectories(home.resolve("etc")).resolve("io.quiver.tools.admin.cfg"),
+                        "allowedRoots = " + home.resolve("work").toAbsolutePath().toString().replace('\\', '/') + "\n"));
              McpClient client = McpClient.connect(server.url(), "guard", Duration.ofSeconds(20))) {
             Path deploy = server.home().resolve("deploy");
             Path work = Files.createDirectories(server.home().resolve("work"));
             String version = System.getProperty("quiver.version").replace('-', '.');
             List<String> files = List.of("impostor.jar", "impostor-higher.jar", "corrupt.jar", "empty.jar", "bad.json",
-                    "huge.jar", "no-activator.jar", "unresolved.jar", "no-manifest.jar");
+                    "huge.jar", "no-activator.jar", "unresolved.jar", "no-manifest.jar", "impostor-jackson.jar");
+            // Jackson comes from the server's class path, not from a bundle: a copy is refused all the same
+            Path jackson = ToolBundles.manifestOnly(work.resolve("k.jar"),
+                    Map.of("Bundle-SymbolicName", DATABIND, "Bundle-Version", JACKSON));
+            ToolBundles.place(jackson, deploy.resolve(files.get(9)));
+            JsonNode installJackson = client.callTool("bundle_install", Map.of("location", jackson.toString()));
+            for (long deadline = System.nanoTime() + EFFECT.toNanos();
+                    installJackson.toString().contains("no allowedRoots") && System.nanoTime() < deadline; ) {
+                Thread.sleep(100); // etc/ configures the admin tools as the server starts
+                installJackson = client.callTool("bundle_install", Map.of("location", jackson.toString()));
+            }
+            assertTrue(installJackson.path("result").path("isError").asBoolean(), installJackson.toString());
+            assertTrue(installJackson.toString().contains(DATABIND + " is already installed as part of the running platform ("
+                    + DATABIND + " " + JACKSON + ", from the server's class path)"), installJackson.toString());
             ToolBundles.place(ToolBundles.manifestOnly(work.resolve("a.jar"),
                     Map.of("Bundle-SymbolicName", "io.quiver.core", "Bundle-Version", version)), deploy.resolve(files.get(0)));
             ToolBundles.place(ToolBundles.manifestOnly(work.resolve("b.jar"),
@@ -73,6 +91,8 @@ class DeployGuardIT {
                     && p.contains(ToolBundles.BAD_SCHEMA_TOOL));
             String text = problems.toString();
             assertTrue(text.contains("io.quiver.core is part of the running platform"), text);
+            assertTrue(text.contains(DATABIND + " is part of the running platform (" + DATABIND + " " + JACKSON
+                    + ", from the server's class path)"), text);
             assertTrue(text.contains("not a jar"), text);
             assertTrue(text.contains("the file is empty"), text);
             assertTrue(text.contains("is not valid JSON"), text);
@@ -95,6 +115,7 @@ class DeployGuardIT {
                 }
             }
             assertEquals(1, cores, "one core, the platform's: " + bundles);
+            assertFalse(bundles.toString().contains(DATABIND), "no bundle of Jackson beside the class path's: " + bundles);
             assertNull(client.tool(ToolBundles.BAD_SCHEMA_TOOL), "the tool with the invalid schema is not listed");
 
             // a good bundle arrives: nothing refused before is tried (or logged) again

@@ -14,10 +14,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * An OSGi Feature file dropped into deploy/ installs its bundles (found beside it in
- * deploy/bundles/) and its configurations; deleting it takes both away again.
+ * deploy/bundles/) and its configurations; deleting it takes both away again. A bundle the platform
+ * already has (Jackson, which the server's class path provides) is not installed a second time.
  */
 class FeatureDeployIT {
 
@@ -43,15 +45,24 @@ class FeatureDeployIT {
         Files.createDirectories(deploy.resolve("bundles"));
         Files.copy(Path.of(System.getProperty("conformance.bundle")),
                 deploy.resolve("bundles/tools.conformance-" + version + ".jar"));
+        // the tool's Jackson, beside it as a feature's bundles would be: the platform has it already
+        String jackson = tools.jackson.databind.cfg.PackageVersion.VERSION.toString();
+        Files.copy(Path.of(ObjectMapper.class.getProtectionDomain().getCodeSource().getLocation().toURI()),
+                deploy.resolve("bundles/jackson-databind-" + jackson + ".jar"));
         assertFalse(client.toolNames().contains("test_simple_text"));
 
         Path feature = deploy.resolve("fixtures.json");
         Files.writeString(feature, """
                 {"feature-resource-version":"1.0","id":"io.quiver.test:fixtures:1.0",
-                 "bundles":[{"id":"io.quiver:tools.conformance:%s","start-order":30}],
+                 "bundles":[{"id":"tools.jackson.core:jackson-databind:%s","start-order":20},
+                            {"id":"io.quiver:tools.conformance:%s","start-order":30}],
                  "configurations":{"io.quiver.core.tool~simple":{"tool":"test_simple_text","maxOutputBytes":9}}}
-                """.formatted(version));
+                """.formatted(jackson, version));
         await(() -> String.join(" ", client.toolNames()), names -> names.contains("test_simple_text"));
+        String installedLine = await(() -> server.log().lines().filter(l -> l.contains("Installed feature io.quiver.test:fixtures:1.0"))
+                .findFirst().orElse(""), l -> !l.isEmpty());
+        assertTrue(installedLine.endsWith(": 1 bundles, 1 configurations"), "the conformance tools only, not a second Jackson: "
+                + installedLine);
         String text = await(FeatureDeployIT::simpleText, t -> t.startsWith("This is a") && t.contains("truncated"));
         assertTrue(text.startsWith("This is a\n[output truncated"), "the feature's tool limit applies: " + text);
 
