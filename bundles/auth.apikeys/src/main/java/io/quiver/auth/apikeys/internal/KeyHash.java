@@ -22,16 +22,30 @@ final class KeyHash {
     /** What a stored hash starts with: the algorithm, so another can follow one day. */
     static final String HASH_PREFIX = "sha256:";
 
-    private static final Pattern KEY = Pattern.compile("qvk_[A-Za-z0-9_-]{43}");
     private static final Pattern HASH = Pattern.compile("sha256:[0-9a-f]{64}");
     private static final int KEY_LENGTH = PREFIX.length() + 43;
 
     private KeyHash() {
     }
 
-    /** Whether a token has the form of an API key (it may still be unknown). */
+    /**
+     * Whether a token has the form of an API key (it may still be unknown). Checked on every
+     * authenticated request, character by character: ~25 ns where the regular expression it replaces
+     * took ~350 (~2% of such a request's CPU in a profile; docs/BENCHMARKS.md).
+     */
     static boolean isWellFormed(String token) {
-        return token.length() == KEY_LENGTH && KEY.matcher(token).matches();
+        if (token.length() != KEY_LENGTH || !token.startsWith(PREFIX)) {
+            return false;
+        }
+        for (int i = PREFIX.length(); i < KEY_LENGTH; i++) {
+            char c = token.charAt(i);
+            boolean base64url = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
+                    || c == '-' || c == '_';
+            if (!base64url) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The SHA-256 of a key's UTF-8 bytes. */

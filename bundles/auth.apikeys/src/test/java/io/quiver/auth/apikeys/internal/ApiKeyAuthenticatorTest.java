@@ -94,6 +94,18 @@ class ApiKeyAuthenticatorTest {
         assertTrue(KeyHash.isWellFormed(newKey()));
     }
 
+    @Test
+    void everyBase64urlCharacterAndNoOtherMakesAKey() {
+        String base64url = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+        for (char c = 0; c < 0x180; c++) {
+            String key = "qvk_" + "A".repeat(21) + c + "A".repeat(21);
+            assertEquals(base64url.indexOf(c) >= 0, KeyHash.isWellFormed(key), "character " + (int) c);
+        }
+        assertFalse(KeyHash.isWellFormed("qvx_" + "A".repeat(43)), "the prefix counts");
+        assertFalse(KeyHash.isWellFormed("QVK_" + "A".repeat(43)), "in lower case");
+        assertFalse(KeyHash.isWellFormed("A".repeat(47)));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJl",
         "QVK_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "Qvk_x", "qvk", "ghp_0123456789", "x"})
