@@ -1,5 +1,6 @@
 package io.quiver.launcher;
 
+import io.quiver.lib.feature.platform.PlatformLibraries;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -25,7 +26,6 @@ final class FrameworkProperties {
 
     /** @param shared the libraries the launcher's class path provides, which the system bundle exports beside slf4j */
     static Map<String, Object> of(LaunchSettings settings, Storage storage, DirectoryWatch watch, SharedLibraries shared) {
-        String sharedExports = shared.exports();
         Map<String, Object> p = new HashMap<>();
         p.put("org.osgi.framework.storage", storage.folder().toString());
         // a temporary storage starts empty anyway; a chosen one keeps its bundles between runs
@@ -33,7 +33,7 @@ final class FrameworkProperties {
         // nobody else can use a fresh temporary folder: no lock file needed
         p.put("felix.cache.locking", storage.temporary() ? "false" : "true");
         String slf4j = slf4jExports(version("slf4j.version"));
-        p.put("org.osgi.framework.system.packages.extra", sharedExports.isEmpty() ? slf4j : slf4j + "," + sharedExports);
+        p.put("org.osgi.framework.system.packages.extra", shared.exports().isEmpty() ? slf4j : slf4j + "," + shared.exports());
         p.put("felix.log.logger", new FelixLogger());
 
         p.put("org.osgi.service.http.port", Integer.toString(settings.port()));
@@ -55,8 +55,8 @@ final class FrameworkProperties {
         p.put("quiver.etc", watch.etc().toString());
         p.put("quiver.deploy", watch.deploy().toString());
         p.put("quiver.features", String.join(",", settings.features()));
-        if (!shared.platformLibraries().isEmpty()) {
-            p.put(SharedLibraries.PLATFORM_LIBRARIES, shared.platformLibraries());
+        if (!shared.libraries().isEmpty()) {
+            p.put(PlatformLibraries.PROPERTY, shared.libraries().format());
         }
         if (authenticationConfigured(watch.etc())) {
             // the transport refuses everyone until the authenticators are up, never serves anonymously meanwhile

@@ -1,14 +1,13 @@
 package io.quiver.launcher;
 
 import io.quiver.lib.feature.ArtifactId;
+import io.quiver.lib.feature.platform.PlatformLibraries;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
 import java.util.StringJoiner;
 import java.util.jar.Attributes;
 import java.util.jar.JarInputStream;
@@ -22,9 +21,10 @@ import org.slf4j.LoggerFactory;
  * holds the very version a feature names, the framework takes the library from there: the system
  * bundle exports what the bundle would (the bundle jar's own {@code Export-Package} header) and the
  * bundle is not installed. Its classes are then loaded once, by one loader, and come from the class
- * data archive; a start skips installing, resolving and defining them (~0.1 s, docs/BENCHMARKS.md). It is all three of Jackson's jars or none. A feature that names another version
- * gets its bundle as before, and so does every feature when the system property {@value #PROPERTY} is
- * {@code false}.
+ * data archive; a start skips installing, resolving and defining them (~0.1 s, docs/BENCHMARKS.md).
+ * It is all three of Jackson's jars or none. A feature that names another version gets its bundle as
+ * before, and so does every feature when the system property {@value #PROPERTY} is {@code false}. The
+ * bundles are told which libraries these are ({@link PlatformLibraries}).
  */
 final class SharedLibraries {
 
@@ -39,25 +39,15 @@ final class SharedLibraries {
             new String[] {"tools.jackson.core", "jackson-core"},
             new String[] {"tools.jackson.core", "jackson-databind"});
 
-    /**
-     * The framework property that names the bundles the class path stands in for, so that deploy/ and
-     * {@code bundle_install} refuse a second copy as they refuse one of any platform bundle: entries
-     * {@code <Bundle-SymbolicName>;version=<Bundle-Version>;maven=<groupId>:<artifactId>:<version>},
-     * separated by commas; absent when the bundles are installed.
-     */
-    static final String PLATFORM_LIBRARIES = "quiver.platform.libraries";
+    static final SharedLibraries NONE = new SharedLibraries(PlatformLibraries.NONE, "");
 
-    static final SharedLibraries NONE = new SharedLibraries(Set.of(), "", "");
-
-    /** The shared bundles, as the launcher embeds them (type jar, no classifier). */
-    private final Set<ArtifactId> provided;
+    /** The shared bundles, as the launcher embeds them (type jar, no classifier), also named to the bundles. */
+    private final PlatformLibraries libraries;
     private final String exports;
-    private final String names;
 
-    SharedLibraries(Set<ArtifactId> provided, String exports, String names) {
-        this.provided = Set.copyOf(provided);
+    SharedLibraries(PlatformLibraries libraries, String exports) {
+        this.libraries = libraries;
         this.exports = exports;
-        this.names = names;
     }
 
     /**
@@ -71,9 +61,8 @@ final class SharedLibraries {
             return NONE;
         }
         BundleRepository embedded = repository.embeddedOnly(); // the versions the features name, no other
-        Set<ArtifactId> provided = new HashSet<>();
+        List<PlatformLibraries.Library> found = new ArrayList<>();
         StringJoiner exports = new StringJoiner(",");
-        StringJoiner names = new StringJoiner(",");
         for (String[] candidate : CANDIDATES) {
             Optional<ArtifactId> id = classPathVersion(loader, candidate[0], candidate[1])
                     .map(version -> new ArtifactId(candidate[0], candidate[1], "jar", null, version));
@@ -81,13 +70,10 @@ final class SharedLibraries {
             if (headers.isEmpty()) {
                 return NONE;
             }
-            ArtifactId a = id.get();
-            provided.add(a);
+            found.add(new PlatformLibraries.Library(headers.get().symbolicName(), headers.get().version(), id.get().toString()));
             exports.add(headers.get().exportPackage());
-            names.add(headers.get().symbolicName() + ";version=" + headers.get().version()
-                    + ";maven=" + a.groupId() + ":" + a.artifactId() + ":" + a.version());
         }
-        return new SharedLibraries(provided, exports.toString(), names.toString());
+        return new SharedLibraries(new PlatformLibraries(found), exports.toString());
     }
 
     /** The packages the system bundle exports for the shared libraries ({@code Export-Package} syntax), or "". */
@@ -95,14 +81,14 @@ final class SharedLibraries {
         return exports;
     }
 
-    /** The value of {@value #PLATFORM_LIBRARIES}, or "" when the class path provides nothing. */
-    String platformLibraries() {
-        return names;
+    /** The libraries, as the framework property {@value PlatformLibraries#PROPERTY} names them to the bundles. */
+    PlatformLibraries libraries() {
+        return libraries;
     }
 
     /** Whether the class path provides this bundle (same group, artifact and version, a plain jar). */
     boolean provides(ArtifactId id) {
-        return provided.contains(id);
+        return libraries.provides(id.toString()); // g:a:v only for a plain jar
     }
 
     /** The plan without the bundles the class path provides. */

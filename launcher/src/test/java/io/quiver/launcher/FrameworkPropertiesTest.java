@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quiver.lib.feature.platform.PlatformLibraries;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -38,8 +39,8 @@ class FrameworkPropertiesTest {
         SharedLibraries shared = SharedLibraries.find(getClass().getClassLoader(),
                 new BundleRepository(getClass().getClassLoader(), null));
         Map<String, Object> p = of(Map.of(), shared);
-        assertEquals(shared.platformLibraries(), p.get(SharedLibraries.PLATFORM_LIBRARIES));
+        assertEquals(shared.libraries().format(), p.get(PlatformLibraries.PROPERTY));
         assertTrue(p.get("org.osgi.framework.system.packages.extra").toString().endsWith(shared.exports()));
-        assertFalse(of(Map.of()).containsKey(SharedLibraries.PLATFORM_LIBRARIES), "nothing shared, nothing named");
+        assertFalse(of(Map.of()).containsKey(PlatformLibraries.PROPERTY), "nothing shared, nothing named");
     }
 }

@@ -56,12 +56,12 @@ class SharedLibrariesTest {
         assertTrue(shared.exports().contains("com.fasterxml.jackson.annotation;version="), shared.exports());
         assertTrue(shared.exports().contains("uses:="), "the bundle's uses constraints come along: " + shared.exports());
         // named for deploy/ and bundle_install, which refuse a second copy of a platform bundle
-        List<String> names = List.of(shared.platformLibraries().split(","));
-        assertEquals(3, names.size(), shared.platformLibraries());
+        List<String> names = List.of(shared.libraries().format().split(","));
+        assertEquals(3, names.size(), shared.libraries().format());
         assertTrue(names.contains("tools.jackson.core.jackson-databind;version=" + JACKSON
-                + ";maven=tools.jackson.core:jackson-databind:" + JACKSON), shared.platformLibraries());
+                + ";maven=tools.jackson.core:jackson-databind:" + JACKSON), shared.libraries().format());
         assertTrue(names.stream().anyMatch(n -> n.startsWith("com.fasterxml.jackson.core.jackson-annotations;version=")),
-                shared.platformLibraries());
+                shared.libraries().format());
     }
 
     @Test
@@ -83,7 +83,7 @@ class SharedLibrariesTest {
         try (URLClassLoader bare = new URLClassLoader(new URL[0], null)) {
             SharedLibraries shared = SharedLibraries.find(bare, embedded);
             assertEquals("", shared.exports());
-            assertEquals("", shared.platformLibraries());
+            assertEquals("", shared.libraries().format());
             assertFalse(shared.provides(DATABIND));
         }
     }
@@ -103,7 +103,7 @@ class SharedLibrariesTest {
         try (URLClassLoader app = new URLClassLoader(new URL[] {dir.resolve("classes").toUri().toURL()}, null)) {
             SharedLibraries shared = SharedLibraries.find(app, new BundleRepository(getClass().getClassLoader(), m2));
             assertEquals("", shared.exports());
-            assertEquals("", shared.platformLibraries());
+            assertEquals("", shared.libraries().format());
             assertFalse(shared.provides(ArtifactId.parse("tools.jackson.core:jackson-databind:3.0.0")));
             assertFalse(shared.provides(DATABIND));
         }
@@ -120,7 +120,7 @@ class SharedLibrariesTest {
         try (URLClassLoader app = new URLClassLoader(new URL[] {dir.resolve("classes").toUri().toURL()}, null)) {
             SharedLibraries shared = SharedLibraries.find(app, embedded);
             assertEquals("", shared.exports());
-            assertEquals("", shared.platformLibraries());
+            assertEquals("", shared.libraries().format());
             assertFalse(shared.provides(ArtifactId.parse("tools.jackson.core:jackson-core:" + JACKSON)));
         }
         // the same class path with databind at the features' version too: all three
@@ -144,7 +144,7 @@ class SharedLibrariesTest {
         try {
             SharedLibraries shared = SharedLibraries.find(getClass().getClassLoader(), embedded);
             assertEquals("", shared.exports());
-            assertEquals("", shared.platformLibraries());
+            assertEquals("", shared.libraries().format());
             assertFalse(shared.provides(DATABIND));
         } finally {
             System.clearProperty(SharedLibraries.PROPERTY);

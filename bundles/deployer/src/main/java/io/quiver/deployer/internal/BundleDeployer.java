@@ -1,6 +1,7 @@
 package io.quiver.deployer.internal;
 
 import io.quiver.lib.config.TypedConfig;
+import io.quiver.lib.feature.platform.PlatformLibraries;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -53,12 +54,15 @@ public final class BundleDeployer implements ArtifactInstaller {
 
     private final BundleContext context;
     private final DeployProblems problems;
+    /** What the server's class path provides in place of bundles: fixed for the framework's life. */
+    private final PlatformLibraries platformLibraries;
     private volatile DeployerConfig config;
 
     @Activate
     public BundleDeployer(BundleContext context, @Reference DeployProblems problems, Map<String, Object> properties) {
         this.context = context;
         this.problems = problems;
+        this.platformLibraries = PlatformLibraries.parse(context.getProperty(PlatformLibraries.PROPERTY));
         modified(properties);
     }
 
@@ -174,7 +178,7 @@ public final class BundleDeployer implements ArtifactInstaller {
             return "refused: its Bundle-Version is not a version: " + e.getMessage();
         }
         String location = location(artifact);
-        Optional<PlatformLibraries.Library> library = PlatformLibraries.of(context).bySymbolicName(name);
+        Optional<PlatformLibraries.Library> library = platformLibraries.bySymbolicName(name);
         if (library.isPresent()) {
             return "refused: " + name + " is part of the running platform (" + name + " " + library.get().version()
                     + ", from the server's class path); deploy/ installs new bundles and updates only the ones it installed";

@@ -1,6 +1,7 @@
 package io.quiver.deployer.internal;
 
 import io.quiver.lib.config.TypedConfig;
+import io.quiver.lib.feature.platform.PlatformLibraries;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -42,6 +43,8 @@ public final class FeatureInstaller implements ArtifactInstaller {
     private final ConfigurationAdmin configurationAdmin;
     private final DeployProblems problems;
     private final BundleLocator locator;
+    /** What the server's class path provides in place of bundles: fixed for the framework's life. */
+    private final PlatformLibraries platformLibraries;
     private final Map<Path, Installed> installed = new ConcurrentHashMap<>();
 
     private record Installed(String featureId, List<Bundle> bundles, List<String> pids) {
@@ -53,6 +56,7 @@ public final class FeatureInstaller implements ArtifactInstaller {
         this.context = context;
         this.configurationAdmin = configurationAdmin;
         this.problems = problems;
+        this.platformLibraries = PlatformLibraries.parse(context.getProperty(PlatformLibraries.PROPERTY));
         DeployerConfig config = TypedConfig.read(DeployerConfig.class, properties, null).config();
         List<Path> repositories = new ArrayList<>();
         for (String r : config.mavenRepositories()) {
@@ -164,7 +168,7 @@ public final class FeatureInstaller implements ArtifactInstaller {
     }
 
     private boolean alreadyInstalled(FeatureFile.BundleRef ref) {
-        if (PlatformLibraries.of(context).provides(ref.groupId(), ref.artifactId(), ref.version())) {
+        if (platformLibraries.provides(ref.coordinates())) {
             return true; // the server's class path provides it in place of its bundle
         }
         String embedded = "/" + ref.groupId() + "." + ref.artifactId() + "-" + ref.version() + ".jar";

@@ -8,12 +8,14 @@ import io.quiver.api.ToolCall;
 import io.quiver.api.ToolResult;
 import io.quiver.api.content.TextContent;
 import io.quiver.api.schema.Description;
+import io.quiver.lib.feature.platform.PlatformLibraries;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleException;
@@ -48,18 +50,18 @@ public final class BundleInstallTool implements Tool {
             String location) {
     }
 
-    /** The framework property naming the libraries the server's class path provides. */
-    static final String PLATFORM_LIBRARIES = "quiver.platform.libraries";
-
     private final BundleContext context;
     private final AllowedRoots roots;
     private final String operatorRole;
+    /** What the server's class path provides in place of bundles: fixed for the framework's life. */
+    private final PlatformLibraries platformLibraries;
 
     @Activate
     public BundleInstallTool(BundleContext context, AdminConfig config) {
         this.context = context;
         this.roots = new AllowedRoots(config.allowedRoots());
         this.operatorRole = config.operatorRole();
+        this.platformLibraries = PlatformLibraries.parse(context.getProperty(PlatformLibraries.PROPERTY));
     }
 
     @Override
@@ -125,33 +127,16 @@ public final class BundleInstallTool implements Tool {
             return "it could change who callers are or what they may do (it reaches " + String.join(", ", reached)
                     + "); only a caller with the role " + operatorRole + " may install such a bundle";
         }
-        String library = platformLibrary(name);
-        if (library != null) {
-            return name + " is already installed as part of the running platform (" + library
-                    + ", from the server's class path)";
+        Optional<PlatformLibraries.Library> library = platformLibraries.bySymbolicName(name);
+        if (library.isPresent()) {
+            return name + " is already installed as part of the running platform (" + name + " "
+                    + library.get().version() + ", from the server's class path)";
         }
         for (Bundle other : context.getBundles()) {
             if (name.equals(other.getSymbolicName()) && !location.equals(other.getLocation())) {
                 boolean platform = other.getBundleId() == 0 || other.getLocation().startsWith("quiver:");
                 return name + " is already installed" + (platform ? " as part of the running platform" : "")
                         + " (bundle " + other.getBundleId() + ", " + other.getLocation() + ")";
-            }
-        }
-        return null;
-    }
-
-    /**
-     * The name and version of the platform library of this symbolic name, or null: a library the
-     * server's class path provides in place of its bundle (the launcher's framework property
-     * {@value #PLATFORM_LIBRARIES}, entries {@code <symbolic name>;version=<version>;maven=<coordinates>}).
-     */
-    private String platformLibrary(String name) {
-        String property = context.getProperty(PLATFORM_LIBRARIES);
-        for (String entry : property == null ? new String[0] : property.split(",")) {
-            String[] parts = entry.trim().split(";");
-            if (parts[0].trim().equals(name)) {
-                return parts.length > 1 && parts[1].startsWith("version=")
-                        ? name + " " + parts[1].substring("version=".length()) : name;
             }
         }
         return null;
