@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -12,8 +13,11 @@ import java.util.regex.Pattern;
 /**
  * What a server process holds at one moment, read from outside: threads and resident memory from
  * {@code /proc/<pid>/status} (Linux), and, after a full garbage collection asked for with
- * {@code jcmd}, the heap in use and the number of live bundle class loaders. A bundle that was
- * uninstalled and refreshed leaves no class loader behind unless something still references it.
+ * {@code jcmd}, the heap in use and the number of live bundle class loaders. That number moves for
+ * reasons of its own (Felix makes a bundle's class loader when the bundle loads its first class, so
+ * a platform bundle first used late adds one), so a leak of one bundle is measured by
+ * {@link #loadersDefining}: a bundle that was uninstalled and refreshed leaves no class loader behind
+ * unless something still references it.
  *
  * @param threads the process's threads
  * @param rssKiB resident memory
@@ -43,6 +47,16 @@ record ProcessStats(int threads, long rssKiB, long heapUsedKiB, int bundleLoader
                 Long.parseLong(heap.group(1)), loaders);
     }
 
+    /**
+     * Collects garbage in the process, then counts the class loaders that defined a class of this
+     * name (each revision of a bundle has a loader of its own that defines its classes again).
+     */
+    static int loadersDefining(long pid, String className) throws IOException, InterruptedException {
+        jcmd(pid, "GC.run");
+        String suffix = " " + className;
+        return (int) jcmd(pid, "VM.classloaders", "show-classes").lines().filter(l -> l.endsWith(suffix)).count();
+    }
+
     private static long field(List<String> status, String name) {
         for (String line : status) {
             if (line.startsWith(name)) {
@@ -52,12 +66,14 @@ record ProcessStats(int threads, long rssKiB, long heapUsedKiB, int bundleLoader
         throw new IllegalStateException("no " + name + " in /proc status");
     }
 
-    private static String jcmd(long pid, String command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(jcmd().toString(), Long.toString(pid), command).redirectErrorStream(true).start();
+    private static String jcmd(long pid, String... command) throws IOException, InterruptedException {
+        List<String> line = new ArrayList<>(List.of(jcmd().toString(), Long.toString(pid)));
+        line.addAll(List.of(command));
+        Process p = new ProcessBuilder(line).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
             p.destroyForcibly();
-            throw new IllegalStateException("jcmd " + command + " failed: " + out);
+            throw new IllegalStateException("jcmd " + String.join(" ", command) + " failed: " + out);
         }
         return out;
     }

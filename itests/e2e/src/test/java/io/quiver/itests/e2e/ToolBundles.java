@@ -27,6 +27,8 @@ import java.util.jar.Manifest;
 final class ToolBundles {
 
     static final String TOOL = "greet";
+    /** The example bundle's tool class: every revision of the bundle defines it in a loader of its own. */
+    static final String TOOL_CLASS = "io.quiver.examples.greeting.GreetTool";
     static final String GREETING_V1 = "Hello, Ada!";
     static final String GREETING_V2 = "Howdy, Ada!";
     static final String DESCRIPTION_V2_PREFIX = "(version 2) ";
