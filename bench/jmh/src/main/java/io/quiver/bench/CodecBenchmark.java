@@ -2,9 +2,11 @@ package io.quiver.bench;
 
 import io.quiver.api.ToolResult;
 import io.quiver.core.internal.era.SessionEra;
+import io.quiver.core.internal.era.StatelessEra;
 import io.quiver.core.internal.json.Json;
 import io.quiver.core.internal.messages.CallToolResult;
 import io.quiver.core.internal.rpc.JsonRpc;
+import io.quiver.core.internal.settings.EngineSettings;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -29,7 +31,11 @@ public class CodecBenchmark {
 
     private final byte[] request = EngineBenchmark.bytes("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\","
             + "\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"hi\"},\"_meta\":{\"progressToken\":\"p1\"}}}");
+    private final byte[] statelessRequest = EngineBenchmark.bytes("{\"jsonrpc\":\"2.0\",\"id\":2,"
+            + "\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"hi\"},"
+            + EngineBenchmark.STATELESS_META + "}}");
     private final SessionEra era = new SessionEra(Map.of());
+    private final StatelessEra stateless = new StatelessEra(Map.of(), EngineSettings.of(Map.of()));
     private final CallToolResult result = CallToolResult.of(ToolResult.text("said hi"), Json.MAPPER);
     private final CallToolResult structured = CallToolResult.of(ToolResult.structured(Map.of("said", "hi", "n", 3)),
             Json.MAPPER);
@@ -42,6 +48,16 @@ public class CodecBenchmark {
     @Benchmark
     public byte[] writeTextResultForTheNewestSessionRevision() {
         return era.response(IntNode.valueOf(2), "tools/call", "2025-11-25", result);
+    }
+
+    @Benchmark
+    public Object parseStatelessToolsCall() {
+        return JsonRpc.parse(statelessRequest);
+    }
+
+    @Benchmark
+    public byte[] writeTextResultForTheStatelessEra() {
+        return stateless.response(IntNode.valueOf(2), "tools/call", "2026-07-28", result);
     }
 
     @Benchmark

@@ -44,7 +44,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class EngineBenchmark {
 
-    private static final String STATELESS_META = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+    static final String STATELESS_META = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
             + "\"io.modelcontextprotocol/clientCapabilities\":{},"
             + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"jmh\",\"version\":\"1\"}}";
 

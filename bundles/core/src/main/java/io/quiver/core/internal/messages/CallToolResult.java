@@ -38,6 +38,11 @@ public record CallToolResult(List<Content> content, @JsonView(Views.R20250618.cl
     }
 
     @Override
+    public CallToolResult withoutMeta() {
+        return meta == null ? this : new CallToolResult(content, structuredContent, isError, null);
+    }
+
+    @Override
     public CallToolResult forRevision(String version) {
         return new CallToolResult(ContentNotes.forRevision(content, version), structuredContent, isError, meta);
     }

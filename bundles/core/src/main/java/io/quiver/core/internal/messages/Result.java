@@ -15,6 +15,14 @@ public interface Result {
         return null;
     }
 
+    /**
+     * The result without its own {@code _meta} property, for a writer that writes {@code _meta}
+     * itself ({@link #meta()} merged with more); the result itself when it has no such property.
+     */
+    default Result withoutMeta() {
+        return this;
+    }
+
     /** The result as a client of an older revision may receive it (content it cannot show replaced). */
     default Result forRevision(String version) {
         return this;
