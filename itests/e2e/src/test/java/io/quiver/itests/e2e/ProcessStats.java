@@ -12,22 +12,19 @@ import java.util.regex.Pattern;
 
 /**
  * What a server process holds at one moment, read from outside: threads and resident memory from
- * {@code /proc/<pid>/status} (Linux), and, after a full garbage collection asked for with
- * {@code jcmd}, the heap in use and the number of live bundle class loaders. That number moves for
- * reasons of its own (Felix makes a bundle's class loader when the bundle loads its first class, so
- * a platform bundle first used late adds one), so a leak of one bundle is measured by
- * {@link #loadersDefining}: a bundle that was uninstalled and refreshed leaves no class loader behind
- * unless something still references it.
+ * {@code /proc/<pid>/status} (Linux), and the heap in use after a full garbage collection asked for
+ * with {@code jcmd}. A leak of one bundle is measured by {@link #loadersDefining}: a bundle that was
+ * uninstalled and refreshed leaves no class loader behind unless something still references it. (All
+ * the bundle class loaders together are no measure of that: Felix makes a bundle's loader when the
+ * bundle loads its first class, so a platform bundle first used late adds one.)
  *
  * @param threads the process's threads
  * @param rssKiB resident memory
  * @param heapUsedKiB the heap in use after a full GC
- * @param bundleLoaders live Felix bundle class loaders after a full GC
  */
-record ProcessStats(int threads, long rssKiB, long heapUsedKiB, int bundleLoaders) {
+record ProcessStats(int threads, long rssKiB, long heapUsedKiB) {
 
     private static final Pattern HEAP_USED = Pattern.compile("total \\d+K, used (\\d+)K");
-    private static final String BUNDLE_LOADER = "org.apache.felix.framework.BundleWiringImpl$BundleClassLoader";
 
     /** Whether this machine can be measured this way ({@code /proc} and {@code jcmd} present). */
     static boolean available() {
@@ -41,10 +38,9 @@ record ProcessStats(int threads, long rssKiB, long heapUsedKiB, int bundleLoader
         if (!heap.find()) {
             throw new IllegalStateException("no heap figure from jcmd GC.heap_info");
         }
-        int loaders = (int) jcmd(pid, "VM.classloader_stats").lines().filter(l -> l.endsWith(BUNDLE_LOADER)).count();
         List<String> status = Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"));
         return new ProcessStats((int) field(status, "Threads:"), field(status, "VmRSS:"),
-                Long.parseLong(heap.group(1)), loaders);
+                Long.parseLong(heap.group(1)));
     }
 
     /**
@@ -84,7 +80,6 @@ record ProcessStats(int threads, long rssKiB, long heapUsedKiB, int bundleLoader
 
     @Override
     public String toString() {
-        return threads + " threads, RSS " + rssKiB / 1024 + " MiB, heap used " + heapUsedKiB / 1024
-                + " MiB after GC, " + bundleLoaders + " bundle class loaders";
+        return threads + " threads, RSS " + rssKiB / 1024 + " MiB, heap used " + heapUsedKiB / 1024 + " MiB after GC";
     }
 }
