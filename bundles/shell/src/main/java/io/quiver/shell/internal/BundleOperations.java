@@ -1,12 +1,14 @@
 package io.quiver.shell.internal;
 
 import io.quiver.api.operator.BundleState;
+import io.quiver.lib.feature.platform.PlatformLibraries;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -20,7 +22,11 @@ import org.osgi.framework.wiring.FrameworkWiring;
  * {@code quiver:bundles}, {@code install}, {@code update} and {@code uninstall}: the bundle life
  * cycle for operators. A bundle that fails to start stays installed and is reported, with the
  * framework's reason; nothing else is touched. Update and uninstall refresh the bundle's wiring
- * (what FileInstall does), waiting a bounded time.
+ * (what FileInstall does), waiting a bounded time. Install refuses a bundle whose symbolic name is
+ * already installed (the platform's bundles, the libraries the class path provides in their place, any
+ * other bundle), as deploy/ and {@code bundle_install} do: a second copy would run beside the first,
+ * and one of the platform's would take the server over. Gogo's own {@code felix:install} remains for
+ * an operator who means it.
  */
 final class BundleOperations {
 
@@ -28,9 +34,12 @@ final class BundleOperations {
     private static final Duration REFRESH_WAIT = Duration.ofSeconds(30);
 
     private final BundleContext context;
+    /** What the server's class path provides in place of bundles: fixed for the framework's life. */
+    private final PlatformLibraries platformLibraries;
 
     BundleOperations(BundleContext context) {
         this.context = context;
+        this.platformLibraries = PlatformLibraries.parse(context.getProperty(PlatformLibraries.PROPERTY));
     }
 
     String list() {
@@ -61,7 +70,43 @@ final class BundleOperations {
         } catch (BundleException | SecurityException | IllegalStateException e) {
             return "Cannot install " + location + ": " + e.getMessage() + "\n";
         }
+        // the name is known once the framework has read the manifest (from a file or any URL); the
+        // bundle is not resolved yet, so taking it out again touches nothing else
+        String clash = clash(bundle);
+        if (clash != null) {
+            try {
+                bundle.uninstall();
+            } catch (BundleException | IllegalStateException e) {
+                return "Refused " + location + ": " + clash + "; and it could not be uninstalled again: "
+                        + e.getMessage() + " (quiver:uninstall " + bundle.getBundleId() + ")\n";
+            }
+            return "Refused " + location + ": " + clash + "\n";
+        }
         return "Installed bundle " + BundleProblems.label(bundle) + " from " + location + "\n" + start(bundle);
+    }
+
+    /** Why a just-installed bundle must not stay beside what runs, or null. */
+    private String clash(Bundle bundle) {
+        String name = bundle.getSymbolicName();
+        if (name == null) {
+            return null;
+        }
+        Optional<PlatformLibraries.Library> library = platformLibraries.bySymbolicName(name);
+        if (library.isPresent()) {
+            return name + " is part of the running platform (" + name + " " + library.get().version()
+                    + ", from the server's class path)";
+        }
+        for (Bundle other : context.getBundles()) {
+            if (other.getBundleId() != bundle.getBundleId() && name.equals(other.getSymbolicName())) {
+                if (other.getBundleId() == 0 || other.getLocation().startsWith("quiver:")) {
+                    return name + " is part of the running platform (bundle " + BundleProblems.label(other) + ")";
+                }
+                return name + " is already installed (bundle " + BundleProblems.label(other) + " from "
+                        + other.getLocation() + "); quiver:update " + other.getBundleId()
+                        + " reloads that one, felix:install installs a second copy anyway";
+            }
+        }
+        return null;
     }
 
     String update(String idOrName) {

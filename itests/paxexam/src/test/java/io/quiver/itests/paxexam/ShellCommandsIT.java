@@ -279,6 +279,54 @@ public class ShellCommandsIT {
         assertTrue(run("quiver:uninstall 0").contains("Refusing"));
     }
 
+    @Test
+    public void installRefusesASecondCopyOfAnInstalledBundleAndLeavesNothingBehind() throws Exception {
+        // a bundle named like the core, another version: the framework itself would install it beside the real one
+        Bundle core = find("io.quiver.core");
+        Path jar = context.getDataFile("impostor-core.jar").toPath();
+        Files.copy(FixtureBundles.toolBundle("io.quiver.core", SLOW_CLASS, "itest_shell_impostor").build(), jar,
+                StandardCopyOption.REPLACE_EXISTING);
+        String location = jar.toUri().toString();
+        String install = run("quiver:install " + jar);
+        System.err.println("[ShellCommandsIT] quiver:install of a second io.quiver.core\n" + install);
+        assertTrue(install, install.startsWith("Refused " + location + ": io.quiver.core is already installed"));
+        assertTrue(install, install.contains("quiver:update " + core.getBundleId()));
+        assertNull("no bundle stays at " + location, context.getBundle(location));
+        assertEquals(List.of(core.getBundleId()), bundleIds("io.quiver.core"));
+        assertFalse(run("quiver:tools").contains("itest_shell_impostor"));
+
+        // the same jar under a name of its own installs, starts and serves its tool
+        Path own = context.getDataFile("own-name.jar").toPath();
+        Files.copy(FixtureBundles.toolBundle("io.quiver.itests.shell.ownname", SLOW_CLASS, "itest_shell_own_name").build(), own,
+                StandardCopyOption.REPLACE_EXISTING);
+        String second = run("quiver:install " + own);
+        installed.add(find("io.quiver.itests.shell.ownname"));
+        assertTrue(second, second.contains("State: ACTIVE"));
+        Eventually.until("its tool is listed", () -> run("quiver:tools"), out -> out.contains("itest_shell_own_name"), BOUND);
+
+        // and another version of it from another place is refused the same way, naming the first copy (the
+        // framework would take it: only a name and version both installed are refused by the framework itself)
+        Path copy = context.getDataFile("own-name-2.jar").toPath();
+        Files.copy(FixtureBundles.toolBundle("io.quiver.itests.shell.ownname", SLOW_CLASS, "itest_shell_own_name")
+                .version("2.0.0").build(), copy, StandardCopyOption.REPLACE_EXISTING);
+        String again = run("quiver:install " + copy);
+        System.err.println("[ShellCommandsIT] quiver:install of a second version\n" + again);
+        assertTrue(again, again.contains("io.quiver.itests.shell.ownname is already installed"));
+        assertTrue(again, again.contains(own.toUri().toString()));
+        assertNull(context.getBundle(copy.toUri().toString()));
+        assertEquals(1, bundleIds("io.quiver.itests.shell.ownname").size());
+    }
+
+    private List<Long> bundleIds(String symbolicName) {
+        List<Long> ids = new ArrayList<>();
+        for (Bundle bundle : context.getBundles()) {
+            if (symbolicName.equals(bundle.getSymbolicName())) {
+                ids.add(bundle.getBundleId());
+            }
+        }
+        return ids;
+    }
+
     private String run(String command) throws Exception {
         return Gogo.run(context, command, BOUND);
     }
