@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Quiver side by side with other MCP servers, in one run on one machine.
 #
-#   bench/run.sh [--rounds N] [--warmup S] [--measure S] [--only name,name] [--baseline JAR] [--write]
+#   bench/run.sh [--rounds N] [--warmup S] [--measure S] [--only name,name] [--baseline JAR] [--paired] [--write]
 #   bench/run.sh --scaling [options]     runs bench/scaling.sh with those options instead
 #
 # Builds what the chosen servers need (Quiver; bench/peers, bench/quarkus and bench/spring with -Pbench;
@@ -11,6 +11,13 @@
 # runs at concurrency 1, 32 and 256 (the quiver-blocking shapes warm up for at least 120 s: their calls run
 # on Jetty's pool, whose threads starve the JIT on one CPU; after 30 s they measured a third of their rate
 # at c=1). Servers alternate within a round, so drift hits all of them.
+# --paired starts every chosen server at once instead (each idle on CPU 0 while another is loaded)
+# and warms each up, then measures them in turn, concurrency by concurrency, so that the runs that
+# are compared lie seconds apart rather than minutes: this machine's speed drifts in phases of minutes
+# (the floor's CPU per call moved from 30 to 51 us between runs of one evening), and a ratio of two runs
+# minutes apart measures the phase as much as the servers. The ratios are then the medians of the
+# ratios within each round, printed round by round too. Without it each server is started, warmed and
+# measured alone, one after the other.
 # Prints one line per measurement, then the medians over the rounds with the ratios to the servlet
 # floor and Quiver's ratio to each peer (session JSON against the floor and the stateful peers,
 # stateless against the floor and the stateless ones).
@@ -64,7 +71,7 @@
 # with npm for ts.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-ROUNDS=1 WARMUP=60 MEASURE=10 WRITE="" BASELINE=""
+ROUNDS=1 WARMUP=60 MEASURE=10 WRITE="" BASELINE="" PAIRED=""
 COMMAND="bench/run.sh $*"
 ONLY="floor,quiver-json,quiver-blocking,quiver-sse,quiver-stateless,javasdk,javasdk-stateless,quarkus,quarkus-nb,spring,ts"
 while [ $# -gt 0 ]; do
@@ -76,6 +83,7 @@ while [ $# -gt 0 ]; do
     --only) ONLY="$2"; shift 2 ;;
     --baseline) BASELINE="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift 2 ;;
     --write) WRITE=1; shift ;;
+    --paired) PAIRED=1; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -102,8 +110,8 @@ JAR="$ROOT/launcher/target/quiver.jar"
 PEERS="$ROOT/bench/peers/target/peers.jar"
 LUA="$ROOT/bench/lua/call.lua"
 WORK="$(mktemp -d)"
-PID=""
-trap '[ -n "$PID" ] && kill "$PID" 2>/dev/null; rm -rf "$WORK"' EXIT
+PID="" ALL_PIDS=""
+trap 'for p in $PID $ALL_PIDS; do kill "$p" 2>/dev/null; done; rm -rf "$WORK"' EXIT
 RESULTS="$WORK/results"
 LOAD="$(cut -d' ' -f1-3 /proc/loadavg)"
 : > "$RESULTS"
@@ -191,32 +199,66 @@ session() {
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
 
-for round in $(seq 1 "$ROUNDS"); do
+# The measured run of the server in PID / URL at one concurrency, after 3 s of the same load:
+# measure NAME CLIENTS ROUND.
+measure() {
+  local before after line rps cpu
+  taskset -c 1 wrk -t1 -c"$2" -d3s -s "$LUA" "$URL" > /dev/null
+  before=$(cpu_ticks)
+  line=$(taskset -c 1 wrk -t1 -c"$2" -d"${MEASURE}s" --latency -s "$LUA" "$URL" | grep '^rps=')
+  after=$(cpu_ticks)
+  rps=$(echo "$line" | sed 's/rps=\([0-9]*\).*/\1/')
+  cpu=$(( rps > 0 ? (after - before) * 1000000 / TICK / (rps * MEASURE) : 0 ))
+  echo "round $3 $1 c=$2 $line cpu_us=$cpu"
+  echo "$1 $2 $line cpu_us=$cpu round=$3" >> "$RESULTS"
+}
+
+warm_up() {
+  local warm=$WARMUP
+  case "$1" in quiver-blocking*) [ "$warm" -ge 120 ] || warm=120 ;; esac
+  taskset -c 1 wrk -t1 -c32 -d"${warm}s" -s "$LUA" "$URL" > /dev/null
+}
+
+if [ -n "$PAIRED" ]; then
+  declare -A PIDS URLS ENVS
   for name in ${ONLY//,/ }; do
     start "$name"
     session "$name"
-    warm=$WARMUP
-    case "$name" in quiver-blocking*) [ "$warm" -ge 120 ] || warm=120 ;; esac
-    taskset -c 1 wrk -t1 -c32 -d"${warm}s" -s "$LUA" "$URL" > /dev/null
-    for c in 1 32 256; do
-      taskset -c 1 wrk -t1 -c"$c" -d3s -s "$LUA" "$URL" > /dev/null
-      before=$(cpu_ticks)
-      line=$(taskset -c 1 wrk -t1 -c"$c" -d"${MEASURE}s" --latency -s "$LUA" "$URL" | grep '^rps=')
-      after=$(cpu_ticks)
-      rps=$(echo "$line" | sed 's/rps=\([0-9]*\).*/\1/')
-      cpu=$(( rps > 0 ? (after - before) * 1000000 / TICK / (rps * MEASURE) : 0 ))
-      echo "round $round $name c=$c $line cpu_us=$cpu"
-      echo "$name $c $line cpu_us=$cpu" >> "$RESULTS"
-    done
-    kill -0 "$PID" 2>/dev/null || { echo "$name exited during the run; its log:" >&2; tail -20 "$WORK/$name.log" >&2; }
-    kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
+    warm_up "$name"
+    PIDS[$name]=$PID URLS[$name]=$URL ENVS[$name]="$(declare -p SESSION VERSION META AUTH TOOL ARGS)"
+    ALL_PIDS="$ALL_PIDS $PID" PID=""
   done
-done
+  for round in $(seq 1 "$ROUNDS"); do
+    for c in 1 32 256; do
+      for name in ${ONLY//,/ }; do
+        PID=${PIDS[$name]} URL=${URLS[$name]}
+        eval "${ENVS[$name]}"
+        kill -0 "$PID" 2>/dev/null || { echo "$name exited during the run; its log:" >&2; tail -20 "$WORK/$name.log" >&2; exit 1; }
+        measure "$name" "$c" "$round"
+      done
+    done
+  done
+  PID=""
+else
+  for round in $(seq 1 "$ROUNDS"); do
+    for name in ${ONLY//,/ }; do
+      start "$name"
+      session "$name"
+      warm_up "$name"
+      for c in 1 32 256; do
+        measure "$name" "$c" "$round"
+      done
+      kill -0 "$PID" 2>/dev/null || { echo "$name exited during the run; its log:" >&2; tail -20 "$WORK/$name.log" >&2; }
+      kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
+    done
+  done
+fi
 
 {
-echo "medians over $ROUNDS round(s); warm-up ${WARMUP}s at c=32 (quiver-blocking shapes at least 120 s), ${MEASURE}s measured; $(nproc) cores;" \
+echo "medians over $ROUNDS round(s)${PAIRED:+ of paired runs (every server up at once, measured in turn; ratios: the median of those of each round)};" \
+  "warm-up ${WARMUP}s at c=32 (quiver-blocking shapes at least 120 s), ${MEASURE}s measured; $(nproc) cores;" \
   "$(java -version 2>&1 | head -1); $(date -u +%Y-%m-%d)"
-awk '
+awk -v paired="$PAIRED" '
   function median(list,   n, a, i, t, j) {
     n = split(list, a, " ")
     for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
@@ -226,6 +268,7 @@ awk '
     split($3, r, "="); split($4, p50, "="); split($5, p99, "="); split($7, cpu, "=")
     k = $1 " " $2; rps[k] = rps[k] " " r[2]; l50[k] = l50[k] " " p50[2]; l99[k] = l99[k] " " p99[2]
     cpus[k] = cpus[k] " " cpu[2]; names[$1] = 1; order[++n] = $1
+    split($8, rd, "="); per[k " " rd[2]] = r[2]; if (rd[2] + 0 > nr) nr = rd[2] + 0
   }
   END {
     nc = split("1 32 256", cs, " ")
@@ -236,9 +279,9 @@ awk '
       for (j = 1; j <= nc; j++) {
         k = s " " cs[j]
         if (!(k in rps)) continue
-        m[k] = median(rps[k]); f = median(rps["floor " cs[j]])
+        m[k] = median(rps[k])
         printf "%-18s %5d %9.0f %9.3f %9.3f %6.0f us %8s\n", s, cs[j], m[k], median(l50[k]), median(l99[k]),
-          median(cpus[k]), (f > 0 ? sprintf("%.2f", m[k] / f) : "-")
+          median(cpus[k]), ratio(s, "floor", cs[j])
       }
     }
     ratios("quiver-json", "floor core-floor core-floor-nb javasdk quarkus quarkus-nb spring ts")
@@ -254,7 +297,7 @@ awk '
     ratios("quiver-stateless", "quiver-stateless-base")
   }
   # Quiver in one shape divided by each peer that ran, at each concurrency ("-" where one did not run).
-  function ratios(q, peers,   np, p, w, j, i, head, line, any) {
+  function ratios(q, peers,   np, p, w, j, i, r, head, line, any) {
     if (!(q in names)) return
     np = split(peers, p, " ")
     head = sprintf("%-18s", q " /")
@@ -266,9 +309,22 @@ awk '
     for (j = 1; j <= nc; j++) {
       line = sprintf("%-18s", "c=" cs[j])
       for (i = 1; i <= np; i++) if (p[i] in names)
-        line = line sprintf(" %" w[i] "s", (m[p[i] " " cs[j]] > 0 ? sprintf("%.2f", m[q " " cs[j]] / m[p[i] " " cs[j]]) : "-"))
+        line = line sprintf(" %" w[i] "s", ratio(q, p[i], cs[j]))
       print line
     }
+    if (!paired) return
+    for (i = 1; i <= np; i++) if (p[i] in names) {
+      line = sprintf("  %s / %s at c=32, round by round:", q, p[i])
+      for (r = 1; r <= nr; r++) line = line sprintf(" %s", (per[p[i] " 32 " r] > 0 ? sprintf("%.2f", per[q " 32 " r] / per[p[i] " 32 " r]) : "-"))
+      print line
+    }
+  }
+  # q against p at c clients: the ratio of the medians, or with --paired the median of the ratios of each round.
+  function ratio(q, p, c,   r, list) {
+    if (!((p " " c) in rps) || median(rps[p " " c]) <= 0) return "-"
+    if (!paired) return sprintf("%.2f", median(rps[q " " c]) / median(rps[p " " c]))
+    for (r = 1; r <= nr; r++) if (per[p " " c " " r] > 0) list = list " " per[q " " c " " r] / per[p " " c " " r]
+    return sprintf("%.2f", median(list))
   }' "$RESULTS"
 } > "$WORK/summary"
 echo
