@@ -34,12 +34,9 @@ final class BundleOperations {
     private static final Duration REFRESH_WAIT = Duration.ofSeconds(30);
 
     private final BundleContext context;
-    /** What the server's class path provides in place of bundles: fixed for the framework's life. */
-    private final PlatformLibraries platformLibraries;
 
     BundleOperations(BundleContext context) {
         this.context = context;
-        this.platformLibraries = PlatformLibraries.parse(context.getProperty(PlatformLibraries.PROPERTY));
     }
 
     String list() {
@@ -91,7 +88,9 @@ final class BundleOperations {
         if (name == null) {
             return null;
         }
-        Optional<PlatformLibraries.Library> library = platformLibraries.bySymbolicName(name);
+        // what the server's class path provides in place of bundles (fixed for the framework's life)
+        Optional<PlatformLibraries.Library> library = PlatformLibraries
+                .parse(context.getProperty(PlatformLibraries.PROPERTY)).bySymbolicName(name);
         if (library.isPresent()) {
             return name + " is part of the running platform (" + name + " " + library.get().version()
                     + ", from the server's class path)";
