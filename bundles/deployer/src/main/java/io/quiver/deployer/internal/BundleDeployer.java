@@ -1,6 +1,7 @@
 package io.quiver.deployer.internal;
 
 import io.quiver.lib.config.TypedConfig;
+import io.quiver.lib.feature.platform.NameHolder;
 import io.quiver.lib.feature.platform.PlatformLibraries;
 import java.io.File;
 import java.io.IOException;
@@ -9,7 +10,6 @@ import java.nio.file.Files;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
@@ -178,22 +178,19 @@ public final class BundleDeployer implements ArtifactInstaller {
             return "refused: its Bundle-Version is not a version: " + e.getMessage();
         }
         String location = location(artifact);
-        Optional<PlatformLibraries.Library> library = platformLibraries.bySymbolicName(name);
-        if (library.isPresent()) {
-            return "refused: " + name + " is part of the running platform (" + name + " " + library.get().version()
-                    + ", from the server's class path); deploy/ installs new bundles and updates only the ones it installed";
-        }
-        for (Bundle other : context.getBundles()) {
-            if (name.equals(other.getSymbolicName()) && !location.equals(other.getLocation())) {
-                return "refused: " + name + " is " + owner(other) + "; deploy/ installs new bundles and updates only"
-                        + " the ones it installed";
-            }
-        }
-        return null;
+        return NameHolder.of(platformLibraries, context, name, b -> location.equals(b.getLocation()))
+                .map(holder -> "refused: " + name + " is " + owner(name, holder) + "; deploy/ installs new bundles and"
+                        + " updates only the ones it installed")
+                .orElse(null);
     }
 
-    /** What an installed bundle is, for a refusal. */
-    private static String owner(Bundle bundle) {
+    /** What holds the name, for a refusal. */
+    private static String owner(String name, NameHolder holder) {
+        if (holder.library() != null) {
+            return "part of the running platform (" + name + " " + holder.library().version()
+                    + ", from the server's class path)";
+        }
+        Bundle bundle = holder.bundle();
         String location = bundle.getLocation();
         if (bundle.getBundleId() == 0) {
             return "the OSGi framework itself";

@@ -1,6 +1,7 @@
 package io.quiver.shell.internal;
 
 import io.quiver.api.operator.BundleState;
+import io.quiver.lib.feature.platform.NameHolder;
 import io.quiver.lib.feature.platform.PlatformLibraries;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -88,24 +89,24 @@ final class BundleOperations {
         if (name == null) {
             return null;
         }
-        // what the server's class path provides in place of bundles (fixed for the framework's life)
-        Optional<PlatformLibraries.Library> library = PlatformLibraries
-                .parse(context.getProperty(PlatformLibraries.PROPERTY)).bySymbolicName(name);
-        if (library.isPresent()) {
-            return name + " is part of the running platform (" + name + " " + library.get().version()
+        PlatformLibraries libraries = PlatformLibraries.parse(context.getProperty(PlatformLibraries.PROPERTY));
+        Optional<NameHolder> holder = NameHolder.of(libraries, context, name,
+                b -> b.getBundleId() == bundle.getBundleId());
+        if (holder.isEmpty()) {
+            return null;
+        }
+        NameHolder h = holder.get();
+        if (h.library() != null) {
+            return name + " is part of the running platform (" + name + " " + h.library().version()
                     + ", from the server's class path)";
         }
-        for (Bundle other : context.getBundles()) {
-            if (other.getBundleId() != bundle.getBundleId() && name.equals(other.getSymbolicName())) {
-                if (other.getBundleId() == 0 || other.getLocation().startsWith("quiver:")) {
-                    return name + " is part of the running platform (bundle " + BundleProblems.label(other) + ")";
-                }
-                return name + " is already installed (bundle " + BundleProblems.label(other) + " from "
-                        + other.getLocation() + "); quiver:update " + other.getBundleId()
-                        + " reloads that one, felix:install installs a second copy anyway";
-            }
+        Bundle other = h.bundle();
+        if (h.platform()) {
+            return name + " is part of the running platform (bundle " + BundleProblems.label(other) + ")";
         }
-        return null;
+        return name + " is already installed (bundle " + BundleProblems.label(other) + " from " + other.getLocation()
+                + "); quiver:update " + other.getBundleId()
+                + " reloads that one, felix:install installs a second copy anyway";
     }
 
     String update(String idOrName) {

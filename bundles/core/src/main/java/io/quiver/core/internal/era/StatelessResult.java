@@ -60,12 +60,9 @@ record StatelessResult(Result result, String serverName, String serverVersion, L
             Map<String, Object> own = result.meta();
             Result fields = result.withoutMeta();
             gen.writeStartObject(value);
-            ValueSerializer<Object> properties = inPlace.get(fields.getClass());
-            if (properties == null) {
-                properties = ctxt.findValueSerializer(fields.getClass()).unwrappingSerializer(NameTransformer.NOP);
-                inPlace.put(fields.getClass(), properties);
-            }
-            properties.serialize(fields, gen, ctxt);
+            inPlace.computeIfAbsent(fields.getClass(),
+                    type -> ctxt.findValueSerializer(type).unwrappingSerializer(NameTransformer.NOP))
+                    .serialize(fields, gen, ctxt);
             gen.writeStringProperty("resultType", result.resultType());
             gen.writeName("_meta");
             gen.writeStartObject();

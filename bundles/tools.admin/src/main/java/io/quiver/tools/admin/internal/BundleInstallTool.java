@@ -8,6 +8,7 @@ import io.quiver.api.ToolCall;
 import io.quiver.api.ToolResult;
 import io.quiver.api.content.TextContent;
 import io.quiver.api.schema.Description;
+import io.quiver.lib.feature.platform.NameHolder;
 import io.quiver.lib.feature.platform.PlatformLibraries;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -127,19 +128,16 @@ public final class BundleInstallTool implements Tool {
             return "it could change who callers are or what they may do (it reaches " + String.join(", ", reached)
                     + "); only a caller with the role " + operatorRole + " may install such a bundle";
         }
-        Optional<PlatformLibraries.Library> library = platformLibraries.bySymbolicName(name);
-        if (library.isPresent()) {
-            return name + " is already installed as part of the running platform (" + name + " "
-                    + library.get().version() + ", from the server's class path)";
+        Optional<NameHolder> holder = NameHolder.of(platformLibraries, context, name,
+                b -> location.equals(b.getLocation()));
+        if (holder.isEmpty()) {
+            return null;
         }
-        for (Bundle other : context.getBundles()) {
-            if (name.equals(other.getSymbolicName()) && !location.equals(other.getLocation())) {
-                boolean platform = other.getBundleId() == 0 || other.getLocation().startsWith("quiver:");
-                return name + " is already installed" + (platform ? " as part of the running platform" : "")
-                        + " (bundle " + other.getBundleId() + ", " + other.getLocation() + ")";
-            }
-        }
-        return null;
+        NameHolder h = holder.get();
+        String where = h.library() != null ? name + " " + h.library().version() + ", from the server's class path"
+                : "bundle " + h.bundle().getBundleId() + ", " + h.bundle().getLocation();
+        return name + " is already installed" + (h.platform() ? " as part of the running platform" : "")
+                + " (" + where + ")";
     }
 
     private static Outcome result(String text, Bundle bundle, boolean isError) {

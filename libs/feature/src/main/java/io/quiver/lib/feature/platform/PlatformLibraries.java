@@ -9,11 +9,11 @@ import java.util.StringJoiner;
  * The libraries the server's class path provides in place of their bundles (Jackson, when the launcher
  * carries the very version its features name), as the launcher names them to the bundles in the
  * framework property {@value #PROPERTY}. They are part of the platform as much as an installed feature
- * bundle is: deploy/ and {@code bundle_install} refuse a second copy of one, and a feature naming one
- * finds it there. The property's entries are
+ * bundle is: deploy/, {@code bundle_install} and {@code quiver:install} refuse a second copy of one
+ * ({@link NameHolder}), and a feature naming one finds it there. The property's entries are
  * {@code <symbolic name>;version=<bundle version>;maven=<groupId>:<artifactId>:<version>}, comma-separated.
- * A package of its own, with nothing but the JDK: a bundle that only checks the property embeds this and
- * not the feature reader (and its Jackson).
+ * A package of its own, with nothing but the JDK and the OSGi framework API ({@link NameHolder}): a bundle
+ * that only checks the property embeds this and not the feature reader (and its Jackson).
  */
 public final class PlatformLibraries {
 
