@@ -168,7 +168,7 @@ public final class BundleDeployer implements ArtifactInstaller {
             return "refused: not an OSGi bundle: the jar has no META-INF/MANIFEST.MF";
         }
         Attributes main = manifest.getMainAttributes();
-        String name = symbolicName(main.getValue(Constants.BUNDLE_SYMBOLICNAME));
+        String name = NameHolder.symbolicName(main.getValue(Constants.BUNDLE_SYMBOLICNAME));
         if (name == null) {
             return "refused: not an OSGi bundle: its manifest has no Bundle-SymbolicName";
         }
@@ -203,15 +203,6 @@ public final class BundleDeployer implements ArtifactInstaller {
                     + " (" + label(bundle) + ")";
         }
         return "already installed from " + location + " (" + label(bundle) + ")";
-    }
-
-    /** The symbolic name of a header value, without its attributes and directives. */
-    static String symbolicName(String header) {
-        if (header == null) {
-            return null;
-        }
-        String name = header.split(";", 2)[0].trim();
-        return name.isEmpty() ? null : name;
     }
 
     private static String location(File artifact) {

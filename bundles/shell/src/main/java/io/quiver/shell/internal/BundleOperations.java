@@ -1,8 +1,11 @@
 package io.quiver.shell.internal;
 
 import io.quiver.api.operator.BundleState;
+import io.quiver.lib.feature.platform.BundleJar;
 import io.quiver.lib.feature.platform.NameHolder;
 import io.quiver.lib.feature.platform.PlatformLibraries;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -26,8 +29,9 @@ import org.osgi.framework.wiring.FrameworkWiring;
  * (what FileInstall does), waiting a bounded time. Install refuses a bundle whose symbolic name is
  * already installed (the platform's bundles, the libraries the class path provides in their place, any
  * other bundle), as deploy/ and {@code bundle_install} do: a second copy would run beside the first,
- * and one of the platform's would take the server over. Gogo's own {@code felix:install} remains for
- * an operator who means it.
+ * and one of the platform's would take the server over; update refuses new content whose name another
+ * bundle holds. Both read the jar once ({@link BundleJar}) and hand the framework what they checked.
+ * Gogo's own {@code felix:install} remains for an operator who means it.
  */
 final class BundleOperations {
 
@@ -62,36 +66,36 @@ final class BundleOperations {
             return "Already installed from " + location + ": bundle " + BundleProblems.label(existing) + ", "
                     + state(existing.getState()) + " (quiver:update " + existing.getBundleId() + " reloads it)\n";
         }
-        Bundle bundle;
-        try {
-            bundle = context.installBundle(location);
-        } catch (BundleException | SecurityException | IllegalStateException e) {
+        // read once and looked at before the framework sees it: a refused jar is never installed, not even
+        // for a moment, and a URL is fetched once
+        try (BundleJar content = BundleJar.read(location)) {
+            String clash = clash(content.symbolicName(), null);
+            if (clash != null) {
+                return "Refused " + location + ": " + clash + "\n";
+            }
+            Bundle bundle;
+            try (InputStream in = content.open()) {
+                bundle = context.installBundle(location, in);
+            } catch (BundleException | SecurityException | IllegalStateException | IOException e) {
+                return "Cannot install " + location + ": " + e.getMessage() + "\n";
+            }
+            return "Installed bundle " + BundleProblems.label(bundle) + " from " + location + "\n" + start(bundle);
+        } catch (IOException e) {
             return "Cannot install " + location + ": " + e.getMessage() + "\n";
         }
-        // the name is known once the framework has read the manifest (from a file or any URL); the
-        // bundle is not resolved yet, so taking it out again touches nothing else
-        String clash = clash(bundle);
-        if (clash != null) {
-            try {
-                bundle.uninstall();
-            } catch (BundleException | IllegalStateException e) {
-                return "Refused " + location + ": " + clash + "; and it could not be uninstalled again: "
-                        + e.getMessage() + " (quiver:uninstall " + bundle.getBundleId() + ")\n";
-            }
-            return "Refused " + location + ": " + clash + "\n";
-        }
-        return "Installed bundle " + BundleProblems.label(bundle) + " from " + location + "\n" + start(bundle);
     }
 
-    /** Why a just-installed bundle must not stay beside what runs, or null. */
-    private String clash(Bundle bundle) {
-        String name = bundle.getSymbolicName();
+    /**
+     * Why a bundle named {@code name} must not be installed beside what runs, or null; {@code self} is the
+     * bundle being updated (its own name is no clash), or null.
+     */
+    private String clash(String name, Bundle self) {
         if (name == null) {
             return null;
         }
         PlatformLibraries libraries = PlatformLibraries.parse(context.getProperty(PlatformLibraries.PROPERTY));
         Optional<NameHolder> holder = NameHolder.of(libraries, context, name,
-                b -> b.getBundleId() == bundle.getBundleId());
+                b -> self != null && b.getBundleId() == self.getBundleId());
         if (holder.isEmpty()) {
             return null;
         }
@@ -104,8 +108,8 @@ final class BundleOperations {
         if (h.platform()) {
             return name + " is part of the running platform (bundle " + BundleProblems.label(other) + ")";
         }
-        return name + " is already installed (bundle " + BundleProblems.label(other) + " from " + other.getLocation()
-                + "); quiver:update " + other.getBundleId()
+        String held = name + " is already installed (bundle " + BundleProblems.label(other) + " from " + other.getLocation() + ")";
+        return self != null ? held : held + "; quiver:update " + other.getBundleId()
                 + " reloads that one, felix:install installs a second copy anyway";
     }
 
@@ -119,9 +123,19 @@ final class BundleOperations {
         if (bundle.getBundleId() == 0) {
             return "Refusing to update the system bundle: restart the server instead.\n";
         }
-        try {
-            bundle.update();
-        } catch (BundleException | SecurityException | IllegalStateException e) {
+        // the new content is read first, from where the framework would read it: a jar that now carries
+        // a name another bundle or the platform holds is refused, and the bundle keeps what it had
+        String from = updateLocation(bundle);
+        try (BundleJar content = BundleJar.read(from)) {
+            String clash = clash(content.symbolicName(), bundle);
+            if (clash != null) {
+                return "Refused the update of bundle " + BundleProblems.label(bundle) + " from " + from + ": " + clash
+                        + "\nThe bundle is unchanged.\n";
+            }
+            try (InputStream in = content.open()) {
+                bundle.update(in);
+            }
+        } catch (BundleException | SecurityException | IllegalStateException | IOException e) {
             return "Cannot update bundle " + BundleProblems.label(bundle) + ": " + e.getMessage() + "\n";
         }
         String refreshed = refresh(bundle);
@@ -225,6 +239,12 @@ final class BundleOperations {
             throw new IllegalArgumentException("No such file: " + path);
         }
         return path.toUri().toString();
+    }
+
+    /** Where {@code Bundle.update()} would read a bundle's new content: its update location, else its location. */
+    private static String updateLocation(Bundle bundle) {
+        String declared = bundle.getHeaders("").get(Constants.BUNDLE_UPDATELOCATION);
+        return declared != null && !declared.isBlank() ? declared.trim() : bundle.getLocation();
     }
 
     private static boolean isFragment(Bundle bundle) {

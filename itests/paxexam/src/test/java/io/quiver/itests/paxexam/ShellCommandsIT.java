@@ -315,6 +315,21 @@ public class ShellCommandsIT {
         assertTrue(again, again.contains(own.toUri().toString()));
         assertNull(context.getBundle(copy.toUri().toString()));
         assertEquals(1, bundleIds("io.quiver.itests.shell.ownname").size());
+
+        // its file replaced by the impostor: an update would turn it into a second core, so it is refused and the
+        // bundle keeps its content, its name and its tool
+        Bundle ownBundle = find("io.quiver.itests.shell.ownname");
+        Files.copy(jar, own, StandardCopyOption.REPLACE_EXISTING);
+        String update = run("quiver:update " + ownBundle.getBundleId());
+        System.err.println("[ShellCommandsIT] quiver:update to a second io.quiver.core\n" + update);
+        assertTrue(update, update.startsWith("Refused the update of bundle " + ownBundle.getBundleId()));
+        assertTrue(update, update.contains("io.quiver.core is already installed"));
+        assertEquals("io.quiver.itests.shell.ownname", ownBundle.getSymbolicName());
+        assertEquals(Bundle.ACTIVE, ownBundle.getState());
+        assertEquals(List.of(core.getBundleId()), bundleIds("io.quiver.core"));
+        String tools = run("quiver:tools");
+        assertTrue(tools, tools.contains("itest_shell_own_name"));
+        assertFalse(tools, tools.contains("itest_shell_impostor"));
     }
 
     private List<Long> bundleIds(String symbolicName) {

@@ -8,11 +8,12 @@ import io.quiver.api.ToolCall;
 import io.quiver.api.ToolResult;
 import io.quiver.api.content.TextContent;
 import io.quiver.api.schema.Description;
+import io.quiver.lib.feature.platform.BundleJar;
 import io.quiver.lib.feature.platform.NameHolder;
 import io.quiver.lib.feature.platform.PlatformLibraries;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Path;
-import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 import java.util.List;
 import java.util.Map;
@@ -79,13 +80,19 @@ public final class BundleInstallTool implements Tool {
         if (existing != null) {
             return result("Already installed: bundle " + Bundles.describe(Bundles.info(existing)), existing, false);
         }
-        String clash = clash(file, location, call.context().caller());
-        if (clash != null) {
-            return Outcome.done(ToolResult.error("Refused to install " + location + ": " + clash));
-        }
+        // read once: what is checked is what the framework installs, whatever happens to the file meanwhile
         Bundle bundle;
-        try {
-            bundle = context.installBundle(location);
+        try (BundleJar jar = BundleJar.read(location)) {
+            String clash = clash(jar, location, call.context().caller());
+            if (clash != null) {
+                return Outcome.done(ToolResult.error("Refused to install " + location + ": " + clash));
+            }
+            try (InputStream in = jar.open()) {
+                bundle = context.installBundle(location, in);
+            }
+        } catch (IOException e) {
+            return Outcome.done(ToolResult.error("Refused to install " + location + ": it is not a readable jar ("
+                    + e.getMessage() + ")"));
         } catch (BundleException | SecurityException | IllegalStateException e) {
             return Outcome.done(ToolResult.error("Cannot install " + location + ": " + e.getMessage()));
         }
@@ -108,18 +115,11 @@ public final class BundleInstallTool implements Tool {
      * the platform, a feature, another bundle), or null. A second bundle of a name would run beside
      * the first, and one of the platform's would take the server over.
      */
-    private String clash(Path file, String location, CallerIdentity caller) {
-        String name;
-        List<String> reached;
-        try (JarFile jar = new JarFile(file.toFile())) {
-            Manifest manifest = jar.getManifest();
-            String header = manifest == null ? null : manifest.getMainAttributes().getValue(Constants.BUNDLE_SYMBOLICNAME);
-            name = header == null ? null : header.split(";", 2)[0].trim();
-            reached = manifest == null ? List.of() : TrustBoundary.reached(manifest);
-        } catch (IOException | SecurityException e) {
-            return "it is not a readable jar (" + e.getMessage() + ")";
-        }
-        if (name == null || name.isEmpty()) {
+    private String clash(BundleJar jar, String location, CallerIdentity caller) {
+        Manifest manifest = jar.manifest();
+        String name = jar.symbolicName();
+        List<String> reached = manifest == null ? List.of() : TrustBoundary.reached(manifest);
+        if (name == null) {
             return "it is not an OSGi bundle (no Bundle-SymbolicName in its manifest)";
         }
         // the unauthenticated local caller is the operator of a loopback-only server

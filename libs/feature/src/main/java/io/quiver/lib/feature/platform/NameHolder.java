@@ -34,6 +34,15 @@ public record NameHolder(PlatformLibraries.Library library, Bundle bundle) {
         return Optional.empty();
     }
 
+    /** The symbolic name of a {@code Bundle-SymbolicName} value, without its attributes and directives; null for none. */
+    public static String symbolicName(String header) {
+        if (header == null) {
+            return null;
+        }
+        String name = header.split(";", 2)[0].trim();
+        return name.isEmpty() ? null : name;
+    }
+
     /** Whether the holder is the platform's: a class-path library, the framework, or a bundle of its features. */
     public boolean platform() {
         return library != null || bundle.getBundleId() == 0 || bundle.getLocation().startsWith("quiver:");
