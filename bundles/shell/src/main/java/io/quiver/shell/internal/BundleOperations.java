@@ -74,13 +74,16 @@ final class BundleOperations {
                 return "Refused " + location + ": " + clash + "\n";
             }
             Bundle bundle;
-            try (InputStream in = content.open()) {
-                bundle = context.installBundle(location, in);
-            } catch (BundleException | SecurityException | IllegalStateException | IOException e) {
-                return "Cannot install " + location + ": " + e.getMessage() + "\n";
+            if (content.inPlace()) {
+                // reference: the framework reads it where it lies, as was just checked
+                bundle = context.installBundle(location);
+            } else {
+                try (InputStream in = content.open()) {
+                    bundle = context.installBundle(location, in);
+                }
             }
             return "Installed bundle " + BundleProblems.label(bundle) + " from " + location + "\n" + start(bundle);
-        } catch (IOException e) {
+        } catch (BundleException | SecurityException | IllegalStateException | IOException e) {
             return "Cannot install " + location + ": " + e.getMessage() + "\n";
         }
     }
@@ -132,14 +135,18 @@ final class BundleOperations {
                 return "Refused the update of bundle " + BundleProblems.label(bundle) + " from " + from + ": " + clash
                         + "\nThe bundle is unchanged.\n";
             }
-            try (InputStream in = content.open()) {
-                bundle.update(in);
+            if (content.inPlace()) {
+                bundle.update();
+            } else {
+                try (InputStream in = content.open()) {
+                    bundle.update(in);
+                }
             }
         } catch (BundleException | SecurityException | IllegalStateException | IOException e) {
             return "Cannot update bundle " + BundleProblems.label(bundle) + ": " + e.getMessage() + "\n";
         }
         String refreshed = refresh(bundle);
-        String out = "Updated bundle " + BundleProblems.label(bundle) + " from " + bundle.getLocation() + "\n"
+        String out = "Updated bundle " + BundleProblems.label(bundle) + " from " + from + "\n"
                 + refreshed;
         if (bundle.getState() == Bundle.INSTALLED) {
             out += start(bundle);

@@ -132,6 +132,58 @@ class BundleOperationsTest {
         assertEquals(List.of("update " + tools.getBundleId() + " com.example.tools"), handed);
     }
 
+    @Test
+    void aReferencedFolderIsCheckedWhereItLiesAndInstalledByLocation() throws IOException {
+        bundle("io.quiver.core", "quiver:bundles/io.quiver.core.jar");
+        BundleOperations ops = new BundleOperations(context(""));
+        Path impostor = folder("impostor", "io.quiver.core");
+        Path own = folder("own", "com.example.unpacked");
+
+        String refused = ops.install("reference:" + impostor.toUri());
+        String installed = ops.install("reference:" + own.toUri());
+
+        assertTrue(refused.startsWith("Refused reference:" + impostor.toUri() + ": io.quiver.core is part of the running"
+                + " platform"), refused);
+        assertTrue(installed.startsWith("Installed bundle 1 com.example.unpacked 1.0.0 from reference:" + own.toUri()), installed);
+        assertEquals(List.of("install in place com.example.unpacked"), handed);
+    }
+
+    @Test
+    void aLocationThatIsNoStrictUriStillInstalls() throws IOException {
+        BundleOperations ops = new BundleOperations(context(""));
+        Path spaced = Path.of(java.net.URI.create(jar("with space/tools.jar", "com.example.spaced")));
+
+        String out = ops.install("file:" + spaced); // "file:/tmp/.../with space/tools.jar", as Felix takes it
+
+        assertTrue(out.startsWith("Installed bundle 0 com.example.spaced"), out);
+        assertEquals(List.of("install com.example.spaced"), handed);
+    }
+
+    @Test
+    void anUpdateIsCheckedAtTheUpdateLocationTheBundleDeclares() throws IOException {
+        bundle("org.apache.felix.framework", "System Bundle");
+        bundle("io.quiver.core", "quiver:bundles/io.quiver.core.jar");
+        String location = jar("drop/tools.jar", "com.example.tools");
+        String elsewhere = jar("updates/tools.jar", "io.quiver.core");
+        Bundle tools = bundle("com.example.tools", location, Map.of("Bundle-UpdateLocation", elsewhere));
+        BundleOperations ops = new BundleOperations(context(""));
+
+        String out = ops.update(Long.toString(tools.getBundleId()));
+
+        assertTrue(out.startsWith("Refused the update of bundle 2 com.example.tools 1.0.0 from " + elsewhere
+                + ": io.quiver.core is part of the running platform"), out);
+        assertEquals(List.of(), handed);
+    }
+
+    /** An unpacked bundle: a folder with a manifest naming {@code symbolicName}. */
+    private Path folder(String name, String symbolicName) throws IOException {
+        Path folder = dir.resolve(name);
+        Files.createDirectories(folder.resolve("META-INF"));
+        Files.writeString(folder.resolve("META-INF/MANIFEST.MF"), "Manifest-Version: 1.0\nBundle-ManifestVersion: 2\n"
+                + "Bundle-SymbolicName: " + symbolicName + "\n");
+        return folder;
+    }
+
     /** Writes a jar whose manifest names {@code symbolicName}; its {@code file:} URI. */
     private String jar(String name, String symbolicName) throws IOException {
         Path path = dir.resolve(name);
@@ -161,6 +213,10 @@ class BundleOperationsTest {
     }
 
     private Bundle bundle(String symbolicName, String location) {
+        return bundle(symbolicName, location, Map.of());
+    }
+
+    private Bundle bundle(String symbolicName, String location, Map<String, String> headers) {
         long id = nextId++;
         Bundle bundle = (Bundle) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Bundle.class},
                 (self, method, args) -> switch (method.getName()) {
@@ -169,7 +225,7 @@ class BundleOperationsTest {
                     case "getBundleId" -> id;
                     case "getVersion" -> new Version(1, 0, 0);
                     case "getState" -> started.contains(symbolicName) ? Bundle.ACTIVE : Bundle.RESOLVED;
-                    case "getHeaders" -> new Hashtable<>(Map.of());
+                    case "getHeaders" -> new Hashtable<>(headers);
                     case "start" -> {
                         started.add(symbolicName);
                         yield null;
@@ -208,9 +264,17 @@ class BundleOperationsTest {
                             ? bundles.stream().filter(b -> b.getLocation().equals(location)).findFirst().orElse(null)
                             : bundles.stream().filter(b -> b.getBundleId() == (Long) args[0]).findFirst().orElse(null);
                     case "installBundle" -> {
+                        String location = (String) args[0];
+                        if (args.length == 1) { // a reference: folder, read where it lies
+                            String name = new Manifest(Files.newInputStream(Path.of(java.net.URI.create(
+                                    location.substring("reference:".length()))).resolve("META-INF/MANIFEST.MF")))
+                                    .getMainAttributes().getValue("Bundle-SymbolicName");
+                            handed.add("install in place " + name);
+                            yield bundle(name, location);
+                        }
                         String name = nameIn((InputStream) args[1]);
                         handed.add("install " + name);
-                        yield bundle(name, (String) args[0]);
+                        yield bundle(name, location);
                     }
                     default -> throw new UnsupportedOperationException(method.getName());
                 });

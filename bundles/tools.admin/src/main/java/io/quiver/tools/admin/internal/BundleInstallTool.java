@@ -87,7 +87,7 @@ public final class BundleInstallTool implements Tool {
             if (clash != null) {
                 return Outcome.done(ToolResult.error("Refused to install " + location + ": " + clash));
             }
-            try (InputStream in = jar.open()) {
+            try (InputStream in = jar.open()) { // a file: location, never reference:
                 bundle = context.installBundle(location, in);
             }
         } catch (IOException e) {

@@ -19,32 +19,84 @@ import java.util.zip.ZipException;
  * {@code quiver:update} and {@code bundle_install} look at it, then hand the framework {@link #open()}
  * instead of the location, which could change in between or be fetched twice.
  *
- * @param manifest the jar's manifest, or {@code null} when it has none
+ * <p>A {@code reference:} location (Felix's own: the bundle is used where it lies, a jar or a folder,
+ * never copied) is read in place: its manifest is looked at, and the framework reads it again itself
+ * ({@link #inPlace()}).
  */
-public record BundleJar(Path file, Manifest manifest) implements AutoCloseable {
+public final class BundleJar implements AutoCloseable {
 
-    /** Reads the jar at {@code location}, a URL ({@code file:}, {@code http:}, ...). */
+    private static final String REFERENCE = "reference:";
+
+    /** The copy, or {@code null} for a {@code reference:} location. */
+    private final Path file;
+    private final Manifest manifest;
+
+    private BundleJar(Path file, Manifest manifest) {
+        this.file = file;
+        this.manifest = manifest;
+    }
+
+    /** Reads the bundle at {@code location}, a URL ({@code file:}, {@code http:}, ..., {@code reference:file:}). */
     public static BundleJar read(String location) throws IOException {
-        URL url;
-        try {
-            url = new URI(location).toURL();
-        } catch (URISyntaxException | IllegalArgumentException | MalformedURLException e) {
-            throw new IOException("cannot read " + location + ": " + e.getMessage(), e);
+        if (location.startsWith(REFERENCE)) {
+            return new BundleJar(null, manifestInPlace(location.substring(REFERENCE.length())));
         }
+        URL url = url(location);
         Path file = Files.createTempFile("quiver-bundle-", ".jar");
         try {
             try (InputStream in = url.openStream()) {
                 Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
             }
-            try (JarFile jar = new JarFile(file.toFile())) {
-                return new BundleJar(file, jar.getManifest());
-            } catch (ZipException e) {
-                throw new IOException("not a jar (zip) file: " + e.getMessage(), e);
-            }
+            return new BundleJar(file, manifestOf(file));
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(file);
             throw e;
         }
+    }
+
+    /** A URL as the framework would take it: a URI when it is one, else what {@code java.net.URL} accepts. */
+    private static URL url(String location) throws IOException {
+        try {
+            return new URI(location).toURL();
+        } catch (URISyntaxException | IllegalArgumentException | MalformedURLException e) {
+            try {
+                return new URL(location);
+            } catch (MalformedURLException again) {
+                throw new IOException("cannot read " + location + ": " + again.getMessage(), again);
+            }
+        }
+    }
+
+    private static Manifest manifestInPlace(String fileUrl) throws IOException {
+        Path path;
+        try {
+            path = Path.of(url(fileUrl).toURI());
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            throw new IOException("a reference: location names a file: URL, not " + fileUrl, e);
+        }
+        if (Files.isDirectory(path)) {
+            Path mf = path.resolve("META-INF/MANIFEST.MF");
+            if (!Files.isRegularFile(mf)) {
+                return null;
+            }
+            try (InputStream in = Files.newInputStream(mf)) {
+                return new Manifest(in);
+            }
+        }
+        return manifestOf(path);
+    }
+
+    private static Manifest manifestOf(Path jarFile) throws IOException {
+        try (JarFile jar = new JarFile(jarFile.toFile())) {
+            return jar.getManifest();
+        } catch (ZipException e) {
+            throw new IOException("not a jar (zip) file: " + e.getMessage(), e);
+        }
+    }
+
+    /** The jar's manifest, or {@code null} when it has none. */
+    public Manifest manifest() {
+        return manifest;
     }
 
     /** The symbolic name its manifest declares, or {@code null}. */
@@ -52,13 +104,31 @@ public record BundleJar(Path file, Manifest manifest) implements AutoCloseable {
         return manifest == null ? null : NameHolder.symbolicName(manifest.getMainAttributes().getValue("Bundle-SymbolicName"));
     }
 
+    /**
+     * Whether the framework reads this bundle from its location itself ({@code reference:}): then install it
+     * by location alone, and {@link #open()} has nothing to give.
+     */
+    public boolean inPlace() {
+        return file == null;
+    }
+
     /** The content, for {@code BundleContext.installBundle(location, in)} or {@code Bundle.update(in)}. */
     public InputStream open() throws IOException {
+        if (file == null) {
+            throw new IllegalStateException("a reference: bundle is read where it lies");
+        }
         return Files.newInputStream(file);
     }
 
+    /** Deletes the copy; a copy that cannot be deleted is left to the temporary folder's cleaning. */
     @Override
-    public void close() throws IOException {
-        Files.deleteIfExists(file);
+    public void close() {
+        if (file != null) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                file.toFile().deleteOnExit();
+            }
+        }
     }
 }
