@@ -45,6 +45,14 @@ final class HeaderGuard implements HeaderWatch {
         }
     }
 
+    @Override
+    public void observe(Object connector) {
+        long n = requests.incrementAndGet();
+        if ((n <= 64 || (n & 1023) == 0) && connector instanceof Connector c) {
+            connectors.add(c);
+        }
+    }
+
     /**
      * Closes the connections whose headers take longer than {@code timeoutMs}.
      *

@@ -20,6 +20,10 @@ interface HeaderWatch {
     /** Learns the connector a request came through. */
     void observe(HttpServletRequest request);
 
+    /** Learns a connector (the container's own type) a request came through before any servlet saw it. */
+    default void observe(Object connector) {
+    }
+
     /** Closes the connections whose headers take longer than {@code timeoutMs}; how many it closed. */
     int sweep(long timeoutMs);
 }

@@ -132,6 +132,13 @@ public @interface HttpConfig {
             + " false: Felix's own connector, every request on Jetty's pool")
     boolean selectorLane() default true;
 
+    @AttributeDefinition(description = "With selectorLane: an MCP POST of a caller without credentials, whose body came"
+            + " with its headers and whose answer waits on nothing (a control method, a tool declared non-blocking),"
+            + " is answered by a Jetty core handler ahead of the servlet, without the servlet layers; the rest takes"
+            + " the servlet as before. It passes by servlet filters of other bundles on the MCP path: set false if"
+            + " you have registered any")
+    boolean coreLane() default true;
+
     @AttributeDefinition(description = "Threads kept to serve what the selector lane hands over (the call of a tool that"
             + " may block, a streamed answer), in order of arrival. 0: two per processor, at least four")
     @Min(0)

@@ -204,7 +204,7 @@ public final class HttpTransport implements ProblemSource, TransportStatus {
         if (wanted && lane == null) {
             try {
                 lane = context.registerService(org.apache.felix.http.jetty.ConnectorFactory.class,
-                        new SelectorLane(servlet::serves, gate::checksWithoutWaiting), null);
+                        new SelectorLane(servlet::serves, gate::checksWithoutWaiting, servlet), null);
             } catch (LinkageError e) {
                 LOG.info("Not Felix HTTP's Jetty: MCP requests take the container's threads ({})", e.toString());
             }

@@ -29,6 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -131,6 +132,10 @@ final class McpServlet extends HttpServlet {
 
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        if (req.getAttribute(FastPost.Handover.ATTRIBUTE) instanceof FastPost.Handover handover) {
+            handedOver(req, resp, handover);
+            return;
+        }
         headers.observe(req);
         RequestGuard g = guard;
         if (!g.hostAllowed(req.getHeader("Host"))) {
@@ -306,6 +311,29 @@ final class McpServlet extends HttpServlet {
             hop(req, started, lane, async -> received(req, resp, async, body, caller, true));
             return;
         }
+        answer(req, resp, started, receipt, sessionId, caller, here);
+    }
+
+    /** What the core lane gave over: served from where it left it. */
+    private void handedOver(HttpServletRequest req, HttpServletResponse resp, FastPost.Handover handover) {
+        req.removeAttribute(FastPost.Handover.ATTRIBUTE);
+        if (handover.receipt() == null) {
+            // the engine wants a thread that may wait: received there, as the servlet's own path would
+            Executor lane = LaneThread.pool();
+            if (lane == null) {
+                received(req, resp, null, handover.body(), handover.caller(), true);
+            } else {
+                hop(req, null, lane, async -> received(req, resp, async, handover.body(), handover.caller(), true));
+            }
+            return;
+        }
+        answer(req, resp, null, handover.receipt(), header(req, SESSION_HEADER), handover.caller(), true);
+    }
+
+    /** The engine's receipt of a whole body, answered. */
+    private void answer(HttpServletRequest req, HttpServletResponse resp, AsyncContext started, Receipt receipt,
+            String sessionId, CallerIdentity caller, boolean here) {
+        Executor lane = LaneThread.pool();
         if (receipt instanceof Receipt.Accepted) {
             if (started == null) {
                 resp.setStatus(HttpServletResponse.SC_ACCEPTED);
@@ -359,6 +387,119 @@ final class McpServlet extends HttpServlet {
             LaneThread.waitsOnNothing(); // this connection's next request may start on the lane again
         }
         pending(req, resp, async, pending, sessionId, caller, streams, here);
+    }
+
+    // --- the core lane ---------------------------------------------------------------------------
+
+    /**
+     * Whether the servlet container has this servlet in service (between {@code init} and {@code destroy}): the
+     * core lane serves only what the servlet would, so nothing while it is withdrawn, shadowed or not yet there.
+     */
+    private final transient AtomicInteger inService = new AtomicInteger();
+
+    @Override
+    public void init() {
+        inService.incrementAndGet();
+    }
+
+    @Override
+    public void destroy() {
+        inService.decrementAndGet();
+    }
+
+    /** Notes the connector a request the core lane looked at came through ({@link HeaderGuard}). */
+    void observe(Object connector) {
+        headers.observe(connector);
+    }
+
+    /**
+     * The caller of a POST the core lane may serve, or null when it takes the servlet instead (untouched:
+     * every check here is the servlet's own, without side effects, and the servlet makes them again and
+     * answers what fails). Served there: no credentials asked for (no authenticator, not required), every
+     * guard passed, a JSON body of a declared length within {@code maxBodyBytes}.
+     */
+    CallerIdentity fastCaller(FastPost post, String path, String query, long length) {
+        HttpConfig c = config;
+        Endpoints e = endpoints;
+        if (!c.coreLane() || inService.get() <= 0 || e == null || gate.required() || length <= 0 || length > c.maxBodyBytes()
+                || post.header("Expect") != null) {
+            return null;
+        }
+        RequestGuard g = guard;
+        if (!g.hostAllowed(post.header("Host")) || !g.originAllowed(post.header("Origin"))) {
+            return null;
+        }
+        String accept = post.header("Accept");
+        if (!MediaTypes.accepts(accept, MediaTypes.JSON) || !MediaTypes.accepts(accept, MediaTypes.SSE)
+                || !MediaTypes.isJson(post.header("Content-Type"))) {
+            return null;
+        }
+        String tenant = e.tenantOf(path);
+        if (tenant == null) {
+            return null;
+        }
+        try {
+            return CallerIdentity.ANONYMOUS.in(tenant, Endpoints.projectOf(query));
+        } catch (Endpoints.BadProject bad) {
+            return null;
+        }
+    }
+
+    /**
+     * Serves a POST that {@link #fastCaller} let through, whose whole body the core lane read: what waits on
+     * nothing is answered right here ({@link FastAnswer}), everything else is handed to the servlet with what
+     * was done ({@link FastPost#handOver}).
+     */
+    void fastServe(FastPost post, byte[] body, CallerIdentity caller) {
+        try {
+            serveFast(post, body, caller);
+        } catch (RuntimeException e) {
+            LOG.error("A POST to the MCP endpoint failed", e);
+            post.answer(HttpServletResponse.SC_INTERNAL_SERVER_ERROR, null, MediaTypes.JSON,
+                    engine.errorResponse(TransportErrors.INTERNAL_ERROR, "Internal error"), null);
+        }
+    }
+
+    private void serveFast(FastPost post, byte[] body, CallerIdentity caller) {
+        String sessionId = trimmed(post.header(SESSION_HEADER));
+        Inbound inbound = new Inbound(sessionId, trimmed(post.header(VERSION_HEADER)), caller, post.headers(),
+                post.remoteAddr());
+        Receipt receipt = engine.receiveNow(body, inbound);
+        if (receipt == null) {
+            post.handOver(new FastPost.Handover(body, caller, null));
+            return;
+        }
+        if (receipt instanceof Receipt.Accepted) {
+            post.answer(HttpServletResponse.SC_ACCEPTED, null, null, null, null);
+            return;
+        }
+        if (receipt instanceof Receipt.Rejected rejected) {
+            post.answer(HttpErrors.status(rejected.reason()), null, MediaTypes.JSON, rejected.body(), null);
+            return;
+        }
+        Receipt.Pending pending = (Receipt.Pending) receipt;
+        String method = pending.exchange().method();
+        if (!pending.exchange().quick() || LISTENING.contains(method) || !budget.unsentRoom()
+                || CALL.equals(method) && !limits.enterCall(caller)) {
+            // a stream, a tool that may block, clients holding too much unread, a caller at its limit: the
+            // servlet's way (which asks the caller's limit again, as for any request it receives)
+            post.handOver(new FastPost.Handover(body, caller, pending));
+            return;
+        }
+        Runnable callOver = CALL.equals(method) ? () -> limits.exitCall(caller) : null;
+        String newSession = pending.exchange().streamPolicy().resumable() && sessionId == null
+                ? pending.session().id() : null;
+        MessageSink sink = new FastAnswer(post, newSession, budget);
+        if (!pending.exchange().runNow(callOver == null ? sink : new ReleasingSink(sink, callOver))) {
+            if (callOver != null) {
+                callOver.run();
+            }
+            post.handOver(new FastPost.Handover(body, caller, pending));
+        }
+    }
+
+    private static String trimmed(String value) {
+        return value == null || value.isBlank() ? null : value.trim();
     }
 
     /** Hands the rest of a request to {@code pool}: the request goes async, and errors end it with a 500. */

@@ -24,6 +24,7 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.server.handler.ContextHandler;
 import org.eclipse.jetty.server.internal.HttpChannelState;
 import org.eclipse.jetty.server.internal.HttpConnection;
 import org.eclipse.jetty.util.thread.Invocable;
@@ -54,15 +55,18 @@ final class SelectorLane implements ConnectorFactory {
 
     private final Predicate<String> mcpPath;
     private final BooleanSupplier credentialsWaitOnNothing;
+    private final McpServlet servlet;
 
     /**
      * @param mcpPath whether a request path (from the server's root) is an MCP endpoint
      * @param credentialsWaitOnNothing whether a request's credential may be checked on the lane (every
      *     authenticator's checks wait on nothing)
+     * @param servlet the MCP servlet, whose POSTs that wait on nothing the {@link CoreLane} answers; null: none
      */
-    SelectorLane(Predicate<String> mcpPath, BooleanSupplier credentialsWaitOnNothing) {
+    SelectorLane(Predicate<String> mcpPath, BooleanSupplier credentialsWaitOnNothing, McpServlet servlet) {
         this.mcpPath = mcpPath;
         this.credentialsWaitOnNothing = credentialsWaitOnNothing;
+        this.servlet = servlet;
     }
 
     @Override
@@ -72,7 +76,7 @@ final class SelectorLane implements ConnectorFactory {
             LOG.info("No plain HTTP connector to take over: MCP requests take Jetty's pool like the others");
             return new LocalConnector(server);
         }
-        return new LaneConnector(server, plain, mcpPath, credentialsWaitOnNothing);
+        return new LaneConnector(server, plain, mcpPath, credentialsWaitOnNothing, servlet);
     }
 
     /** Felix's HTTP (not HTTPS) connector, or null. */
@@ -94,14 +98,18 @@ final class SelectorLane implements ConnectorFactory {
         private final BooleanSupplier credentialsWaitOnNothing;
         /** Watches the connections of pending requests that a disconnect cancels; while started. */
         private volatile CloseWatcher closeWatcher;
+        private final McpServlet servlet;
+        /** The core lane's context while it is placed, or null. */
+        private ContextHandler coreLane;
 
         LaneConnector(Server server, ServerConnector plain, Predicate<String> mcpPath,
-                BooleanSupplier credentialsWaitOnNothing) {
+                BooleanSupplier credentialsWaitOnNothing, McpServlet servlet) {
             super(server, null, null, null, plain.getAcceptors(), plain.getSelectorManager().getSelectorCount(),
                     new LaneConnectionFactory(plain.getConnectionFactory(HttpConnectionFactory.class)));
             this.plain = plain;
             this.mcpPath = mcpPath;
             this.credentialsWaitOnNothing = credentialsWaitOnNothing;
+            this.servlet = servlet;
             setHost(plain.getHost());
             setAcceptQueueSize(plain.getAcceptQueueSize());
             setIdleTimeout(plain.getIdleTimeout());
@@ -142,11 +150,17 @@ final class SelectorLane implements ConnectorFactory {
                 }
                 throw e;
             }
-            SelectorLane.LOG.info("MCP requests on {}:{} are served on the thread that reads them", getHost(), getLocalPort());
+            coreLane = CoreLane.install(getServer(), servlet);
+            SelectorLane.LOG.info("MCP requests on {}:{} are served on the thread that reads them{}", getHost(), getLocalPort(),
+                    coreLane != null ? ", those that wait on nothing by a core handler" : "");
         }
 
         @Override
         protected void doStop() throws Exception {
+            if (coreLane != null) {
+                CoreLane.remove(getServer(), coreLane);
+                coreLane = null;
+            }
             CloseWatcher watcher = closeWatcher;
             closeWatcher = null;
             if (watcher != null) {

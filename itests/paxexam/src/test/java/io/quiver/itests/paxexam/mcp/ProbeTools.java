@@ -119,6 +119,29 @@ public final class ProbeTools {
         return context.registerService(Tool.class, where, props);
     }
 
+    /**
+     * A tool, declared blocking or not, that answers what served its call: "core" (the HTTP transport's core lane,
+     * ahead of the servlet), "servlet", or "elsewhere" (a thread the servlet handed the call to).
+     */
+    public static ServiceRegistration<?> registerWhich(BundleContext context, String name, boolean blocking) {
+        Hashtable<String, Object> props = new Hashtable<>();
+        props.put("mcp.tool.name", name);
+        props.put("mcp.tool.description", "Answers what served its call (Pax Exam fixture)");
+        props.put("mcp.tool.blocking", blocking);
+        Tool which = call -> {
+            for (StackTraceElement frame : new Throwable().getStackTrace()) {
+                if (frame.getClassName().endsWith(".CoreLane") && frame.getMethodName().equals("handle")) {
+                    return Outcome.text("core");
+                }
+                if (frame.getClassName().endsWith(".McpServlet") && frame.getMethodName().equals("service")) {
+                    return Outcome.text("servlet");
+                }
+            }
+            return Outcome.text("elsewhere");
+        };
+        return context.registerService(Tool.class, which, props);
+    }
+
     /** Registers a non-blocking tool that reports progress {@code count} times with a message of {@code size} characters, then answers. */
     public static ServiceRegistration<?> registerChatty(BundleContext context, String name, int count, int size) {
         Hashtable<String, Object> props = new Hashtable<>();
