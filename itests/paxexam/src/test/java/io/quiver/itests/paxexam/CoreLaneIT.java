@@ -33,7 +33,8 @@ import org.osgi.service.cm.ConfigurationAdmin;
 /**
  * The core lane ({@code coreLane}, on by default with the selector lane): an MCP POST whose answer waits on
  * nothing is answered by a Jetty core handler ahead of the servlet; what it cannot serve whole (a body that
- * arrives in parts, a tool that may block, a caller with credentials) reaches the servlet with nothing lost.
+ * arrives in parts, a tool that may block, a credential an authenticator may wait to check) reaches the servlet
+ * with nothing lost, and a caller's request is counted once against its rate.
  * Which of the two served a call is read off the tool's own stack ({@code CoreLane.handle} or
  * {@code McpServlet.service} below it).
  */
@@ -110,19 +111,68 @@ public class CoreLaneIT {
     }
 
     @Test
-    public void aServerThatAsksForCredentialsServesEveryCallThroughTheServlet() throws Exception {
+    public void aCredentialIsCheckedAheadOfTheServletWhenEveryAuthenticatorChecksWithoutWaiting() throws Exception {
         URI endpoint = Endpoint.await(context, BOUND);
         register(which("itest_which_guarded", false));
         ServiceRegistration<?> authenticator = ProbeTools.registerAuthenticator(context, "core-lane-token", true);
-        try (Socket socket = RawHttp.connect(endpoint)) {
-            String refused = Eventually.until("credentials asked for", () -> call(socket, endpoint, "itest_which_guarded", false),
-                    answer -> answer.startsWith("HTTP/1.1 401"), BOUND);
-            assertTrue(refused, refused.startsWith("HTTP/1.1 401"));
+        try {
+            try (Socket socket = RawHttp.connect(endpoint)) {
+                String refused = Eventually.until("credentials asked for",
+                        () -> call(socket, endpoint, "itest_which_guarded", false, null),
+                        answer -> answer.startsWith("HTTP/1.1 401"), BOUND);
+                assertTrue(refused, refused.contains("Unauthorized"));
+            }
+            try (Socket socket = RawHttp.connect(endpoint)) {
+                assertEquals("core", call(socket, endpoint, "itest_which_guarded", false, "core-lane-token"));
+                String wrong = call(socket, endpoint, "itest_which_guarded", false, "not-the-token");
+                assertTrue("a token no authenticator accepts gets the servlet's 401: " + wrong, wrong.startsWith("HTTP/1.1 401"));
+            }
         } finally {
             authenticator.unregister();
         }
+        // an authenticator that may wait (a remote key set) keeps credentials off the lane: the servlet checks them
+        ServiceRegistration<?> waiting = ProbeTools.registerAuthenticator(context, "core-lane-token", false);
+        try (Socket socket = RawHttp.connect(endpoint)) {
+            assertEquals("servlet", Eventually.until("credentials checked off the lane",
+                    () -> call(socket, endpoint, "itest_which_guarded", false, "core-lane-token"), "servlet"::equals, BOUND));
+        } finally {
+            waiting.unregister();
+        }
         try (Socket socket = RawHttp.connect(endpoint)) {
             assertEquals("core", expect(socket, endpoint, "itest_which_guarded", "core"));
+        }
+    }
+
+    @Test
+    public void aCallersRequestRateCountsEachRequestOnceWhicheverPathServesIt() throws Exception {
+        URI endpoint = Endpoint.await(context, BOUND);
+        register(which("itest_which_counted", false));
+        register(which("itest_which_counted_blocking", true));
+        ConfigurationAdmin admin = context.getService(context.getServiceReference(ConfigurationAdmin.class));
+        Hashtable<String, Object> settings = new Hashtable<>();
+        settings.put("subjectRequestsPerSecond", "0.01");
+        settings.put("subjectBurst", "4");
+        admin.getConfiguration(TRANSPORT, "?").update(settings);
+        ServiceRegistration<?> authenticator = ProbeTools.registerAuthenticator(context, "counted-token", true);
+        try {
+            try (Socket socket = RawHttp.connect(endpoint)) {
+                // the settings and the authenticator have arrived once a call without the token is refused
+                Eventually.until("credentials asked for", () -> call(socket, endpoint, "itest_which_counted", false, null),
+                        answer -> answer.startsWith("HTTP/1.1 401"), BOUND);
+            }
+            try (Socket socket = RawHttp.connect(endpoint)) {
+                // four requests of the burst: two answered ahead of the servlet, two handed to it (counted there
+                // again, the fourth would be refused)
+                assertEquals("core", call(socket, endpoint, "itest_which_counted", false, "counted-token"));
+                assertEquals("elsewhere", call(socket, endpoint, "itest_which_counted_blocking", false, "counted-token"));
+                assertEquals("core", call(socket, endpoint, "itest_which_counted", false, "counted-token"));
+                assertEquals("elsewhere", call(socket, endpoint, "itest_which_counted_blocking", false, "counted-token"));
+                String fifth = call(socket, endpoint, "itest_which_counted", false, "counted-token");
+                assertTrue(fifth, fifth.startsWith("HTTP/1.1 429"));
+                assertTrue(fifth, fifth.contains("Too Many Requests"));
+            }
+        } finally {
+            authenticator.unregister();
         }
     }
 
@@ -131,6 +181,11 @@ public class CoreLaneIT {
      * {@code inParts}: the body is written in two parts 300 ms apart.
      */
     private static String call(Socket socket, URI endpoint, String tool, boolean inParts) throws Exception {
+        return call(socket, endpoint, tool, inParts, null);
+    }
+
+    /** The same with a bearer credential (null: none). */
+    private static String call(Socket socket, URI endpoint, String tool, boolean inParts, String bearer) throws Exception {
         byte[] body = ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
                 + "\",\"arguments\":{},\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
                 + "\"io.modelcontextprotocol/clientCapabilities\":{},"
@@ -138,6 +193,7 @@ public class CoreLaneIT {
                 .getBytes(StandardCharsets.UTF_8);
         String head = "POST " + endpoint.getRawPath() + " HTTP/1.1\r\nHost: " + endpoint.getHost() + ":" + endpoint.getPort()
                 + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                + (bearer == null ? "" : "Authorization: Bearer " + bearer + "\r\n")
                 + "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: " + tool
                 + "\r\nContent-Length: " + body.length + "\r\n\r\n";
         OutputStream out = socket.getOutputStream();

@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
  * MCP POSTs answered by a Jetty core handler on the selector lane, ahead of the servlet: the servlet stack
  * (Felix's dispatch, the servlet request and response, their output) costs about a third of a trivial call,
  * more than the whole of Quiver's engine. A context at {@code /} placed before Felix's servlet context takes
- * a POST read on the lane when {@link McpServlet#fastCaller} admits it (no credentials asked for, every guard
- * passed) and its whole body came with it; the servlet's own rules then serve it ({@link McpServlet#fastServe}):
+ * a POST read on the lane when {@link McpServlet#fastCaller} admits it (every guard passed, its credential, if the
+ * server asks for one, checked without waiting) and its whole body came with it; the servlet's own rules then serve it ({@link McpServlet#fastServe}):
  * what waits on nothing is answered here, the rest is handed to the servlet with what was done
  * ({@link FastPost.Handover}, a request attribute), which goes on from there. Every other request, and every
  * one when {@code coreLane} is false, passes untouched to Felix's context.
@@ -187,7 +187,7 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
         }
 
         @Override
-        public void answer(int status, String sessionId, String contentType, byte[] body, Runnable written) {
+        public void answer(int status, Map<String, String> extra, String contentType, byte[] body, Runnable written) {
             synchronized (this) {
                 if (answered || handedOver) {
                     done(written); // one answer only (a failure after the answer, say)
@@ -197,9 +197,7 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
             }
             response.setStatus(status);
             HttpFields.Mutable headers = response.getHeaders();
-            if (sessionId != null) {
-                headers.put(McpServlet.SESSION_HEADER, sessionId);
-            }
+            extra.forEach(headers::put);
             if (status == 503) {
                 headers.put(HttpHeader.RETRY_AFTER, Integer.toString(HttpErrors.RETRY_AFTER_SECONDS));
             }

@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The answer of an exchange the core lane runs on the thread that read it ({@link McpServlet#fastServe}): the
@@ -20,7 +21,7 @@ final class FastAnswer implements MessageSink {
     private static final byte[] END = "\n\n".getBytes(StandardCharsets.UTF_8);
 
     private final FastPost post;
-    private final String newSession;
+    private final Map<String, String> headers;
     private final StreamBudget budget;
     private List<byte[]> before;
     private boolean done;
@@ -28,7 +29,7 @@ final class FastAnswer implements MessageSink {
     /** @param newSession the session id to tell the client (an initialize's), or null */
     FastAnswer(FastPost post, String newSession, StreamBudget budget) {
         this.post = post;
-        this.newSession = newSession;
+        this.headers = newSession == null ? Map.of() : Map.of(McpServlet.SESSION_HEADER, newSession);
         this.budget = budget;
     }
 
@@ -71,7 +72,7 @@ final class FastAnswer implements MessageSink {
             }
             write(200, MediaTypes.SSE, sse.toByteArray());
         } else if (response == null) {
-            post.answer(204, newSession, null, null, null);
+            post.answer(204, headers, null, null, null);
         } else {
             write(status, MediaTypes.JSON, response);
         }
@@ -80,7 +81,7 @@ final class FastAnswer implements MessageSink {
     private void write(int status, String type, byte[] body) {
         long length = body.length;
         budget.holdUnsent(length, true); // written without blocking; counted until it is out
-        post.answer(status, newSession, type, body, () -> budget.releaseUnsent(length));
+        post.answer(status, headers, type, body, () -> budget.releaseUnsent(length));
     }
 
     private static void event(ByteArrayOutputStream out, byte[] message) {

@@ -20,10 +20,11 @@ interface FastPost {
     String remoteAddr();
 
     /**
-     * Answers and ends the request without blocking: {@code body} null for none; {@code sessionId}, when not
-     * null, goes out as {@code Mcp-Session-Id}; {@code written} (if any) runs once the bytes are out or lost.
+     * Answers and ends the request without blocking: {@code body} null for none; {@code headers} go out with it
+     * ({@code Mcp-Session-Id}, {@code Retry-After}, {@code Connection}); {@code written} (if any) runs once the
+     * bytes are out or lost.
      */
-    void answer(int status, String sessionId, String contentType, byte[] body, Runnable written);
+    void answer(int status, Map<String, String> headers, String contentType, byte[] body, Runnable written);
 
     /**
      * Gives the request to the servlet, which goes on from where this left it ({@link Handover}); nothing has

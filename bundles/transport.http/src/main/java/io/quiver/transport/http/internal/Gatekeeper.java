@@ -9,6 +9,7 @@ import java.net.URI;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,13 +92,22 @@ final class Gatekeeper {
     }
 
     Verdict check(HttpServletRequest req) {
+        return check(req.getHeader("Authorization"), req.getRemoteAddr(), () -> metadataUrl(req), true);
+    }
+
+    /**
+     * The same from a request's parts: its {@code Authorization} header, its client's address and, for a
+     * challenge, its metadata URL. {@code report}: refusals are logged (not where the servlet checks the
+     * request again and logs them).
+     */
+    Verdict check(String authorization, String remoteAddr, Supplier<String> metadataUrl, boolean report) {
         List<Authenticator> asked = authenticators;
         if (asked.isEmpty() && !requiredByServer) {
             return ANONYMOUS;
         }
-        String token = bearer(req.getHeader("Authorization"));
+        String token = bearer(authorization);
         if (token == null) {
-            return new Challenged(401, "Bearer resource_metadata=\"" + metadataUrl(req) + "\"",
+            return new Challenged(401, "Bearer resource_metadata=\"" + metadataUrl.get() + "\"",
                     "Unauthorized: this endpoint needs an Authorization: Bearer token");
         }
         Authentication found = Authentication.notMine();
@@ -105,7 +115,9 @@ final class Gatekeeper {
             try {
                 found = authenticator.authenticate(token);
             } catch (RuntimeException e) {
-                LOG.error("An authenticator failed; the request is refused", e);
+                if (report) {
+                    LOG.error("An authenticator failed; the request is refused", e);
+                }
                 found = Authentication.refused("the authenticator failed");
             }
             if (found.status() != Authentication.Status.NOT_MINE) {
@@ -115,17 +127,18 @@ final class Gatekeeper {
         if (!found.accepted()) {
             String reason = found.status() == Authentication.Status.NOT_MINE ? "no authenticator accepts tokens of this form"
                     : found.reason();
-            refusals.warn("requests were refused for their bearer token (the last: {})",
-                    reason + ", from " + req.getRemoteAddr());
+            if (report) {
+                refusals.warn("requests were refused for their bearer token (the last: {})", reason + ", from " + remoteAddr);
+            }
             return new Challenged(401, "Bearer error=\"invalid_token\", error_description=\"The access token is"
-                    + " invalid or expired\", resource_metadata=\"" + metadataUrl(req) + "\"",
+                    + " invalid or expired\", resource_metadata=\"" + metadataUrl.get() + "\"",
                     "Unauthorized: the bearer token was not accepted");
         }
         Set<String> granted = found.scopes();
         List<String> missing = requiredScopes.stream().filter(s -> !granted.contains(s)).toList();
         if (!missing.isEmpty()) {
             return new Challenged(403, "Bearer error=\"insufficient_scope\", scope=\"" + String.join(" ", requiredScopes)
-                    + "\", resource_metadata=\"" + metadataUrl(req) + "\"",
+                    + "\", resource_metadata=\"" + metadataUrl.get() + "\"",
                     "Forbidden: the token lacks the scope " + String.join(" ", missing));
         }
         return new Admitted(found.caller());
@@ -137,13 +150,20 @@ final class Gatekeeper {
      * any.
      */
     Verdict place(HttpServletRequest req, CallerIdentity caller, String pathTenant) {
+        return place(caller, pathTenant, req.getRequestURI(), () -> metadataUrl(req), true);
+    }
+
+    /** The same from a request's parts ({@link #check(String, String, Supplier, boolean)}). */
+    Verdict place(CallerIdentity caller, String pathTenant, String requestUri, Supplier<String> metadataUrl, boolean report) {
         if (!caller.authenticated() || caller.tenant().equals(pathTenant)) {
             return new Admitted(caller);
         }
-        refusals.warn("requests were refused for naming another tenant than their token's (the last: {})",
-                caller.subject() + " of tenant " + caller.tenant() + " at " + req.getRequestURI());
+        if (report) {
+            refusals.warn("requests were refused for naming another tenant than their token's (the last: {})",
+                    caller.subject() + " of tenant " + caller.tenant() + " at " + requestUri);
+        }
         return new Challenged(403, "Bearer error=\"insufficient_scope\", error_description=\"The access token is not"
-                + " for this tenant\", resource_metadata=\"" + metadataUrl(req) + "\"",
+                + " for this tenant\", resource_metadata=\"" + metadataUrl.get() + "\"",
                 "Forbidden: the token is for tenant " + caller.tenant() + ", not " + pathTenant);
     }
 

@@ -132,7 +132,7 @@ public @interface HttpConfig {
             + " false: Felix's own connector, every request on Jetty's pool")
     boolean selectorLane() default true;
 
-    @AttributeDefinition(description = "With selectorLane: an MCP POST of a caller without credentials, whose body came"
+    @AttributeDefinition(description = "With selectorLane: an MCP POST whose credential (if any is asked for) every authenticator checks without waiting, whose body came"
             + " with its headers and whose answer waits on nothing (a control method, a tool declared non-blocking),"
             + " is answered by a Jetty core handler ahead of the servlet, without the servlet layers; the rest takes"
             + " the servlet as before. It passes by servlet filters of other bundles on the MCP path: set false if"

@@ -415,13 +415,14 @@ final class McpServlet extends HttpServlet {
     /**
      * The caller of a POST the core lane may serve, or null when it takes the servlet instead (untouched:
      * every check here is the servlet's own, without side effects, and the servlet makes them again and
-     * answers what fails). Served there: no credentials asked for (no authenticator, not required), every
-     * guard passed, a JSON body of a declared length within {@code maxBodyBytes}.
+     * answers and logs what fails). Served there: every
+     * guard passed, a JSON body of a declared length within {@code maxBodyBytes}, and no credential asked for or one
+     * every authenticator checks without waiting and accepts.
      */
     CallerIdentity fastCaller(FastPost post, String path, String query, long length) {
         HttpConfig c = config;
         Endpoints e = endpoints;
-        if (!c.coreLane() || inService.get() <= 0 || e == null || gate.required() || length <= 0 || length > c.maxBodyBytes()
+        if (!c.coreLane() || inService.get() <= 0 || e == null || gate.required() && !gate.checksWithoutWaiting() || length <= 0 || length > c.maxBodyBytes()
                 || post.header("Expect") != null) {
             return null;
         }
@@ -438,11 +439,19 @@ final class McpServlet extends HttpServlet {
         if (tenant == null) {
             return null;
         }
+        String project;
         try {
-            return CallerIdentity.ANONYMOUS.in(tenant, Endpoints.projectOf(query));
+            project = Endpoints.projectOf(query);
         } catch (Endpoints.BadProject bad) {
             return null;
         }
+        // a credential is checked here when every authenticator checks without waiting (the lane's own rule); a
+        // refusal is the servlet's to answer and to log, so it checks the request again
+        Gatekeeper.Verdict verdict = gate.check(post.header("Authorization"), post.remoteAddr(), () -> "", false);
+        if (verdict instanceof Gatekeeper.Admitted admitted) {
+            verdict = gate.place(admitted.caller(), tenant, path, () -> "", false);
+        }
+        return verdict instanceof Gatekeeper.Admitted placed ? placed.caller().in(tenant, project) : null;
     }
 
     /**
@@ -455,12 +464,20 @@ final class McpServlet extends HttpServlet {
             serveFast(post, body, caller);
         } catch (RuntimeException e) {
             LOG.error("A POST to the MCP endpoint failed", e);
-            post.answer(HttpServletResponse.SC_INTERNAL_SERVER_ERROR, null, MediaTypes.JSON,
+            post.answer(HttpServletResponse.SC_INTERNAL_SERVER_ERROR, Map.of(), MediaTypes.JSON,
                     engine.errorResponse(TransportErrors.INTERNAL_ERROR, "Internal error"), null);
         }
     }
 
     private void serveFast(FastPost post, byte[] body, CallerIdentity caller) {
+        // counted here, once: the servlet does not count a request the core lane hands over
+        long wait = limits.admit(caller);
+        if (wait > 0) {
+            post.answer(TOO_MANY_REQUESTS, Map.of("Retry-After", Long.toString(wait), "Connection", "close"), MediaTypes.JSON,
+                    engine.errorResponse(TransportErrors.SERVER_ERROR,
+                            "Too Many Requests: over this caller's request rate; try again in " + wait + " s"), null);
+            return;
+        }
         String sessionId = trimmed(post.header(SESSION_HEADER));
         Inbound inbound = new Inbound(sessionId, trimmed(post.header(VERSION_HEADER)), caller, post.headers(),
                 post.remoteAddr());
@@ -470,11 +487,11 @@ final class McpServlet extends HttpServlet {
             return;
         }
         if (receipt instanceof Receipt.Accepted) {
-            post.answer(HttpServletResponse.SC_ACCEPTED, null, null, null, null);
+            post.answer(HttpServletResponse.SC_ACCEPTED, Map.of(), null, null, null);
             return;
         }
         if (receipt instanceof Receipt.Rejected rejected) {
-            post.answer(HttpErrors.status(rejected.reason()), null, MediaTypes.JSON, rejected.body(), null);
+            post.answer(HttpErrors.status(rejected.reason()), Map.of(), MediaTypes.JSON, rejected.body(), null);
             return;
         }
         Receipt.Pending pending = (Receipt.Pending) receipt;
