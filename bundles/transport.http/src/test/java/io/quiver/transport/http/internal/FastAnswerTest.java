@@ -1,0 +1,117 @@
+package io.quiver.transport.http.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.quiver.api.transport.Receipt;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The answer the core lane gives for an exchange it runs: what a client receives for each way the exchange
+ * ends, and the unread bytes it holds until they are written.
+ */
+class FastAnswerTest {
+
+    private record Answer(int status, Map<String, String> headers, String type, String body, Runnable written) {
+    }
+
+    private final List<Answer> answers = new ArrayList<>();
+    private final StreamBudget budget = new StreamBudget();
+    private final FastPost post = new FastPost() {
+        @Override
+        public String header(String name) {
+            return null;
+        }
+
+        @Override
+        public Map<String, String> headers() {
+            return Map.of();
+        }
+
+        @Override
+        public String remoteAddr() {
+            return "127.0.0.1";
+        }
+
+        @Override
+        public void answer(int status, Map<String, String> headers, String contentType, byte[] body, Runnable written) {
+            answers.add(new Answer(status, headers, contentType, body == null ? null : new String(body, StandardCharsets.UTF_8),
+                    written));
+        }
+
+        @Override
+        public void handOver(Handover handover) {
+            throw new AssertionError("an answer is never handed over");
+        }
+    };
+
+    @Test
+    void aResponseAloneIsPlainJsonCountedUntilWritten() {
+        FastAnswer answer = new FastAnswer(post, "s1", budget);
+
+        answer.complete(bytes("{\"id\":1}"));
+        answer.complete(bytes("{\"id\":2}"));
+
+        assertEquals(1, answers.size());
+        Answer a = answers.get(0);
+        assertEquals(200, a.status());
+        assertEquals(MediaTypes.JSON, a.type());
+        assertEquals("{\"id\":1}", a.body());
+        assertEquals(Map.of("Mcp-Session-Id", "s1"), a.headers());
+        assertEquals(8, budget.unsent());
+        a.written().run();
+        assertEquals(0, budget.unsent());
+    }
+
+    @Test
+    void messagesBeforeTheResponseMakeOneEventStreamEndingWithIt() {
+        FastAnswer answer = new FastAnswer(post, null, budget);
+
+        answer.send(bytes("{\"method\":\"notifications/progress\"}"));
+        answer.send(bytes("{\"method\":\"notifications/message\"}"));
+        answer.complete(bytes("{\"id\":3}"));
+        answer.send(bytes("{\"method\":\"late\"}"));
+
+        assertEquals(1, answers.size());
+        Answer a = answers.get(0);
+        assertEquals(200, a.status());
+        assertEquals(MediaTypes.SSE, a.type());
+        assertEquals("event: message\ndata: {\"method\":\"notifications/progress\"}\n\n"
+                + "event: message\ndata: {\"method\":\"notifications/message\"}\n\n"
+                + "event: message\ndata: {\"id\":3}\n\n", a.body());
+        assertEquals(Map.of(), a.headers());
+    }
+
+    @Test
+    void noResponseIs204AndAFailureItsStatus() {
+        new FastAnswer(post, null, budget).complete(null);
+        new FastAnswer(post, null, budget).fail(Receipt.Reason.UNAVAILABLE, bytes("{\"error\":{}}"));
+
+        assertEquals(204, answers.get(0).status());
+        assertNull(answers.get(0).body());
+        assertEquals(503, answers.get(1).status());
+        assertEquals("{\"error\":{}}", answers.get(1).body());
+    }
+
+    @Test
+    void aFailureAfterMessagesEndsTheStreamWithTheError() {
+        FastAnswer answer = new FastAnswer(post, null, budget);
+
+        answer.send(bytes("{\"method\":\"notifications/message\"}"));
+        answer.fail(Receipt.Reason.INVALID_REQUEST, bytes("{\"error\":{}}"));
+
+        Answer a = answers.get(0);
+        assertEquals(200, a.status());
+        assertEquals(MediaTypes.SSE, a.type());
+        assertEquals("event: message\ndata: {\"method\":\"notifications/message\"}\n\nevent: message\ndata: {\"error\":{}}\n\n",
+                a.body());
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}
