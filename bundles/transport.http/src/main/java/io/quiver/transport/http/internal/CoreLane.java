@@ -1,6 +1,8 @@
 package io.quiver.transport.http.internal;
 
 import io.quiver.api.CallerIdentity;
+import io.quiver.api.transport.Receipt;
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,6 +19,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.handler.ContextHandler;
 import org.eclipse.jetty.server.handler.ContextHandlerCollection;
+import org.eclipse.jetty.server.handler.SizeLimitHandler;
 import org.eclipse.jetty.util.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,6 +70,10 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
             LOG.info("No servlet context at /: MCP requests take the servlet");
             return null;
         }
+        if (root instanceof Handler.Container container && container.getDescendant(SizeLimitHandler.class) != null) {
+            LOG.info("Felix HTTP limits request sizes (requestSizeLimit, responseSizeLimit): MCP requests take the servlet");
+            return null;
+        }
         ContextHandler lane = new ContextHandler(new CoreLane(servlet, root), "/");
         lane.setDisplayName("quiver-core-lane");
         lane.setServer(server);
@@ -102,10 +109,9 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
             return false;
         }
         servlet.observe(request.getConnectionMetaData().getConnector());
-        HttpFields fields = request.getHeaders();
         long length;
         try {
-            length = fields.getLongField(HttpHeader.CONTENT_LENGTH);
+            length = request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
         } catch (NumberFormatException e) {
             return false;
         }
@@ -113,33 +119,47 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
         CallerIdentity caller = servlet.fastCaller(post, Request.getPathInContext(request), request.getHttpURI().getQuery(),
                 length);
         if (caller == null) {
-            return false;
+            return post.answered(); // refused for its credential right here, or the servlet's
         }
-        byte[] body = new byte[(int) length];
+        // the body, taken only as it is already here: nothing is held for a body still on its way
+        byte[] body = null;
+        ByteArrayOutputStream part = null;
         int read = 0;
         boolean ended = false;
-        while (read < body.length) {
+        while (read < length) {
             Content.Chunk chunk = request.read();
             if (chunk == null || Content.Chunk.isFailure(chunk)) {
-                if (read == 0) {
-                    return false; // nothing taken: the servlet waits for the body, or meets the failure
+                if (read == 0 && chunk == null) {
+                    return false; // nothing taken: the servlet waits for the body
                 }
-                // a part came: the servlet reads it again from here, then the rest as it arrives
-                Request original = request instanceof Request.Wrapper wrapper ? wrapper.getWrapped() : request;
-                return servletContext.handle(new Replay(original, ByteBuffer.wrap(body, 0, read)), response, callback);
+                // the servlet reads again what came, a failure too, then the rest as it arrives
+                return toServlet(new Replay(original(request), part == null ? null : part.toByteArray(), chunk),
+                        response, callback);
             }
             ByteBuffer bytes = chunk.getByteBuffer();
-            int n = Math.min(bytes.remaining(), body.length - read);
-            bytes.get(body, read, n);
-            read += n;
-            boolean last = chunk.isLast();
-            chunk.release();
-            ended = last;
-            if (last && read < body.length) {
-                // shorter than declared: the servlet answers that
-                Request original = request instanceof Request.Wrapper wrapper ? wrapper.getWrapped() : request;
-                return servletContext.handle(new Replay(original, ByteBuffer.wrap(body, 0, read)), response, callback);
+            int n = (int) Math.min(bytes.remaining(), length - read);
+            if (read == 0 && n == length) {
+                body = new byte[n];
+                bytes.get(body);
+            } else {
+                if (part == null) {
+                    part = new ByteArrayOutputStream(n);
+                }
+                byte[] piece = new byte[n];
+                bytes.get(piece);
+                part.writeBytes(piece);
             }
+            read += n;
+            ended = chunk.isLast();
+            chunk.release();
+            if (ended && read < length) {
+                // shorter than declared: the servlet answers that
+                return toServlet(new Replay(original(request), part == null ? null : part.toByteArray(), null),
+                        response, callback);
+            }
+        }
+        if (body == null) {
+            body = part.toByteArray();
         }
         if (!ended) {
             // the declared length is read: one more read lets the parser end the message without touching the
@@ -150,7 +170,33 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
             }
         }
         servlet.fastServe(post, body, caller);
-        return !post.handedOver();
+        if (!post.handedOver()) {
+            return true;
+        }
+        // the servlet goes on from where this left it; should something else answer instead (another bundle's
+        // filter, a size limit), the exchange the engine holds is let go
+        toServlet(original(request), response, callback);
+        if (request.removeAttribute(FastPost.Handover.ATTRIBUTE) instanceof FastPost.Handover left
+                && left.receipt() instanceof Receipt.Pending pending) {
+            pending.exchange().abandon();
+        }
+        return true;
+    }
+
+    /**
+     * Gives a request whose body this has touched to Felix's servlet context directly (the contexts after this
+     * one must not see it again); what that context does not handle is a 404, as it would be.
+     */
+    private boolean toServlet(Request request, Response response, Callback callback) throws Exception {
+        if (!servletContext.handle(request, response, callback)) {
+            Response.writeError(request, response, callback, 404);
+        }
+        return true;
+    }
+
+    /** The request as Jetty made it, outside the lane's context. */
+    private static Request original(Request request) {
+        return request instanceof Request.Wrapper wrapper ? wrapper.getWrapped() : request;
     }
 
     /** The request as {@link McpServlet} reads and answers it here. */
@@ -187,6 +233,29 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
         }
 
         @Override
+        public String scheme() {
+            String scheme = request.getHttpURI().getScheme();
+            return scheme != null ? scheme : request.isSecure() ? "https" : "http";
+        }
+
+        @Override
+        public String authority() {
+            String host = request.getHeaders().get(HttpHeader.HOST);
+            return host != null ? host : Request.getServerName(request) + ":" + Request.getServerPort(request);
+        }
+
+        @Override
+        public void watchClose(Runnable gone) {
+            if (request.getConnectionMetaData().getConnection() instanceof SelectorLane.LaneConnection lane) {
+                lane.watchClose(request, gone);
+            }
+        }
+
+        synchronized boolean answered() {
+            return answered;
+        }
+
+        @Override
         public void answer(int status, Map<String, String> extra, String contentType, byte[] body, Runnable written) {
             synchronized (this) {
                 if (answered || handedOver) {
@@ -195,26 +264,32 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
                 }
                 answered = true;
             }
-            response.setStatus(status);
-            HttpFields.Mutable headers = response.getHeaders();
-            extra.forEach(headers::put);
-            if (status == 503) {
-                headers.put(HttpHeader.RETRY_AFTER, Integer.toString(HttpErrors.RETRY_AFTER_SECONDS));
-            }
-            if (contentType != null) {
-                headers.put(HttpHeader.CONTENT_TYPE, status >= 400 ? contentType + ";charset=utf-8" : contentType);
-                if (MediaTypes.SSE.equals(contentType)) {
-                    headers.put(HttpHeader.CACHE_CONTROL, "no-cache");
+            try {
+                response.setStatus(status);
+                HttpFields.Mutable headers = response.getHeaders();
+                extra.forEach(headers::put);
+                if (status == 503) {
+                    headers.put(HttpHeader.RETRY_AFTER, Integer.toString(HttpErrors.RETRY_AFTER_SECONDS));
                 }
+                if (contentType != null) {
+                    headers.put(HttpHeader.CONTENT_TYPE, status >= 400 ? contentType + ";charset=utf-8" : contentType);
+                    if (contentType.startsWith(MediaTypes.SSE)) {
+                        headers.put(HttpHeader.CACHE_CONTROL, "no-cache, no-transform");
+                        headers.put("X-Accel-Buffering", "no");
+                    }
+                }
+                headers.put(HttpHeader.CONTENT_LENGTH, body == null ? 0 : body.length);
+                response.write(true, body == null ? null : ByteBuffer.wrap(body), Callback.from(() -> {
+                    done(written);
+                    callback.succeeded();
+                }, failure -> {
+                    done(written);
+                    callback.failed(failure);
+                }));
+            } catch (RuntimeException e) {
+                done(written);
+                callback.failed(e);
             }
-            headers.put(HttpHeader.CONTENT_LENGTH, body == null ? 0 : body.length);
-            response.write(true, body == null ? null : ByteBuffer.wrap(body), Callback.from(() -> {
-                done(written);
-                callback.succeeded();
-            }, failure -> {
-                done(written);
-                callback.failed(failure);
-            }));
         }
 
         synchronized boolean handedOver() {
@@ -236,30 +311,39 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
         }
     }
 
-    /** The request with the part of its body already read put back in front of the rest. */
+    /** The request with what was already read of its body (bytes, a failure) put back in front of the rest. */
     private static final class Replay extends Request.Wrapper {
-        private ByteBuffer first;
+        private ByteBuffer data;
+        private Content.Chunk failure;
 
-        Replay(Request request, ByteBuffer first) {
+        Replay(Request request, byte[] data, Content.Chunk failure) {
             super(request);
-            this.first = first;
+            this.data = data == null || data.length == 0 ? null : ByteBuffer.wrap(data);
+            this.failure = failure;
         }
 
         @Override
         public Content.Chunk read() {
-            ByteBuffer part;
             synchronized (this) {
-                part = first;
-                first = null;
+                if (data != null) {
+                    ByteBuffer part = data;
+                    data = null;
+                    return Content.Chunk.from(part, false);
+                }
+                if (failure != null) {
+                    Content.Chunk last = failure;
+                    failure = null;
+                    return last;
+                }
             }
-            return part != null ? Content.Chunk.from(part, false) : super.read();
+            return super.read();
         }
 
         @Override
         public void demand(Runnable demandCallback) {
             boolean ready;
             synchronized (this) {
-                ready = first != null;
+                ready = data != null || failure != null;
             }
             if (ready) {
                 getContext().execute(demandCallback);

@@ -70,7 +70,7 @@ final class FastAnswer implements MessageSink {
             if (response != null) {
                 event(sse, response);
             }
-            write(200, MediaTypes.SSE, sse.toByteArray());
+            write(200, MediaTypes.SSE + ";charset=utf-8", sse.toByteArray());
         } else if (response == null) {
             post.answer(204, headers, null, null, null);
         } else {

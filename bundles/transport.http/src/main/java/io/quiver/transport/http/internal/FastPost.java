@@ -19,6 +19,19 @@ interface FastPost {
 
     String remoteAddr();
 
+    /** The request's scheme ({@code http}, {@code https}). */
+    String scheme();
+
+    /** Its {@code Host} header, else the server's name and port. */
+    String authority();
+
+    /**
+     * Watches the request's connection until the request completes: a client that closes it meanwhile runs
+     * {@code gone} ({@link CloseWatcher}). Call it once the body is read, before anything can complete the
+     * request; where connections are not watched it does nothing.
+     */
+    void watchClose(Runnable gone);
+
     /**
      * Answers and ends the request without blocking: {@code body} null for none; {@code headers} go out with it
      * ({@code Mcp-Session-Id}, {@code Retry-After}, {@code Connection}); {@code written} (if any) runs once the

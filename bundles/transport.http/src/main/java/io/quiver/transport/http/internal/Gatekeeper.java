@@ -74,7 +74,11 @@ final class Gatekeeper {
      * wait ({@link Authenticator#waitsOnNothing()}), so the thread that read the request may check it.
      */
     boolean checksWithoutWaiting() {
-        for (Authenticator authenticator : authenticators) {
+        return waitOnNothing(authenticators);
+    }
+
+    private static boolean waitOnNothing(List<Authenticator> asked) {
+        for (Authenticator authenticator : asked) {
             try {
                 if (!authenticator.waitsOnNothing()) {
                     return false;
@@ -92,18 +96,21 @@ final class Gatekeeper {
     }
 
     Verdict check(HttpServletRequest req) {
-        return check(req.getHeader("Authorization"), req.getRemoteAddr(), () -> metadataUrl(req), true);
+        return check(req.getHeader("Authorization"), req.getRemoteAddr(), () -> metadataUrl(req), false);
     }
 
     /**
      * The same from a request's parts: its {@code Authorization} header, its client's address and, for a
-     * challenge, its metadata URL. {@code report}: refusals are logged (not where the servlet checks the
-     * request again and logs them).
+     * challenge, its metadata URL. {@code withoutWaiting}: null, nothing asked, when an authenticator (of the
+     * same list the check would ask) may wait ({@link #checksWithoutWaiting()}).
      */
-    Verdict check(String authorization, String remoteAddr, Supplier<String> metadataUrl, boolean report) {
+    Verdict check(String authorization, String remoteAddr, Supplier<String> metadataUrl, boolean withoutWaiting) {
         List<Authenticator> asked = authenticators;
         if (asked.isEmpty() && !requiredByServer) {
             return ANONYMOUS;
+        }
+        if (withoutWaiting && !waitOnNothing(asked)) {
+            return null;
         }
         String token = bearer(authorization);
         if (token == null) {
@@ -115,9 +122,7 @@ final class Gatekeeper {
             try {
                 found = authenticator.authenticate(token);
             } catch (RuntimeException e) {
-                if (report) {
-                    LOG.error("An authenticator failed; the request is refused", e);
-                }
+                LOG.error("An authenticator failed; the request is refused", e);
                 found = Authentication.refused("the authenticator failed");
             }
             if (found.status() != Authentication.Status.NOT_MINE) {
@@ -127,9 +132,7 @@ final class Gatekeeper {
         if (!found.accepted()) {
             String reason = found.status() == Authentication.Status.NOT_MINE ? "no authenticator accepts tokens of this form"
                     : found.reason();
-            if (report) {
-                refusals.warn("requests were refused for their bearer token (the last: {})", reason + ", from " + remoteAddr);
-            }
+            refusals.warn("requests were refused for their bearer token (the last: {})", reason + ", from " + remoteAddr);
             return new Challenged(401, "Bearer error=\"invalid_token\", error_description=\"The access token is"
                     + " invalid or expired\", resource_metadata=\"" + metadataUrl.get() + "\"",
                     "Unauthorized: the bearer token was not accepted");
@@ -150,18 +153,16 @@ final class Gatekeeper {
      * any.
      */
     Verdict place(HttpServletRequest req, CallerIdentity caller, String pathTenant) {
-        return place(caller, pathTenant, req.getRequestURI(), () -> metadataUrl(req), true);
+        return place(caller, pathTenant, req.getRequestURI(), () -> metadataUrl(req));
     }
 
     /** The same from a request's parts ({@link #check(String, String, Supplier, boolean)}). */
-    Verdict place(CallerIdentity caller, String pathTenant, String requestUri, Supplier<String> metadataUrl, boolean report) {
+    Verdict place(CallerIdentity caller, String pathTenant, String requestUri, Supplier<String> metadataUrl) {
         if (!caller.authenticated() || caller.tenant().equals(pathTenant)) {
             return new Admitted(caller);
         }
-        if (report) {
-            refusals.warn("requests were refused for naming another tenant than their token's (the last: {})",
-                    caller.subject() + " of tenant " + caller.tenant() + " at " + requestUri);
-        }
+        refusals.warn("requests were refused for naming another tenant than their token's (the last: {})",
+                caller.subject() + " of tenant " + caller.tenant() + " at " + requestUri);
         return new Challenged(403, "Bearer error=\"insufficient_scope\", error_description=\"The access token is not"
                 + " for this tenant\", resource_metadata=\"" + metadataUrl.get() + "\"",
                 "Forbidden: the token is for tenant " + caller.tenant() + ", not " + pathTenant);
@@ -187,6 +188,12 @@ final class Gatekeeper {
      * {@code https://mcp.example.com/t/acme/mcp}).
      */
     String resource(HttpServletRequest req, String path) {
+        String host = req.getHeader("Host");
+        return resource(req.getScheme(), host == null ? req.getServerName() + ":" + req.getServerPort() : host, path);
+    }
+
+    /** The same from a request's parts: its scheme, its Host header (else the server's name and port), its path. */
+    String resource(String scheme, String authority, String path) {
         String configured = resourceUrl;
         if (!configured.isEmpty()) {
             String endpoint = endpointPath;
@@ -195,8 +202,7 @@ final class Gatekeeper {
             }
             return configured;
         }
-        String host = req.getHeader("Host");
-        return req.getScheme() + "://" + (host == null ? req.getServerName() + ":" + req.getServerPort() : host) + path;
+        return scheme + "://" + authority + path;
     }
 
     String metadataUrl(HttpServletRequest req) {

@@ -31,6 +31,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -413,17 +414,17 @@ final class McpServlet extends HttpServlet {
     }
 
     /**
-     * The caller of a POST the core lane may serve, or null when it takes the servlet instead (untouched:
-     * every check here is the servlet's own, without side effects, and the servlet makes them again and
-     * answers and logs what fails). Served there: every
+     * The caller of a POST the core lane may serve, or null: the request takes the servlet untouched (every
+     * check here is the servlet's own, and the servlet makes them again and answers what fails), or, refused
+     * for its credential, it has been answered here as the servlet answers that. Served there: every
      * guard passed, a JSON body of a declared length within {@code maxBodyBytes}, and no credential asked for or one
      * every authenticator checks without waiting and accepts.
      */
     CallerIdentity fastCaller(FastPost post, String path, String query, long length) {
         HttpConfig c = config;
         Endpoints e = endpoints;
-        if (!c.coreLane() || inService.get() <= 0 || e == null || gate.required() && !gate.checksWithoutWaiting() || length <= 0 || length > c.maxBodyBytes()
-                || post.header("Expect") != null) {
+        if (!c.coreLane() || inService.get() <= 0 || e == null || length <= 0 || length > c.maxBodyBytes()
+                || length > Integer.MAX_VALUE - 8 || post.header("Expect") != null) {
             return null;
         }
         RequestGuard g = guard;
@@ -445,13 +446,22 @@ final class McpServlet extends HttpServlet {
         } catch (Endpoints.BadProject bad) {
             return null;
         }
-        // a credential is checked here when every authenticator checks without waiting (the lane's own rule); a
-        // refusal is the servlet's to answer and to log, so it checks the request again
-        Gatekeeper.Verdict verdict = gate.check(post.header("Authorization"), post.remoteAddr(), () -> "", false);
-        if (verdict instanceof Gatekeeper.Admitted admitted) {
-            verdict = gate.place(admitted.caller(), tenant, path, () -> "", false);
+        // a credential is checked here when every authenticator checks without waiting (the lane's own rule), and
+        // a refusal answered here, as the servlet answers it, without reading the body
+        Supplier<String> metadata = () -> gate.metadataUrl(gate.resource(post.scheme(), post.authority(), path));
+        Gatekeeper.Verdict verdict = gate.check(post.header("Authorization"), post.remoteAddr(), metadata, true);
+        if (verdict == null) {
+            return null; // an authenticator may wait: the servlet checks it, off the lane
         }
-        return verdict instanceof Gatekeeper.Admitted placed ? placed.caller().in(tenant, project) : null;
+        if (verdict instanceof Gatekeeper.Admitted admitted) {
+            verdict = gate.place(admitted.caller(), tenant, path, metadata);
+        }
+        if (verdict instanceof Gatekeeper.Challenged challenged) {
+            post.answer(challenged.status(), Map.of("WWW-Authenticate", challenged.challenge(), "Connection", "close"),
+                    MediaTypes.JSON, engine.errorResponse(TransportErrors.SERVER_ERROR, challenged.message()), null);
+            return null;
+        }
+        return ((Gatekeeper.Admitted) verdict).caller().in(tenant, project);
     }
 
     /**
@@ -504,10 +514,23 @@ final class McpServlet extends HttpServlet {
             return;
         }
         Runnable callOver = CALL.equals(method) ? () -> limits.exitCall(caller) : null;
+        if (pending.exchange().streamPolicy().cancelOnDisconnect()) {
+            // as the servlet does: a client closing the connection cancels, should the answer come later
+            post.watchClose(pending.exchange()::abandon);
+        }
         String newSession = pending.exchange().streamPolicy().resumable() && sessionId == null
                 ? pending.session().id() : null;
         MessageSink sink = new FastAnswer(post, newSession, budget);
-        if (!pending.exchange().runNow(callOver == null ? sink : new ReleasingSink(sink, callOver))) {
+        boolean ran;
+        try {
+            ran = pending.exchange().runNow(callOver == null ? sink : new ReleasingSink(sink, callOver));
+        } catch (RuntimeException e) {
+            if (callOver != null) {
+                callOver.run();
+            }
+            throw e;
+        }
+        if (!ran) {
             if (callOver != null) {
                 callOver.run();
             }

@@ -38,6 +38,20 @@ class FastAnswerTest {
         }
 
         @Override
+        public String scheme() {
+            return "http";
+        }
+
+        @Override
+        public String authority() {
+            return "127.0.0.1:7711";
+        }
+
+        @Override
+        public void watchClose(Runnable gone) {
+        }
+
+        @Override
         public void answer(int status, Map<String, String> headers, String contentType, byte[] body, Runnable written) {
             answers.add(new Answer(status, headers, contentType, body == null ? null : new String(body, StandardCharsets.UTF_8),
                     written));
@@ -79,7 +93,7 @@ class FastAnswerTest {
         assertEquals(1, answers.size());
         Answer a = answers.get(0);
         assertEquals(200, a.status());
-        assertEquals(MediaTypes.SSE, a.type());
+        assertEquals(MediaTypes.SSE + ";charset=utf-8", a.type());
         assertEquals("event: message\ndata: {\"method\":\"notifications/progress\"}\n\n"
                 + "event: message\ndata: {\"method\":\"notifications/message\"}\n\n"
                 + "event: message\ndata: {\"id\":3}\n\n", a.body());
@@ -106,7 +120,7 @@ class FastAnswerTest {
 
         Answer a = answers.get(0);
         assertEquals(200, a.status());
-        assertEquals(MediaTypes.SSE, a.type());
+        assertEquals(MediaTypes.SSE + ";charset=utf-8", a.type());
         assertEquals("event: message\ndata: {\"method\":\"notifications/message\"}\n\nevent: message\ndata: {\"error\":{}}\n\n",
                 a.body());
     }
