@@ -101,22 +101,8 @@ public final class ProbeTools {
      * on a thread of the transport's call pool (what the lane hands over), else "pool".
      */
     public static ServiceRegistration<?> registerWhere(BundleContext context, String name, boolean blocking) {
-        Hashtable<String, Object> props = new Hashtable<>();
-        props.put("mcp.tool.name", name);
-        props.put("mcp.tool.description", "Answers which thread it ran on (Pax Exam fixture)");
-        props.put("mcp.tool.blocking", blocking);
-        Tool where = call -> {
-            for (StackTraceElement frame : new Throwable().getStackTrace()) {
-                if (frame.getClassName().endsWith(".LaneThread") && frame.getMethodName().equals("run")) {
-                    return Outcome.text("lane");
-                }
-                if (frame.getClassName().endsWith(".CallPool") && frame.getMethodName().equals("serve")) {
-                    return Outcome.text("call");
-                }
-            }
-            return Outcome.text("pool");
-        };
-        return context.registerService(Tool.class, where, props);
+        return registerStackProbe(context, name, blocking, "Answers which thread it ran on", "pool",
+                "LaneThread", "run", "lane", "CallPool", "serve", "call");
     }
 
     /**
@@ -124,22 +110,31 @@ public final class ProbeTools {
      * ahead of the servlet), "servlet", or "elsewhere" (a thread the servlet handed the call to).
      */
     public static ServiceRegistration<?> registerWhich(BundleContext context, String name, boolean blocking) {
+        return registerStackProbe(context, name, blocking, "Answers what served its call", "elsewhere",
+                "CoreLane", "handle", "core", "McpServlet", "service", "servlet");
+    }
+
+    /**
+     * A tool that answers the label of the first of {@code marks} (triples: a class's simple name, a method, the
+     * label) found on its call's stack, innermost first, else {@code otherwise}.
+     */
+    private static ServiceRegistration<?> registerStackProbe(BundleContext context, String name, boolean blocking,
+            String description, String otherwise, String... marks) {
         Hashtable<String, Object> props = new Hashtable<>();
         props.put("mcp.tool.name", name);
-        props.put("mcp.tool.description", "Answers what served its call (Pax Exam fixture)");
+        props.put("mcp.tool.description", description + " (Pax Exam fixture)");
         props.put("mcp.tool.blocking", blocking);
-        Tool which = call -> {
+        Tool probe = call -> {
             for (StackTraceElement frame : new Throwable().getStackTrace()) {
-                if (frame.getClassName().endsWith(".CoreLane") && frame.getMethodName().equals("handle")) {
-                    return Outcome.text("core");
-                }
-                if (frame.getClassName().endsWith(".McpServlet") && frame.getMethodName().equals("service")) {
-                    return Outcome.text("servlet");
+                for (int i = 0; i + 2 < marks.length; i += 3) {
+                    if (frame.getClassName().endsWith("." + marks[i]) && frame.getMethodName().equals(marks[i + 1])) {
+                        return Outcome.text(marks[i + 2]);
+                    }
                 }
             }
-            return Outcome.text("elsewhere");
+            return Outcome.text(otherwise);
         };
-        return context.registerService(Tool.class, which, props);
+        return context.registerService(Tool.class, probe, props);
     }
 
     /** Registers a non-blocking tool that reports progress {@code count} times with a message of {@code size} characters, then answers. */
