@@ -5,7 +5,6 @@ import io.quiver.lib.feature.platform.BundleJar;
 import io.quiver.lib.feature.platform.NameHolder;
 import io.quiver.lib.feature.platform.PlatformLibraries;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -73,15 +72,7 @@ final class BundleOperations {
             if (clash != null) {
                 return "Refused " + location + ": " + clash + "\n";
             }
-            Bundle bundle;
-            if (content.inPlace()) {
-                // reference: the framework reads it where it lies, as was just checked
-                bundle = context.installBundle(location);
-            } else {
-                try (InputStream in = content.open()) {
-                    bundle = context.installBundle(location, in);
-                }
-            }
+            Bundle bundle = content.install(context, location);
             return "Installed bundle " + BundleProblems.label(bundle) + " from " + location + "\n" + start(bundle);
         } catch (BundleException | SecurityException | IllegalStateException | IOException e) {
             return "Cannot install " + location + ": " + e.getMessage() + "\n";
@@ -135,13 +126,7 @@ final class BundleOperations {
                 return "Refused the update of bundle " + BundleProblems.label(bundle) + " from " + from + ": " + clash
                         + "\nThe bundle is unchanged.\n";
             }
-            if (content.inPlace()) {
-                bundle.update();
-            } else {
-                try (InputStream in = content.open()) {
-                    bundle.update(in);
-                }
-            }
+            content.update(bundle);
         } catch (BundleException | SecurityException | IllegalStateException | IOException e) {
             return "Cannot update bundle " + BundleProblems.label(bundle) + ": " + e.getMessage() + "\n";
         }

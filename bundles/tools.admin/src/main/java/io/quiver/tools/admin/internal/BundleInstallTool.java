@@ -12,7 +12,6 @@ import io.quiver.lib.feature.platform.BundleJar;
 import io.quiver.lib.feature.platform.NameHolder;
 import io.quiver.lib.feature.platform.PlatformLibraries;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.jar.Manifest;
 import java.util.List;
@@ -87,9 +86,7 @@ public final class BundleInstallTool implements Tool {
             if (clash != null) {
                 return Outcome.done(ToolResult.error("Refused to install " + location + ": " + clash));
             }
-            try (InputStream in = jar.open()) { // a file: location, never reference:
-                bundle = context.installBundle(location, in);
-            }
+            bundle = jar.install(context, location);
         } catch (IOException e) {
             return Outcome.done(ToolResult.error("Refused to install " + location + ": it is not a readable jar ("
                     + e.getMessage() + ")"));

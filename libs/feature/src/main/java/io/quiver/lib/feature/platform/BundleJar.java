@@ -12,16 +12,18 @@ import java.nio.file.StandardCopyOption;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 import java.util.zip.ZipException;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
 
 /**
  * A bundle jar read once from its location into a temporary file (deleted on close), so that what is
  * checked (its manifest, its symbolic name) is what the framework installs: {@code quiver:install},
- * {@code quiver:update} and {@code bundle_install} look at it, then hand the framework {@link #open()}
- * instead of the location, which could change in between or be fetched twice.
+ * {@code quiver:update} and {@code bundle_install} look at it, then {@link #install} or {@link #update}
+ * hand the framework that copy instead of the location, which could change in between or be fetched twice.
  *
  * <p>A {@code reference:} location (Felix's own: the bundle is used where it lies, a jar or a folder,
- * never copied) is read in place: its manifest is looked at, and the framework reads it again itself
- * ({@link #inPlace()}).
+ * never copied) is read in place: its manifest is looked at, and the framework reads it again itself.
  */
 public final class BundleJar implements AutoCloseable {
 
@@ -104,20 +106,25 @@ public final class BundleJar implements AutoCloseable {
         return manifest == null ? null : NameHolder.symbolicName(manifest.getMainAttributes().getValue("Bundle-SymbolicName"));
     }
 
-    /**
-     * Whether the framework reads this bundle from its location itself ({@code reference:}): then install it
-     * by location alone, and {@link #open()} has nothing to give.
-     */
-    public boolean inPlace() {
-        return file == null;
+    /** Installs this content at {@code location} (the location it was read from). */
+    public Bundle install(BundleContext context, String location) throws BundleException, IOException {
+        if (file == null) {
+            return context.installBundle(location); // reference: the framework reads it where it lies
+        }
+        try (InputStream in = Files.newInputStream(file)) {
+            return context.installBundle(location, in);
+        }
     }
 
-    /** The content, for {@code BundleContext.installBundle(location, in)} or {@code Bundle.update(in)}. */
-    public InputStream open() throws IOException {
+    /** Makes this content the new content of {@code bundle} (read from its update location). */
+    public void update(Bundle bundle) throws BundleException, IOException {
         if (file == null) {
-            throw new IllegalStateException("a reference: bundle is read where it lies");
+            bundle.update(); // reference: the framework reads it where it lies
+            return;
         }
-        return Files.newInputStream(file);
+        try (InputStream in = Files.newInputStream(file)) {
+            bundle.update(in);
+        }
     }
 
     /** Deletes the copy; a copy that cannot be deleted is left to the temporary folder's cleaning. */
