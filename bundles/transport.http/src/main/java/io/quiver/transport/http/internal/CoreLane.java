@@ -123,43 +123,38 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
         }
         // the body, taken only as it is already here: nothing is held for a body still on its way
         byte[] body = null;
-        ByteArrayOutputStream part = null;
-        int read = 0;
+        ByteArrayOutputStream parts = null; // what came while the body came in parts
         boolean ended = false;
-        while (read < length) {
+        while (body == null) {
             Content.Chunk chunk = request.read();
-            if (chunk == null || Content.Chunk.isFailure(chunk)) {
-                if (read == 0 && chunk == null) {
-                    return false; // nothing taken: the servlet waits for the body
-                }
+            boolean failed = chunk != null && Content.Chunk.isFailure(chunk);
+            if (chunk == null && parts == null) {
+                return false; // nothing taken: the servlet waits for the body
+            }
+            if (chunk == null || failed) {
                 // the servlet reads again what came, a failure too, then the rest as it arrives
-                return toServlet(new Replay(original(request), part == null ? null : part.toByteArray(), chunk),
+                return toServlet(new Replay(original(request), parts == null ? null : parts.toByteArray(), failed ? chunk : null),
                         response, callback);
             }
             ByteBuffer bytes = chunk.getByteBuffer();
-            int n = (int) Math.min(bytes.remaining(), length - read);
-            if (read == 0 && n == length) {
-                body = new byte[n];
+            if (parts == null && bytes.remaining() >= length) {
+                body = new byte[(int) length]; // the usual: all of it in the first chunk
                 bytes.get(body);
             } else {
-                if (part == null) {
-                    part = new ByteArrayOutputStream(n);
+                if (parts == null) {
+                    parts = new ByteArrayOutputStream(bytes.remaining());
                 }
-                byte[] piece = new byte[n];
+                byte[] piece = new byte[(int) Math.min(bytes.remaining(), length - parts.size())];
                 bytes.get(piece);
-                part.writeBytes(piece);
+                parts.writeBytes(piece);
+                body = parts.size() == length ? parts.toByteArray() : null;
             }
-            read += n;
             ended = chunk.isLast();
             chunk.release();
-            if (ended && read < length) {
+            if (body == null && ended) {
                 // shorter than declared: the servlet answers that
-                return toServlet(new Replay(original(request), part == null ? null : part.toByteArray(), null),
-                        response, callback);
+                return toServlet(new Replay(original(request), parts.toByteArray(), null), response, callback);
             }
-        }
-        if (body == null) {
-            body = part.toByteArray();
         }
         if (!ended) {
             // the declared length is read: one more read lets the parser end the message without touching the

@@ -95,14 +95,11 @@ final class Gatekeeper {
         return requiredByServer || !authenticators.isEmpty();
     }
 
-    Verdict check(HttpServletRequest req) {
-        return check(req.getHeader("Authorization"), req.getRemoteAddr(), () -> metadataUrl(req), false);
-    }
-
     /**
-     * The same from a request's parts: its {@code Authorization} header, its client's address and, for a
-     * challenge, its metadata URL. {@code withoutWaiting}: null, nothing asked, when an authenticator (of the
-     * same list the check would ask) may wait ({@link #checksWithoutWaiting()}).
+     * Who a request's credential says its caller is: from its {@code Authorization} header, its client's
+     * address (for the log) and, for a challenge, its metadata URL. {@code withoutWaiting}: null, nothing
+     * asked, when an authenticator (of the same list the check would ask) may wait
+     * ({@link #checksWithoutWaiting()}).
      */
     Verdict check(String authorization, String remoteAddr, Supplier<String> metadataUrl, boolean withoutWaiting) {
         List<Authenticator> asked = authenticators;
@@ -152,11 +149,6 @@ final class Gatekeeper {
      * own tenant's (403 otherwise, the token is for another tenant); the unauthenticated local caller
      * any.
      */
-    Verdict place(HttpServletRequest req, CallerIdentity caller, String pathTenant) {
-        return place(caller, pathTenant, req.getRequestURI(), () -> metadataUrl(req));
-    }
-
-    /** The same from a request's parts ({@link #check(String, String, Supplier, boolean)}). */
     Verdict place(CallerIdentity caller, String pathTenant, String requestUri, Supplier<String> metadataUrl) {
         if (!caller.authenticated() || caller.tenant().equals(pathTenant)) {
             return new Admitted(caller);

@@ -35,22 +35,25 @@ final class HeaderGuard implements HeaderWatch {
     /** Notes the connector a request came through. */
     @Override
     public void observe(HttpServletRequest request) {
-        long n = requests.incrementAndGet();
-        if (n > 64 && (n & 1023) != 0) {
-            return;
-        }
-        ServletContextRequest jetty = ServletContextRequest.getServletContextRequest(request);
-        if (jetty != null) {
-            connectors.add(jetty.getConnectionMetaData().getConnector());
+        if (sampled()) {
+            ServletContextRequest jetty = ServletContextRequest.getServletContextRequest(request);
+            if (jetty != null) {
+                connectors.add(jetty.getConnectionMetaData().getConnector());
+            }
         }
     }
 
     @Override
     public void observe(Object connector) {
-        long n = requests.incrementAndGet();
-        if ((n <= 64 || (n & 1023) == 0) && connector instanceof Connector c) {
+        if (sampled() && connector instanceof Connector c) {
             connectors.add(c);
         }
+    }
+
+    /** Whether this request's connector is looked up: the first ones, then every 1024th. */
+    private boolean sampled() {
+        long n = requests.incrementAndGet();
+        return n <= 64 || (n & 1023) == 0;
     }
 
     /**

@@ -32,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -138,39 +139,16 @@ final class McpServlet extends HttpServlet {
             return;
         }
         headers.observe(req);
-        RequestGuard g = guard;
-        if (!g.hostAllowed(req.getHeader("Host"))) {
-            refuseUnread(req, resp, HttpServletResponse.SC_FORBIDDEN, TransportErrors.SERVER_ERROR, "Forbidden: Host not allowed");
+        Admission admission = admission(req::getHeader, req.getServletPath() + (req.getPathInfo() == null ? "" : req.getPathInfo()),
+                req.getQueryString(), req.getRemoteAddr(), () -> gate.metadataUrl(req), false);
+        if (admission instanceof Refused refused) {
+            if (refused.challenge() != null) {
+                resp.setHeader("WWW-Authenticate", refused.challenge());
+            }
+            refuseUnread(req, resp, refused.status(), refused.code(), refused.message());
             return;
         }
-        if (!g.originAllowed(req.getHeader("Origin"))) {
-            refuseUnread(req, resp, HttpServletResponse.SC_FORBIDDEN, TransportErrors.SERVER_ERROR, "Forbidden: Origin not allowed");
-            return;
-        }
-        String tenant = endpoints.tenantOf(req.getServletPath() + (req.getPathInfo() == null ? "" : req.getPathInfo()));
-        if (tenant == null) {
-            refuseUnread(req, resp, HttpServletResponse.SC_NOT_FOUND, TransportErrors.INVALID_REQUEST,
-                    "Not Found: no MCP endpoint at this path");
-            return;
-        }
-        String project;
-        try {
-            project = Endpoints.projectOf(req.getQueryString());
-        } catch (Endpoints.BadProject e) {
-            refuseUnread(req, resp, HttpServletResponse.SC_BAD_REQUEST, TransportErrors.INVALID_REQUEST, e.getMessage());
-            return;
-        }
-        Gatekeeper.Verdict verdict = gate.check(req);
-        if (verdict instanceof Gatekeeper.Admitted admitted) {
-            verdict = gate.place(req, admitted.caller(), tenant);
-        }
-        if (verdict instanceof Gatekeeper.Challenged challenged) {
-            resp.setHeader("WWW-Authenticate", challenged.challenge());
-            refuseUnread(req, resp, challenged.status(), TransportErrors.SERVER_ERROR, challenged.message());
-            return;
-        }
-        // the caller in the tenant of the path (an authenticated caller's own, as checked) and the project of the query
-        CallerIdentity caller = ((Gatekeeper.Admitted) verdict).caller().in(tenant, project);
+        CallerIdentity caller = ((Admitted) admission).caller();
         long wait = limits.admit(caller);
         if (wait > 0) {
             resp.setHeader("Retry-After", Long.toString(wait));
@@ -187,6 +165,57 @@ final class McpServlet extends HttpServlet {
                 refuseUnread(req, resp, HttpServletResponse.SC_METHOD_NOT_ALLOWED, TransportErrors.SERVER_ERROR, "Method not allowed");
             }
         }
+    }
+
+    /** What the guards before a request's method make of it. */
+    private sealed interface Admission permits Admitted, Refused {
+    }
+
+    /** In: the caller in the tenant of the path and the project of the query. */
+    private record Admitted(CallerIdentity caller) implements Admission {
+    }
+
+    /** Refused, answered without reading the request: {@code challenge} the WWW-Authenticate value, or null. */
+    private record Refused(int status, int code, String message, String challenge) implements Admission {
+    }
+
+    /**
+     * The guards every request passes before its method, in order: Host, Origin, the endpoint of the path
+     * (its tenant), the project of the query, the credential and its tenant. The servlet and the core lane
+     * both ask. {@code withoutWaiting}: null, nothing asked of an authenticator, when one may wait.
+     */
+    private Admission admission(UnaryOperator<String> header, String path, String query, String remoteAddr,
+            Supplier<String> metadataUrl, boolean withoutWaiting) {
+        RequestGuard g = guard;
+        if (!g.hostAllowed(header.apply("Host"))) {
+            return new Refused(HttpServletResponse.SC_FORBIDDEN, TransportErrors.SERVER_ERROR, "Forbidden: Host not allowed", null);
+        }
+        if (!g.originAllowed(header.apply("Origin"))) {
+            return new Refused(HttpServletResponse.SC_FORBIDDEN, TransportErrors.SERVER_ERROR, "Forbidden: Origin not allowed", null);
+        }
+        String tenant = endpoints.tenantOf(path);
+        if (tenant == null) {
+            return new Refused(HttpServletResponse.SC_NOT_FOUND, TransportErrors.INVALID_REQUEST,
+                    "Not Found: no MCP endpoint at this path", null);
+        }
+        String project;
+        try {
+            project = Endpoints.projectOf(query);
+        } catch (Endpoints.BadProject e) {
+            return new Refused(HttpServletResponse.SC_BAD_REQUEST, TransportErrors.INVALID_REQUEST, e.getMessage(), null);
+        }
+        Gatekeeper.Verdict verdict = gate.check(header.apply("Authorization"), remoteAddr, metadataUrl, withoutWaiting);
+        if (verdict == null) {
+            return null;
+        }
+        if (verdict instanceof Gatekeeper.Admitted admitted) {
+            verdict = gate.place(admitted.caller(), tenant, path, metadataUrl);
+        }
+        if (verdict instanceof Gatekeeper.Challenged challenged) {
+            return new Refused(challenged.status(), TransportErrors.SERVER_ERROR, challenged.message(), challenged.challenge());
+        }
+        // an authenticated caller's tenant is the path's, as just checked
+        return new Admitted(((Gatekeeper.Admitted) verdict).caller().in(tenant, project));
     }
 
     // --- POST ----------------------------------------------------------------------------------
@@ -414,54 +443,32 @@ final class McpServlet extends HttpServlet {
     }
 
     /**
-     * The caller of a POST the core lane may serve, or null: the request takes the servlet untouched (every
-     * check here is the servlet's own, and the servlet makes them again and answers what fails), or, refused
-     * for its credential, it has been answered here as the servlet answers that. Served there: every
-     * guard passed, a JSON body of a declared length within {@code maxBodyBytes}, and no credential asked for or one
-     * every authenticator checks without waiting and accepts.
+     * The caller of a POST the core lane may serve, or null: the request takes the servlet untouched, or,
+     * refused by the guards every request passes ({@link #admission}), it has been answered here as the servlet
+     * answers that, without reading its body. Served there: those guards passed, a credential (if one is asked
+     * for) checked without waiting, and a JSON body of a declared length within {@code maxBodyBytes}; the rest
+     * of the POST's checks are the servlet's to answer.
      */
     CallerIdentity fastCaller(FastPost post, String path, String query, long length) {
         HttpConfig c = config;
-        Endpoints e = endpoints;
-        if (!c.coreLane() || inService.get() <= 0 || e == null || length <= 0 || length > c.maxBodyBytes()
-                || length > Integer.MAX_VALUE - 8 || post.header("Expect") != null) {
+        if (!c.coreLane() || inService.get() <= 0 || endpoints == null) {
             return null;
         }
-        RequestGuard g = guard;
-        if (!g.hostAllowed(post.header("Host")) || !g.originAllowed(post.header("Origin"))) {
+        Admission admission = admission(post::header, path, query, post.remoteAddr(),
+                () -> gate.metadataUrl(gate.resource(post.scheme(), post.authority(), path)), true);
+        if (admission instanceof Refused refused) {
+            post.answer(refused.status(), refused.challenge() == null ? Map.of("Connection", "close")
+                    : Map.of("WWW-Authenticate", refused.challenge(), "Connection", "close"),
+                    MediaTypes.JSON, engine.errorResponse(refused.code(), refused.message()), null);
             return null;
         }
         String accept = post.header("Accept");
-        if (!MediaTypes.accepts(accept, MediaTypes.JSON) || !MediaTypes.accepts(accept, MediaTypes.SSE)
-                || !MediaTypes.isJson(post.header("Content-Type"))) {
-            return null;
+        if (admission == null || length <= 0 || length > c.maxBodyBytes() || length > Integer.MAX_VALUE - 8
+                || post.header("Expect") != null || !MediaTypes.accepts(accept, MediaTypes.JSON)
+                || !MediaTypes.accepts(accept, MediaTypes.SSE) || !MediaTypes.isJson(post.header("Content-Type"))) {
+            return null; // an authenticator that may wait (checked off the lane), or what the servlet answers
         }
-        String tenant = e.tenantOf(path);
-        if (tenant == null) {
-            return null;
-        }
-        String project;
-        try {
-            project = Endpoints.projectOf(query);
-        } catch (Endpoints.BadProject bad) {
-            return null;
-        }
-        // a credential is checked here when every authenticator checks without waiting (the lane's own rule), and
-        // a refusal answered here, as the servlet answers it, without reading the body
-        Supplier<String> metadata = () -> gate.metadataUrl(gate.resource(post.scheme(), post.authority(), path));
-        Gatekeeper.Verdict verdict = gate.check(post.header("Authorization"), post.remoteAddr(), metadata, true);
-        if (verdict == null) {
-            return null; // an authenticator may wait: the servlet checks it, off the lane
-        }
-        if (verdict instanceof Gatekeeper.Admitted admitted) {
-            verdict = gate.place(admitted.caller(), tenant, path, metadata);
-        }
-        if (verdict instanceof Gatekeeper.Challenged challenged) {
-            post.answer(challenged.status(), Map.of("WWW-Authenticate", challenged.challenge(), "Connection", "close"),
-                    MediaTypes.JSON, engine.errorResponse(TransportErrors.SERVER_ERROR, challenged.message()), null);
-            return null;
-        }
-        return ((Gatekeeper.Admitted) verdict).caller().in(tenant, project);
+        return ((Admitted) admission).caller();
     }
 
     /**
@@ -864,8 +871,7 @@ final class McpServlet extends HttpServlet {
     }
 
     private static String header(HttpServletRequest req, String name) {
-        String value = req.getHeader(name);
-        return value == null || value.isBlank() ? null : value.trim();
+        return trimmed(req.getHeader(name));
     }
 
 
