@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Load that a server must survive, as bench/hardening.sh drives it. A single-file program (JDK
@@ -35,6 +36,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (conformance feature), each working SECONDS s, 30 per session, then for 10 s calls
  * {@code current_time} and {@code ping} back to back from another session and prints their latency
  * percentiles, and how the slow calls ended (done, told busy, failed).</li>
+ * <li>{@code calls URL C SECONDS}: one session; C threads call {@code test_simple_text} back to back for
+ * SECONDS s through one JDK {@code HttpClient} (the official Java SDK's transport, which writes a POST's
+ * headers and body apart); prints calls/s and latency percentiles.</li>
+ * <li>{@code segments URL C SECONDS BYTES}: the same calls from C threads, each on its own keep-alive socket,
+ * with BYTES of padding in the request's {@code _meta}, the request written in 1,448-byte pieces (one TCP
+ * segment each, as a body larger than one segment crosses a real network); prints calls/s and latency.</li>
  * </ul>
  * Every result line starts with the command name, so a script can grep it.
  */
@@ -47,7 +54,7 @@ public final class Pressure {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
-            System.err.println("usage: java bench/Pressure.java sessions|streams|starvation URL [args]");
+            System.err.println("usage: java bench/Pressure.java sessions|streams|starvation|calls|segments URL [args]");
             System.exit(2);
         }
         URI url = URI.create(args[1]);
@@ -55,6 +62,8 @@ public final class Pressure {
             case "sessions" -> sessions(url, Integer.parseInt(args[2]));
             case "streams" -> streams(url, Integer.parseInt(args[2]), Integer.parseInt(args[3]));
             case "starvation" -> starvation(url, Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+            case "calls" -> calls(url, Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+            case "segments" -> segments(url, Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.exit(0);
@@ -177,6 +186,127 @@ public final class Pressure {
                 slow, seconds, percentiles(time), percentiles(ping), failed);
         CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(seconds * 3L + 120, TimeUnit.SECONDS);
         System.out.printf("starvation: slow calls ended: %s%n", new TreeMap<>(slowOutcomes));
+    }
+
+    static void calls(URI url, int concurrency, int seconds) throws Exception {
+        String session = session(url);
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        List<List<Long>> times = new ArrayList<>();
+        AtomicInteger failed = new AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < concurrency; t++) {
+            List<Long> own = new ArrayList<>();
+            times.add(own);
+            Thread thread = new Thread(() -> {
+                for (int i = 0; System.nanoTime() < end; i++) {
+                    long start = System.nanoTime();
+                    try {
+                        HttpResponse<String> r = client.send(post(url, session, "{\"jsonrpc\":\"2.0\",\"id\":" + i
+                                + ",\"method\":\"tools/call\",\"params\":{\"name\":\"test_simple_text\",\"arguments\":{}}}"),
+                                HttpResponse.BodyHandlers.ofString());
+                        if (r.statusCode() != 200 || !r.body().contains("\"isError\":false")) {
+                            failed.incrementAndGet();
+                        }
+                    } catch (IOException e) {
+                        failed.incrementAndGet();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    own.add(System.nanoTime() - start);
+                }
+            });
+            threads.add(thread);
+            thread.start();
+        }
+        List<Long> all = new ArrayList<>();
+        for (int t = 0; t < concurrency; t++) {
+            threads.get(t).join();
+            all.addAll(times.get(t));
+        }
+        System.out.printf("calls: c=%d %.0f calls/s %s; %d failed%n", concurrency, all.size() / (double) seconds,
+                percentiles(all), failed.get());
+    }
+
+    static void segments(URI url, int concurrency, int seconds, int padding) throws Exception {
+        String session = session(url);
+        // ids unique in the session (ten digits each, so that every request has the same length)
+        String pad = "x".repeat(padding);
+        java.util.function.LongFunction<byte[]> requests = id -> {
+            byte[] body = ("{\"jsonrpc\":\"2.0\",\"id\":" + String.format("%010d", id) + ",\"method\":\"tools/call\","
+                    + "\"params\":{\"name\":\"test_simple_text\",\"arguments\":{},\"_meta\":{\"pad\":\"" + pad + "\"}}}")
+                    .getBytes(StandardCharsets.UTF_8);
+            byte[] head = ("POST " + url.getPath() + " HTTP/1.1\r\nHost: " + url.getHost() + ":" + url.getPort()
+                    + "\r\nContent-Type: application/json\r\nAccept: " + ACCEPT + "\r\nMCP-Protocol-Version: " + VERSION
+                    + "\r\nMcp-Session-Id: " + session + "\r\nContent-Length: " + body.length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII);
+            byte[] whole = new byte[head.length + body.length];
+            System.arraycopy(head, 0, whole, 0, head.length);
+            System.arraycopy(body, 0, whole, head.length, body.length);
+            return whole;
+        };
+        AtomicLong ids = new AtomicLong(1_000_000_000L);
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        List<List<Long>> times = new ArrayList<>();
+        AtomicInteger failed = new AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < concurrency; t++) {
+            List<Long> own = new ArrayList<>();
+            times.add(own);
+            Thread thread = new Thread(() -> {
+                try (Socket socket = new Socket(url.getHost(), url.getPort())) {
+                    socket.setTcpNoDelay(true);
+                    OutputStream out = socket.getOutputStream();
+                    java.io.DataInputStream in = new java.io.DataInputStream(new java.io.BufferedInputStream(socket.getInputStream()));
+                    while (System.nanoTime() < end) {
+                        byte[] request = requests.apply(ids.incrementAndGet());
+                        long start = System.nanoTime();
+                        for (int at = 0; at < request.length; at += 1448) {
+                            out.write(request, at, Math.min(1448, request.length - at));
+                            out.flush();
+                        }
+                        int length = -1;
+                        String status = asciiLine(in);
+                        for (String line = asciiLine(in); !line.isEmpty(); line = asciiLine(in)) {
+                            if (line.regionMatches(true, 0, "Content-Length:", 0, 15)) {
+                                length = Integer.parseInt(line.substring(15).trim());
+                            }
+                        }
+                        byte[] answer = new byte[Math.max(length, 0)];
+                        in.readFully(answer);
+                        if (!status.contains(" 200 ") || !new String(answer, StandardCharsets.UTF_8).contains("\"isError\":false")) {
+                            failed.incrementAndGet();
+                        }
+                        own.add(System.nanoTime() - start);
+                    }
+                } catch (IOException e) {
+                    failed.incrementAndGet();
+                }
+            });
+            threads.add(thread);
+            thread.start();
+        }
+        List<Long> all = new ArrayList<>();
+        for (int t = 0; t < concurrency; t++) {
+            threads.get(t).join();
+            all.addAll(times.get(t));
+        }
+        System.out.printf("segments: c=%d %d-byte requests %.0f calls/s %s; %d failed%n", concurrency,
+                requests.apply(0).length,
+                all.size() / (double) seconds, percentiles(all), failed.get());
+    }
+
+    private static String asciiLine(java.io.InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        for (int b = in.read(); b != '\n'; b = in.read()) {
+            if (b < 0) {
+                throw new IOException("closed");
+            }
+            if (b != '\r') {
+                line.append((char) b);
+            }
+        }
+        return line.toString();
     }
 
     static String percentiles(List<Long> nanos) {

@@ -9,14 +9,23 @@ import io.quiver.itests.paxexam.mcp.Eventually;
 import io.quiver.itests.paxexam.mcp.ProbeTools;
 import io.quiver.itests.paxexam.mcp.RawHttp;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Hashtable;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.inject.Inject;
 import org.junit.After;
 import org.junit.Test;
@@ -73,27 +82,114 @@ public class CoreLaneIT {
             assertEquals("core", call(socket, endpoint, "itest_which_quick", false));
         }
         coreLane(false);
+        assertEquals("servlet", expect(endpoint, "itest_which_quick", "servlet"));
         try (Socket socket = RawHttp.connect(endpoint)) {
-            assertEquals("servlet", expect(socket, endpoint, "itest_which_quick", "servlet"));
+            assertEquals("servlet", call(socket, endpoint, "itest_which_quick", false));
             assertEquals("servlet", call(socket, endpoint, "itest_which_quick", false));
         }
         coreLane(true);
+        assertEquals("core", expect(endpoint, "itest_which_quick", "core"));
+    }
+
+    @Test
+    public void aBodyThatArrivesAfterItsHeadersIsWaitedForAheadOfTheServlet() throws Exception {
+        URI endpoint = Endpoint.await(context, BOUND);
+        register(which("itest_which_parts", false));
+        register(which("itest_which_parts_blocking", true));
         try (Socket socket = RawHttp.connect(endpoint)) {
-            assertEquals("core", expect(socket, endpoint, "itest_which_quick", "core"));
+            // half of the body with the headers, the rest 300 ms later: read as it arrives, whole (a lost half would
+            // be a parse error), and answered on the core lane
+            assertEquals("core", call(socket, endpoint, "itest_which_parts", true));
+            // the headers alone first, as Java's HttpClient writes them, the whole body 300 ms later
+            assertEquals("core", call(socket, endpoint, "itest_which_parts", 0, null));
+            // a tool that may block, its body waited for the same way, is handed to the servlet from there and runs
+            // on a thread the servlet hands it to, its body whole
+            assertEquals("elsewhere", call(socket, endpoint, "itest_which_parts_blocking", 0, null));
+            // and the same connection's next request, whole, is answered ahead of the servlet again
+            assertEquals("core", call(socket, endpoint, "itest_which_parts", false));
+        }
+        // the JDK's own client, which writes a POST's headers and body apart (the official Java SDK's transport)
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> answer = client.send(HttpRequest.newBuilder(endpoint)
+                    .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                    .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", "tools/call")
+                    .header("Mcp-Name", "itest_which_parts")
+                    .POST(HttpRequest.BodyPublishers.ofString(callBody("itest_which_parts"))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(answer.body(), 200, answer.statusCode());
+            assertTrue(answer.body(), answer.body().contains("\"text\":\"core\""));
         }
     }
 
     @Test
-    public void aBodyThatArrivesInPartsIsReadWholeByTheServlet() throws Exception {
+    public void aBodyThatDoesNotArriveInTimeIsAnswered408AndNothingRuns() throws Exception {
         URI endpoint = Endpoint.await(context, BOUND);
-        register(which("itest_which_parts", false));
+        AtomicInteger ran = new AtomicInteger();
+        register(ProbeTools.registerCounting(context, "itest_core_counted", ran)); // which calls it until it is listed
+        int listed = ran.get();
+        settings("bodyTimeoutMs", "700");
+        byte[] body = callBody("itest_core_counted").getBytes(StandardCharsets.UTF_8);
+        // the setting takes a moment to apply: until then, a body that stops halfway is not answered within 2 s
+        Eventually.until("bodyTimeoutMs applied", () -> halfABody(endpoint, body, false), answer -> !answer.isEmpty(), BOUND);
+        String answer = halfABody(endpoint, body, true);
+        assertTrue(answer, answer.startsWith("HTTP/1.1 408"));
+        assertTrue(answer, answer.contains("did not arrive within 700 ms"));
+        assertTrue(answer, answer.toLowerCase(Locale.ROOT).contains("connection: close"));
+        // a client that goes away halfway through its body
         try (Socket socket = RawHttp.connect(endpoint)) {
-            // the first half, which came with the headers, is read ahead of the servlet, which gets it back before
-            // the rest: the call is whole (a lost half would be a parse error), and it ran where the servlet runs a
-            // request whose body it waited for (the engine's threads), not on the core lane
-            assertEquals("elsewhere", call(socket, endpoint, "itest_which_parts", true));
-            // and the same connection's next request, whole, is answered ahead of it again
-            assertEquals("core", call(socket, endpoint, "itest_which_parts", false));
+            OutputStream out = socket.getOutputStream();
+            out.write(head(endpoint, "itest_core_counted", body.length).getBytes(StandardCharsets.US_ASCII));
+            out.write(body, 0, 10);
+            out.flush();
+        }
+        Thread.sleep(1_000); // past the deadline of the client that went away
+        // none of those ran the tool; the next whole call runs it once, answered on the core lane
+        try (Socket socket = RawHttp.connect(endpoint)) {
+            assertEquals("core", call(socket, endpoint, "itest_core_counted", false));
+        }
+        assertEquals(listed + 1, ran.get());
+        // the default back, in place before the next test (which sends bodies in parts 300 ms apart)
+        settings("bodyTimeoutMs", "30000");
+        Eventually.until("bodyTimeoutMs back", () -> halfABody(endpoint, body, false), String::isEmpty, BOUND);
+    }
+
+    /**
+     * Sends the headers of a call and half its body on a new connection: the answer (its status, Connection header
+     * and body), or empty when none came within 2 s. {@code rest}: once answered, the rest of the body is sent too late, and the connection must be closed
+     * without another answer.
+     */
+    private static String halfABody(URI endpoint, byte[] body, boolean rest) throws Exception {
+        try (Socket socket = RawHttp.connect(endpoint)) {
+            socket.setSoTimeout(2_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(head(endpoint, "itest_core_counted", body.length).getBytes(StandardCharsets.US_ASCII));
+            out.write(body, 0, body.length / 2);
+            out.flush();
+            String answer;
+            try {
+                RawHttp.Head head = RawHttp.readHead(socket.getInputStream());
+                answer = head.status() + "\nConnection: " + head.header("Connection") + "\n"
+                        + RawHttp.readBody(socket.getInputStream(), head);
+            } catch (SocketTimeoutException e) {
+                return "";
+            }
+            if (rest) {
+                try {
+                    out.write(body, body.length / 2, body.length - body.length / 2);
+                    out.flush();
+                } catch (IOException closed) {
+                    // closed by the server already, as it should be
+                }
+                int next;
+                try {
+                    next = socket.getInputStream().read();
+                } catch (SocketException reset) {
+                    next = -1; // the rest arrived after the server closed: reset, as closed as it gets
+                }
+                assertEquals(-1, next);
+            }
+            return answer;
         }
     }
 
@@ -132,15 +228,14 @@ public class CoreLaneIT {
         }
         // an authenticator that may wait (a remote key set) keeps credentials off the lane: the servlet checks them
         ServiceRegistration<?> waiting = ProbeTools.registerAuthenticator(context, "core-lane-token", false);
-        try (Socket socket = RawHttp.connect(endpoint)) {
+        try {
+            // until the authenticator shows, a refusal may close the connection: each attempt on a new one
             assertEquals("servlet", Eventually.until("credentials checked off the lane",
-                    () -> call(socket, endpoint, "itest_which_guarded", false, "core-lane-token"), "servlet"::equals, BOUND));
+                    () -> callOnce(endpoint, "itest_which_guarded", "core-lane-token"), "servlet"::equals, BOUND));
         } finally {
             waiting.unregister();
         }
-        try (Socket socket = RawHttp.connect(endpoint)) {
-            assertEquals("core", expect(socket, endpoint, "itest_which_guarded", "core"));
-        }
+        assertEquals("core", expect(endpoint, "itest_which_guarded", "core"));
     }
 
     @Test
@@ -152,11 +247,22 @@ public class CoreLaneIT {
         Hashtable<String, Object> settings = new Hashtable<>();
         settings.put("subjectRequestsPerSecond", "0.01");
         settings.put("subjectBurst", "4");
+        settings.put("allowedOrigins", new String[] {"http://counted.example"});
         admin.getConfiguration(TRANSPORT, "?").update(settings);
+        // the settings are applied together: once a request from that origin passes (403 before), the limits hold
+        Eventually.until("settings applied", () -> {
+            try (Socket socket = RawHttp.connect(endpoint)) {
+                RawHttp.send(socket, endpoint, "POST", Map.of("Content-Type", "application/json",
+                        "Accept", "application/json, text/event-stream", "Origin", "http://counted.example",
+                        "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "itest_which_counted"),
+                        callBody("itest_which_counted"));
+                return RawHttp.readResponse(socket.getInputStream());
+            }
+        }, answer -> !answer.startsWith("HTTP/1.1 403"), BOUND);
         ServiceRegistration<?> authenticator = ProbeTools.registerAuthenticator(context, "counted-token", true);
         try {
             try (Socket socket = RawHttp.connect(endpoint)) {
-                // the settings and the authenticator have arrived once a call without the token is refused
+                // the authenticator has arrived once a call without the token is refused
                 Eventually.until("credentials asked for", () -> call(socket, endpoint, "itest_which_counted", false, null),
                         answer -> answer.startsWith("HTTP/1.1 401"), BOUND);
             }
@@ -178,7 +284,7 @@ public class CoreLaneIT {
 
     /**
      * A stateless tools/call on {@code socket}: "core" or "servlet" (what served it), else the whole answer.
-     * {@code inParts}: the body is written in two parts 300 ms apart.
+     * {@code inParts}: the body is written in two parts 300 ms apart, the first with the headers.
      */
     private static String call(Socket socket, URI endpoint, String tool, boolean inParts) throws Exception {
         return call(socket, endpoint, tool, inParts, null);
@@ -186,25 +292,25 @@ public class CoreLaneIT {
 
     /** The same with a bearer credential (null: none). */
     private static String call(Socket socket, URI endpoint, String tool, boolean inParts, String bearer) throws Exception {
-        byte[] body = ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
-                + "\",\"arguments\":{},\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
-                + "\"io.modelcontextprotocol/clientCapabilities\":{},"
-                + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"core-lane\",\"version\":\"1\"}}}}")
-                .getBytes(StandardCharsets.UTF_8);
-        String head = "POST " + endpoint.getRawPath() + " HTTP/1.1\r\nHost: " + endpoint.getHost() + ":" + endpoint.getPort()
-                + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
-                + (bearer == null ? "" : "Authorization: Bearer " + bearer + "\r\n")
-                + "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: " + tool
-                + "\r\nContent-Length: " + body.length + "\r\n\r\n";
+        return call(socket, endpoint, tool, inParts ? -2 : -1, bearer);
+    }
+
+    /**
+     * The same, with {@code withHeaders} bytes of the body in the headers' write and the rest 300 ms later: -1 all of
+     * it (one write), -2 half of it.
+     */
+    private static String call(Socket socket, URI endpoint, String tool, int withHeaders, String bearer) throws Exception {
+        byte[] body = callBody(tool).getBytes(StandardCharsets.UTF_8);
+        String head = head(endpoint, tool, body.length, bearer);
         OutputStream out = socket.getOutputStream();
         ByteArrayOutputStream first = new ByteArrayOutputStream();
         first.write(head.getBytes(StandardCharsets.US_ASCII));
-        // in one write: the headers with the whole body, or with its first half
-        int part = inParts ? body.length / 2 : body.length;
+        // in one write: the headers with the whole body, or with a part of it
+        int part = withHeaders == -1 ? body.length : withHeaders == -2 ? body.length / 2 : withHeaders;
         first.write(body, 0, part);
         out.write(first.toByteArray());
         out.flush();
-        if (inParts) {
+        if (part < body.length) {
             Thread.sleep(300);
             out.write(body, part, body.length - part);
             out.flush();
@@ -216,6 +322,27 @@ public class CoreLaneIT {
             }
         }
         return answer;
+    }
+
+    /** A stateless tools/call of {@code tool}, without arguments. */
+    private static String callBody(String tool) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
+                + "\",\"arguments\":{},\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientCapabilities\":{},"
+                + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"core-lane\",\"version\":\"1\"}}}}";
+    }
+
+    private static String head(URI endpoint, String tool, int length) {
+        return head(endpoint, tool, length, null);
+    }
+
+    /** The head of a POST of {@link #callBody} of {@code length} bytes. */
+    private static String head(URI endpoint, String tool, int length, String bearer) {
+        return "POST " + endpoint.getRawPath() + " HTTP/1.1\r\nHost: " + endpoint.getHost() + ":" + endpoint.getPort()
+                + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                + (bearer == null ? "" : "Authorization: Bearer " + bearer + "\r\n")
+                + "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: " + tool
+                + "\r\nContent-Length: " + length + "\r\n\r\n";
     }
 
     private ServiceRegistration<?> which(String name, boolean blocking) {
@@ -235,14 +362,26 @@ public class CoreLaneIT {
 
     /** Sets {@code coreLane}; {@link #expect} waits until it shows. */
     private void coreLane(boolean on) throws Exception {
+        settings("coreLane", Boolean.toString(on));
+    }
+
+    /** The transport's configuration: this one setting, the others their defaults. */
+    private void settings(String name, String value) throws Exception {
         ConfigurationAdmin admin = context.getService(context.getServiceReference(ConfigurationAdmin.class));
         Hashtable<String, Object> settings = new Hashtable<>();
-        settings.put("coreLane", Boolean.toString(on));
+        settings.put(name, value);
         admin.getConfiguration(TRANSPORT, "?").update(settings);
     }
 
     /** Calls the tool until what serves it is {@code which} (a setting takes a moment): the last answer. */
-    private static String expect(Socket socket, URI endpoint, String tool, String which) throws Exception {
-        return Eventually.until(which + " serves " + tool, () -> call(socket, endpoint, tool, false), which::equals, BOUND);
+    private static String expect(URI endpoint, String tool, String which) throws Exception {
+        return Eventually.until(which + " serves " + tool, () -> callOnce(endpoint, tool, null), which::equals, BOUND);
+    }
+
+    /** {@link #call} on a connection of its own (a refusal meanwhile may close one). */
+    private static String callOnce(URI endpoint, String tool, String bearer) throws Exception {
+        try (Socket socket = RawHttp.connect(endpoint)) {
+            return call(socket, endpoint, tool, false, bearer);
+        }
     }
 }

@@ -8,6 +8,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -21,6 +24,7 @@ import org.eclipse.jetty.server.handler.ContextHandler;
 import org.eclipse.jetty.server.handler.ContextHandlerCollection;
 import org.eclipse.jetty.server.handler.SizeLimitHandler;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.Invocable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,8 +33,9 @@ import org.slf4j.LoggerFactory;
  * (Felix's dispatch, the servlet request and response, their output) costs about a third of a trivial call,
  * more than the whole of Quiver's engine. A context at {@code /} placed before Felix's servlet context takes
  * a POST read on the lane when {@link McpServlet#fastCaller} admits it (every guard passed, its credential, if the
- * server asks for one, checked without waiting) and its whole body came with it; the servlet's own rules then serve it ({@link McpServlet#fastServe}):
- * what waits on nothing is answered here, the rest is handed to the servlet with what was done
+ * server asks for one, checked without waiting, a declared length within the limit) and reads its body as it
+ * arrives, holding no thread while it waits ({@link BodyWait}); the servlet's own rules then serve it
+ * ({@link McpServlet#fastServe}): what waits on nothing is answered here, the rest is handed to the servlet with what was done
  * ({@link FastPost.Handover}, a request attribute), which goes on from there. Every other request, and every
  * one when {@code coreLane} is false, passes untouched to Felix's context.
  */
@@ -121,42 +126,39 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
         if (caller == null) {
             return post.answered(); // refused for its credential right here, or the servlet's
         }
-        // the body, taken only as it is already here: nothing is held for a body still on its way
-        byte[] body = null;
-        ByteArrayOutputStream parts = null; // what came while the body came in parts
-        boolean ended = false;
-        while (body == null) {
-            Content.Chunk chunk = request.read();
-            boolean failed = chunk != null && Content.Chunk.isFailure(chunk);
-            if (chunk == null && parts == null) {
-                return false; // nothing taken: the servlet waits for the body
-            }
-            if (chunk == null || failed) {
-                // the servlet reads again what came, a failure too, then the rest as it arrives
-                return toServlet(new Replay(original(request), parts == null ? null : parts.toByteArray(), failed ? chunk : null),
-                        response, callback);
-            }
-            ByteBuffer bytes = chunk.getByteBuffer();
-            if (parts == null && bytes.remaining() >= length) {
-                body = new byte[(int) length]; // the usual: all of it in the first chunk
-                bytes.get(body);
-            } else {
-                if (parts == null) {
-                    parts = new ByteArrayOutputStream(bytes.remaining());
-                }
-                byte[] piece = new byte[(int) Math.min(bytes.remaining(), length - parts.size())];
-                bytes.get(piece);
-                parts.writeBytes(piece);
-                body = parts.size() == length ? parts.toByteArray() : null;
-            }
-            ended = chunk.isLast();
-            chunk.release();
-            if (body == null && ended) {
-                // shorter than declared: the servlet answers that
-                return toServlet(new Replay(original(request), parts.toByteArray(), null), response, callback);
-            }
+        Body body = new Body(length);
+        if (body.take(request)) {
+            proceed(request, response, callback, post, body, caller);
+        } else {
+            // the rest of the body is still on its way (a client that writes the headers first, such as Java's
+            // HttpClient): waited for without a thread, and served on the thread that reads it
+            new BodyWait(request, response, callback, post, body, caller).start();
         }
-        if (!ended) {
+        return true;
+    }
+
+    /** Serves a POST whose body's fate is known: the whole body, a shorter one, or a failed read. */
+    private void proceed(Request request, Response response, Callback callback, Post post, Body body, CallerIdentity caller)
+            throws Exception {
+        if (body.failure != null) {
+            // the connection timed out (answered as a body too slow, as the servlet would), or the client went
+            // away: answered here, on whichever thread noticed, which may be a timer's
+            Throwable failure = body.failure.getFailure();
+            if (failure instanceof TimeoutException || failure.getCause() instanceof TimeoutException) {
+                servlet.fastTooSlow(post, caller);
+            } else {
+                LOG.debug("A client went away while sending its request body: {}", failure.toString());
+                callback.failed(failure);
+            }
+            return;
+        }
+        if (body.whole == null) {
+            // shorter than declared: the servlet reads again what came, and answers
+            toServlet(new Replay(original(request), body.parts == null ? null : body.parts.toByteArray()), response,
+                    callback);
+            return;
+        }
+        if (!body.ended) {
             // the declared length is read: one more read lets the parser end the message without touching the
             // connection, so that the connection is ready for its next request when this one completes
             Content.Chunk end = request.read();
@@ -164,9 +166,9 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
                 end.release();
             }
         }
-        servlet.fastServe(post, body, caller);
+        servlet.fastServe(post, body.whole, caller);
         if (!post.handedOver()) {
-            return true;
+            return;
         }
         // the servlet goes on from where this left it; should something else answer instead (another bundle's
         // filter, a size limit), the exchange the engine holds is let go
@@ -175,7 +177,6 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
                 && left.receipt() instanceof Receipt.Pending pending) {
             pending.exchange().abandon();
         }
-        return true;
     }
 
     /**
@@ -192,6 +193,138 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
     /** The request as Jetty made it, outside the lane's context. */
     private static Request original(Request request) {
         return request instanceof Request.Wrapper wrapper ? wrapper.getWrapped() : request;
+    }
+
+    /** A body as the lane takes it: only what has arrived, never more than its declared length. */
+    private static final class Body {
+        private final long length;
+        /** The whole body, once it is here. */
+        byte[] whole;
+        /** What came while the body came in parts. */
+        ByteArrayOutputStream parts;
+        /** The read's failure: the client went away, or the connection timed out. */
+        Content.Chunk failure;
+        /** Whether the message ended with the last chunk read. */
+        boolean ended;
+
+        Body(long length) {
+            this.length = length;
+        }
+
+        /**
+         * Reads what has arrived: true when the body's fate is known (whole, shorter than declared, or a failed
+         * read), false when more has to come.
+         */
+        boolean take(Request request) {
+            while (true) {
+                Content.Chunk chunk = request.read();
+                if (chunk == null) {
+                    return false;
+                }
+                if (Content.Chunk.isFailure(chunk)) {
+                    failure = chunk;
+                    return true;
+                }
+                ByteBuffer bytes = chunk.getByteBuffer();
+                if (parts == null && bytes.remaining() >= length) {
+                    whole = new byte[(int) length]; // the usual: all of it in the first chunk
+                    bytes.get(whole);
+                } else {
+                    if (parts == null) {
+                        parts = new ByteArrayOutputStream(bytes.remaining());
+                    }
+                    byte[] piece = new byte[(int) Math.min(bytes.remaining(), length - parts.size())];
+                    bytes.get(piece);
+                    parts.writeBytes(piece);
+                    whole = parts.size() == length ? parts.toByteArray() : null;
+                }
+                ended = chunk.isLast();
+                chunk.release();
+                if (whole != null || ended) {
+                    return true;
+                }
+            }
+        }
+    }
+
+    /**
+     * Waits for the rest of a body: asks the connection to say when more has arrived ({@code demand}) and reads
+     * it on the thread that read it, marked as the lane, as the request's start was. No thread waits meanwhile;
+     * a body not whole within {@code bodyTimeoutMs} is answered 408, as the servlet answers it.
+     */
+    private final class BodyWait implements Invocable.Task {
+        private final Request request;
+        private final Response response;
+        private final Callback callback;
+        private final Post post;
+        private final Body body;
+        private final CallerIdentity caller;
+        private final Executor pool = LaneThread.pool();
+        private final LaneThread.Route route = LaneThread.route();
+        private ScheduledFuture<?> deadline;
+        /** Whether the wait is over: the body's fate known, or the deadline passed. */
+        private boolean over;
+
+        BodyWait(Request request, Response response, Callback callback, Post post, Body body, CallerIdentity caller) {
+            this.request = request;
+            this.response = response;
+            this.callback = callback;
+            this.post = post;
+            this.body = body;
+            this.caller = caller;
+        }
+
+        void start() {
+            synchronized (this) {
+                deadline = servlet.bodyDeadline(this::expire);
+            }
+            try {
+                request.demand(this); // runs this at once, on this thread, when more came meanwhile
+            } catch (RuntimeException e) {
+                deadline.cancel(false); // the request fails with it: nothing is left to answer late
+                throw e;
+            }
+        }
+
+        @Override
+        public InvocationType getInvocationType() {
+            return InvocationType.NON_BLOCKING; // read and served without blocking, like the request's start
+        }
+
+        @Override
+        public void run() {
+            LaneThread.run(pool, route, this::arrived);
+        }
+
+        private void arrived() {
+            synchronized (this) {
+                if (over) {
+                    return; // answered 408 already: nothing more is read
+                }
+                if (!body.take(request)) {
+                    request.demand(this);
+                    return;
+                }
+                over = true;
+            }
+            deadline.cancel(false);
+            try {
+                proceed(request, response, callback, post, body, caller);
+            } catch (Throwable e) {
+                LOG.warn("A POST to the MCP endpoint failed", e);
+                callback.failed(e);
+            }
+        }
+
+        private void expire() {
+            synchronized (this) {
+                if (over) {
+                    return;
+                }
+                over = true;
+            }
+            servlet.fastTooSlow(post, caller);
+        }
     }
 
     /** The request as {@link McpServlet} reads and answers it here. */
@@ -306,15 +439,13 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
         }
     }
 
-    /** The request with what was already read of its body (bytes, a failure) put back in front of the rest. */
+    /** The request with what was already read of its body put back in front of the rest. */
     private static final class Replay extends Request.Wrapper {
         private ByteBuffer data;
-        private Content.Chunk failure;
 
-        Replay(Request request, byte[] data, Content.Chunk failure) {
+        Replay(Request request, byte[] data) {
             super(request);
             this.data = data == null || data.length == 0 ? null : ByteBuffer.wrap(data);
-            this.failure = failure;
         }
 
         @Override
@@ -325,11 +456,6 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
                     data = null;
                     return Content.Chunk.from(part, false);
                 }
-                if (failure != null) {
-                    Content.Chunk last = failure;
-                    failure = null;
-                    return last;
-                }
             }
             return super.read();
         }
@@ -338,7 +464,7 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
         public void demand(Runnable demandCallback) {
             boolean ready;
             synchronized (this) {
-                ready = data != null || failure != null;
+                ready = data != null;
             }
             if (ready) {
                 getContext().execute(demandCallback);

@@ -16,9 +16,9 @@ import java.util.Hashtable;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceReference;
@@ -90,11 +90,15 @@ public final class HttpTransport implements ProblemSource, TransportStatus {
     @Activate
     public HttpTransport(@Reference McpEngine engine, Map<String, Object> properties, BundleContext context) {
         this.context = context;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "quiver-sse-timer");
             t.setDaemon(true);
             return t;
         });
+        // a body's deadline is set for each request whose body comes after its headers, and nearly always
+        // cancelled: gone from the queue at once, not 30 s later
+        timer.setRemoveOnCancelPolicy(true);
+        this.timer = timer;
         this.source = TypedConfig.source(properties);
         this.config = read(properties, null);
         this.gate = new Gatekeeper(Boolean.parseBoolean(context.getProperty(Gatekeeper.REQUIRED_PROPERTY)));

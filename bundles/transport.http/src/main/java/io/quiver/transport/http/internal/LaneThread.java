@@ -36,16 +36,21 @@ final class LaneThread {
         }
     }
 
-    /** Runs {@code work} on this thread, marked as a lane thread whose waiting work goes to {@code pool}. */
+    /**
+     * Runs {@code work} on this thread, marked as a lane thread whose waiting work goes to {@code pool}; within
+     * another such run (a body's arrival handled right where it was asked for), that one's marks come back after.
+     */
     static void run(Executor pool, Route route, Runnable work) {
+        Executor outerPool = POOL.get();
+        Route outerRoute = ROUTE.get();
         POOL.set(pool);
         ROUTE.set(route);
         try {
             work.run();
         } finally {
-            // cleared, not removed: a removed entry is made again by the next request's set
-            POOL.set(null);
-            ROUTE.set(null);
+            // set back, not removed: a removed entry is made again by the next request's set
+            POOL.set(outerPool);
+            ROUTE.set(outerRoute);
         }
     }
 

@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -55,6 +56,7 @@ final class McpServlet extends HttpServlet {
     private static final Set<String> LISTENING = Set.of("subscriptions/listen");
     private static final String CALL = "tools/call";
     private static final int TOO_MANY_REQUESTS = 429;
+    private static final String SLOW_BODIES = "request bodies were not complete within {} ms: answered 408 and closed";
 
     private final transient McpEngine engine;
     private final transient ScheduledExecutorService timer;
@@ -268,10 +270,8 @@ final class McpServlet extends HttpServlet {
 
                     @Override
                     public void tooSlow() {
-                        slowBodies.warn("request bodies were not complete within {} ms: answered 408 and closed",
-                                c.bodyTimeoutMs());
-                        finish(async, HttpServletResponse.SC_REQUEST_TIMEOUT, TransportErrors.SERVER_ERROR, "Request Timeout: the body"
-                                + " did not arrive within " + c.bodyTimeoutMs() + " ms", true);
+                        slowBodies.warn(SLOW_BODIES, c.bodyTimeoutMs());
+                        finish(async, HttpServletResponse.SC_REQUEST_TIMEOUT, TransportErrors.SERVER_ERROR, requestTimeout(c), true);
                     }
 
                     @Override
@@ -308,6 +308,10 @@ final class McpServlet extends HttpServlet {
             read += n;
         }
         return read == body.length ? body : Arrays.copyOf(body, read);
+    }
+
+    private static String requestTimeout(HttpConfig c) {
+        return "Request Timeout: the body did not arrive within " + c.bodyTimeoutMs() + " ms";
     }
 
     private static String payloadTooLarge(HttpConfig c) {
@@ -469,6 +473,26 @@ final class McpServlet extends HttpServlet {
             return null; // an authenticator that may wait (checked off the lane), or what the servlet answers
         }
         return ((Admitted) admission).caller();
+    }
+
+    /**
+     * The deadline of a body the core lane waits for, as for one the servlet reads: {@code expired} runs after
+     * {@code bodyTimeoutMs} unless the future is cancelled first.
+     */
+    ScheduledFuture<?> bodyDeadline(Runnable expired) {
+        return timer.schedule(expired, config.bodyTimeoutMs(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Answers a POST whose body did not arrive within {@code bodyTimeoutMs}, as the servlet does: 408, closed; counted
+     * against the caller's rate as the servlet counts every request it reads.
+     */
+    void fastTooSlow(FastPost post, CallerIdentity caller) {
+        HttpConfig c = config;
+        limits.admit(caller);
+        slowBodies.warn(SLOW_BODIES, c.bodyTimeoutMs());
+        post.answer(HttpServletResponse.SC_REQUEST_TIMEOUT, Map.of("Connection", "close"), MediaTypes.JSON,
+                engine.errorResponse(TransportErrors.SERVER_ERROR, requestTimeout(c)), null);
     }
 
     /**

@@ -101,30 +101,43 @@ public final class ProbeTools {
      * on a thread of the transport's call pool (what the lane hands over), else "pool".
      */
     public static ServiceRegistration<?> registerWhere(BundleContext context, String name, boolean blocking) {
-        return registerStackProbe(context, name, blocking, "Answers which thread it ran on", "pool",
+        return registerStackProbe(context, name, blocking, "Answers which thread it ran on", "pool", null,
                 "LaneThread", "run", "lane", "CallPool", "serve", "call");
     }
+
+    /** What served a call, read off its stack: the core lane (its start, or a body's arrival), else the servlet. */
+    private static final String[] WHICH = {"CoreLane", "handle", "core", "CoreLane$BodyWait", "arrived", "core",
+        "McpServlet", "service", "servlet"};
 
     /**
      * A tool, declared blocking or not, that answers what served its call: "core" (the HTTP transport's core lane,
      * ahead of the servlet), "servlet", or "elsewhere" (a thread the servlet handed the call to).
      */
     public static ServiceRegistration<?> registerWhich(BundleContext context, String name, boolean blocking) {
-        return registerStackProbe(context, name, blocking, "Answers what served its call", "elsewhere",
-                "CoreLane", "handle", "core", "McpServlet", "service", "servlet");
+        return registerStackProbe(context, name, blocking, "Answers what served its call", "elsewhere", null, WHICH);
+    }
+
+    /** The same, non-blocking, counting its calls in {@code ran}. */
+    public static ServiceRegistration<?> registerCounting(BundleContext context, String name, AtomicInteger ran) {
+        return registerStackProbe(context, name, false, "Counts its calls and answers what served them", "elsewhere",
+                ran, WHICH);
     }
 
     /**
      * A tool that answers the label of the first of {@code marks} (triples: a class's simple name, a method, the
-     * label) found on its call's stack, innermost first, else {@code otherwise}.
+     * label) found on its call's stack, innermost first, else {@code otherwise}; each call counted in {@code ran}
+     * (if not null).
      */
     private static ServiceRegistration<?> registerStackProbe(BundleContext context, String name, boolean blocking,
-            String description, String otherwise, String... marks) {
+            String description, String otherwise, AtomicInteger ran, String... marks) {
         Hashtable<String, Object> props = new Hashtable<>();
         props.put("mcp.tool.name", name);
         props.put("mcp.tool.description", description + " (Pax Exam fixture)");
         props.put("mcp.tool.blocking", blocking);
         Tool probe = call -> {
+            if (ran != null) {
+                ran.incrementAndGet();
+            }
             for (StackTraceElement frame : new Throwable().getStackTrace()) {
                 for (int i = 0; i + 2 < marks.length; i += 3) {
                     if (frame.getClassName().endsWith("." + marks[i]) && frame.getMethodName().equals(marks[i + 1])) {
