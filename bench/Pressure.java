@@ -42,6 +42,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <li>{@code segments URL C SECONDS BYTES}: the same calls from C threads, each on its own keep-alive socket,
  * with BYTES of padding in the request's {@code _meta}, the request written in 1,448-byte pieces (one TCP
  * segment each, as a body larger than one segment crosses a real network); prints calls/s and latency.</li>
+ * <li>{@code slowbodies URL N}: N connections each send a tools/call's headers and 5 bytes of its body, and no
+ * more; meanwhile calls whose bodies come whole measure the server's latency on new connections; prints that,
+ * then how and when the N were answered (408 after {@code bodyTimeoutMs}, connection closed).</li>
  * </ul>
  * Every result line starts with the command name, so a script can grep it.
  */
@@ -54,7 +57,7 @@ public final class Pressure {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
-            System.err.println("usage: java bench/Pressure.java sessions|streams|starvation|calls|segments URL [args]");
+            System.err.println("usage: java bench/Pressure.java sessions|streams|starvation|calls|segments|slowbodies URL [args]");
             System.exit(2);
         }
         URI url = URI.create(args[1]);
@@ -63,6 +66,7 @@ public final class Pressure {
             case "streams" -> streams(url, Integer.parseInt(args[2]), Integer.parseInt(args[3]));
             case "starvation" -> starvation(url, Integer.parseInt(args[2]), Integer.parseInt(args[3]));
             case "calls" -> calls(url, Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+            case "slowbodies" -> slowBodies(url, Integer.parseInt(args[2]));
             case "segments" -> segments(url, Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
             default -> throw new IllegalArgumentException(args[0]);
         }
@@ -294,6 +298,65 @@ public final class Pressure {
         System.out.printf("segments: c=%d %d-byte requests %.0f calls/s %s; %d failed%n", concurrency,
                 requests.apply(0).length,
                 all.size() / (double) seconds, percentiles(all), failed.get());
+    }
+
+    static void slowBodies(URI url, int n) throws Exception {
+        byte[] body = ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"test_simple_text\","
+                + "\"arguments\":{},\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientCapabilities\":{},"
+                + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"pressure\",\"version\":\"1\"}}}}")
+                .getBytes(StandardCharsets.UTF_8);
+        byte[] head = ("POST " + url.getPath() + " HTTP/1.1\r\nHost: " + url.getHost() + ":" + url.getPort()
+                + "\r\nContent-Type: application/json\r\nAccept: " + ACCEPT + "\r\nMCP-Protocol-Version: 2026-07-28"
+                + "\r\nMcp-Method: tools/call\r\nMcp-Name: test_simple_text\r\nContent-Length: " + body.length
+                + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        List<Socket> slow = new ArrayList<>();
+        long sent = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            Socket socket = new Socket(url.getHost(), url.getPort());
+            socket.setSoTimeout(120_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(head);
+            out.write(body, 0, 5);
+            out.flush();
+            slow.add(socket);
+        }
+        List<Long> probes = new ArrayList<>();
+        int probeFailed = 0;
+        for (int i = 0; i < 20; i++) {
+            long start = System.nanoTime();
+            try (Socket socket = new Socket(url.getHost(), url.getPort())) {
+                socket.setSoTimeout(10_000);
+                OutputStream out = socket.getOutputStream();
+                out.write(head);
+                out.write(body);
+                out.flush();
+                if (!asciiLine(socket.getInputStream()).contains(" 200 ")) {
+                    probeFailed++;
+                }
+            } catch (IOException e) {
+                probeFailed++;
+            }
+            probes.add(System.nanoTime() - start);
+            Thread.sleep(100);
+        }
+        System.out.printf("slowbodies: %d connections waiting on their bodies; whole calls meanwhile %s, %d failed%n", n,
+                percentiles(probes), probeFailed);
+        Map<String, AtomicInteger> outcomes = new TreeMap<>();
+        List<Long> answered = new ArrayList<>();
+        for (Socket socket : slow) {
+            String outcome;
+            try {
+                String status = asciiLine(socket.getInputStream());
+                outcome = status.length() >= 12 ? status.substring(9, 12) : status;
+                answered.add(System.nanoTime() - sent);
+            } catch (IOException e) {
+                outcome = e.getClass().getSimpleName();
+            }
+            outcomes.computeIfAbsent(outcome, k -> new AtomicInteger()).incrementAndGet();
+            socket.close();
+        }
+        System.out.printf("slowbodies: answered %s, at %s after the first was sent%n", outcomes, percentiles(answered));
     }
 
     private static String asciiLine(java.io.InputStream in) throws IOException {

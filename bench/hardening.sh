@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What floods cost a running server: heap per idle session, resident memory with the session and
-# stream limits reached, and a fast tool's latency while a slow tool saturates its share.
+# stream limits reached, a fast tool's latency while a slow tool saturates its share, and thousands of
+# request bodies that never come.
 #
 #   bench/hardening.sh [JAR]      (default launcher/target/quiver.jar; build it first)
 #
@@ -16,11 +17,12 @@ PID=""
 trap '[ -n "$PID" ] && kill -9 "$PID" 2>/dev/null; rm -rf "$WORK"' EXIT
 
 start() {
-  local name="$1" core="${2:-}"
+  local name="$1" core="${2:-}" http="${3:-}"
   mkdir -p "$WORK/$name/etc" "$WORK/$name/deploy"
   [ -n "$core" ] && printf '%s\n' "$core" > "$WORK/$name/etc/io.quiver.core.cfg"
   # the conformance feature (for its slow tool) turns SSE polling on; these clients do not resume
   echo "ssePollingMs = 0" > "$WORK/$name/etc/io.quiver.transport.http.cfg"
+  [ -n "$http" ] && printf '%s\n' "$http" >> "$WORK/$name/etc/io.quiver.transport.http.cfg"
   mkfifo "$WORK/$name/out"
   java -XX:+UseSerialGC -Xms32m -Xmx512m -jar "$JAR" run --port 0 \
     --features core,http,tools-default,conformance --etc "$WORK/$name/etc" --deploy "$WORK/$name/deploy" \
@@ -79,6 +81,16 @@ stop
 echo "== fast tool latency while a slow tool saturates its share (400 slow calls of 30 s)"
 start starvation
 "${PRESSURE[@]}" starvation "$URL" 400 30
+stop
+
+echo "== slow bodies (3000 connections send a call's headers and 5 bytes of its body; bodyTimeoutMs 5 s)"
+start slowbodies "" "bodyTimeoutMs = 5000"
+echo "RSS idle $(rss_mib) MiB"
+"${PRESSURE[@]}" slowbodies "$URL" 3000 &
+spid=$!
+sleep 4
+echo "RSS with the bodies waited for $(rss_mib) MiB"
+wait "$spid" || true
 stop
 
 echo "java: $(java -version 2>&1 | head -1); cores: $(nproc); load: $(cut -d' ' -f1-3 /proc/loadavg); jar: $JAR"
