@@ -10,7 +10,8 @@ import java.util.OptionalLong;
  * from {@code /proc} to the clock tick (10 ms): the process's start in ticks since boot against the
  * time since boot. The JDK's {@code ProcessHandle.Info.startInstant()} adds the boot time, which Linux
  * gives in whole seconds, so its figure was up to a second off. The start is the process's, not the
- * JVM's: the {@code quiver} script's own time counts, as the user waits for it too.
+ * JVM's: the {@code quiver} script's own time counts, as the user waits for it too, except a build it ran
+ * first, which it passes on in {@code QUIVER_BUILD_MS} (it then execs Java in the same process).
  */
 final class ProcessAge {
 
@@ -20,12 +21,23 @@ final class ProcessAge {
     private ProcessAge() {
     }
 
-    /** The age in milliseconds; empty where /proc does not say (not Linux). */
+    /** The age in milliseconds, less the script's build; empty where /proc does not say (not Linux). */
     static OptionalLong millis() {
         try {
-            return of(Files.readString(Path.of("/proc/self/stat")), Files.readString(Path.of("/proc/uptime")));
+            OptionalLong age = of(Files.readString(Path.of("/proc/self/stat")), Files.readString(Path.of("/proc/uptime")));
+            long build = buildMillis(System.getenv("QUIVER_BUILD_MS"));
+            return age.isPresent() && age.getAsLong() >= build ? OptionalLong.of(age.getAsLong() - build) : age;
         } catch (IOException | RuntimeException e) {
             return OptionalLong.empty();
+        }
+    }
+
+    /** The build's milliseconds the {@code quiver} script reports, 0 for none or nonsense. */
+    static long buildMillis(String reported) {
+        try {
+            return reported == null ? 0 : Math.max(0, Long.parseLong(reported.trim()));
+        } catch (NumberFormatException e) {
+            return 0;
         }
     }
 

@@ -28,6 +28,14 @@ class ProcessAgeTest {
     }
 
     @Test
+    void takesOutOnlyABuildTimeItCanRead() {
+        assertEquals(24_190, ProcessAge.buildMillis(" 24190\n"));
+        assertEquals(0, ProcessAge.buildMillis(null));
+        assertEquals(0, ProcessAge.buildMillis("-5"));
+        assertEquals(0, ProcessAge.buildMillis("soon"));
+    }
+
+    @Test
     @EnabledOnOs(OS.LINUX)
     void agreesWithTheJvmsOwnUptimeToTheTick() {
         long jvmUptime = ManagementFactory.getRuntimeMXBean().getUptime();
