@@ -195,39 +195,23 @@ public final class Pressure {
     static void calls(URI url, int concurrency, int seconds) throws Exception {
         String session = session(url);
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        long end = System.nanoTime() + seconds * 1_000_000_000L;
-        List<List<Long>> times = new ArrayList<>();
         AtomicInteger failed = new AtomicInteger();
-        List<Thread> threads = new ArrayList<>();
-        for (int t = 0; t < concurrency; t++) {
-            List<Long> own = new ArrayList<>();
-            times.add(own);
-            Thread thread = new Thread(() -> {
-                for (int i = 0; System.nanoTime() < end; i++) {
-                    long start = System.nanoTime();
-                    try {
-                        HttpResponse<String> r = client.send(post(url, session, "{\"jsonrpc\":\"2.0\",\"id\":" + i
-                                + ",\"method\":\"tools/call\",\"params\":{\"name\":\"test_simple_text\",\"arguments\":{}}}"),
-                                HttpResponse.BodyHandlers.ofString());
-                        if (r.statusCode() != 200 || !r.body().contains("\"isError\":false")) {
-                            failed.incrementAndGet();
-                        }
-                    } catch (IOException e) {
+        List<Long> all = onThreads(concurrency, seconds, failed, (end, own) -> {
+            for (int i = 0; System.nanoTime() < end; i++) {
+                long start = System.nanoTime();
+                try {
+                    HttpResponse<String> r = client.send(post(url, session, "{\"jsonrpc\":\"2.0\",\"id\":" + i
+                            + ",\"method\":\"tools/call\",\"params\":{\"name\":\"test_simple_text\",\"arguments\":{}}}"),
+                            HttpResponse.BodyHandlers.ofString());
+                    if (r.statusCode() != 200 || !r.body().contains("\"isError\":false")) {
                         failed.incrementAndGet();
-                    } catch (InterruptedException e) {
-                        return;
                     }
-                    own.add(System.nanoTime() - start);
+                } catch (IOException e) {
+                    failed.incrementAndGet();
                 }
-            });
-            threads.add(thread);
-            thread.start();
-        }
-        List<Long> all = new ArrayList<>();
-        for (int t = 0; t < concurrency; t++) {
-            threads.get(t).join();
-            all.addAll(times.get(t));
-        }
+                own.add(System.nanoTime() - start);
+            }
+        });
         System.out.printf("calls: c=%d %.0f calls/s %s; %d failed%n", concurrency, all.size() / (double) seconds,
                 percentiles(all), failed.get());
     }
@@ -250,40 +234,59 @@ public final class Pressure {
             return whole;
         };
         AtomicLong ids = new AtomicLong(1_000_000_000L);
+        AtomicInteger failed = new AtomicInteger();
+        List<Long> all = onThreads(concurrency, seconds, failed, (end, own) -> {
+            try (Socket socket = new Socket(url.getHost(), url.getPort())) {
+                socket.setTcpNoDelay(true);
+                OutputStream out = socket.getOutputStream();
+                java.io.DataInputStream in = new java.io.DataInputStream(new java.io.BufferedInputStream(socket.getInputStream()));
+                while (System.nanoTime() < end) {
+                    byte[] request = requests.apply(ids.incrementAndGet());
+                    long start = System.nanoTime();
+                    for (int at = 0; at < request.length; at += 1448) {
+                        out.write(request, at, Math.min(1448, request.length - at));
+                        out.flush();
+                    }
+                    int length = -1;
+                    String status = asciiLine(in);
+                    for (String line = asciiLine(in); !line.isEmpty(); line = asciiLine(in)) {
+                        if (line.regionMatches(true, 0, "Content-Length:", 0, 15)) {
+                            length = Integer.parseInt(line.substring(15).trim());
+                        }
+                    }
+                    byte[] answer = new byte[Math.max(length, 0)];
+                    in.readFully(answer);
+                    if (!status.contains(" 200 ") || !new String(answer, StandardCharsets.UTF_8).contains("\"isError\":false")) {
+                        failed.incrementAndGet();
+                    }
+                    own.add(System.nanoTime() - start);
+                }
+            }
+        });
+        System.out.printf("segments: c=%d %d-byte requests %.0f calls/s %s; %d failed%n", concurrency,
+                requests.apply(0).length, all.size() / (double) seconds, percentiles(all), failed.get());
+    }
+
+    /** What one load thread does until {@code end} (nanoTime), adding the time of each of its calls to {@code own}. */
+    interface LoadThread {
+        void run(long end, List<Long> own) throws Exception;
+    }
+
+    /**
+     * Runs {@code work} on {@code concurrency} threads for {@code seconds}: the times of all their calls; a thread
+     * that throws counts one failure.
+     */
+    static List<Long> onThreads(int concurrency, int seconds, AtomicInteger failed, LoadThread work) throws InterruptedException {
         long end = System.nanoTime() + seconds * 1_000_000_000L;
         List<List<Long>> times = new ArrayList<>();
-        AtomicInteger failed = new AtomicInteger();
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < concurrency; t++) {
             List<Long> own = new ArrayList<>();
             times.add(own);
             Thread thread = new Thread(() -> {
-                try (Socket socket = new Socket(url.getHost(), url.getPort())) {
-                    socket.setTcpNoDelay(true);
-                    OutputStream out = socket.getOutputStream();
-                    java.io.DataInputStream in = new java.io.DataInputStream(new java.io.BufferedInputStream(socket.getInputStream()));
-                    while (System.nanoTime() < end) {
-                        byte[] request = requests.apply(ids.incrementAndGet());
-                        long start = System.nanoTime();
-                        for (int at = 0; at < request.length; at += 1448) {
-                            out.write(request, at, Math.min(1448, request.length - at));
-                            out.flush();
-                        }
-                        int length = -1;
-                        String status = asciiLine(in);
-                        for (String line = asciiLine(in); !line.isEmpty(); line = asciiLine(in)) {
-                            if (line.regionMatches(true, 0, "Content-Length:", 0, 15)) {
-                                length = Integer.parseInt(line.substring(15).trim());
-                            }
-                        }
-                        byte[] answer = new byte[Math.max(length, 0)];
-                        in.readFully(answer);
-                        if (!status.contains(" 200 ") || !new String(answer, StandardCharsets.UTF_8).contains("\"isError\":false")) {
-                            failed.incrementAndGet();
-                        }
-                        own.add(System.nanoTime() - start);
-                    }
-                } catch (IOException e) {
+                try {
+                    work.run(end, own);
+                } catch (Exception e) {
                     failed.incrementAndGet();
                 }
             });
@@ -295,9 +298,7 @@ public final class Pressure {
             threads.get(t).join();
             all.addAll(times.get(t));
         }
-        System.out.printf("segments: c=%d %d-byte requests %.0f calls/s %s; %d failed%n", concurrency,
-                requests.apply(0).length,
-                all.size() / (double) seconds, percentiles(all), failed.get());
+        return all;
     }
 
     static void slowBodies(URI url, int n) throws Exception {
