@@ -154,16 +154,50 @@ public class CoreLaneIT {
         Eventually.until("bodyTimeoutMs back", () -> halfABody(endpoint, body, false), String::isEmpty, BOUND);
     }
 
+    @Test
+    public void aBodyThatDoesNotArriveInTimeCountsAgainstItsCallersRate() throws Exception {
+        URI endpoint = Endpoint.await(context, BOUND);
+        AtomicInteger ran = new AtomicInteger();
+        register(ProbeTools.registerCounting(context, "itest_core_counted", ran));
+        Hashtable<String, Object> settings = new Hashtable<>();
+        settings.put("subjectRequestsPerSecond", "0.01");
+        settings.put("subjectBurst", "2");
+        settings.put("bodyTimeoutMs", "500");
+        applied(endpoint, settings, "http://slow.example", "itest_core_counted");
+        ServiceRegistration<?> authenticator = ProbeTools.registerAuthenticator(context, "slow-token", true);
+        try {
+            Eventually.until("credentials asked for", () -> callOnce(endpoint, "itest_core_counted", null),
+                    answer -> answer.startsWith("HTTP/1.1 401"), BOUND);
+            byte[] body = callBody("itest_core_counted").getBytes(StandardCharsets.UTF_8);
+            int before = ran.get();
+            // two bodies that stop halfway, as the servlet counts every request it reads: the burst of two is spent
+            for (int i = 0; i < 2; i++) {
+                String answer = halfABody(endpoint, body, false, "slow-token");
+                assertTrue(answer, answer.startsWith("HTTP/1.1 408"));
+            }
+            String third = callOnce(endpoint, "itest_core_counted", "slow-token");
+            assertTrue(third, third.startsWith("HTTP/1.1 429"));
+            assertEquals(before, ran.get());
+        } finally {
+            authenticator.unregister();
+        }
+    }
+
     /**
      * Sends the headers of a call and half its body on a new connection: the answer (its status, Connection header
      * and body), or empty when none came within 2 s. {@code rest}: once answered, the rest of the body is sent too late, and the connection must be closed
      * without another answer.
      */
     private static String halfABody(URI endpoint, byte[] body, boolean rest) throws Exception {
+        return halfABody(endpoint, body, rest, null);
+    }
+
+    /** The same with a bearer credential (null: none). */
+    private static String halfABody(URI endpoint, byte[] body, boolean rest, String bearer) throws Exception {
         try (Socket socket = RawHttp.connect(endpoint)) {
             socket.setSoTimeout(2_000);
             OutputStream out = socket.getOutputStream();
-            out.write(head(endpoint, "itest_core_counted", body.length).getBytes(StandardCharsets.US_ASCII));
+            out.write(head(endpoint, "itest_core_counted", body.length, bearer).getBytes(StandardCharsets.US_ASCII));
             out.write(body, 0, body.length / 2);
             out.flush();
             String answer;
@@ -243,22 +277,10 @@ public class CoreLaneIT {
         URI endpoint = Endpoint.await(context, BOUND);
         register(which("itest_which_counted", false));
         register(which("itest_which_counted_blocking", true));
-        ConfigurationAdmin admin = context.getService(context.getServiceReference(ConfigurationAdmin.class));
         Hashtable<String, Object> settings = new Hashtable<>();
         settings.put("subjectRequestsPerSecond", "0.01");
         settings.put("subjectBurst", "4");
-        settings.put("allowedOrigins", new String[] {"http://counted.example"});
-        admin.getConfiguration(TRANSPORT, "?").update(settings);
-        // the settings are applied together: once a request from that origin passes (403 before), the limits hold
-        Eventually.until("settings applied", () -> {
-            try (Socket socket = RawHttp.connect(endpoint)) {
-                RawHttp.send(socket, endpoint, "POST", Map.of("Content-Type", "application/json",
-                        "Accept", "application/json, text/event-stream", "Origin", "http://counted.example",
-                        "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "itest_which_counted"),
-                        callBody("itest_which_counted"));
-                return RawHttp.readResponse(socket.getInputStream());
-            }
-        }, answer -> !answer.startsWith("HTTP/1.1 403"), BOUND);
+        applied(endpoint, settings, "http://counted.example", "itest_which_counted");
         ServiceRegistration<?> authenticator = ProbeTools.registerAuthenticator(context, "counted-token", true);
         try {
             try (Socket socket = RawHttp.connect(endpoint)) {
@@ -358,6 +380,26 @@ public class CoreLaneIT {
             Eventually.until(name + " listed", () -> call(socket, endpoint, name, false),
                     answer -> !answer.startsWith("HTTP/"), BOUND);
         }
+    }
+
+    /**
+     * Sets the transport's configuration to {@code settings} and an {@code allowedOrigins} of {@code origin}, and
+     * waits until a call of {@code tool} from that origin passes (403 before): the settings are applied together,
+     * so the others then hold too.
+     */
+    private void applied(URI endpoint, Hashtable<String, Object> settings, String origin, String tool) throws Exception {
+        settings.put("allowedOrigins", new String[] {origin});
+        ConfigurationAdmin admin = context.getService(context.getServiceReference(ConfigurationAdmin.class));
+        admin.getConfiguration(TRANSPORT, "?").update(settings);
+        Eventually.until("settings applied", () -> {
+            try (Socket socket = RawHttp.connect(endpoint)) {
+                RawHttp.send(socket, endpoint, "POST", Map.of("Content-Type", "application/json",
+                        "Accept", "application/json, text/event-stream", "Origin", origin,
+                        "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", tool),
+                        callBody(tool));
+                return RawHttp.readResponse(socket.getInputStream());
+            }
+        }, answer -> !answer.startsWith("HTTP/1.1 403"), BOUND);
     }
 
     /** Sets {@code coreLane}; {@link #expect} waits until it shows. */
