@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Reads one request body without holding a thread while the client is slow (servlet non-blocking
@@ -108,7 +107,7 @@ final class BodyReader implements ReadListener {
             return;
         }
         finish();
-        if (t instanceof TimeoutException || t.getCause() instanceof TimeoutException) {
+        if (HttpErrors.timedOut(t)) {
             outcome.tooSlow();
         } else {
             outcome.lost(t);

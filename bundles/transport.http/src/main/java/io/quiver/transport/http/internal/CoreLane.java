@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -144,7 +143,7 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
             // the connection timed out (answered as a body too slow, as the servlet would), or the client went
             // away: answered here, on whichever thread noticed, which may be a timer's
             Throwable failure = body.failure.getFailure();
-            if (failure instanceof TimeoutException || failure.getCause() instanceof TimeoutException) {
+            if (HttpErrors.timedOut(failure)) {
                 servlet.fastTooSlow(post, caller);
             } else {
                 LOG.debug("A client went away while sending its request body: {}", failure.toString());
@@ -183,11 +182,10 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
      * Gives a request whose body this has touched to Felix's servlet context directly (the contexts after this
      * one must not see it again); what that context does not handle is a 404, as it would be.
      */
-    private boolean toServlet(Request request, Response response, Callback callback) throws Exception {
+    private void toServlet(Request request, Response response, Callback callback) throws Exception {
         if (!servletContext.handle(request, response, callback)) {
             Response.writeError(request, response, callback, 404);
         }
-        return true;
     }
 
     /** The request as Jetty made it, outside the lane's context. */

@@ -5,6 +5,7 @@ import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeoutException;
 
 /** HTTP error responses with a JSON-RPC error body. */
 final class HttpErrors {
@@ -19,6 +20,11 @@ final class HttpErrors {
                     MISSING_CAPABILITY -> HttpServletResponse.SC_BAD_REQUEST;
             case UNAVAILABLE -> HttpServletResponse.SC_SERVICE_UNAVAILABLE;
         };
+    }
+
+    /** Whether a read failed because the connection or a deadline timed out (the client too slow), not a loss. */
+    static boolean timedOut(Throwable failure) {
+        return failure instanceof TimeoutException || failure.getCause() instanceof TimeoutException;
     }
 
     /** Seconds a client is asked to wait before it tries again after a 503. */

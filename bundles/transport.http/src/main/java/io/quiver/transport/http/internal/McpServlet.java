@@ -154,8 +154,7 @@ final class McpServlet extends HttpServlet {
         long wait = limits.admit(caller);
         if (wait > 0) {
             resp.setHeader("Retry-After", Long.toString(wait));
-            refuseUnread(req, resp, TOO_MANY_REQUESTS, TransportErrors.SERVER_ERROR,
-                    "Too Many Requests: over this caller's request rate; try again in " + wait + " s");
+            refuseUnread(req, resp, TOO_MANY_REQUESTS, TransportErrors.SERVER_ERROR, overRate(wait));
             return;
         }
         switch (req.getMethod()) {
@@ -308,6 +307,10 @@ final class McpServlet extends HttpServlet {
             read += n;
         }
         return read == body.length ? body : Arrays.copyOf(body, read);
+    }
+
+    private static String overRate(long waitSeconds) {
+        return "Too Many Requests: over this caller's request rate; try again in " + waitSeconds + " s";
     }
 
     private static String requestTimeout(HttpConfig c) {
@@ -515,8 +518,7 @@ final class McpServlet extends HttpServlet {
         long wait = limits.admit(caller);
         if (wait > 0) {
             post.answer(TOO_MANY_REQUESTS, Map.of("Retry-After", Long.toString(wait), "Connection", "close"), MediaTypes.JSON,
-                    engine.errorResponse(TransportErrors.SERVER_ERROR,
-                            "Too Many Requests: over this caller's request rate; try again in " + wait + " s"), null);
+                    engine.errorResponse(TransportErrors.SERVER_ERROR, overRate(wait)), null);
             return;
         }
         String sessionId = trimmed(post.header(SESSION_HEADER));
@@ -552,19 +554,15 @@ final class McpServlet extends HttpServlet {
         String newSession = pending.exchange().streamPolicy().resumable() && sessionId == null
                 ? pending.session().id() : null;
         MessageSink sink = new FastAnswer(post, newSession, budget);
-        boolean ran;
+        boolean ran = false;
         try {
             ran = pending.exchange().runNow(callOver == null ? sink : new ReleasingSink(sink, callOver));
-        } catch (RuntimeException e) {
-            if (callOver != null) {
-                callOver.run();
+        } finally {
+            if (!ran && callOver != null) {
+                callOver.run(); // not run here (or it failed): the call's place is given back
             }
-            throw e;
         }
         if (!ran) {
-            if (callOver != null) {
-                callOver.run();
-            }
             post.handOver(new FastPost.Handover(body, caller, pending));
         }
     }
