@@ -2,7 +2,7 @@
 # How Quiver's cost grows: with the size of its catalog, of a result, of an argument schema, with the
 # number of concurrent clients, and with idle sessions and streams held open.
 #
-#   bench/scaling.sh [--warmup S] [--measure S] [--only catalog,result,schema,concurrency,idle]
+#   bench/scaling.sh [--warmup S] [--runwarm S] [--measure S] [--only catalog,result,schema,concurrency,idle]
 #                    [--tools 10,1000,10000] [--sessions N] [--xmx SIZE] [--jar PATH] [--write]
 #   bench/run.sh --scaling [the same options]
 #
@@ -34,7 +34,7 @@
 #
 # Each server first gets --warmup seconds (default 60) of load at c=32: pinned to one CPU, the JIT
 # compiler threads share it with the loaded server, and c=32 measured in 5 s slices climbed from
-# 900 req/s in the first to ~21,000 after 65 s. Each measured run then gets 5 s of warm-up at its own
+# 900 req/s in the first to ~21,000 after 65 s. Each measured run then gets --runwarm seconds (default 5) of warm-up at its own
 # settings and --measure seconds (default 5). Every run counts its errors: HTTP status not 200, no
 # "result", an isError result (a "busy" answer, failed validation), a cut or short text, and wrk's
 # socket errors. CPU/call is the server's user + system time during the run divided by the calls.
@@ -42,17 +42,19 @@
 # tenth of a CPU, and a run during which they took more says so in its notes.
 # --write appends the table with the date, the machine and the command to docs/BENCHMARKS.md.
 # --jar measures another build of quiver.jar; --sessions sets the idle part's N; --xmx the server heap.
+# SERVER_OPTS=... adds JVM options to the servers (after the script's), e.g. SERVER_OPTS=-Xlog:gc:file=/tmp/gc.log
 # Needs wrk (the Debian package, installed if missing), curl, taskset, a JDK (javac, jcmd).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 COMMAND="bench/scaling.sh $*"
-WARMUP=60 MEASURE=5 ONLY="catalog,result,schema,concurrency,idle" TOOLS="10,1000,10000" IDLE=10000
+WARMUP=60 RUNWARM="" MEASURE=5 ONLY="catalog,result,schema,concurrency,idle" TOOLS="10,1000,10000" IDLE=10000
 XMX=512m WRITE=0 QUIVER_JAR=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --scaling) shift ;;   # bench/run.sh --scaling hands its options over as they are
     --warmup) WARMUP="$2"; shift 2 ;;
     --measure) MEASURE="$2"; shift 2 ;;
+    --runwarm) RUNWARM="$2"; shift 2 ;;
     --only) ONLY="$2"; shift 2 ;;
     --tools) TOOLS="$2"; shift 2 ;;
     --sessions) IDLE="$2"; shift 2 ;;
@@ -128,7 +130,7 @@ NOTES="$WORK/notes"
 : > "$RESULTS"
 : > "$NOTES"
 TICK=$(getconf CLK_TCK)
-RUNWARM=$(( WARMUP < 5 ? WARMUP : 5 ))
+RUNWARM=${RUNWARM:-$(( WARMUP < 5 ? WARMUP : 5 ))}
 HEAP_MIB=$(( $(echo "$XMX" | sed 's/[gG]$/*1024/; s/[mM]$//') ))
 
 # The arguments bench_schema_complex is called with: valid against its schema (753 bytes).
@@ -148,7 +150,8 @@ start() {
     [ -n "$core" ] && printf '%s\n' "$core" > "$dir/etc/io.quiver.core.cfg"
     [ -n "$n" ] && echo "tools = $n" > "$dir/etc/io.quiver.bench.catalog.cfg"
     cp "$TOOLJAR" "$dir/deploy/"
-    taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx"$XMX" -jar "$JAR" run --port 0 --features "$features" \
+    # shellcheck disable=SC2086 # SERVER_OPTS is a list of words
+    taskset -c 0 java -XX:+UseSerialGC -Xms32m -Xmx"$XMX" ${SERVER_OPTS:-} -jar "$JAR" run --port 0 --features "$features" \
       --etc "$dir/etc" --deploy "$dir/deploy" --data "$dir/data" > "$dir/out" 2> "$dir/server.log" &
     PID=$!
     STARTED=$(date +%s%N)
