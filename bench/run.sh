@@ -162,7 +162,8 @@ start() {
       fi
       # the quiver script's JVM options
       local jar="$JAR"; case "$name" in quiver-base|quiver-stateless-base) jar="$BASELINE" ;; esac
-      taskset -c 0 java -XX:+UseSerialGC -Xms16m -Xmx512m -XX:CompileThresholdScaling=3 -XX:TrimNativeHeapInterval=2000 -jar "$jar" run --port 0 \
+      taskset -c 0 java -XX:+UseSerialGC -Xms16m -Xmx512m -XX:CompileThresholdScaling=3 -XX:TrimNativeHeapInterval=2000 \
+        -Djava.locale.providers=COMPAT -jar "$jar" run --port 0 \
         --features core,http,conformance --etc "$etc" --deploy "$WORK/deploy" > "$out" 2> "$WORK/$name.log" & ;;
   esac
   PID=$!
