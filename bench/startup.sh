@@ -3,6 +3,10 @@
 #
 #   bench/startup.sh [RUNS] [FEATURES]      (defaults: 10 runs, the default features)
 #   IDLE=S bench/startup.sh ...             idle S seconds before reading the RSS (default 5)
+#   STDIO=1 bench/startup.sh [RUNS] [FEATURES]  over stdio, as a host launches it: `./quiver run --stdio`
+#                                           (its default features unless FEATURES is given), `initialize`
+#                                           written to its stdin, timed to the answer on its stdout; stopped
+#                                           by closing its stdin
 #
 # For each run: fork `./quiver run --port 0` as a fresh clone runs it (its own copy of the repository's
 # etc/, an empty deploy/ folder, the default temporary storage), wait for the endpoint line, send
@@ -14,27 +18,51 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 RUNS="${1:-10}"
-FEATURES="${2:-core,http,tools-default}"
+STDIO="${STDIO:-0}"
+if [ "$STDIO" = 1 ]; then
+  FEATURES="${2:-}"   # --stdio's own default features (core, stdio, tools-default) unless named
+else
+  FEATURES="${2:-core,http,tools-default}"
+fi
+INITIALIZE='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}'
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 starts=() rss=()
 for i in $(seq 1 "$RUNS"); do
   mkfifo "$WORK/out"
-  t0=$(date +%s%N)
   rm -rf "$WORK/etc" "$WORK/deploy" && cp -r "$ROOT/etc" "$WORK/etc" && mkdir "$WORK/deploy"
-  "$ROOT/quiver" run --port 0 --features "$FEATURES" --etc "$WORK/etc" --deploy "$WORK/deploy" \
-    > "$WORK/out" 2> "$WORK/err-$i.log" &
-  pid=$!
-  read -r line < "$WORK/out"
-  url="${line#Quiver MCP endpoint: }"
-  curl -s -o /dev/null -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
-    -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}' \
-    "$url"
-  t1=$(date +%s%N)
-  sleep ${IDLE:-5}
-  kb=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
-  kill -TERM "$pid"
-  status=0; wait "$pid" || status=$?
+  if [ "$STDIO" = 1 ]; then
+    mkfifo "$WORK/in"
+    t0=$(date +%s%N)
+    "$ROOT/quiver" run --stdio ${FEATURES:+--features "$FEATURES"} --etc "$WORK/etc" --deploy "$WORK/deploy" \
+      < "$WORK/in" > "$WORK/out" 2> "$WORK/err-$i.log" &
+    pid=$!
+    exec 3> "$WORK/in" 4< "$WORK/out"   # held open: the server keeps its stdin and stdout until the end
+    printf '%s\n' "$INITIALIZE" >&3
+    read -r line <&4
+    t1=$(date +%s%N)
+    case "$line" in *'"result"'*) ;; *) echo "run $i: no initialize result over stdio: $line" >&2; exit 1 ;; esac
+    sleep ${IDLE:-5}
+    kb=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
+    exec 3>&-                            # stdin ends: the server stops
+    status=0; wait "$pid" || status=$?
+    exec 4<&-
+    rm -f "$WORK/in"
+  else
+    t0=$(date +%s%N)
+    "$ROOT/quiver" run --port 0 --features "$FEATURES" --etc "$WORK/etc" --deploy "$WORK/deploy" \
+      > "$WORK/out" 2> "$WORK/err-$i.log" &
+    pid=$!
+    read -r line < "$WORK/out"
+    url="${line#Quiver MCP endpoint: }"
+    curl -s -o /dev/null -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+      -d "$INITIALIZE" "$url"
+    t1=$(date +%s%N)
+    sleep ${IDLE:-5}
+    kb=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
+    kill -TERM "$pid"
+    status=0; wait "$pid" || status=$?
+  fi
   rm -f "$WORK/out"
   ms=$(( (t1 - t0) / 1000000 ))
   starts+=("$ms"); rss+=("$((kb / 1024))")
