@@ -224,10 +224,7 @@ public final class Pressure {
             byte[] body = ("{\"jsonrpc\":\"2.0\",\"id\":" + String.format("%010d", id) + ",\"method\":\"tools/call\","
                     + "\"params\":{\"name\":\"test_simple_text\",\"arguments\":{},\"_meta\":{\"pad\":\"" + pad + "\"}}}")
                     .getBytes(StandardCharsets.UTF_8);
-            byte[] head = ("POST " + url.getPath() + " HTTP/1.1\r\nHost: " + url.getHost() + ":" + url.getPort()
-                    + "\r\nContent-Type: application/json\r\nAccept: " + ACCEPT + "\r\nMCP-Protocol-Version: " + VERSION
-                    + "\r\nMcp-Session-Id: " + session + "\r\nContent-Length: " + body.length + "\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII);
+            byte[] head = head(url, "MCP-Protocol-Version: " + VERSION + "\r\nMcp-Session-Id: " + session, body.length);
             byte[] whole = new byte[head.length + body.length];
             System.arraycopy(head, 0, whole, 0, head.length);
             System.arraycopy(body, 0, whole, head.length, body.length);
@@ -307,10 +304,8 @@ public final class Pressure {
                 + "\"io.modelcontextprotocol/clientCapabilities\":{},"
                 + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"pressure\",\"version\":\"1\"}}}}")
                 .getBytes(StandardCharsets.UTF_8);
-        byte[] head = ("POST " + url.getPath() + " HTTP/1.1\r\nHost: " + url.getHost() + ":" + url.getPort()
-                + "\r\nContent-Type: application/json\r\nAccept: " + ACCEPT + "\r\nMCP-Protocol-Version: 2026-07-28"
-                + "\r\nMcp-Method: tools/call\r\nMcp-Name: test_simple_text\r\nContent-Length: " + body.length
-                + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] head = head(url, "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: test_simple_text",
+                body.length);
         List<Socket> slow = new ArrayList<>();
         long sent = System.nanoTime();
         for (int i = 0; i < n; i++) {
@@ -358,6 +353,13 @@ public final class Pressure {
             socket.close();
         }
         System.out.printf("slowbodies: answered %s, at %s after the first was sent%n", outcomes, percentiles(answered));
+    }
+
+    /** The head of a raw POST of a JSON body of {@code length} bytes, with {@code headers} (CRLF between them). */
+    private static byte[] head(URI url, String headers, int length) {
+        return ("POST " + url.getPath() + " HTTP/1.1\r\nHost: " + url.getHost() + ":" + url.getPort()
+                + "\r\nContent-Type: application/json\r\nAccept: " + ACCEPT + "\r\n" + headers
+                + "\r\nContent-Length: " + length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
     }
 
     private static String asciiLine(java.io.InputStream in) throws IOException {

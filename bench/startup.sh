@@ -42,12 +42,6 @@ for i in $(seq 1 "$RUNS"); do
     read -r line <&4
     t1=$(date +%s%N)
     case "$line" in *'"result"'*) ;; *) echo "run $i: no initialize result over stdio: $line" >&2; exit 1 ;; esac
-    sleep ${IDLE:-5}
-    kb=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
-    exec 3>&-                            # stdin ends: the server stops
-    status=0; wait "$pid" || status=$?
-    exec 4<&-
-    rm -f "$WORK/in"
   else
     t0=$(date +%s%N)
     "$ROOT/quiver" run --port 0 --features "$FEATURES" --etc "$WORK/etc" --deploy "$WORK/deploy" \
@@ -58,12 +52,17 @@ for i in $(seq 1 "$RUNS"); do
     curl -s -o /dev/null -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
       -d "$INITIALIZE" "$url"
     t1=$(date +%s%N)
-    sleep ${IDLE:-5}
-    kb=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
-    kill -TERM "$pid"
-    status=0; wait "$pid" || status=$?
   fi
-  rm -f "$WORK/out"
+  sleep ${IDLE:-5}
+  kb=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
+  if [ "$STDIO" = 1 ]; then
+    exec 3>&-                            # stdin ends: the server stops
+  else
+    kill -TERM "$pid"
+  fi
+  status=0; wait "$pid" || status=$?
+  [ "$STDIO" = 1 ] && exec 4<&-
+  rm -f "$WORK/out" "$WORK/in"
   ms=$(( (t1 - t0) / 1000000 ))
   starts+=("$ms"); rss+=("$((kb / 1024))")
   echo "run $i: first answer after ${ms} ms, idle RSS $((kb / 1024)) MiB, exit status $status"

@@ -142,12 +142,11 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
         if (body.failure != null) {
             // the connection timed out (answered as a body too slow, as the servlet would), or the client went
             // away: answered here, on whichever thread noticed, which may be a timer's
-            Throwable failure = body.failure.getFailure();
-            if (HttpErrors.timedOut(failure)) {
+            if (HttpErrors.timedOut(body.failure)) {
                 servlet.fastTooSlow(post, caller);
             } else {
-                LOG.debug("A client went away while sending its request body: {}", failure.toString());
-                callback.failed(failure);
+                LOG.debug("A client went away while sending its request body: {}", body.failure.toString());
+                callback.failed(body.failure);
             }
             return;
         }
@@ -200,8 +199,8 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
         byte[] whole;
         /** What came while the body came in parts. */
         ByteArrayOutputStream parts;
-        /** The read's failure: the client went away, or the connection timed out. */
-        Content.Chunk failure;
+        /** Why the read failed: the client went away, or the connection timed out. */
+        Throwable failure;
         /** Whether the message ended with the last chunk read. */
         boolean ended;
 
@@ -220,7 +219,7 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
                     return false;
                 }
                 if (Content.Chunk.isFailure(chunk)) {
-                    failure = chunk;
+                    failure = chunk.getFailure();
                     return true;
                 }
                 ByteBuffer bytes = chunk.getByteBuffer();
