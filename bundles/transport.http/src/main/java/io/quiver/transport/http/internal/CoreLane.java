@@ -127,18 +127,18 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
         }
         Body body = new Body(length);
         if (body.take(request)) {
-            proceed(request, response, callback, post, body, caller);
+            proceed(post, body, caller);
         } else {
             // the rest of the body is still on its way (a client that writes the headers first, such as Java's
             // HttpClient): waited for without a thread, and served on the thread that reads it
-            new BodyWait(request, response, callback, post, body, caller).start();
+            new BodyWait(post, body, caller).start();
         }
         return true;
     }
 
     /** Serves a POST whose body's fate is known: the whole body, a shorter one, or a failed read. */
-    private void proceed(Request request, Response response, Callback callback, Post post, Body body, CallerIdentity caller)
-            throws Exception {
+    private void proceed(Post post, Body body, CallerIdentity caller) throws Exception {
+        Request request = post.request;
         if (body.failure != null) {
             // the connection timed out (answered as a body too slow, as the servlet would), or the client went
             // away: answered here, on whichever thread noticed, which may be a timer's
@@ -146,14 +146,13 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
                 servlet.fastTooSlow(post, caller);
             } else {
                 LOG.debug("A client went away while sending its request body: {}", body.failure.toString());
-                callback.failed(body.failure);
+                post.callback.failed(body.failure);
             }
             return;
         }
         if (body.whole == null) {
             // shorter than declared: the servlet reads again what came, and answers
-            toServlet(new Replay(original(request), body.parts == null ? null : body.parts.toByteArray()), response,
-                    callback);
+            toServlet(new Replay(original(request), body.parts == null ? null : body.parts.toByteArray()), post);
             return;
         }
         if (!body.ended) {
@@ -170,7 +169,7 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
         }
         // the servlet goes on from where this left it; should something else answer instead (another bundle's
         // filter, a size limit), the exchange the engine holds is let go
-        toServlet(original(request), response, callback);
+        toServlet(original(request), post);
         if (request.removeAttribute(FastPost.Handover.ATTRIBUTE) instanceof FastPost.Handover left
                 && left.receipt() instanceof Receipt.Pending pending) {
             pending.exchange().abandon();
@@ -181,9 +180,9 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
      * Gives a request whose body this has touched to Felix's servlet context directly (the contexts after this
      * one must not see it again); what that context does not handle is a 404, as it would be.
      */
-    private void toServlet(Request request, Response response, Callback callback) throws Exception {
-        if (!servletContext.handle(request, response, callback)) {
-            Response.writeError(request, response, callback, 404);
+    private void toServlet(Request request, Post post) throws Exception {
+        if (!servletContext.handle(request, post.response, post.callback)) {
+            Response.writeError(request, post.response, post.callback, 404);
         }
     }
 
@@ -250,9 +249,6 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
      * a body not whole within {@code bodyTimeoutMs} is answered 408, as the servlet answers it.
      */
     private final class BodyWait implements Invocable.Task {
-        private final Request request;
-        private final Response response;
-        private final Callback callback;
         private final Post post;
         private final Body body;
         private final CallerIdentity caller;
@@ -262,10 +258,7 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
         /** Whether the wait is over: the body's fate known, or the deadline passed. */
         private boolean over;
 
-        BodyWait(Request request, Response response, Callback callback, Post post, Body body, CallerIdentity caller) {
-            this.request = request;
-            this.response = response;
-            this.callback = callback;
+        BodyWait(Post post, Body body, CallerIdentity caller) {
             this.post = post;
             this.body = body;
             this.caller = caller;
@@ -276,7 +269,7 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
                 deadline = servlet.bodyDeadline(this::expire);
             }
             try {
-                request.demand(this); // runs this at once, on this thread, when more came meanwhile
+                post.request.demand(this); // runs this at once, on this thread, when more came meanwhile
             } catch (RuntimeException e) {
                 deadline.cancel(false); // the request fails with it: nothing is left to answer late
                 throw e;
@@ -298,18 +291,18 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
                 if (over) {
                     return; // answered 408 already: nothing more is read
                 }
-                if (!body.take(request)) {
-                    request.demand(this);
+                if (!body.take(post.request)) {
+                    post.request.demand(this);
                     return;
                 }
                 over = true;
             }
             deadline.cancel(false);
             try {
-                proceed(request, response, callback, post, body, caller);
+                proceed(post, body, caller);
             } catch (Throwable e) {
                 LOG.warn("A POST to the MCP endpoint failed", e);
-                callback.failed(e);
+                post.callback.failed(e);
             }
         }
 
