@@ -227,4 +227,52 @@ class SelectorLaneIT {
         long ms = (System.nanoTime() - t0) / 1_000_000;
         assertTrue(ms < 9_000, "eight 3-second calls ran side by side, not one after another: " + ms + " ms");
     }
+
+    /**
+     * Once an exchange is over, its connection is read again when the selector reports it, not at once
+     * (where an HTTP/1.1 client has sent nothing yet). On one connection: requests after a pause, one
+     * after a blocking call answered from the call pool, two pipelined in one write, and a pipelined one
+     * cut in two with a pause between its halves are all answered, in order.
+     */
+    @Test
+    void aConnectionIsReadAgainWheneverItsClientSendsMore() throws Exception {
+        String url = server.url();
+        String list = Probe.statelessPost(url, "tools/list", null, Map.of());
+        String simple = Probe.statelessPost(url, "tools/call", "test_simple_text",
+                Map.of("name", "test_simple_text", "arguments", Map.of()));
+        String greet = Probe.statelessPost(url, "tools/call", "greet",
+                Map.of("name", "greet", "arguments", Map.of("name", "after a pause")));
+        try (Probe.Raw raw = new Probe.Raw(url)) {
+            for (int i = 0; i < 3; i++) {
+                Thread.sleep(100);
+                assertToolList(raw.send(list).json());
+            }
+            assertGreeting(raw.send(greet).json());
+            Thread.sleep(100);
+            raw.send(simple + list);
+            assertSimpleText(raw.json());
+            assertToolList(raw.json());
+            int half = greet.length() / 2;
+            raw.send(simple + greet.substring(0, half));
+            assertSimpleText(raw.json());
+            Thread.sleep(200);
+            raw.send(greet.substring(half));
+            assertGreeting(raw.json());
+            assertToolList(raw.send(list).json());
+        }
+    }
+
+    private static void assertToolList(JsonNode answer) {
+        assertFalse(answer.path("result").path("tools").isEmpty(), answer.toString());
+    }
+
+    private static void assertSimpleText(JsonNode answer) {
+        assertFalse(answer.path("result").path("content").path(0).path("text").asString("").isEmpty(), answer.toString());
+        assertFalse(answer.toString().contains("Hello"), answer.toString());
+    }
+
+    private static void assertGreeting(JsonNode answer) {
+        assertEquals("Hello, after a pause!", answer.path("result").path("content").path(0).path("text").asString(""),
+                answer.toString());
+    }
 }

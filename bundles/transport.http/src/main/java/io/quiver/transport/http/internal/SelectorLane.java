@@ -2,6 +2,9 @@ package io.quiver.transport.http.internal;
 
 import java.io.IOException;
 import java.net.BindException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
@@ -14,6 +17,7 @@ import org.eclipse.jetty.http.MetaData;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.ManagedSelector;
 import org.eclipse.jetty.io.SocketChannelEndPoint;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpChannel;
@@ -28,6 +32,7 @@ import org.eclipse.jetty.server.handler.ContextHandler;
 import org.eclipse.jetty.server.internal.HttpChannelState;
 import org.eclipse.jetty.server.internal.HttpConnection;
 import org.eclipse.jetty.util.thread.Invocable;
+import org.eclipse.jetty.util.thread.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -117,6 +122,13 @@ final class SelectorLane implements ConnectorFactory {
             setName("quiver-lane");
         }
 
+        @Override
+        protected SocketChannelEndPoint newEndPoint(SocketChannel channel, ManagedSelector selector, SelectionKey key) {
+            LaneEndPoint endPoint = new LaneEndPoint(channel, selector, key, getScheduler());
+            endPoint.setIdleTimeout(getIdleTimeout());
+            return endPoint;
+        }
+
         /** Whether a request runs on the thread that read it. */
         /** A POST to an MCP endpoint whose credential (if any) can be checked without waiting. */
         boolean onLane(MetaData.Request request) {
@@ -195,6 +207,44 @@ final class SelectorLane implements ConnectorFactory {
                     Thread.sleep(10);
                 }
             }
+        }
+    }
+
+    /**
+     * A connection's end point that does not read right after a request's exchange has completed. An
+     * HTTP/1.1 client sends its next request once it has read the answer, so the read Jetty makes then
+     * finds nothing, and Jetty makes it twice (it retries a read of nothing, for TLS): two of the five
+     * system calls a request cost, each as dear as the one that reads the request. Until the selector
+     * next reports the connection, a read reports nothing without asking the kernel, and Jetty asks the
+     * selector, as it does after a read of nothing. A request the client pipelined is in the connection's
+     * buffer already and is parsed without a read; the part of one still in the kernel is read once the
+     * selector reports it.
+     */
+    static final class LaneEndPoint extends SocketChannelEndPoint {
+        /** Set when an exchange completes, cleared when the selector reports the connection. */
+        private volatile boolean awaitingSelector;
+
+        LaneEndPoint(SocketChannel channel, ManagedSelector selector, SelectionKey key, Scheduler scheduler) {
+            super(channel, selector, key, scheduler);
+        }
+
+        /** A request's exchange completed: its client reads the answer before it sends more. */
+        void exchangeCompleted() {
+            awaitingSelector = true;
+        }
+
+        @Override
+        public int fill(ByteBuffer buffer) throws IOException {
+            if (awaitingSelector && !isInputShutdown()) {
+                return 0;
+            }
+            return super.fill(buffer);
+        }
+
+        @Override
+        public Runnable onSelected() {
+            awaitingSelector = false;
+            return super.onSelected();
         }
     }
 
@@ -316,6 +366,9 @@ final class SelectorLane implements ConnectorFactory {
             @Override
             public void succeeded() {
                 stopWatch();
+                if (getEndPoint() instanceof LaneEndPoint endPoint) {
+                    endPoint.exchangeCompleted();
+                }
                 super.succeeded();
             }
 

@@ -1,8 +1,18 @@
 package io.quiver.transport.http.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import org.eclipse.jetty.io.ByteArrayEndPoint;
+import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -24,5 +34,54 @@ class SelectorLaneTest {
                 new ByteArrayEndPoint());
         SelectorLane.LaneChannel channel = new SelectorLane.LaneChannel(connection);
         assertEquals(Invocable.InvocationType.BLOCKING, channel.getInvocationType());
+    }
+
+    /**
+     * After an exchange the end point reads nothing until the selector reports the connection: the bytes
+     * the client sent meanwhile stay in the kernel for the read that follows the report, and a client that
+     * closed is still seen closed.
+     */
+    @Test
+    void afterAnExchangeTheConnectionIsReadOnlyOnceTheSelectorReportsIt() throws Exception {
+        try (ServerSocketChannel listener = ServerSocketChannel.open();
+                Selector selector = Selector.open()) {
+            listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            try (SocketChannel client = SocketChannel.open(listener.getLocalAddress());
+                    SocketChannel accepted = listener.accept()) {
+                accepted.configureBlocking(false);
+                SelectionKey key = accepted.register(selector, SelectionKey.OP_READ);
+                SelectorLane.LaneEndPoint endPoint = new SelectorLane.LaneEndPoint(accepted, null, key, null);
+                ByteBuffer buffer = BufferUtil.allocate(64);
+
+                client.write(ByteBuffer.wrap("first".getBytes(StandardCharsets.US_ASCII)));
+                assertEquals(1, selector.select(5_000));
+                assertEquals(5, endPoint.fill(buffer), "before any exchange a read goes to the kernel");
+                assertEquals("first", BufferUtil.toString(buffer));
+                BufferUtil.clear(buffer);
+
+                endPoint.exchangeCompleted();
+                client.write(ByteBuffer.wrap("next".getBytes(StandardCharsets.US_ASCII)));
+                selector.selectedKeys().clear();
+                assertEquals(1, selector.select(5_000), "the next request is there to be read");
+                assertEquals(0, endPoint.fill(buffer), "read after the exchange, before the selector's report");
+                assertEquals(0, endPoint.fill(buffer));
+                assertEquals(0, buffer.remaining());
+
+                endPoint.onSelected();
+                assertEquals(4, endPoint.fill(buffer), "the bytes waited in the kernel for the report");
+                assertEquals("next", BufferUtil.toString(buffer));
+                BufferUtil.clear(buffer);
+
+                endPoint.exchangeCompleted();
+                client.close();
+                selector.selectedKeys().clear();
+                assertEquals(1, selector.select(5_000));
+                assertEquals(0, endPoint.fill(buffer));
+                endPoint.onSelected();
+                assertEquals(-1, endPoint.fill(buffer), "the client's close, once the selector reported it");
+                assertTrue(endPoint.isInputShutdown());
+                assertEquals(-1, endPoint.fill(buffer));
+            }
+        }
     }
 }
