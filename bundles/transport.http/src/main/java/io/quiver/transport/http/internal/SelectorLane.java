@@ -122,6 +122,7 @@ final class SelectorLane implements ConnectorFactory {
             setName("quiver-lane");
         }
 
+        /** Each connection with the lane's end point, which skips the reads that would find nothing. */
         @Override
         protected SocketChannelEndPoint newEndPoint(SocketChannel channel, ManagedSelector selector, SelectionKey key) {
             LaneEndPoint endPoint = new LaneEndPoint(channel, selector, key, getScheduler());
@@ -214,11 +215,11 @@ final class SelectorLane implements ConnectorFactory {
      * A connection's end point that does not read right after a request's exchange has completed. An
      * HTTP/1.1 client sends its next request once it has read the answer, so the read Jetty makes then
      * finds nothing, and Jetty makes it twice (it retries a read of nothing, for TLS): two of the five
-     * system calls a request cost, each as dear as the one that reads the request. Until the selector
-     * next reports the connection, a read reports nothing without asking the kernel, and Jetty asks the
-     * selector, as it does after a read of nothing. A request the client pipelined is in the connection's
-     * buffer already and is parsed without a read; the part of one still in the kernel is read once the
-     * selector reports it.
+     * system calls a request cost (docs/BENCHMARKS.md: a quarter more calls a second without them at 32
+     * clients). Until the selector next reports the connection, a read reports nothing without asking the
+     * kernel, and Jetty asks the selector, as it does after a read of nothing. A request the client
+     * pipelined is in the connection's buffer already and is parsed without a read; the part of one still
+     * in the kernel is read once the selector reports it.
      */
     static final class LaneEndPoint extends SocketChannelEndPoint {
         /** Set when an exchange completes, cleared when the selector reports the connection. */

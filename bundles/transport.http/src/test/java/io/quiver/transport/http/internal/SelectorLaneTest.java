@@ -12,10 +12,10 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import org.eclipse.jetty.io.ByteArrayEndPoint;
-import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.thread.Invocable;
 import org.junit.jupiter.api.Test;
 
