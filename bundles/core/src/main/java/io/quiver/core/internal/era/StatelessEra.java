@@ -155,8 +155,10 @@ public final class StatelessEra implements Era {
                 }
             }
         }
+        // read from the tree as it is (no round trip through a token buffer); most requests declare none
         @SuppressWarnings("unchecked")
-        Map<String, Object> caps = Json.MAPPER.convertValue(capabilities, Map.class);
+        Map<String, Object> caps = capabilities.isEmpty() ? Map.of()
+                : Json.MAPPER.treeToValue(capabilities, Map.class);
         ClientInfo client = new ClientInfo(clientInfo == null ? "unknown" : clientInfo.path("name").asString("unknown"),
                 clientInfo == null ? "" : clientInfo.path("version").asString(""), caps);
         return new Peer(inbound.caller(), client, ProtocolVersions.STATELESS, logLevel, inbound.headers());

@@ -44,6 +44,7 @@ public record CallToolResult(List<Content> content, @JsonView(Views.R20250618.cl
 
     @Override
     public CallToolResult forRevision(String version) {
-        return new CallToolResult(ContentNotes.forRevision(content, version), structuredContent, isError, meta);
+        List<Content> shown = ContentNotes.forRevision(content, version);
+        return shown == content ? this : new CallToolResult(shown, structuredContent, isError, meta);
     }
 }

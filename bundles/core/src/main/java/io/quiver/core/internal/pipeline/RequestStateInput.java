@@ -61,6 +61,9 @@ final class RequestStateInput implements AttemptLoop.Source {
 
     @Override
     public Map<String, InputResponse> answers() {
+        if (signed.isEmpty() && local.isEmpty()) {
+            return Map.of(); // a request that carries no answers, as nearly every call
+        }
         Map<String, InputResponse> answers = new LinkedHashMap<>(typed(signed));
         answers.putAll(local);
         return Map.copyOf(answers);

@@ -37,6 +37,9 @@ final class ToolHealth {
 
     /** The milliseconds left of the tool's cooldown, or 0 when it may run. */
     long cooling(ToolEntry tool) {
+        if (states.isEmpty()) { // the usual case: no tool has failed lately, and no key is made per call
+            return 0;
+        }
         State state = states.get(key(tool));
         if (state == null) {
             return 0;
@@ -46,7 +49,9 @@ final class ToolHealth {
     }
 
     void succeeded(ToolEntry tool) {
-        states.remove(key(tool));
+        if (!states.isEmpty()) {
+            states.remove(key(tool));
+        }
     }
 
     void failed(ToolEntry tool) {

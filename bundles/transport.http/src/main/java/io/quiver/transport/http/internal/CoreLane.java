@@ -3,9 +3,11 @@ package io.quiver.transport.http.internal;
 import io.quiver.api.CallerIdentity;
 import io.quiver.api.transport.Receipt;
 import java.io.ByteArrayOutputStream;
+import java.net.Inet4Address;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
@@ -317,6 +319,20 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
         }
     }
 
+    /** MCP's own request headers, by lower-case name. */
+    private static final String[] MCP_HEADERS = {"mcp-session-id", "mcp-protocol-version", "mcp-method", "mcp-name",
+        "last-event-id"};
+
+    /** An IPv4 client address and its text. */
+    private record AddressText(Inet4Address address, String text) {
+    }
+
+    /**
+     * The last IPv4 client address served and its text: most requests come from an address seen just before, and
+     * Jetty would format it anew at every request.
+     */
+    private static volatile AddressText lastAddress;
+
     /** The request as {@link McpServlet} reads and answers it here. */
     private static final class Post implements FastPost {
         private final Request request;
@@ -336,17 +352,60 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
             return request.getHeaders().get(name);
         }
 
+        /**
+         * The headers as one immutable map (the first value of each name), which {@code Inbound} then keeps as it
+         * is instead of copying it again.
+         */
         @Override
         public Map<String, String> headers() {
-            Map<String, String> headers = new HashMap<>();
-            for (HttpField field : request.getHeaders()) {
-                headers.putIfAbsent(field.getLowerCaseName(), field.getValue());
+            HttpFields fields = request.getHeaders();
+            int size = fields.size();
+            @SuppressWarnings("unchecked")
+            Map.Entry<String, String>[] entries = new Map.Entry[size];
+            int count = 0;
+            next:
+            for (int i = 0; i < size; i++) {
+                HttpField field = fields.getField(i);
+                String name = lowerCaseName(field);
+                for (int j = 0; j < count; j++) {
+                    if (entries[j].getKey().equals(name)) {
+                        continue next;
+                    }
+                }
+                String value = field.getValue();
+                entries[count++] = Map.entry(name, value == null ? "" : value);
             }
-            return headers;
+            return Map.ofEntries(count == size ? entries : Arrays.copyOf(entries, count));
+        }
+
+        /**
+         * A header's lower-case name: Jetty's constant for a header it knows, one of ours for MCP's own; Jetty
+         * would make a new string for those at every request.
+         */
+        private static String lowerCaseName(HttpField field) {
+            if (field.getHeader() == null) {
+                String name = field.getName();
+                for (String known : MCP_HEADERS) {
+                    if (known.equalsIgnoreCase(name)) {
+                        return known;
+                    }
+                }
+            }
+            return field.getLowerCaseName();
         }
 
         @Override
         public String remoteAddr() {
+            if (request.getConnectionMetaData().getRemoteSocketAddress() instanceof InetSocketAddress remote
+                    && remote.getAddress() instanceof Inet4Address address) {
+                AddressText last = lastAddress;
+                if (last != null && last.address().equals(address)) {
+                    return last.text();
+                }
+                String text = Request.getRemoteAddr(request);
+                lastAddress = new AddressText(address, text);
+                return text;
+            }
             return Request.getRemoteAddr(request);
         }
 
