@@ -65,6 +65,37 @@ class ProtocolAbuseIT {
     }
 
     @Test
+    void anInitializeThatFailsOpensNoSessionAndANullCapabilityIsNotAFailure() throws Exception {
+        HttpResponse<String> bad = initialize("[]");
+        assertEquals(-32602, McpClient.JSON.readTree(bad.body()).path("error").path("code").asInt(), bad.body());
+        assertTrue(bad.headers().firstValue("Mcp-Session-Id").isEmpty(), "no session for a failed initialize: "
+                + bad.headers().map());
+
+        HttpResponse<String> nulls = initialize("{\"sampling\":null,\"roots\":null}");
+        assertEquals(McpClient.VERSION, McpClient.JSON.readTree(nulls.body()).path("result").path("protocolVersion")
+                .asString(), nulls.body());
+        String session = nulls.headers().firstValue("Mcp-Session-Id").orElseThrow();
+        assertEquals(202, post(session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}").statusCode());
+        HttpResponse<String> ping = post(session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
+        assertTrue(ping.body().contains("\"result\":{}"), ping.body());
+
+        HttpResponse<String> stateless = HTTP.send(HttpRequest.newBuilder(URI.create(server.url()))
+                .timeout(Duration.ofSeconds(20))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .header("MCP-Protocol-Version", "2026-07-28")
+                .header("Mcp-Method", "tools/list")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\","
+                        + "\"params\":{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                        + "\"io.modelcontextprotocol/clientCapabilities\":{\"elicitation\":null}}}}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, stateless.statusCode(), stateless.body());
+        assertTrue(stateless.body().contains("\"tools\":["), stateless.body());
+        // before the fix each null capability was an internal error, logged with its stack trace
+        assertFalse(server.log().contains("NullPointerException"), server.log());
+    }
+
+    @Test
     void anIdStillInFlightInTheSessionIsRefused() throws Exception {
         try (McpClient client = McpClient.connect(server.url(), "abuse", Duration.ofSeconds(10))) {
             String call = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"slow_compute\","
@@ -118,6 +149,17 @@ class ProtocolAbuseIT {
     private static JsonNode retry(String state, Map<String, Object> answers) throws Exception {
         return Probe.stateless(server.url(), "tools/call", ELICITING, Map.of("name", ELICITING, "arguments", Map.of(),
                 "requestState", state, "inputResponses", answers), Duration.ofSeconds(10));
+    }
+
+    /** An {@code initialize} declaring the given capabilities (JSON text), without a session id. */
+    private static HttpResponse<String> initialize(String capabilities) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(server.url())).timeout(Duration.ofSeconds(20))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+                        + "\"params\":{\"protocolVersion\":\"" + McpClient.VERSION + "\",\"capabilities\":" + capabilities
+                        + ",\"clientInfo\":{\"name\":\"abuse\",\"version\":\"1\"}}}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpResponse<String> post(String session, String body) throws Exception {

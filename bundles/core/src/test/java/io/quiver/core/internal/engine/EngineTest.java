@@ -408,6 +408,28 @@ class EngineTest {
     }
 
     @Test
+    void aFailedInitializeLeavesNoSessionBehind() throws Exception {
+        for (String params : List.of("{\"protocolVersion\":\"2025-11-25\",\"capabilities\":[]}", "{\"capabilities\":{}}")) {
+            Recorder init = request(null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":" + params + "}");
+            assertEquals(-32602, init.response().path("error").path("code").asInt(), params);
+            assertTrue(engine.session(sessionId).isEmpty(), params);
+            Receipt after = engine.receive(bytes("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}"),
+                    inbound(sessionId));
+            assertEquals(Receipt.Reason.SESSION_NOT_FOUND, assertInstanceOf(Receipt.Rejected.class, after).reason(), params);
+        }
+    }
+
+    @Test
+    void aCapabilityDeclaredAsNullIsLeftOut() throws Exception {
+        Recorder init = request(null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+                + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"sampling\":null,\"roots\":{\"listChanged\":null}},"
+                + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
+        assertEquals("2025-11-25", init.response().path("result").path("protocolVersion").asString(),
+                "answered, not an internal error");
+        assertTrue(call("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}").response().has("result"));
+    }
+
+    @Test
     void deletedSessionsAreGone() {
         engine.session(sessionId).orElseThrow().close();
         Receipt after = engine.receive(bytes("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}"), inbound(sessionId));

@@ -83,6 +83,19 @@ class StatelessTest {
     }
 
     @Test
+    void aCapabilityDeclaredAsNullIsAnsweredAsIfAbsent() throws Exception {
+        registerGreeter();
+        String meta = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientCapabilities\":";
+        JsonNode withNulls = complete(request("tools/call", "{\"name\":\"greeter\"," + meta
+                + "{\"elicitation\":null,\"sampling\":null}}}", ALICE, null));
+        JsonNode without = complete(request("tools/call", "{\"name\":\"greeter\"," + meta + "{}}}", ALICE, null));
+        assertTrue(without.has("result") || without.path("error").path("code").asInt() != -32603, without.toString());
+        assertEquals(without.toString(), withNulls.toString());
+        assertEquals(0, greeted.get());
+    }
+
+    @Test
     void envelopeProblemsAreRejectedBeforeAnyHandler() {
         assertEquals(Receipt.Reason.INVALID_META, rejected("server/discover",
                 "{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}}", null));

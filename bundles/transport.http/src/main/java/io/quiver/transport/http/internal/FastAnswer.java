@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /**
  * The answer of an exchange the core lane runs on the thread that read it ({@link McpServlet#fastServe}): the
@@ -21,15 +22,26 @@ final class FastAnswer implements MessageSink {
     private static final byte[] END = "\n\n".getBytes(StandardCharsets.UTF_8);
 
     private final FastPost post;
-    private final Map<String, String> headers;
+    private final String newSession;
+    private final BooleanSupplier sessionOpen;
     private final StreamBudget budget;
     private List<byte[]> before;
     private boolean done;
 
     /** @param newSession the session id to tell the client (an initialize's), or null */
     FastAnswer(FastPost post, String newSession, StreamBudget budget) {
+        this(post, newSession, () -> true, budget);
+    }
+
+    /**
+     * @param newSession the session id to tell the client (an initialize's), or null
+     * @param sessionOpen whether that session is still open when the answer is written: an {@code initialize}
+     *                    that failed closed it, and its id is not sent
+     */
+    FastAnswer(FastPost post, String newSession, BooleanSupplier sessionOpen, StreamBudget budget) {
         this.post = post;
-        this.headers = newSession == null ? Map.of() : Map.of(McpServlet.SESSION_HEADER, newSession);
+        this.newSession = newSession;
+        this.sessionOpen = sessionOpen;
         this.budget = budget;
     }
 
@@ -72,7 +84,7 @@ final class FastAnswer implements MessageSink {
             }
             write(200, MediaTypes.SSE + ";charset=utf-8", sse.toByteArray());
         } else if (response == null) {
-            post.answer(204, headers, null, null, null);
+            post.answer(204, headers(), null, null, null);
         } else {
             write(status, MediaTypes.JSON, response);
         }
@@ -81,7 +93,11 @@ final class FastAnswer implements MessageSink {
     private void write(int status, String type, byte[] body) {
         long length = body.length;
         budget.holdUnsent(length, true); // written without blocking; counted until it is out
-        post.answer(status, headers, type, body, () -> budget.releaseUnsent(length));
+        post.answer(status, headers(), type, body, () -> budget.releaseUnsent(length));
+    }
+
+    private Map<String, String> headers() {
+        return newSession != null && sessionOpen.getAsBoolean() ? Map.of(McpServlet.SESSION_HEADER, newSession) : Map.of();
     }
 
     private static void event(ByteArrayOutputStream out, byte[] message) {

@@ -551,9 +551,9 @@ final class McpServlet extends HttpServlet {
             // as the servlet does: a client closing the connection cancels, should the answer come later
             post.watchClose(pending.exchange()::abandon);
         }
-        String newSession = pending.exchange().streamPolicy().resumable() && sessionId == null
-                ? pending.session().id() : null;
-        MessageSink sink = new FastAnswer(post, newSession, budget);
+        McpSession session = pending.session();
+        String newSession = pending.exchange().streamPolicy().resumable() && sessionId == null ? session.id() : null;
+        MessageSink sink = new FastAnswer(post, newSession, newSession == null ? () -> true : session::isOpen, budget);
         boolean ran = false;
         try {
             ran = pending.exchange().runNow(callOver == null ? sink : new ReleasingSink(sink, callOver));

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -79,6 +80,17 @@ class FastAnswerTest {
         assertEquals(8, budget.unsent());
         a.written().run();
         assertEquals(0, budget.unsent());
+    }
+
+    @Test
+    void aSessionClosedBeforeTheAnswerIsNotNamed() {
+        AtomicBoolean open = new AtomicBoolean(true);
+        FastAnswer answer = new FastAnswer(post, "s1", open::get, budget);
+        open.set(false); // an initialize that failed: the engine closed its session before answering
+
+        answer.complete(bytes("{\"id\":1,\"error\":{\"code\":-32602}}"));
+
+        assertEquals(Map.of(), answers.get(0).headers());
     }
 
     @Test
