@@ -632,11 +632,11 @@ final class McpServlet extends HttpServlet {
                 timer.schedule(response::hangUp, c.ssePollingMs(), TimeUnit.MILLISECONDS);
             }
         }
-        serve(pending, response, here, callOver);
+        serve(pending, sessionId == null ? new NewSessionAnswer(response, session, resp) : response, here, callOver);
     }
 
     /** Starts the exchange; {@code over} (if any) runs once when its answer is given. */
-    private void serve(Receipt.Pending pending, PostResponse response, boolean here, Runnable over) {
+    private void serve(Receipt.Pending pending, MessageSink response, boolean here, Runnable over) {
         MessageSink sink = over == null ? response : new ReleasingSink(response, over);
         Executor lane = LaneThread.pool();
         if (lane != null) {
