@@ -192,6 +192,32 @@ class HttpEdgeCasesIT {
 
     // -------------------------------------------------------------------------------------------
 
+    @Test
+    void ofARepeatedHeaderTheFirstValueCountsAmongFewOrManyHeaders() throws Exception {
+        String toolsList = "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/list\",\"params\":{\"_meta\":{"
+                + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
+        for (int filler : new int[] {0, 100}) { // the transport reads a request's headers one way up to 32, another beyond
+            HttpResponse<String> right = HTTP.send(stateless(toolsList, filler, "tools/list", "prompts/list"),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, right.statusCode(), filler + ": " + right.body());
+            assertTrue(right.body().contains("\"tools\":["), right.body());
+            HttpResponse<String> wrong = HTTP.send(stateless(toolsList, filler, "prompts/list", "tools/list"),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(400, wrong.statusCode(), filler + ": " + wrong.body());
+            assertEquals(-32020, code(wrong), wrong.body());
+        }
+    }
+
+    /** A 2026-07-28 request with {@code filler} extra headers and two {@code Mcp-Method} headers, in that order. */
+    private static HttpRequest stateless(String json, int filler, String firstMethod, String secondMethod) {
+        HttpRequest.Builder b = base("POST", body(json)).header("MCP-Protocol-Version", "2026-07-28")
+                .header("Mcp-Method", firstMethod).header("Mcp-Method", secondMethod);
+        for (int i = 0; i < filler; i++) {
+            b.header("X-Filler-" + i, "value " + i);
+        }
+        return b.build();
+    }
+
     private static String initializeBody() {
         return "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"" + VERSION
                 + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"edge\",\"version\":\"1\"}}}";

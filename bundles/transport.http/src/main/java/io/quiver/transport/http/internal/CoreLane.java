@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
@@ -319,6 +320,9 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
         }
     }
 
+    /** Up to this many request headers are looked through for duplicates one by one (a client sends ~8). */
+    private static final int FEW_HEADERS = 32;
+
     /** MCP's own request headers, by lower-case name. */
     private static final String[] MCP_HEADERS = {"mcp-session-id", "mcp-protocol-version", "mcp-method", "mcp-name",
         "last-event-id"};
@@ -360,6 +364,15 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
         public Map<String, String> headers() {
             HttpFields fields = request.getHeaders();
             int size = fields.size();
+            if (size > FEW_HEADERS) { // many (up to the header size limit): no search per name for its duplicates
+                Map<String, String> headers = new HashMap<>();
+                for (int i = 0; i < size; i++) {
+                    HttpField field = fields.getField(i);
+                    String value = field.getValue();
+                    headers.putIfAbsent(lowerCaseName(field), value == null ? "" : value);
+                }
+                return headers;
+            }
             @SuppressWarnings("unchecked")
             Map.Entry<String, String>[] entries = new Map.Entry[size];
             int count = 0;
