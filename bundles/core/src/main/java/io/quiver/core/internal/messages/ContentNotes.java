@@ -26,7 +26,10 @@ final class ContentNotes {
         return block;
     }
 
-    /** The blocks as a client of this revision can take them: the same list when none changes (every call of 2025-06-18 and later). */
+    /**
+     * The blocks as a client of this revision can take them: the same list when none changes, as for every
+     * call of 2025-06-18 and later.
+     */
     static List<Content> forRevision(List<Content> blocks, String version) {
         for (int i = 0; i < blocks.size(); i++) {
             Content block = blocks.get(i);

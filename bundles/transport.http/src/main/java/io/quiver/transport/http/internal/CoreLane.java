@@ -357,8 +357,8 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
         }
 
         /**
-         * The headers as one immutable map (the first value of each name), which {@code Inbound} then keeps as it
-         * is instead of copying it again.
+         * The headers by lower-case name, the first value of each: as one immutable map, which {@code Inbound} keeps
+         * as it is instead of copying it again, unless there are more than {@value #FEW_HEADERS}.
          */
         @Override
         public Map<String, String> headers() {
