@@ -358,7 +358,7 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
 
         /**
          * The headers by lower-case name, the first value of each: as one immutable map, which {@code Inbound} keeps
-         * as it is instead of copying it again, unless there are more than {@value #FEW_HEADERS}.
+         * as it is instead of copying it again, unless there are more than {@value CoreLane#FEW_HEADERS}.
          */
         @Override
         public Map<String, String> headers() {
