@@ -31,6 +31,8 @@ final class Signals {
                                 Thread t = new Thread(onFirstSignal, "quiver-stop");
                                 t.start();
                             } else {
+                                System.err.println("quiver: a second signal while stopping: halting at once");
+                                System.err.flush();
                                 Runtime.getRuntime().halt(1);
                             }
                             return null;

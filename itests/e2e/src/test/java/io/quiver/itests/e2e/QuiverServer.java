@@ -170,6 +170,15 @@ final class QuiverServer implements AutoCloseable {
         return -1;
     }
 
+    /** What the process wrote on stdout, once it has ended (for a server from {@link #launchOnly}, which nobody reads). */
+    String stdoutAfterExit() {
+        try {
+            return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(not readable: " + e.getMessage() + ")";
+        }
+    }
+
     /** How many lines of the server's log contain a text. */
     long logLines(String text) throws IOException {
         return log().lines().filter(l -> l.contains(text)).count();
