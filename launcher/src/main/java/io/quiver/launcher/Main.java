@@ -52,7 +52,13 @@ public final class Main {
     /** @param endpointOut where the endpoint line goes: stdout, or stderr when stdout is the protocol's */
     private static int run(LaunchSettings settings, PrintStream endpointOut, long launcherStart) {
         Quiver quiver = Quiver.builder().settings(settings).build();
-        Runtime.getRuntime().addShutdownHook(new Thread(quiver::stop, "quiver-shutdown"));
+        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(quiver::stop, "quiver-shutdown"));
+        } catch (IllegalStateException e) {
+            // a signal came before the launcher could take it over and the JVM is shutting down already:
+            // nothing has started, and the JVM ends the process with its own status (143 for SIGTERM)
+            return 143;
+        }
         Signals.install(quiver::stop);
         try {
             quiver.start();
