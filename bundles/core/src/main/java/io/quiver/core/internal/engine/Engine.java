@@ -546,7 +546,6 @@ public final class Engine implements AutoCloseable {
                 workers.requests().execute(work);
             } catch (RejectedExecutionException e) {
                 refused.run();
-                closeUnopenedSession();
                 answer(JsonRpc.error(request.id(), new RpcError(ErrorCodes.SERVER_UNAVAILABLE,
                         "Server busy: too many requests in progress; try again shortly", null)));
             }
@@ -571,7 +570,6 @@ public final class Engine implements AutoCloseable {
                     handled.run();
                 }
             } catch (McpException e) {
-                closeUnopenedSession();
                 if (e.reason() != null && !scope.isCancelled()) {
                     if (answered.compareAndSet(false, true)) {
                         forget();
@@ -582,12 +580,10 @@ public final class Engine implements AutoCloseable {
                 answer(JsonRpc.error(request.id(), e.toError()));
                 return;
             } catch (CancellationException e) {
-                closeUnopenedSession();
                 answer(null);
                 return;
             } catch (RuntimeException | Error e) {
                 LOG.error("Request {} ({}, {}) failed", request.method(), scope.invocationId(), era.name(), e);
-                closeUnopenedSession();
                 answer(JsonRpc.error(request.id(), new RpcError(ErrorCodes.INTERNAL_ERROR, "Internal error", null)));
                 return;
             }
@@ -600,18 +596,6 @@ public final class Engine implements AutoCloseable {
             respond(scope, result);
         }
 
-        /**
-         * After an {@code initialize} that failed: the session made for it is closed, so that its id (already on
-         * its way to the client in a streamed answer's headers) is not accepted; the client starts again with
-         * another {@code initialize}. This exchange leaves the session first, so it is answered, not cancelled.
-         */
-        private void closeUnopenedSession() {
-            if (session != null && "initialize".equals(request.method())) {
-                forget();
-                session.close();
-            }
-        }
-
         /** Answers with a handler's result, written for the client's revision. */
         private void respond(RequestScope scope, Result result) {
             byte[] response;
@@ -620,7 +604,6 @@ public final class Engine implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.error("Request {} ({}): its result could not be written", request.method(), scope.invocationId(), e);
                 response = JsonRpc.error(request.id(), new RpcError(ErrorCodes.INTERNAL_ERROR, "Internal error", null));
-                closeUnopenedSession();
             }
             // a call the host stopped is answered (with why); one the client cancelled is not
             boolean cancelled = scope.isCancelled() && scope.stopped() == null && !"initialize".equals(request.method());
@@ -640,10 +623,18 @@ public final class Engine implements AutoCloseable {
             return true;
         }
 
+        /**
+         * The exchange is over (answered, or owing no answer). An {@code initialize} that ends without having
+         * initialized its session (it failed, was refused or stopped) closes that session, before the answer goes
+         * out: its id is not accepted, and an answer still to be written does not name it.
+         */
         private void forget() {
             inflight.remove(this);
             if (session != null) {
-                session.unregister(key, this);
+                session.unregister(key, this); // first: closing the session would cancel this exchange
+                if (!session.initialized() && "initialize".equals(request.method())) {
+                    session.close();
+                }
             }
         }
     }

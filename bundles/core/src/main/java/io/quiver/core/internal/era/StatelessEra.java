@@ -1,17 +1,16 @@
 package io.quiver.core.internal.era;
 
-import io.quiver.api.ClientInfo;
 import io.quiver.api.LogLevel;
 import io.quiver.api.transport.Inbound;
 import io.quiver.api.transport.Receipt.Reason;
 import io.quiver.api.transport.StreamPolicy;
-import io.quiver.core.internal.json.Json;
 import io.quiver.core.internal.messages.Meta;
 import io.quiver.core.internal.messages.ProtocolVersions;
 import io.quiver.core.internal.messages.Result;
 import io.quiver.core.internal.messages.Views;
 import io.quiver.core.internal.pipeline.ParamHeaders;
 import io.quiver.core.internal.request.Era;
+import io.quiver.core.internal.request.Introductions;
 import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.Peer;
 import io.quiver.core.internal.rpc.ErrorCodes;
@@ -155,13 +154,8 @@ public final class StatelessEra implements Era {
                 }
             }
         }
-        // read from the tree as it is (no round trip through a token buffer); most requests declare none
-        @SuppressWarnings("unchecked")
-        Map<String, Object> caps = capabilities.isEmpty() ? Map.of()
-                : Json.MAPPER.treeToValue(capabilities, Map.class);
-        ClientInfo client = new ClientInfo(clientInfo == null ? "unknown" : clientInfo.path("name").asString("unknown"),
-                clientInfo == null ? "" : clientInfo.path("version").asString(""), caps);
-        return new Peer(inbound.caller(), client, ProtocolVersions.STATELESS, logLevel, inbound.headers());
+        return new Peer(inbound.caller(), Introductions.client(clientInfo, capabilities), ProtocolVersions.STATELESS,
+                logLevel, inbound.headers());
     }
 
     /** The value {@code Mcp-Name} must carry for a method, or {@code null} when it carries none. */

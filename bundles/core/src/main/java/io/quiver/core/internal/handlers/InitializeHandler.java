@@ -1,15 +1,13 @@
 package io.quiver.core.internal.handlers;
 
-import io.quiver.api.ClientInfo;
-import io.quiver.core.internal.json.Json;
 import io.quiver.core.internal.messages.Implementation;
 import io.quiver.core.internal.messages.InitializeResult;
 import io.quiver.core.internal.messages.ProtocolVersions;
 import io.quiver.core.internal.messages.ServerCapabilities;
+import io.quiver.core.internal.request.Introductions;
 import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.settings.EngineSettings;
-import java.util.Map;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@code initialize}: negotiates the revision and records the client's capabilities in the session. */
@@ -27,12 +25,7 @@ final class InitializeHandler implements MethodHandler<InitializeResult> {
         ObjectNode capabilities = Params.optionalObject(params, "capabilities");
         ObjectNode clientInfo = Params.optionalObject(params, "clientInfo");
         String version = ProtocolVersions.negotiate(requested);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> caps = capabilities == null ? Map.of() : Json.MAPPER.convertValue(capabilities, Map.class);
-        ClientInfo client = new ClientInfo(
-                clientInfo == null ? "unknown" : clientInfo.path("name").asString("unknown"),
-                clientInfo == null ? "" : clientInfo.path("version").asString(""), caps);
-        scope.session().initialize(version, client);
+        scope.session().initialize(version, Introductions.client(clientInfo, capabilities));
 
         String instructions = settings.config().instructions();
         return new InitializeResult(version, ServerCapabilities.all(null),

@@ -41,6 +41,7 @@ public final class Session implements McpSession {
     private volatile long lastActivity = System.nanoTime();
     /** Whether the client sent anything after its initialize. */
     private volatile boolean heardFrom;
+    private volatile boolean initialized;
 
     Session(String id, Era era, CallerIdentity caller, String address, Consumer<Session> onEnd) {
         this.id = id;
@@ -83,6 +84,12 @@ public final class Session implements McpSession {
     public void initialize(String version, ClientInfo clientInfo) {
         this.protocolVersion = version;
         this.client = clientInfo;
+        this.initialized = true;
+    }
+
+    /** Whether an {@code initialize} has negotiated the session. */
+    public boolean initialized() {
+        return initialized;
     }
 
     /** The minimum level of log messages the client wants, or {@code null} for all. */

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * The answer of an exchange the core lane runs on the thread that read it ({@link McpServlet#fastServe}): the
@@ -22,26 +22,18 @@ final class FastAnswer implements MessageSink {
     private static final byte[] END = "\n\n".getBytes(StandardCharsets.UTF_8);
 
     private final FastPost post;
-    private final String newSession;
-    private final BooleanSupplier sessionOpen;
+    private final Supplier<String> newSession;
     private final StreamBudget budget;
     private List<byte[]> before;
     private boolean done;
 
-    /** @param newSession the session id to tell the client (an initialize's), or null */
-    FastAnswer(FastPost post, String newSession, StreamBudget budget) {
-        this(post, newSession, () -> true, budget);
-    }
-
     /**
-     * @param newSession the session id to tell the client (an initialize's), or null
-     * @param sessionOpen whether that session is still open when the answer is written: an {@code initialize}
-     *                    that failed closed it, and its id is not sent
+     * @param newSession the session id to tell the client when the answer is written (an initialize's), or
+     *                   null: none, also for an {@code initialize} that failed and closed its session
      */
-    FastAnswer(FastPost post, String newSession, BooleanSupplier sessionOpen, StreamBudget budget) {
+    FastAnswer(FastPost post, Supplier<String> newSession, StreamBudget budget) {
         this.post = post;
         this.newSession = newSession;
-        this.sessionOpen = sessionOpen;
         this.budget = budget;
     }
 
@@ -97,7 +89,8 @@ final class FastAnswer implements MessageSink {
     }
 
     private Map<String, String> headers() {
-        return newSession != null && sessionOpen.getAsBoolean() ? Map.of(McpServlet.SESSION_HEADER, newSession) : Map.of();
+        String id = newSession.get();
+        return id == null ? Map.of() : Map.of(McpServlet.SESSION_HEADER, id);
     }
 
     private static void event(ByteArrayOutputStream out, byte[] message) {

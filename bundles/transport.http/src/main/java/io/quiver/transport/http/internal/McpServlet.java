@@ -551,9 +551,9 @@ final class McpServlet extends HttpServlet {
             // as the servlet does: a client closing the connection cancels, should the answer come later
             post.watchClose(pending.exchange()::abandon);
         }
-        McpSession session = pending.session();
-        String newSession = pending.exchange().streamPolicy().resumable() && sessionId == null ? session.id() : null;
-        MessageSink sink = new FastAnswer(post, newSession, newSession == null ? () -> true : session::isOpen, budget);
+        // an initialize's new session is named while it is open when the answer goes out (a failed one closed it)
+        McpSession opened = pending.exchange().streamPolicy().resumable() && sessionId == null ? pending.session() : null;
+        MessageSink sink = new FastAnswer(post, () -> opened != null && opened.isOpen() ? opened.id() : null, budget);
         boolean ran = false;
         try {
             ran = pending.exchange().runNow(callOver == null ? sink : new ReleasingSink(sink, callOver));

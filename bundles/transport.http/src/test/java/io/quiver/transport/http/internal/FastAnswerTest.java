@@ -66,7 +66,7 @@ class FastAnswerTest {
 
     @Test
     void aResponseAloneIsPlainJsonCountedUntilWritten() {
-        FastAnswer answer = new FastAnswer(post, "s1", budget);
+        FastAnswer answer = new FastAnswer(post, () -> "s1", budget);
 
         answer.complete(bytes("{\"id\":1}"));
         answer.complete(bytes("{\"id\":2}"));
@@ -85,7 +85,7 @@ class FastAnswerTest {
     @Test
     void aSessionClosedBeforeTheAnswerIsNotNamed() {
         AtomicBoolean open = new AtomicBoolean(true);
-        FastAnswer answer = new FastAnswer(post, "s1", open::get, budget);
+        FastAnswer answer = new FastAnswer(post, () -> open.get() ? "s1" : null, budget);
         open.set(false); // an initialize that failed: the engine closed its session before answering
 
         answer.complete(bytes("{\"id\":1,\"error\":{\"code\":-32602}}"));
@@ -95,7 +95,7 @@ class FastAnswerTest {
 
     @Test
     void messagesBeforeTheResponseMakeOneEventStreamEndingWithIt() {
-        FastAnswer answer = new FastAnswer(post, null, budget);
+        FastAnswer answer = new FastAnswer(post, () -> null, budget);
 
         answer.send(bytes("{\"method\":\"notifications/progress\"}"));
         answer.send(bytes("{\"method\":\"notifications/message\"}"));
@@ -114,8 +114,8 @@ class FastAnswerTest {
 
     @Test
     void noResponseIs204AndAFailureItsStatus() {
-        new FastAnswer(post, null, budget).complete(null);
-        new FastAnswer(post, null, budget).fail(Receipt.Reason.UNAVAILABLE, bytes("{\"error\":{}}"));
+        new FastAnswer(post, () -> null, budget).complete(null);
+        new FastAnswer(post, () -> null, budget).fail(Receipt.Reason.UNAVAILABLE, bytes("{\"error\":{}}"));
 
         assertEquals(204, answers.get(0).status());
         assertNull(answers.get(0).body());
@@ -125,7 +125,7 @@ class FastAnswerTest {
 
     @Test
     void aFailureAfterMessagesEndsTheStreamWithTheError() {
-        FastAnswer answer = new FastAnswer(post, null, budget);
+        FastAnswer answer = new FastAnswer(post, () -> null, budget);
 
         answer.send(bytes("{\"method\":\"notifications/message\"}"));
         answer.fail(Receipt.Reason.INVALID_REQUEST, bytes("{\"error\":{}}"));
