@@ -6,10 +6,17 @@ import java.io.OutputStream;
 import java.net.HttpURLConnection;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.cert.X509Certificate;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
+import javax.net.ssl.HttpsURLConnection;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocketFactory;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.InvalidSyntaxException;
@@ -61,13 +68,14 @@ final class EndpointWaiter {
             return null;
         }
         String path = String.valueOf(servlet.getProperty(PATH_PROPERTY));
-        ServiceReference<?> runtime = awaitService("(&(objectClass=" + RUNTIME + ")(" + ENDPOINT_PROPERTY + "=*))", deadline,
-                "the HTTP runtime (" + RUNTIME + ") did not publish " + ENDPOINT_PROPERTY);
-        if (runtime == null) {
-            return null;
+        ServiceTracker<Object, Object> runtimes = tracker("(&(objectClass=" + RUNTIME + ")(" + ENDPOINT_PROPERTY + "=*))");
+        try {
+            return awaitAnswer(runtimes, path, deadline);
+        } catch (IllegalStateException e) {
+            return null; // the framework stopped under the tracker
+        } finally {
+            runtimes.close();
         }
-        URI url = join(chooseEndpoint(endpoints(runtime.getProperty(ENDPOINT_PROPERTY)), bind), path);
-        return awaitAnswer(url, deadline) ? url : null;
     }
 
     /** Whether the framework is stopping or stopped (then nothing will answer any more). */
@@ -81,13 +89,7 @@ final class EndpointWaiter {
 
     private ServiceReference<?> awaitService(String filter, long deadline, String failure)
             throws TimeoutException, InterruptedException {
-        ServiceTracker<Object, Object> tracker;
-        try {
-            tracker = new ServiceTracker<>(context, context.createFilter(filter), null);
-        } catch (InvalidSyntaxException e) {
-            throw new IllegalArgumentException(e);
-        }
-        tracker.open(true);
+        ServiceTracker<Object, Object> tracker = tracker(filter);
         try {
             while (tracker.waitForService(Math.max(1, Math.min(POLL_MS, remainingMs(deadline)))) == null) {
                 if (frameworkStopping()) {
@@ -105,25 +107,56 @@ final class EndpointWaiter {
         }
     }
 
-    /** True once the endpoint answers; false when the framework stopped first. */
-    private boolean awaitAnswer(URI url, long deadline) throws TimeoutException, InterruptedException {
-        String last = "no answer";
-        while (remainingMs(deadline) > 0) {
-            if (frameworkStopping()) {
-                return false;
-            }
-            try {
-                if (answeredByMcp(url)) {
-                    return true;
-                }
-                last = "HTTP 404";
-            } catch (IOException e) {
-                last = e.toString();
-            }
-            Thread.sleep(20);
+    private ServiceTracker<Object, Object> tracker(String filter) {
+        ServiceTracker<Object, Object> tracker;
+        try {
+            tracker = new ServiceTracker<>(context, context.createFilter(filter), null);
+        } catch (InvalidSyntaxException e) {
+            throw new IllegalArgumentException(e);
         }
-        throw new TimeoutException(url + " did not answer within the start timeout (last: " + last
-                + "); the transport's servlet is registered but the HTTP whiteboard does not serve it");
+        tracker.open(true);
+        return tracker;
+    }
+
+    /**
+     * The endpoint once it answers; null when the framework stopped first. The runtime's endpoint is read
+     * anew before each try: Felix HTTP restarts Jetty when its configuration arrives (an
+     * {@code etc/org.apache.felix.http.cfg} read during the start), and the new Jetty may listen elsewhere
+     * (another port the OS chose, HTTPS only).
+     */
+    private URI awaitAnswer(ServiceTracker<Object, Object> runtimes, String path, long deadline)
+            throws TimeoutException, InterruptedException {
+        URI url = null;
+        String last = "no answer";
+        while (true) {
+            if (frameworkStopping()) {
+                return null;
+            }
+            ServiceReference<?> runtime = runtimes.getServiceReference();
+            if (runtime == null && runtimes.waitForService(Math.max(1, Math.min(POLL_MS, remainingMs(deadline)))) != null) {
+                runtime = runtimes.getServiceReference();
+            }
+            if (runtime != null) {
+                url = join(chooseEndpoint(endpoints(runtime.getProperty(ENDPOINT_PROPERTY)), bind), path);
+                try {
+                    if (answeredByMcp(url)) {
+                        return url;
+                    }
+                    last = "HTTP 404";
+                } catch (IOException e) {
+                    last = e.toString();
+                }
+            }
+            if (remainingMs(deadline) <= 0) {
+                throw new TimeoutException(url == null
+                        ? "the HTTP runtime (" + RUNTIME + ") did not publish " + ENDPOINT_PROPERTY + " within the start timeout"
+                        : url + " did not answer within the start timeout (last: " + last
+                                + "); the transport's servlet is registered but the HTTP whiteboard does not serve it");
+            }
+            if (runtime != null) {
+                Thread.sleep(20);
+            }
+        }
     }
 
     /**
@@ -134,6 +167,9 @@ final class EndpointWaiter {
      */
     static boolean answeredByMcp(URI url) throws IOException {
         HttpURLConnection c = (HttpURLConnection) url.toURL().openConnection();
+        if (c instanceof HttpsURLConnection https) {
+            OwnCertificate.accept(https);
+        }
         try {
             c.setConnectTimeout(1000);
             c.setReadTimeout(2000);
@@ -157,6 +193,48 @@ final class EndpointWaiter {
             return status != 404 || new String(body, StandardCharsets.UTF_8).contains("\"jsonrpc\"");
         } finally {
             c.disconnect();
+        }
+    }
+
+    /**
+     * Over HTTPS the probe takes whatever certificate the endpoint shows: it connects to the address this
+     * process has just bound, sends no credential and reads only whether the MCP servlet answers, while
+     * the certificate is often one the JVM's trust store does not know (a self-signed one, a private
+     * authority's) and names a host, not the bind address. Clients check it as usual.
+     */
+    static final class OwnCertificate {
+        private static final SSLSocketFactory SOCKETS = sockets();
+
+        private OwnCertificate() {
+        }
+
+        static void accept(HttpsURLConnection c) {
+            c.setSSLSocketFactory(SOCKETS);
+            c.setHostnameVerifier((host, session) -> true);
+        }
+
+        private static SSLSocketFactory sockets() {
+            X509TrustManager any = new X509TrustManager() {
+                @Override
+                public void checkClientTrusted(X509Certificate[] chain, String authType) {
+                }
+
+                @Override
+                public void checkServerTrusted(X509Certificate[] chain, String authType) {
+                }
+
+                @Override
+                public X509Certificate[] getAcceptedIssuers() {
+                    return new X509Certificate[0];
+                }
+            };
+            try {
+                SSLContext tls = SSLContext.getInstance("TLS");
+                tls.init(null, new TrustManager[] {any}, null);
+                return tls.getSocketFactory();
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("no TLS in this JVM", e);
+            }
         }
     }
 

@@ -42,6 +42,12 @@ final class FrameworkProperties {
         // waits a second for its retry)
         p.put("org.apache.felix.http.jetty.acceptQueueSize", "1024");
         p.putAll(watch.frameworkProperties());
+        // With Felix HTTP's own settings in etc/ (HTTPS, say), Jetty waits for them and starts once, with
+        // them: on its defaults first, it would listen in plain HTTP until the file is read, then restart
+        // (the transport keeps it serving if the file is deleted later). A system property still decides.
+        if (System.getProperty(HTTP_REQUIRE_CONFIG) == null && httpConfiguration(watch.etc()) != null) {
+            p.put(HTTP_REQUIRE_CONFIG, "true");
+        }
         // Felix Event Admin starts half its pool as delivery threads at once (20: ten idle threads); the
         // audit trail and the framework's events need few: 4 (two for asynchronous delivery) keeps ~1 MiB
         // of idle memory. A system property of the same name still decides.
@@ -75,6 +81,11 @@ final class FrameworkProperties {
     /** Felix Event Admin's thread pool size. */
     static final String EVENT_ADMIN_THREADS = "org.apache.felix.eventadmin.ThreadPoolSize";
 
+    /** Felix HTTP starts Jetty only once its configuration (PID {@value #HTTP_PID}) exists. */
+    static final String HTTP_REQUIRE_CONFIG = "org.apache.felix.http.require.config";
+    /** Felix HTTP's own configuration PID. */
+    static final String HTTP_PID = "org.apache.felix.http";
+
     /** Set when {@code etc/} configures authentication. */
     static final String AUTH_REQUIRED = "quiver.auth.required";
     /** Set by {@code --insecure-no-auth}: serving beyond loopback without authentication is allowed. */
@@ -104,6 +115,17 @@ final class FrameworkProperties {
         } catch (IOException e) {
             return false;
         }
+    }
+
+    /** The file of Felix HTTP's own configuration in {@code etc/}, or null. */
+    static Path httpConfiguration(Path etc) {
+        for (String suffix : new String[] {".cfg", ".config"}) {
+            Path file = etc.resolve(HTTP_PID + suffix);
+            if (Files.isRegularFile(file)) {
+                return file;
+            }
+        }
+        return null;
     }
 
     static String slf4jExports(String version) {

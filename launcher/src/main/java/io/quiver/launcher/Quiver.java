@@ -134,8 +134,12 @@ public final class Quiver implements AutoCloseable {
             return "interrupted while starting";
         }
         if (failure instanceof TimeoutException) {
+            Path httpFile = settings.etc() == null ? null : FrameworkProperties.httpConfiguration(settings.etc());
+            String http = httpFile == null ? ""
+                    : " (Felix HTTP starts Jetty with " + httpFile
+                            + ": its errors, a key store that does not open, a port in use, are in the log above)";
             return "the MCP endpoint is not ready after " + settings.startTimeout().toSeconds() + " s: "
-                    + failure.getMessage();
+                    + failure.getMessage() + http;
         }
         return failure.getMessage() == null ? failure.toString() : failure.getMessage();
     }

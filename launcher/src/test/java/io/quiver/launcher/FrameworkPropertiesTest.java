@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quiver.lib.feature.platform.PlatformLibraries;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -42,5 +43,26 @@ class FrameworkPropertiesTest {
         assertEquals(shared.libraries().format(), p.get(PlatformLibraries.PROPERTY));
         assertTrue(p.get("org.osgi.framework.system.packages.extra").toString().endsWith(shared.exports()));
         assertFalse(of(Map.of()).containsKey(PlatformLibraries.PROPERTY), "nothing shared, nothing named");
+    }
+
+    /** Felix HTTP's own file in etc/ (HTTPS, say): Jetty waits for it and starts once, not on plain HTTP first. */
+    @Test
+    void felixHttpWaitsForItsConfigurationOnlyWhenEtcHasOne() throws Exception {
+        Path etc = Files.createDirectories(home.resolve("etc"));
+        assertFalse(of(Map.of()).containsKey(FrameworkProperties.HTTP_REQUIRE_CONFIG));
+
+        Files.writeString(etc.resolve("org.apache.felix.http.config"), "org.apache.felix.https.enable=B\"true\"\n");
+        assertEquals("true", of(Map.of()).get(FrameworkProperties.HTTP_REQUIRE_CONFIG), "the typed .config form");
+        assertEquals(etc.resolve("org.apache.felix.http.config"), FrameworkProperties.httpConfiguration(etc));
+
+        Files.delete(etc.resolve("org.apache.felix.http.config"));
+        Files.writeString(etc.resolve("org.apache.felix.http.cfg"), "org.apache.felix.https.enable=true\n");
+        assertEquals("true", of(Map.of()).get(FrameworkProperties.HTTP_REQUIRE_CONFIG));
+        assertEquals("false", of(Map.of(FrameworkProperties.HTTP_REQUIRE_CONFIG, "false"))
+                .get(FrameworkProperties.HTTP_REQUIRE_CONFIG), "what the start says wins");
+
+        Files.writeString(etc.resolve("org.apache.felix.http.jetty.cfg"), "x=1\n");
+        Files.delete(etc.resolve("org.apache.felix.http.cfg"));
+        assertFalse(of(Map.of()).containsKey(FrameworkProperties.HTTP_REQUIRE_CONFIG), "another PID is not Felix HTTP's");
     }
 }

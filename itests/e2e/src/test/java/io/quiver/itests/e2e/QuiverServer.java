@@ -148,7 +148,7 @@ final class QuiverServer implements AutoCloseable {
 
     /** The base URL without the path. */
     String base() {
-        return url.substring(0, url.indexOf('/', "http://".length()));
+        return url.substring(0, url.indexOf('/', url.indexOf("://") + 3));
     }
 
     /** The port the server listens on. */

@@ -23,7 +23,6 @@ import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpChannel;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
-import org.eclipse.jetty.server.LocalConnector;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -76,10 +75,14 @@ final class SelectorLane implements ConnectorFactory {
 
     @Override
     public Connector createConnector(Server server) {
+        if (!server.isStarted()) {
+            // Felix HTTP is stopping this server (a new configuration): the one it starts next asks again
+            return new NoLane(server);
+        }
         ServerConnector plain = plainConnector(server);
         if (plain == null) {
             LOG.info("No plain HTTP connector to take over: MCP requests take Jetty's pool like the others");
-            return new LocalConnector(server);
+            return new NoLane(server);
         }
         return new LaneConnector(server, plain, mcpPath, credentialsWaitOnNothing, servlet);
     }
@@ -94,6 +97,29 @@ final class SelectorLane implements ConnectorFactory {
             }
         }
         return null;
+    }
+
+    /**
+     * What the factory gives where there is no plain HTTP connector to take over (Felix's HTTP turned off,
+     * HTTPS only): nothing that listens. Felix HTTP adds whatever its connector factories return to the
+     * server, starts it, and then lists every connector of the server as a {@link ServerConnector} among
+     * its endpoints; so this is one, and its start takes it out of the server again.
+     */
+    static final class NoLane extends ServerConnector {
+        NoLane(Server server) {
+            super(server, 0, 1);
+            setName("quiver-no-lane");
+        }
+
+        @Override
+        protected void doStart() {
+            getServer().removeConnector(this);
+        }
+
+        @Override
+        protected void doStop() {
+            // it never listened
+        }
     }
 
     /** Listens where Felix's connector did, while it does not. */
@@ -150,7 +176,14 @@ final class SelectorLane implements ConnectorFactory {
                 super.doStart();
                 closeWatcher = CloseWatcher.start(getExecutor(), "quiver-close-watch-" + getLocalPort());
             } catch (Exception e) {
-                SelectorLane.LOG.warn("Could not listen on {}:{}; Felix's connector listens there again", getHost(), getPort(), e);
+                // Felix HTTP stopping the server meanwhile (a new configuration) is no failure: the server it
+                // starts next asks the factory again
+                boolean serverStopping = !getServer().isStarted();
+                if (serverStopping) {
+                    SelectorLane.LOG.debug("Jetty stopped while the lane started on {}:{}", getHost(), getPort(), e);
+                } else {
+                    SelectorLane.LOG.warn("Could not listen on {}:{}; Felix's connector listens there again", getHost(), getPort(), e);
+                }
                 try {
                     super.doStop(); // the socket bound and whatever started
                 } catch (Exception stopping) {
@@ -160,6 +193,10 @@ final class SelectorLane implements ConnectorFactory {
                     restore();
                 } catch (Exception restoring) {
                     e.addSuppressed(restoring);
+                }
+                if (serverStopping) {
+                    getServer().removeConnector(this);
+                    return;
                 }
                 throw e;
             }

@@ -1,6 +1,7 @@
 package io.quiver.transport.http.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
@@ -11,7 +12,9 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.eclipse.jetty.io.ByteArrayEndPoint;
+import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -20,6 +23,29 @@ import org.eclipse.jetty.util.thread.Invocable;
 import org.junit.jupiter.api.Test;
 
 class SelectorLaneTest {
+
+    /**
+     * With Felix's plain HTTP turned off (HTTPS only) there is nothing to take over. Felix HTTP adds and
+     * starts what the factory returns, then reads every connector of its server as a {@link ServerConnector}
+     * to list its endpoints: a connector of another kind made Jetty's start fail there, and the MCP
+     * endpoint answered 404 over HTTPS.
+     */
+    @Test
+    void withNoPlainConnectorTheFactoryLeavesTheServerAsItWas() throws Exception {
+        Server server = new Server();
+        server.start();
+        try {
+            Connector connector = new SelectorLane(path -> true, () -> true, null).createConnector(server);
+            server.addConnector(connector); // what Felix HTTP's connector tracker does
+            connector.start();
+            assertEquals(List.of(), List.of(server.getConnectors()), "no connector stays in the server");
+            assertFalse(((ServerConnector) connector).isOpen(), "nothing listens");
+            server.removeConnector(connector); // and what it does when the factory goes
+            connector.stop();
+        } finally {
+            server.stop();
+        }
+    }
 
     /**
      * A read for a request's content that completes after the request was answered (a slow body's 408)

@@ -1,0 +1,260 @@
+package io.quiver.itests.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The server over HTTPS, configured as a user does it: a key store made with the JDK's {@code keytool} and
+ * Felix HTTP's settings in {@code etc/org.apache.felix.http.cfg}. Its clients are the official MCP Java SDK
+ * client and the JDK's HTTP client, each trusting that certificate and nothing else.
+ */
+class HttpsIT {
+
+    private static final String PASSWORD = "quiver-test";
+    private static final Pattern HTTPS_PORT = Pattern.compile("HTTPS:(\\d+)");
+
+    private static Path keyStore;
+    private static SSLContext trusting;
+
+    @BeforeAll
+    static void makeACertificate() throws Exception {
+        Path dir = Files.createDirectories(Path.of("target", "https").toAbsolutePath());
+        keyStore = dir.resolve("server-" + System.nanoTime() + ".p12");
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-alias", "quiver", "-keyalg", "EC", "-groupname", "secp256r1",
+                "-dname", "CN=localhost", "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-validity", "2",
+                "-storetype", "PKCS12", "-keystore", keyStore.toString(), "-storepass", PASSWORD)
+                .redirectErrorStream(true).start();
+        String output = new String(keytool.getInputStream().readAllBytes());
+        assertTrue(keytool.waitFor(60, TimeUnit.SECONDS) && keytool.exitValue() == 0, output);
+
+        KeyStore server = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(keyStore)) {
+            server.load(in, PASSWORD.toCharArray());
+        }
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        trust.load(null, null);
+        trust.setCertificateEntry("quiver", server.getCertificate("quiver"));
+        TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        factory.init(trust);
+        trusting = SSLContext.getInstance("TLS");
+        trusting.init(null, factory.getTrustManagers(), null);
+    }
+
+    /** Felix HTTP's settings for HTTPS on an OS-chosen port, plain HTTP on or off. */
+    private static QuiverServer.Preparation https(boolean plainHttp) {
+        return https(plainHttp, PASSWORD);
+    }
+
+    private static QuiverServer.Preparation https(boolean plainHttp, String password) {
+        return home -> Files.writeString(home.resolve("etc").resolve("org.apache.felix.http.cfg"), String.join("\n",
+                "org.apache.felix.https.enable=true",
+                "org.osgi.service.http.port.secure=0",
+                "org.apache.felix.https.keystore=" + keyStore,
+                "org.apache.felix.https.keystore.password=" + password,
+                "org.apache.felix.https.keystore.key.password=" + password,
+                "org.apache.felix.https.keystore.type=PKCS12",
+                "org.apache.felix.http.enable=" + plainHttp, ""));
+    }
+
+    /**
+     * HTTPS alone: the endpoint line names the HTTPS URL, the official client initialises, lists, calls and
+     * answers an elicitation over it (the call's answer a stream of server-sent events), a session's GET
+     * stream opens, the port given for plain HTTP stays closed, and nothing went wrong in Jetty's start.
+     * (Jetty's start failed there once: the transport added a connector Felix HTTP could not list, and the
+     * endpoint answered 404.)
+     */
+    @Test
+    void overHttpsAloneTheOfficialClientWorksAndNothingListensInPlainHttp() throws Exception {
+        int plainPort = freePort();
+        try (QuiverServer server = QuiverServer.start("https-only", "core,http,conformance", https(false),
+                "--port", Integer.toString(plainPort))) {
+            assertTrue(server.url().startsWith("https://127.0.0.1:"), server.url());
+            assertTrue(server.url().endsWith("/mcp"), server.url());
+
+            McpSyncClient client = sdkClient(server.url());
+            try {
+                assertEquals("quiver", client.initialize().serverInfo().name());
+                List<String> names = client.listTools().tools().stream().map(McpSchema.Tool::name).toList();
+                assertTrue(names.contains("test_simple_text"), names.toString());
+                McpSchema.CallToolResult simple = client.callTool(new McpSchema.CallToolRequest("test_simple_text", Map.of()));
+                McpSchema.TextContent text = assertInstanceOf(McpSchema.TextContent.class, simple.content().get(0));
+                assertEquals("This is a simple text response for testing.", text.text());
+                McpSchema.CallToolResult elicited = client.callTool(new McpSchema.CallToolRequest("test_elicitation",
+                        Map.of("message", "Who are you?")));
+                McpSchema.TextContent answer = assertInstanceOf(McpSchema.TextContent.class, elicited.content().get(0));
+                assertTrue(answer.text().contains("https-client"), answer.text());
+            } finally {
+                client.closeGracefully();
+            }
+
+            HttpClient http = HttpClient.newBuilder().sslContext(trusting).version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(5)).build();
+            HttpResponse<String> init = http.send(post(server.url(), "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+                    + "\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+                    + "\"clientInfo\":{\"name\":\"jdk\",\"version\":\"1\"}}}").build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, init.statusCode(), init.body());
+            String session = init.headers().firstValue("Mcp-Session-Id").orElseThrow();
+            http.send(post(server.url(), "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}")
+                    .header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2025-06-18").build(),
+                    HttpResponse.BodyHandlers.discarding());
+            HttpResponse<InputStream> stream = http.send(HttpRequest.newBuilder(URI.create(server.url()))
+                    .timeout(Duration.ofSeconds(10)).header("Accept", "text/event-stream")
+                    .header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2025-06-18").GET().build(),
+                    HttpResponse.BodyHandlers.ofInputStream());
+            assertEquals(200, stream.statusCode());
+            assertEquals("text/event-stream", stream.headers().firstValue("Content-Type").orElse("").split(";")[0]);
+            stream.body().close();
+
+            assertThrows(ConnectException.class, () -> new Socket(InetAddress.getLoopbackAddress(), plainPort).close(),
+                    "plain HTTP is off: nothing listens on --port");
+            assertEquals(1, server.logLines("Started Jetty"), "Jetty waited for its configuration: " + server.log());
+            assertEquals(0, server.logLines("ERROR"), server.log());
+            assertEquals(0, server.logLines("Exception"), server.log());
+
+            // the file deleted: Felix HTTP, which waited for a configuration, serves on --port again
+            URI secure = URI.create(server.url());
+            Files.delete(server.home().resolve("etc").resolve("org.apache.felix.http.cfg"));
+            String plainUrl = "http://127.0.0.1:" + plainPort + "/mcp";
+            HttpClient plainClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(5)).build();
+            Await.until(() -> {
+                try {
+                    return plainClient.send(post(plainUrl, PING).build(), HttpResponse.BodyHandlers.ofString())
+                            .body().contains("\"jsonrpc\"");
+                } catch (IOException e) {
+                    return false;
+                }
+            }, Duration.ofSeconds(20), server::log);
+            assertThrows(ConnectException.class,
+                    () -> new Socket(InetAddress.getLoopbackAddress(), secure.getPort()).close(), "HTTPS is gone with it");
+            assertEquals(0, server.logLines("ERROR"), server.log());
+        }
+    }
+
+    /** A ping outside a session: MCP answers it with a JSON-RPC error (a session is required), Jetty alone 404. */
+    private static final String PING = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+
+    /**
+     * A key store that does not open (a wrong password): the start fails with status 1 and says which file
+     * configures Jetty, and the process ends, rather than serving nothing or plain HTTP.
+     */
+    @Test
+    void aKeyStoreThatDoesNotOpenFailsTheStartNamingTheFile() throws Exception {
+        QuiverServer.Failure failure = QuiverServer.startFailing("https-wrong-password", "core,http",
+                https(false, "not-the-password"));
+        assertEquals(1, failure.exitCode(), failure.log());
+        assertFalse(failure.stdout().contains("Quiver MCP endpoint"), failure.stdout());
+        assertTrue(failure.log().contains("keystore password was incorrect"), failure.log());
+        assertTrue(failure.log().contains("quiver: cannot start:") && failure.log().contains("org.apache.felix.http.cfg"),
+                failure.log());
+    }
+
+    /** A client that does not trust the server's certificate gets no answer: the endpoint is TLS with that key. */
+    @Test
+    void aClientThatDoesNotTrustTheCertificateIsRefusedTheHandshake() throws Exception {
+        try (QuiverServer server = QuiverServer.start("https-untrusted", "core,http", https(false))) {
+            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(5)).build();
+            assertThrows(SSLHandshakeException.class,
+                    () -> http.send(post(server.url(), PING).build(), HttpResponse.BodyHandlers.ofString()));
+        }
+    }
+
+    /**
+     * HTTPS beside plain HTTP: the endpoint line stays the plain one, whose MCP requests the selector lane
+     * serves, and the HTTPS port answers the same engine (a 2026-07-28 call there, a session there).
+     */
+    @Test
+    void besidePlainHttpBothPortsServe() throws Exception {
+        try (QuiverServer server = QuiverServer.start("https-beside", "core,http,conformance", https(true))) {
+            assertTrue(server.url().startsWith("http://"), server.url());
+            assertEquals(1, server.logLines("are served on the thread that reads them"), server.log());
+            Matcher port = HTTPS_PORT.matcher(server.log());
+            assertTrue(port.find(), server.log());
+            String secure = "https://127.0.0.1:" + port.group(1) + "/mcp";
+
+            HttpClient http = HttpClient.newBuilder().sslContext(trusting).version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(5)).build();
+            HttpResponse<String> call = http.send(post(secure, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\","
+                    + "\"params\":{\"name\":\"test_simple_text\",\"arguments\":{},\"_meta\":{"
+                    + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                    + "\"io.modelcontextprotocol/clientCapabilities\":{},"
+                    + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"jdk\",\"version\":\"1\"}}}}")
+                    .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", "tools/call")
+                    .header("Mcp-Name", "test_simple_text").build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, call.statusCode(), call.body());
+            assertTrue(call.body().contains("This is a simple text response for testing."), call.body());
+
+            McpSyncClient plain = sdkClient(server.url());
+            try {
+                assertEquals("quiver", plain.initialize().serverInfo().name());
+                assertFalse(plain.listTools().tools().isEmpty());
+            } finally {
+                plain.closeGracefully();
+            }
+            assertEquals(0, server.logLines("ERROR"), server.log());
+        }
+    }
+
+    private static McpSyncClient sdkClient(String url) {
+        URI uri = URI.create(url);
+        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
+                .builder(uri.getScheme() + "://" + uri.getRawAuthority())
+                .endpoint(uri.getPath())
+                .clientBuilder(HttpClient.newBuilder().sslContext(trusting).connectTimeout(Duration.ofSeconds(5)))
+                .build();
+        return McpClient.sync(transport)
+                .requestTimeout(Duration.ofSeconds(20))
+                .capabilities(McpSchema.ClientCapabilities.builder().elicitation().build())
+                .elicitation(request -> new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.ACCEPT,
+                        Map.of("username", "https-client", "email", "tls@example.com")))
+                .build();
+    }
+
+    private static HttpRequest.Builder post(String url, String body) {
+        return HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+    }
+
+    /** A port nothing listens on now (the OS's choice, given back at once). */
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}
