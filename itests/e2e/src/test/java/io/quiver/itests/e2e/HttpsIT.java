@@ -20,6 +20,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
@@ -226,6 +227,75 @@ class HttpsIT {
                 plain.closeGracefully();
             }
             assertEquals(0, server.logLines("ERROR"), server.log());
+        }
+    }
+
+    /**
+     * Clients that trickle over TLS are cut off as over plain HTTP: a request's headers sent in part after the
+     * handshake, and a handshake begun and never finished, each end within {@code headerTimeoutMs} (and the
+     * sweep's second), while a normal call answers. Only plain HTTP has been asked before the attack (the
+     * launcher's probe), so the HTTPS connector is watched as a sibling of the plain one. (Before: every such
+     * connection stayed open until Jetty's idle timeout, and a byte every few seconds kept it for good.)
+     */
+    @Test
+    void clientsThatTrickleOverTlsAreCutOffAfterTheHeaderTimeout() throws Exception {
+        try (QuiverServer server = QuiverServer.start("https-slow", "core,http,tools-default", home -> {
+            https(true).prepare(home);
+            Files.writeString(home.resolve("etc").resolve("io.quiver.transport.http.cfg"), "headerTimeoutMs = 1000\n");
+        })) {
+            Matcher port = HTTPS_PORT.matcher(server.log());
+            assertTrue(port.find(), server.log());
+            int secure = Integer.parseInt(port.group(1));
+            List<Socket> attackers = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < 20; i++) {
+                    javax.net.ssl.SSLSocket tls = (javax.net.ssl.SSLSocket) trusting.getSocketFactory()
+                            .createSocket("127.0.0.1", secure);
+                    tls.startHandshake();
+                    tls.getOutputStream().write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n".getBytes(StandardCharsets.US_ASCII));
+                    tls.getOutputStream().flush();
+                    attackers.add(tls);
+                    Socket handshake = new Socket("127.0.0.1", secure);
+                    handshake.getOutputStream().write(new byte[] {0x16, 0x03, 0x01}); // a record header, then nothing
+                    handshake.getOutputStream().flush();
+                    attackers.add(handshake);
+                }
+                Probe.normalCallAnswers(server.url());
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                int open = 0;
+                for (Socket attacker : attackers) {
+                    if (!endsBefore(attacker, deadline)) {
+                        open++;
+                    }
+                }
+                assertEquals(0, open, "connections still open 10 s after trickling began:\n" + server.log());
+                Probe.normalCallAnswers(server.url());
+                assertTrue(server.logLines("within 1000 ms: closed") > 0, server.log());
+            } finally {
+                for (Socket attacker : attackers) {
+                    attacker.close();
+                }
+            }
+        }
+    }
+
+    /** Whether the server ends the connection (end of stream, or a reset) before the deadline. */
+    private static boolean endsBefore(Socket socket, long deadline) {
+        try {
+            while (true) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0) {
+                    return false;
+                }
+                socket.setSoTimeout((int) left);
+                if (socket.getInputStream().read() < 0) {
+                    return true;
+                }
+            }
+        } catch (java.net.SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) {
+            return true; // reset, or TLS's close
         }
     }
 

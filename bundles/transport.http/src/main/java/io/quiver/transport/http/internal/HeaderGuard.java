@@ -6,23 +6,28 @@ import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLEngineResult;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import org.eclipse.jetty.http.HttpParser;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.ssl.SslConnection;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.internal.HttpConnection;
 
 /**
  * Bounds how long a client may take to send a request's headers. Jetty reads headers without a
  * thread, but it has no time limit for them: its idle timeout counts only silence, so a client that
  * sends a byte every few seconds keeps a connection for hours. Once a second this closes every
- * connection that has been in the middle of a request line or its headers for longer than the limit.
+ * connection that has been in the middle of a request line or its headers for longer than the limit,
+ * or, over HTTPS, in its TLS handshake (which a client can trickle the same way).
  *
- * <p>Jetty-specific (Felix HTTP runs Jetty 12): it learns the connectors from the requests it sees
- * and looks at each connection's HTTP/1.1 parser. Where the classes are missing (another servlet
- * container) the transport runs without it.
+ * <p>Jetty-specific (Felix HTTP runs Jetty 12): it learns the connectors of the server from the
+ * requests it sees (every connector of that server, so HTTPS is watched before its first request) and
+ * looks at each connection's HTTP/1.1 parser, behind its TLS layer for HTTPS. Where the classes are
+ * missing (another servlet container) the transport runs without it.
  */
 final class HeaderGuard implements HeaderWatch {
 
@@ -38,7 +43,7 @@ final class HeaderGuard implements HeaderWatch {
         if (sampled()) {
             ServletContextRequest jetty = ServletContextRequest.getServletContextRequest(request);
             if (jetty != null) {
-                connectors.add(jetty.getConnectionMetaData().getConnector());
+                learn(jetty.getConnectionMetaData().getConnector());
             }
         }
     }
@@ -46,7 +51,18 @@ final class HeaderGuard implements HeaderWatch {
     @Override
     public void observe(Object connector) {
         if (sampled() && connector instanceof Connector c) {
-            connectors.add(c);
+            learn(c);
+        }
+    }
+
+    /** The connector and every other of its server (HTTPS beside plain HTTP, say). */
+    private void learn(Connector connector) {
+        connectors.add(connector);
+        Server server = connector.getServer();
+        if (server != null) {
+            for (Connector sibling : server.getConnectors()) {
+                connectors.add(sibling);
+            }
         }
     }
 
@@ -66,17 +82,14 @@ final class HeaderGuard implements HeaderWatch {
         long now = System.nanoTime();
         long limit = timeoutMs * 1_000_000L;
         int closed = 0;
+        // a stopped server (Felix HTTP starts a new one for a new configuration) does not start again
+        connectors.removeIf(c -> c.getServer() == null || c.getServer().isStopped());
         for (Connector connector : connectors) {
             if (!(connector instanceof AbstractConnector abstractConnector) || !connector.isRunning()) {
                 continue;
             }
             for (EndPoint endPoint : abstractConnector.getConnectedEndPoints()) {
-                Connection connection = endPoint.getConnection();
-                if (!(connection instanceof HttpConnection http)) {
-                    continue;
-                }
-                HttpParser parser = http.getParser();
-                if (parser.inHeaderState() && !parser.isStart()) {
+                if (inHeaders(endPoint.getConnection())) {
                     Long since = inHeaders.putIfAbsent(endPoint, now);
                     if (since != null && now - since > limit) {
                         inHeaders.remove(endPoint);
@@ -89,5 +102,20 @@ final class HeaderGuard implements HeaderWatch {
             }
         }
         return closed;
+    }
+
+    /** Whether a connection is inside a request line or its headers, or in its TLS handshake. */
+    private static boolean inHeaders(Connection connection) {
+        if (connection instanceof SslConnection tls) {
+            if (tls.getSSLEngine().getHandshakeStatus() != SSLEngineResult.HandshakeStatus.NOT_HANDSHAKING) {
+                return true;
+            }
+            connection = tls.getSslEndPoint().getConnection();
+        }
+        if (!(connection instanceof HttpConnection http)) {
+            return false;
+        }
+        HttpParser parser = http.getParser();
+        return parser.inHeaderState() && !parser.isStart();
     }
 }
