@@ -249,12 +249,7 @@ class HttpsIT {
             List<Socket> attackers = new java.util.ArrayList<>();
             try {
                 for (int i = 0; i < 20; i++) {
-                    javax.net.ssl.SSLSocket tls = (javax.net.ssl.SSLSocket) trusting.getSocketFactory()
-                            .createSocket("127.0.0.1", secure);
-                    tls.startHandshake();
-                    tls.getOutputStream().write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n".getBytes(StandardCharsets.US_ASCII));
-                    tls.getOutputStream().flush();
-                    attackers.add(tls);
+                    attackers.add(headersInPart(secure));
                     Socket handshake = new Socket("127.0.0.1", secure);
                     handshake.getOutputStream().write(new byte[] {0x16, 0x03, 0x01}); // a record header, then nothing
                     handshake.getOutputStream().flush();
@@ -277,6 +272,72 @@ class HttpsIT {
                 }
             }
         }
+    }
+
+    /**
+     * HTTPS added while the server runs: Felix HTTP restarts Jetty with it (sessions stay, plain HTTP on the
+     * same --port keeps the selector lane), and the new server's connectors are watched for slow headers
+     * after one more ordinary request, also long after the guard's first requests. (Before: the guard looked
+     * at the connector of the first 64 requests and then of every 1024th, so a restarted Jetty went
+     * unwatched for up to a thousand requests.)
+     */
+    @Test
+    void httpsAddedWhileRunningIsServedAndWatched() throws Exception {
+        int plainPort = freePort();
+        try (QuiverServer server = QuiverServer.start("https-later", "core,http,tools-default",
+                home -> Files.writeString(home.resolve("etc").resolve("io.quiver.transport.http.cfg"), "headerTimeoutMs = 1000\n"),
+                "--port", Integer.toString(plainPort))) {
+            for (int i = 0; i < 80; i++) {
+                Probe.normalCallAnswers(server.url());
+            }
+            https(true).prepare(server.home());
+            Await.until(() -> HTTPS_PORT.matcher(server.log()).find() && server.logLines("are served on the thread") == 2,
+                    Duration.ofSeconds(20), server::log);
+            Matcher port = HTTPS_PORT.matcher(server.log());
+            assertTrue(port.find());
+            int secure = Integer.parseInt(port.group(1));
+
+            List<Socket> attackers = new java.util.ArrayList<>();
+            // ordinary calls go on meanwhile, as they would: one after the guard's next sweep teaches it
+            java.util.concurrent.ScheduledExecutorService calls = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+            java.util.concurrent.ScheduledFuture<?> calling = calls.scheduleWithFixedDelay(() -> {
+                try {
+                    Probe.normalCallAnswers(server.url());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, 0, 250, TimeUnit.MILLISECONDS);
+            try {
+                for (int i = 0; i < 10; i++) {
+                    attackers.add(headersInPart(secure));
+                }
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                long open = attackers.stream().filter(a -> !endsBefore(a, deadline)).count();
+                assertEquals(0, open, "connections still open 10 s after trickling began:\n" + server.log());
+                assertFalse(calling.isDone(), "a normal call failed during the attack");
+            } finally {
+                calling.cancel(false);
+                calls.shutdown();
+                for (Socket attacker : attackers) {
+                    attacker.close();
+                }
+            }
+            HttpClient http = HttpClient.newBuilder().sslContext(trusting).version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(5)).build();
+            HttpResponse<String> ping = http.send(post("https://127.0.0.1:" + secure + "/mcp", PING).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertTrue(ping.body().contains("\"jsonrpc\""), ping.body());
+            assertEquals(0, server.logLines("ERROR"), server.log());
+        }
+    }
+
+    /** A TLS connection, its handshake done, that has sent a request line and one header, and no more. */
+    private static Socket headersInPart(int port) throws IOException {
+        javax.net.ssl.SSLSocket tls = (javax.net.ssl.SSLSocket) trusting.getSocketFactory().createSocket("127.0.0.1", port);
+        tls.startHandshake();
+        tls.getOutputStream().write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n".getBytes(StandardCharsets.US_ASCII));
+        tls.getOutputStream().flush();
+        return tls;
     }
 
     /** Whether the server ends the connection (end of stream, or a reset) before the deadline. */

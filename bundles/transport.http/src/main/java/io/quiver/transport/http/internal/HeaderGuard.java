@@ -32,7 +32,10 @@ import org.eclipse.jetty.server.internal.HttpConnection;
 final class HeaderGuard implements HeaderWatch {
 
     private final Set<Connector> connectors = ConcurrentHashMap.newKeySet();
-    /** Requests seen; the connector is looked up for the first ones and then every 1024th. */
+    /**
+     * Requests seen; the connector is looked up for the first ones and then every 1024th, and again for the
+     * first ones after a server stopped.
+     */
     private final AtomicLong requests = new AtomicLong();
     /** When each connection was first seen inside a request's headers; touched by the sweeping thread only. */
     private final Map<EndPoint, Long> inHeaders = new WeakHashMap<>();
@@ -82,8 +85,11 @@ final class HeaderGuard implements HeaderWatch {
         long now = System.nanoTime();
         long limit = timeoutMs * 1_000_000L;
         int closed = 0;
-        // a stopped server (Felix HTTP starts a new one for a new configuration) does not start again
-        connectors.removeIf(c -> c.getServer() == null || c.getServer().isStopped());
+        // a stopped server (Felix HTTP starts a new one for a new configuration) does not start again; the
+        // next requests are all looked at, so that the new server's connectors are known at once
+        if (connectors.removeIf(c -> c.getServer() == null || c.getServer().isStopped())) {
+            requests.set(0);
+        }
         for (Connector connector : connectors) {
             if (!(connector instanceof AbstractConnector abstractConnector) || !connector.isRunning()) {
                 continue;
