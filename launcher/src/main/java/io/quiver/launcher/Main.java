@@ -1,6 +1,9 @@
 package io.quiver.launcher;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * {@code java -jar quiver.jar run [options]}: starts Quiver, prints exactly one line to stdout
@@ -76,6 +79,7 @@ public final class Main {
         }
         System.err.println("Quiver started in " + sinceProcessStart(launcherStart) + " ms"
                 + (quiver.problems().isEmpty() ? "" : " with " + quiver.problems().size() + " bundle problem(s)"));
+        markClassData();
         settleLater();
         try {
             quiver.awaitStop();
@@ -84,6 +88,26 @@ public final class Main {
         }
         quiver.stop();
         return 0;
+    }
+
+    /** The system property naming the file that says this run got through its start (set by the quiver script). */
+    static final String CLASS_DATA_MARKER = "quiver.classDataMarker";
+
+    /**
+     * Tells the {@code quiver} script that the class data archive this run writes at its exit is a whole
+     * one: the script drops an archive whose run never got here (a failed start), since it would lack the
+     * classes of serving.
+     */
+    static void markClassData() {
+        String marker = System.getProperty(CLASS_DATA_MARKER);
+        if (marker == null || marker.isBlank()) {
+            return;
+        }
+        try {
+            Files.write(Path.of(marker), new byte[0]);
+        } catch (IOException | RuntimeException e) {
+            // the archive is then written again by the next run: slower once, never wrong
+        }
     }
 
     /**
