@@ -3,6 +3,7 @@ package io.quiver.launcher;
 import io.quiver.lib.feature.platform.PlatformLibraries;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -126,6 +127,46 @@ final class FrameworkProperties {
             }
         }
         return null;
+    }
+
+    /**
+     * The port plain HTTP will listen on: {@code port} (from {@code --port}), or the one {@code etc/}'s Felix
+     * HTTP file sets ({@code org.osgi.service.http.port}); -1 when that file turns plain HTTP off
+     * ({@code org.apache.felix.http.enable = false}, HTTPS only). Read in the file's {@code .cfg} or typed
+     * {@code .config} form ({@code B"false"}, {@code I"8080"}).
+     */
+    static int plainHttpPort(Path etc, int port) {
+        Path file = httpConfiguration(etc);
+        if (file == null) {
+            return port;
+        }
+        Properties p = new Properties();
+        try (Reader in = Files.newBufferedReader(file)) {
+            p.load(in);
+        } catch (IOException | IllegalArgumentException e) {
+            return port; // Felix HTTP will say what is wrong with it
+        }
+        if ("false".equalsIgnoreCase(untyped(p.getProperty("org.apache.felix.http.enable")))) {
+            return -1;
+        }
+        String own = untyped(p.getProperty("org.osgi.service.http.port"));
+        try {
+            return own == null ? port : Integer.parseInt(own);
+        } catch (NumberFormatException e) {
+            return port;
+        }
+    }
+
+    /** A value of a {@code .cfg} or typed {@code .config} file without its type letter and quotes. */
+    private static String untyped(String value) {
+        if (value == null) {
+            return null;
+        }
+        String v = value.trim();
+        if (v.length() > 1 && Character.isLetter(v.charAt(0)) && v.charAt(1) == '"') {
+            v = v.substring(1);
+        }
+        return v.replace("\"", "").trim();
     }
 
     static String slf4jExports(String version) {

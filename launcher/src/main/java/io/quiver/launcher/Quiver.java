@@ -186,8 +186,10 @@ public final class Quiver implements AutoCloseable {
         List<Bundle> bundles = new BundleInstaller(repository).install(context, plan,
                 storage.temporary() ? null : storage.folder());
         boolean http = providesHttpRuntime(bundles);
-        if (http) {
-            requireFreePort(settings.bind(), settings.port());
+        int plainPort = settings.etc() == null ? settings.port()
+                : FrameworkProperties.plainHttpPort(settings.etc(), settings.port());
+        if (http && plainPort >= 0) { // not when etc/ turns plain HTTP off (HTTPS only)
+            requireFreePort(settings.bind(), plainPort);
         }
         fw.start();
         long t2 = System.nanoTime();

@@ -65,4 +65,27 @@ class FrameworkPropertiesTest {
         Files.delete(etc.resolve("org.apache.felix.http.cfg"));
         assertFalse(of(Map.of()).containsKey(FrameworkProperties.HTTP_REQUIRE_CONFIG), "another PID is not Felix HTTP's");
     }
+
+    /** The port the start checks is free: --port, the file's own, or none when the file turns plain HTTP off. */
+    @Test
+    void thePlainPortToCheckFollowsFelixHttpsFile() throws Exception {
+        Path etc = Files.createDirectories(home.resolve("etc"));
+        assertEquals(7711, FrameworkProperties.plainHttpPort(etc, 7711), "no file: --port");
+
+        Files.writeString(etc.resolve("org.apache.felix.http.cfg"), "org.apache.felix.https.enable = true\n");
+        assertEquals(7711, FrameworkProperties.plainHttpPort(etc, 7711), "HTTPS beside plain HTTP on --port");
+
+        Files.writeString(etc.resolve("org.apache.felix.http.cfg"), "org.apache.felix.http.enable = false\n");
+        assertEquals(-1, FrameworkProperties.plainHttpPort(etc, 7711), "HTTPS alone: no plain port");
+
+        Files.writeString(etc.resolve("org.apache.felix.http.cfg"), "org.osgi.service.http.port = 8080\n");
+        assertEquals(8080, FrameworkProperties.plainHttpPort(etc, 7711), "the file's own port");
+
+        Files.delete(etc.resolve("org.apache.felix.http.cfg"));
+        Files.writeString(etc.resolve("org.apache.felix.http.config"),
+                "org.apache.felix.http.enable=B\"false\"\norg.apache.felix.https.enable=B\"true\"\n");
+        assertEquals(-1, FrameworkProperties.plainHttpPort(etc, 7711), "the typed form");
+        Files.writeString(etc.resolve("org.apache.felix.http.config"), "org.osgi.service.http.port=I\"9090\"\n");
+        assertEquals(9090, FrameworkProperties.plainHttpPort(etc, 7711), "a typed port");
+    }
 }

@@ -183,10 +183,16 @@ class HttpsIT {
                 failure.log());
     }
 
-    /** A client that does not trust the server's certificate gets no answer: the endpoint is TLS with that key. */
+    /**
+     * A client that does not trust the server's certificate gets no answer: the endpoint is TLS with that key.
+     * The server is HTTPS alone, and starts although another process holds the port given with --port, on
+     * which it does not listen (the start checked that port and refused before).
+     */
     @Test
     void aClientThatDoesNotTrustTheCertificateIsRefusedTheHandshake() throws Exception {
-        try (QuiverServer server = QuiverServer.start("https-untrusted", "core,http", https(false))) {
+        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+                QuiverServer server = QuiverServer.start("https-untrusted", "core,http", https(false),
+                        "--port", Integer.toString(taken.getLocalPort()))) {
             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                     .connectTimeout(Duration.ofSeconds(5)).build();
             assertThrows(SSLHandshakeException.class,

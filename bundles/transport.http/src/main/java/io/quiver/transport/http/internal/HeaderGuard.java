@@ -85,9 +85,9 @@ final class HeaderGuard implements HeaderWatch {
         long now = System.nanoTime();
         long limit = timeoutMs * 1_000_000L;
         int closed = 0;
-        // a stopped server (Felix HTTP starts a new one for a new configuration) does not start again; the
+        // a stopped or failed server (Felix HTTP starts a new one for a new configuration) does not start again; the
         // next requests are all looked at, so that the new server's connectors are known at once
-        if (connectors.removeIf(c -> c.getServer() == null || c.getServer().isStopped())) {
+        if (connectors.removeIf(c -> c.getServer() == null || c.getServer().isStopped() || c.getServer().isFailed())) {
             requests.set(0);
         }
         for (Connector connector : connectors) {
