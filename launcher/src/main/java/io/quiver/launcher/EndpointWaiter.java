@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -12,8 +13,9 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
-import javax.net.ssl.HttpsURLConnection;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSession;
+import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
@@ -142,7 +144,7 @@ final class EndpointWaiter {
                     if (answeredByMcp(url)) {
                         return url;
                     }
-                    last = "HTTP 404";
+                    last = "not the MCP servlet's answer (Jetty's own 404, or its 400 over HTTPS)";
                 } catch (IOException e) {
                     last = e.toString();
                 }
@@ -166,10 +168,10 @@ final class EndpointWaiter {
      * than when the first client waits for it.
      */
     static boolean answeredByMcp(URI url) throws IOException {
-        HttpURLConnection c = (HttpURLConnection) url.toURL().openConnection();
-        if (c instanceof HttpsURLConnection https) {
-            OwnCertificate.accept(https);
+        if ("https".equalsIgnoreCase(url.getScheme())) {
+            return answeredOverTls(url);
         }
+        HttpURLConnection c = (HttpURLConnection) url.toURL().openConnection();
         try {
             c.setConnectTimeout(1000);
             c.setReadTimeout(2000);
@@ -197,20 +199,70 @@ final class EndpointWaiter {
     }
 
     /**
-     * Over HTTPS the probe takes whatever certificate the endpoint shows: it connects to the address this
-     * process has just bound, sends no credential and reads only whether the MCP servlet answers, while
-     * the certificate is often one the JVM's trust store does not know (a self-signed one, a private
-     * authority's) and names a host, not the bind address. Clients check it as usual.
+     * The same probe over HTTPS, on a socket of its own. It takes whatever certificate the endpoint shows:
+     * it connects to the address this process has just bound, sends no credential and reads only whether the
+     * MCP servlet answers, while the certificate is often one the JVM's trust store does not know (a
+     * self-signed one, a private authority's). And it names the certificate's host in {@code Host}: Jetty
+     * answers a request for a host the certificate does not name with its own 400 ("Invalid SNI"), and a
+     * certificate seldom names the bind address. Clients check the certificate as usual.
      */
+    static boolean answeredOverTls(URI url) throws IOException {
+        try (SSLSocket socket = (SSLSocket) OwnCertificate.SOCKETS.createSocket()) {
+            socket.connect(new InetSocketAddress(url.getHost(), url.getPort()), 1000);
+            socket.setSoTimeout(2000);
+            socket.startHandshake();
+            String host = OwnCertificate.hostOf(socket.getSession(), url.getHost());
+            String head = "POST " + url.getRawPath() + " HTTP/1.1\r\n"
+                    + "Host: " + host + ":" + url.getPort() + "\r\n"
+                    + "Content-Type: application/json\r\n"
+                    + "Accept: application/json, text/event-stream\r\n"
+                    + "MCP-Protocol-Version: " + PROBE_REVISION + "\r\n"
+                    + "Mcp-Method: " + PROBE_METHOD + "\r\n"
+                    + "Content-Length: " + PROBE.length + "\r\n"
+                    + "Connection: close\r\n\r\n";
+            OutputStream out = socket.getOutputStream();
+            out.write(head.getBytes(StandardCharsets.US_ASCII));
+            out.write(PROBE);
+            out.flush();
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            String[] statusLine = answer.split("\r\n", 2)[0].split(" ");
+            if (statusLine.length < 2 || !statusLine[0].startsWith("HTTP/")) {
+                throw new IOException("not an HTTP answer: " + statusLine[0]);
+            }
+            int status;
+            try {
+                status = Integer.parseInt(statusLine[1]);
+            } catch (NumberFormatException e) {
+                throw new IOException("not an HTTP answer: " + answer.split("\r\n", 2)[0]);
+            }
+            return status != 404 && status != 400 || answer.contains("\"jsonrpc\"");
+        }
+    }
+
+    /** The TLS side of the probe: any certificate, and the host it names. */
     static final class OwnCertificate {
         private static final SSLSocketFactory SOCKETS = sockets();
 
         private OwnCertificate() {
         }
 
-        static void accept(HttpsURLConnection c) {
-            c.setSSLSocketFactory(SOCKETS);
-            c.setHostnameVerifier((host, session) -> true);
+        /**
+         * A host name the server's certificate holds (its first DNS name; a wildcard's with a label in front),
+         * else {@code fallback}.
+         */
+        static String hostOf(SSLSession session, String fallback) {
+            try {
+                if (session.getPeerCertificates()[0] instanceof X509Certificate x509 && x509.getSubjectAlternativeNames() != null) {
+                    for (List<?> name : x509.getSubjectAlternativeNames()) {
+                        if (name.size() == 2 && Integer.valueOf(2).equals(name.get(0)) && name.get(1) instanceof String dns) {
+                            return dns.startsWith("*.") ? "quiver" + dns.substring(1) : dns;
+                        }
+                    }
+                }
+            } catch (GeneralSecurityException | IOException | RuntimeException e) {
+                // no names to read: the fallback
+            }
+            return fallback;
         }
 
         private static SSLSocketFactory sockets() {

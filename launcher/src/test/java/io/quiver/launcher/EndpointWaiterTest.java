@@ -129,4 +129,68 @@ class EndpointWaiterTest {
         assertEquals("org.slf4j;version=\"" + v + "\",org.slf4j.spi;version=\"" + v + "\",org.slf4j.event;version=\""
                 + v + "\",org.slf4j.helpers;version=\"" + v + "\"", FrameworkProperties.slf4jExports(v));
     }
+
+    /**
+     * Over HTTPS the probe names the certificate's host: Jetty answers a request for a host the certificate
+     * does not name with its own 400 ("Invalid SNI"), and a certificate that names only a DNS host (most
+     * real ones) never names the bind address. That 400 is not MCP's answer.
+     */
+    @Test
+    void overHttpsTheProbeNamesTheCertificatesHostAndJettysOwn400IsNoAnswer(@TempDir Path dir) throws Exception {
+        Path store = dir.resolve("tls.p12");
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-alias", "t", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=localhost",
+                "-ext", "SAN=dns:localhost", "-validity", "2", "-storetype", "PKCS12", "-keystore", store.toString(),
+                "-storepass", "secret").redirectErrorStream(true).start();
+        String made = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(keytool.waitFor(60, java.util.concurrent.TimeUnit.SECONDS) && keytool.exitValue() == 0, made);
+        java.security.KeyStore keys = java.security.KeyStore.getInstance("PKCS12");
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(store)) {
+            keys.load(in, "secret".toCharArray());
+        }
+        javax.net.ssl.KeyManagerFactory kmf = javax.net.ssl.KeyManagerFactory.getInstance(
+                javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(keys, "secret".toCharArray());
+        javax.net.ssl.SSLContext tls = javax.net.ssl.SSLContext.getInstance("TLS");
+        tls.init(kmf.getKeyManagers(), null, null);
+
+        List<String> hosts = new CopyOnWriteArrayList<>();
+        AtomicReference<Boolean> mcpAnswers = new AtomicReference<>(true);
+        try (javax.net.ssl.SSLServerSocket server = (javax.net.ssl.SSLServerSocket) tls.getServerSocketFactory()
+                .createServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread serving = new Thread(() -> {
+                while (!server.isClosed()) {
+                    try (java.net.Socket client = server.accept()) {
+                        java.io.BufferedReader in = new java.io.BufferedReader(
+                                new java.io.InputStreamReader(client.getInputStream(), StandardCharsets.US_ASCII));
+                        String host = "";
+                        for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
+                            if (line.regionMatches(true, 0, "Host:", 0, 5)) {
+                                host = line.substring(5).trim();
+                            }
+                        }
+                        hosts.add(host);
+                        // as Jetty's SNI check does: a host the certificate does not name gets its own 400
+                        String body = host.startsWith("localhost:") && mcpAnswers.get()
+                                ? "{\"jsonrpc\":\"2.0\",\"id\":\"quiver-start\",\"result\":{}}" : "{\"message\":\"Invalid SNI\"}";
+                        String status = body.contains("jsonrpc") ? "200 OK" : "400 Bad Request";
+                        client.getOutputStream().write(("HTTP/1.1 " + status + "\r\nContent-Type: application/json\r\n"
+                                + "Content-Length: " + body.length() + "\r\nConnection: close\r\n\r\n" + body)
+                                .getBytes(StandardCharsets.US_ASCII));
+                    } catch (java.io.IOException e) {
+                        // closed
+                    }
+                }
+            }, "tls-endpoint");
+            serving.setDaemon(true);
+            serving.start();
+            URI url = URI.create("https://127.0.0.1:" + server.getLocalPort() + "/mcp");
+
+            assertTrue(EndpointWaiter.answeredByMcp(url));
+            assertEquals("localhost:" + server.getLocalPort(), hosts.get(0), "the certificate's host, not the address");
+
+            mcpAnswers.set(false);
+            assertFalse(EndpointWaiter.answeredByMcp(url), "Jetty's own 400 is not the MCP servlet's answer");
+        }
+    }
 }

@@ -51,18 +51,28 @@ class HttpsIT {
 
     @BeforeAll
     static void makeACertificate() throws Exception {
+        keyStore = keyStore("dns:localhost,ip:127.0.0.1");
+        trusting = trusting(keyStore);
+    }
+
+    /** A key store made by the JDK's keytool, its certificate naming {@code names} (keytool's SAN syntax). */
+    private static Path keyStore(String names) throws Exception {
         Path dir = Files.createDirectories(Path.of("target", "https").toAbsolutePath());
-        keyStore = dir.resolve("server-" + System.nanoTime() + ".p12");
+        Path store = dir.resolve("server-" + System.nanoTime() + ".p12");
         Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
                 "-genkeypair", "-alias", "quiver", "-keyalg", "EC", "-groupname", "secp256r1",
-                "-dname", "CN=localhost", "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-validity", "2",
-                "-storetype", "PKCS12", "-keystore", keyStore.toString(), "-storepass", PASSWORD)
+                "-dname", "CN=localhost", "-ext", "SAN=" + names, "-validity", "2",
+                "-storetype", "PKCS12", "-keystore", store.toString(), "-storepass", PASSWORD)
                 .redirectErrorStream(true).start();
         String output = new String(keytool.getInputStream().readAllBytes());
         assertTrue(keytool.waitFor(60, TimeUnit.SECONDS) && keytool.exitValue() == 0, output);
+        return store;
+    }
 
+    /** A TLS context that trusts the certificate of {@code store} and nothing else. */
+    private static SSLContext trusting(Path store) throws Exception {
         KeyStore server = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(keyStore)) {
+        try (InputStream in = Files.newInputStream(store)) {
             server.load(in, PASSWORD.toCharArray());
         }
         KeyStore trust = KeyStore.getInstance("PKCS12");
@@ -70,8 +80,9 @@ class HttpsIT {
         trust.setCertificateEntry("quiver", server.getCertificate("quiver"));
         TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         factory.init(trust);
-        trusting = SSLContext.getInstance("TLS");
-        trusting.init(null, factory.getTrustManagers(), null);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, factory.getTrustManagers(), null);
+        return context;
     }
 
     /** Felix HTTP's settings for HTTPS on an OS-chosen port, plain HTTP on or off. */
@@ -80,10 +91,14 @@ class HttpsIT {
     }
 
     private static QuiverServer.Preparation https(boolean plainHttp, String password) {
+        return https(plainHttp, password, keyStore);
+    }
+
+    private static QuiverServer.Preparation https(boolean plainHttp, String password, Path store) {
         return home -> Files.writeString(home.resolve("etc").resolve("org.apache.felix.http.cfg"), String.join("\n",
                 "org.apache.felix.https.enable=true",
                 "org.osgi.service.http.port.secure=0",
-                "org.apache.felix.https.keystore=" + keyStore,
+                "org.apache.felix.https.keystore=" + store,
                 "org.apache.felix.https.keystore.password=" + password,
                 "org.apache.felix.https.keystore.key.password=" + password,
                 "org.apache.felix.https.keystore.type=PKCS12",
@@ -167,6 +182,30 @@ class HttpsIT {
 
     /** A ping outside a session: MCP answers it with a JSON-RPC error (a session is required), Jetty alone 404. */
     private static final String PING = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+
+    /**
+     * A certificate that names only a DNS host, as most real ones do: Jetty answers a request for any other
+     * host (the bind address, say) with its own 400 "Invalid SNI". The launcher's probe names the
+     * certificate's host, so the start waits for MCP's own answer and ends; a client that uses that name is
+     * served, one that uses the address is refused by Jetty.
+     */
+    @Test
+    void aCertificateThatNamesOnlyAHostStillLetsTheServerStart() throws Exception {
+        Path store = keyStore("dns:localhost");
+        SSLContext trust = trusting(store);
+        try (QuiverServer server = QuiverServer.start("https-dns-only", "core,http", https(false, PASSWORD, store))) {
+            int port = URI.create(server.url()).getPort();
+            HttpClient http = HttpClient.newBuilder().sslContext(trust).version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(5)).build();
+            HttpResponse<String> init = http.send(post("https://localhost:" + port + "/mcp",
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                            + "\"capabilities\":{},\"clientInfo\":{\"name\":\"jdk\",\"version\":\"1\"}}}").build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, init.statusCode(), init.body());
+            assertTrue(init.body().contains("\"serverInfo\""), init.body());
+            assertEquals(0, server.logLines("ERROR"), server.log());
+        }
+    }
 
     /**
      * A key store that does not open (a wrong password): the start fails with status 1 and says which file
