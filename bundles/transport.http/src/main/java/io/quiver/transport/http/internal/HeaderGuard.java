@@ -58,6 +58,15 @@ final class HeaderGuard implements HeaderWatch {
         }
     }
 
+    @Override
+    public void watchServer(Object server) {
+        if (server instanceof Server jetty) {
+            for (Connector connector : jetty.getConnectors()) {
+                connectors.add(connector);
+            }
+        }
+    }
+
     /** The connector and every other of its server (HTTPS beside plain HTTP, say). */
     private void learn(Connector connector) {
         connectors.add(connector);

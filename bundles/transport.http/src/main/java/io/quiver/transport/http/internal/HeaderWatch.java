@@ -24,6 +24,10 @@ interface HeaderWatch {
     default void observe(Object connector) {
     }
 
+    /** Learns the connectors of a server (the container's own type) that has just started, before any request. */
+    default void watchServer(Object server) {
+    }
+
     /** Closes the connections whose headers take longer than {@code timeoutMs}; how many it closed. */
     int sweep(long timeoutMs);
 }

@@ -444,6 +444,11 @@ final class McpServlet extends HttpServlet {
         inService.decrementAndGet();
     }
 
+    /** Notes the connectors of a server Felix HTTP has just started ({@link HeaderGuard}). */
+    void watchServer(Object server) {
+        headers.watchServer(server);
+    }
+
     /** Notes the connector a request the core lane looked at came through ({@link HeaderGuard}). */
     void observe(Object connector) {
         headers.observe(connector);

@@ -79,6 +79,11 @@ final class SelectorLane implements ConnectorFactory {
             // Felix HTTP is stopping this server (a new configuration): the one it starts next asks again
             return new NoLane(server);
         }
+        if (servlet != null) {
+            // every server Felix HTTP starts asks the factory, also after a restart before any request came:
+            // its connectors (HTTPS among them) are watched for slow headers at once
+            servlet.watchServer(server);
+        }
         ServerConnector plain = plainConnector(server);
         if (plain == null) {
             LOG.info("No plain HTTP connector to take over: MCP requests take Jetty's pool like the others");
