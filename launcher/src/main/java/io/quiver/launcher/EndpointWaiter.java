@@ -1,10 +1,9 @@
 package io.quiver.launcher;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.HttpURLConnection;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -165,53 +164,26 @@ final class EndpointWaiter {
      * Whether the MCP servlet answers a {@code server/discover} in the stateless revision: it opens
      * no session and no stream, and being a real request it takes the path a client's first request
      * takes (the codec, the engine, the answer's serialisation) while the bundles still start, rather
-     * than when the first client waits for it.
+     * than when the first client waits for it. Any status counts but Jetty's own 404 (no servlet yet) and
+     * 400, unless the body is JSON-RPC (the servlet's own errors are).
+     *
+     * <p>Over HTTPS the probe takes whatever certificate the endpoint shows: it connects to the address this
+     * process has just bound, sends no credential and reads only whether the MCP servlet answers, while the
+     * certificate is often one the JVM's trust store does not know (a self-signed one, a private
+     * authority's). And it names the certificate's host in {@code Host}: Jetty answers a request for a host
+     * the certificate does not name with its own 400 ("Invalid SNI"), and a certificate seldom names the bind
+     * address. Clients check the certificate as usual.
      */
     static boolean answeredByMcp(URI url) throws IOException {
-        if ("https".equalsIgnoreCase(url.getScheme())) {
-            return answeredOverTls(url);
-        }
-        HttpURLConnection c = (HttpURLConnection) url.toURL().openConnection();
-        try {
-            c.setConnectTimeout(1000);
-            c.setReadTimeout(2000);
-            c.setUseCaches(false);
-            c.setInstanceFollowRedirects(false);
-            c.setRequestMethod("POST");
-            c.setDoOutput(true);
-            c.setRequestProperty("Content-Type", "application/json");
-            c.setRequestProperty("Accept", "application/json, text/event-stream");
-            c.setRequestProperty("MCP-Protocol-Version", PROBE_REVISION);
-            c.setRequestProperty("Mcp-Method", PROBE_METHOD);
-            c.setFixedLengthStreamingMode(PROBE.length);
-            try (OutputStream out = c.getOutputStream()) {
-                out.write(PROBE);
-            }
-            int status = c.getResponseCode();
-            byte[] body;
-            try (InputStream in = status < 400 ? c.getInputStream() : c.getErrorStream()) {
-                body = in == null ? new byte[0] : in.readAllBytes();
-            }
-            return status != 404 || new String(body, StandardCharsets.UTF_8).contains("\"jsonrpc\"");
-        } finally {
-            c.disconnect();
-        }
-    }
-
-    /**
-     * The same probe over HTTPS, on a socket of its own. It takes whatever certificate the endpoint shows:
-     * it connects to the address this process has just bound, sends no credential and reads only whether the
-     * MCP servlet answers, while the certificate is often one the JVM's trust store does not know (a
-     * self-signed one, a private authority's). And it names the certificate's host in {@code Host}: Jetty
-     * answers a request for a host the certificate does not name with its own 400 ("Invalid SNI"), and a
-     * certificate seldom names the bind address. Clients check the certificate as usual.
-     */
-    static boolean answeredOverTls(URI url) throws IOException {
-        try (SSLSocket socket = (SSLSocket) OwnCertificate.SOCKETS.createSocket()) {
+        boolean tls = "https".equalsIgnoreCase(url.getScheme());
+        try (Socket socket = tls ? OwnCertificate.SOCKETS.createSocket() : new Socket()) {
             socket.connect(new InetSocketAddress(url.getHost(), url.getPort()), 1000);
             socket.setSoTimeout(2000);
-            socket.startHandshake();
-            String host = OwnCertificate.hostOf(socket.getSession(), url.getHost());
+            String host = url.getHost();
+            if (socket instanceof SSLSocket secure) {
+                secure.startHandshake();
+                host = OwnCertificate.hostOf(secure.getSession(), host);
+            }
             String head = "POST " + url.getRawPath() + " HTTP/1.1\r\n"
                     + "Host: " + host + ":" + url.getPort() + "\r\n"
                     + "Content-Type: application/json\r\n"
@@ -225,15 +197,16 @@ final class EndpointWaiter {
             out.write(PROBE);
             out.flush();
             String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            String[] statusLine = answer.split("\r\n", 2)[0].split(" ");
-            if (statusLine.length < 2 || !statusLine[0].startsWith("HTTP/")) {
-                throw new IOException("not an HTTP answer: " + statusLine[0]);
-            }
+            String statusLine = answer.split("\r\n", 2)[0];
+            String[] parts = statusLine.split(" ");
             int status;
             try {
-                status = Integer.parseInt(statusLine[1]);
+                status = parts.length > 1 && parts[0].startsWith("HTTP/") ? Integer.parseInt(parts[1]) : -1;
             } catch (NumberFormatException e) {
-                throw new IOException("not an HTTP answer: " + answer.split("\r\n", 2)[0]);
+                status = -1;
+            }
+            if (status < 0) {
+                throw new IOException("not an HTTP answer: " + statusLine);
             }
             return status != 404 && status != 400 || answer.contains("\"jsonrpc\"");
         }
