@@ -136,8 +136,7 @@ class HttpsIT {
                 client.closeGracefully();
             }
 
-            HttpClient http = HttpClient.newBuilder().sslContext(trusting).version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(Duration.ofSeconds(5)).build();
+            HttpClient http = http(trusting);
             HttpResponse<String> init = http.send(post(server.url(), "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
                     + "\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
                     + "\"clientInfo\":{\"name\":\"jdk\",\"version\":\"1\"}}}").build(), HttpResponse.BodyHandlers.ofString());
@@ -164,8 +163,7 @@ class HttpsIT {
             URI secure = URI.create(server.url());
             Files.delete(server.home().resolve("etc").resolve("org.apache.felix.http.cfg"));
             String plainUrl = "http://127.0.0.1:" + plainPort + "/mcp";
-            HttpClient plainClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(Duration.ofSeconds(5)).build();
+            HttpClient plainClient = http(null);
             Await.until(() -> {
                 try {
                     return plainClient.send(post(plainUrl, PING).build(), HttpResponse.BodyHandlers.ofString())
@@ -195,8 +193,7 @@ class HttpsIT {
         SSLContext trust = trusting(store);
         try (QuiverServer server = QuiverServer.start("https-dns-only", "core,http", https(false, PASSWORD, store))) {
             int port = URI.create(server.url()).getPort();
-            HttpClient http = HttpClient.newBuilder().sslContext(trust).version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(Duration.ofSeconds(5)).build();
+            HttpClient http = http(trust);
             HttpResponse<String> init = http.send(post("https://localhost:" + port + "/mcp",
                     "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
                             + "\"capabilities\":{},\"clientInfo\":{\"name\":\"jdk\",\"version\":\"1\"}}}").build(),
@@ -232,8 +229,7 @@ class HttpsIT {
         try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
                 QuiverServer server = QuiverServer.start("https-untrusted", "core,http", https(false),
                         "--port", Integer.toString(taken.getLocalPort()))) {
-            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(Duration.ofSeconds(5)).build();
+            HttpClient http = http(null);
             assertThrows(SSLHandshakeException.class,
                     () -> http.send(post(server.url(), PING).build(), HttpResponse.BodyHandlers.ofString()));
         }
@@ -248,12 +244,9 @@ class HttpsIT {
         try (QuiverServer server = QuiverServer.start("https-beside", "core,http,conformance", https(true))) {
             assertTrue(server.url().startsWith("http://"), server.url());
             assertEquals(1, server.logLines("are served on the thread that reads them"), server.log());
-            Matcher port = HTTPS_PORT.matcher(server.log());
-            assertTrue(port.find(), server.log());
-            String secure = "https://127.0.0.1:" + port.group(1) + "/mcp";
+            String secure = "https://127.0.0.1:" + httpsPort(server) + "/mcp";
 
-            HttpClient http = HttpClient.newBuilder().sslContext(trusting).version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(Duration.ofSeconds(5)).build();
+            HttpClient http = http(trusting);
             HttpResponse<String> call = http.send(post(secure, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\","
                     + "\"params\":{\"name\":\"test_simple_text\",\"arguments\":{},\"_meta\":{"
                     + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
@@ -288,9 +281,7 @@ class HttpsIT {
             https(true).prepare(home);
             Files.writeString(home.resolve("etc").resolve("io.quiver.transport.http.cfg"), "headerTimeoutMs = 1000\n");
         })) {
-            Matcher port = HTTPS_PORT.matcher(server.log());
-            assertTrue(port.find(), server.log());
-            int secure = Integer.parseInt(port.group(1));
+            int secure = httpsPort(server);
             List<Socket> attackers = new java.util.ArrayList<>();
             try {
                 for (int i = 0; i < 20; i++) {
@@ -342,9 +333,7 @@ class HttpsIT {
             https(true).prepare(server.home());
             Await.until(() -> HTTPS_PORT.matcher(server.log()).find()
                     && server.logLines("are served on the thread") == (selectorLane ? 2 : 0), Duration.ofSeconds(20), server::log);
-            Matcher port = HTTPS_PORT.matcher(server.log());
-            assertTrue(port.find());
-            int secure = Integer.parseInt(port.group(1));
+            int secure = httpsPort(server);
 
             List<Socket> attackers = new java.util.ArrayList<>();
             // without the lane, ordinary calls go on meanwhile, as they would: one after the guard's next sweep
@@ -375,8 +364,7 @@ class HttpsIT {
                     attacker.close();
                 }
             }
-            HttpClient http = HttpClient.newBuilder().sslContext(trusting).version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(Duration.ofSeconds(5)).build();
+            HttpClient http = http(trusting);
             HttpResponse<String> ping = http.send(post("https://127.0.0.1:" + secure + "/mcp", PING).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertTrue(ping.body().contains("\"jsonrpc\""), ping.body());
@@ -426,6 +414,20 @@ class HttpsIT {
                 .elicitation(request -> new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.ACCEPT,
                         Map.of("username", "https-client", "email", "tls@example.com")))
                 .build();
+    }
+
+    /** The HTTPS port Felix HTTP's Jetty says it listens on (the first in the log). */
+    private static int httpsPort(QuiverServer server) throws IOException {
+        Matcher port = HTTPS_PORT.matcher(server.log());
+        assertTrue(port.find(), server.log());
+        return Integer.parseInt(port.group(1));
+    }
+
+    /** The JDK's HTTP/1.1 client, trusting {@code tls}'s certificates (null: the JVM's). */
+    private static HttpClient http(SSLContext tls) {
+        HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5));
+        return (tls == null ? builder : builder.sslContext(tls)).build();
     }
 
     private static HttpRequest.Builder post(String url, String body) {

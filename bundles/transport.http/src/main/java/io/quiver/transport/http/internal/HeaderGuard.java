@@ -70,12 +70,7 @@ final class HeaderGuard implements HeaderWatch {
     /** The connector and every other of its server (HTTPS beside plain HTTP, say). */
     private void learn(Connector connector) {
         connectors.add(connector);
-        Server server = connector.getServer();
-        if (server != null) {
-            for (Connector sibling : server.getConnectors()) {
-                connectors.add(sibling);
-            }
-        }
+        watchServer(connector.getServer());
     }
 
     /** Whether this request's connector is looked up: the first ones, then every 1024th. */
