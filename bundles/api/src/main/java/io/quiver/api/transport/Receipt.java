@@ -30,7 +30,7 @@ public sealed interface Receipt {
     enum Reason {
         /** The body is not JSON. */
         PARSE_ERROR,
-        /** The body is JSON but not a JSON-RPC message this server takes (a batch, say). */
+        /** The body is JSON but not a JSON-RPC message this server takes (a batch outside a 2025-03-26 session, say). */
         INVALID_REQUEST,
         /** The request needs a session and named none. */
         SESSION_REQUIRED,

@@ -45,7 +45,7 @@ class ConfigEditIT {
             "hostTimeoutMs", "120000",
             "sessionIdleTimeoutMs", "1800000", "handshakeTimeoutMs", "30000", "maxSessions", "5000",
             "maxSessionsPerClient", "2000", "maxListeners", "1000", "pageSize", "3", "listChangedDebounceMs", "100",
-            "maxInputRounds", "5", "maxOutputBytes", "524288", "shutdownGraceMs", "5000", "listTtlMs", "1000",
+            "maxInputRounds", "5", "maxBatchSize", "16", "maxOutputBytes", "524288", "shutdownGraceMs", "5000", "listTtlMs", "1000",
             "readTtlMs", "1000", "cacheScope", "public", "requestStateKeys", "a-new-signing-key-of-at-least-32-chars",
             "requestStateTtlMs", "300000", "taskTtlMs", "1800000", "taskTimeoutMs", "1800000", "maxTasks", "5000");
 

@@ -32,6 +32,7 @@ import io.quiver.core.internal.rpc.Message;
 import io.quiver.core.internal.rpc.RpcError;
 import io.quiver.core.internal.settings.EngineConfig;
 import io.quiver.core.internal.settings.EngineSettings;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,6 +47,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -164,6 +166,9 @@ public final class Engine implements AutoCloseable {
     }
 
     private Receipt receive(JsonRpc.Parsed parsed, Inbound inbound) {
+        if (parsed instanceof JsonRpc.Parsed.Batch batch) {
+            return receiveBatch(batch.elements(), inbound);
+        }
         if (parsed instanceof JsonRpc.Parsed.Bad bad) {
             Reason reason = bad.code() == ErrorCodes.PARSE_ERROR ? Reason.PARSE_ERROR : Reason.INVALID_REQUEST;
             return reject(reason, bad.id(), bad.code(), bad.reason());
@@ -179,10 +184,9 @@ public final class Engine implements AutoCloseable {
         if (params != null && StatelessEra.claims(params, inbound)) {
             return receiveStateless(message, params, inbound);
         }
-        if (inbound.protocolVersion() != null && !ProtocolVersions.isSupported(inbound.protocolVersion())) {
-            return reject(Reason.UNSUPPORTED_VERSION, id, ErrorCodes.INVALID_REQUEST,
-                    "Bad Request: unsupported protocol version " + inbound.protocolVersion()
-                            + " (supported: " + String.join(", ", supportedVersions()) + ")");
+        Receipt unsupported = unsupportedVersion(inbound, id);
+        if (unsupported != null) {
+            return unsupported;
         }
         if (message instanceof Message.Request request && "initialize".equals(request.method())) {
             if (inbound.sessionId() != null) {
@@ -204,12 +208,33 @@ public final class Engine implements AutoCloseable {
             return reject(Reason.SESSION_REQUIRED, id, ErrorCodes.INVALID_REQUEST,
                     "Bad Request: a session id is required (send initialize first)");
         }
-        Session session = sessions.get(inbound.sessionId());
-        // a session belongs to the principal that opened it: to anyone else it does not exist
-        if (session == null || !session.caller().samePrincipal(inbound.caller())) {
+        Session session = session(inbound);
+        if (session == null) {
             return reject(Reason.SESSION_NOT_FOUND, id, ErrorCodes.SESSION_NOT_FOUND, "Session not found");
         }
         session.touch();
+        return receive(session, message);
+    }
+
+    /** The refusal of a message whose {@code MCP-Protocol-Version} names no revision of sessions, else null. */
+    private Receipt unsupportedVersion(Inbound inbound, JsonNode id) {
+        if (inbound.protocolVersion() == null || ProtocolVersions.isSupported(inbound.protocolVersion())) {
+            return null;
+        }
+        return reject(Reason.UNSUPPORTED_VERSION, id, ErrorCodes.INVALID_REQUEST,
+                "Bad Request: unsupported protocol version " + inbound.protocolVersion()
+                        + " (supported: " + String.join(", ", supportedVersions()) + ")");
+    }
+
+    /** The live session the message names, or null: a session belongs to the principal that opened it, to anyone else it does not exist. */
+    private Session session(Inbound inbound) {
+        Session session = sessions.get(inbound.sessionId());
+        return session == null || !session.caller().samePrincipal(inbound.caller()) ? null : session;
+    }
+
+    /** A message of a live session, other than {@code initialize}: a notification or response taken, a request registered. */
+    private Receipt receive(Session session, Message message) {
+        JsonNode id = message instanceof Message.Request r ? r.id() : null;
         if (message instanceof Message.Notification notification) {
             onNotification(session, notification);
             return new Receipt.Accepted();
@@ -227,6 +252,79 @@ public final class Engine implements AutoCloseable {
                     + " belongs to a request of this session that is still in progress; ids must be unique");
         }
         return new Receipt.Pending(session, exchange);
+    }
+
+    /**
+     * A JSON-RPC batch: taken only in a session of 2025-03-26, the one revision that has batches (and never
+     * with {@code initialize} in it, which opens the session). Its elements are taken in order as each would
+     * be alone; its requests are served as one {@link BatchExchange}. A batch of nothing but notifications and
+     * responses is accepted; one whose answered elements were all refused is rejected with their errors.
+     */
+    private Receipt receiveBatch(ArrayNode elements, Inbound inbound) {
+        if (elements.isEmpty()) {
+            return reject(Reason.INVALID_REQUEST, null, ErrorCodes.INVALID_REQUEST, "Invalid Request: an empty batch");
+        }
+        if (inbound.sessionId() == null || ProtocolVersions.atLeast(inbound.protocolVersion(), ProtocolVersions.STATELESS)) {
+            boolean opens = elements.valueStream().anyMatch(e -> "initialize".equals(e.path("method").asString(null)));
+            return reject(Reason.INVALID_REQUEST, null, ErrorCodes.INVALID_REQUEST, opens
+                    ? "Invalid Request: initialize must not be part of a JSON-RPC batch; send it alone"
+                    : "Invalid Request: batches are taken only in a session of protocol revision " + ProtocolVersions.BATCHES);
+        }
+        Receipt unsupported = unsupportedVersion(inbound, null);
+        if (unsupported != null) {
+            return unsupported;
+        }
+        Session session = session(inbound);
+        if (session == null) {
+            return reject(Reason.SESSION_NOT_FOUND, null, ErrorCodes.SESSION_NOT_FOUND, "Session not found");
+        }
+        if (!ProtocolVersions.BATCHES.equals(session.protocolVersion())) {
+            return reject(Reason.INVALID_REQUEST, null, ErrorCodes.INVALID_REQUEST, "Invalid Request: this session speaks "
+                    + session.protocolVersion() + ", which has no JSON-RPC batches (only " + ProtocolVersions.BATCHES
+                    + " has them); send each message alone");
+        }
+        int most = settings.config().maxBatchSize();
+        if (elements.size() > most) {
+            return reject(Reason.INVALID_REQUEST, null, ErrorCodes.INVALID_REQUEST, "Invalid Request: a batch of "
+                    + elements.size() + " messages; this server takes at most " + most + " in one (maxBatchSize)");
+        }
+        if (!accepting && elements.valueStream().anyMatch(e -> e.has("id") && e.has("method"))) {
+            return reject(Reason.UNAVAILABLE, null, ErrorCodes.SERVER_UNAVAILABLE, "Server unavailable: it is shutting down");
+        }
+        session.touch();
+        List<BatchExchange.Part> parts = new ArrayList<>();
+        boolean serving = false;
+        for (JsonNode element : elements) {
+            JsonRpc.Parsed parsed = JsonRpc.parse(element);
+            if (parsed instanceof JsonRpc.Parsed.Bad bad) {
+                parts.add(BatchExchange.Part.refused(JsonRpc.error(bad.id(), new RpcError(bad.code(), bad.reason(), null))));
+                continue;
+            }
+            Message message = ((JsonRpc.Parsed.Ok) parsed).message();
+            if (message instanceof Message.Request request && ("initialize".equals(request.method())
+                    || StatelessEra.claims(request.params(), inbound))) {
+                parts.add(BatchExchange.Part.refused(JsonRpc.error(request.id(), new RpcError(ErrorCodes.INVALID_REQUEST,
+                        "initialize".equals(request.method())
+                                ? "Invalid Request: initialize must not be part of a JSON-RPC batch"
+                                : "Invalid Request: a request of protocol revision " + ProtocolVersions.STATELESS
+                                        + " must not be part of a JSON-RPC batch", null))));
+                continue;
+            }
+            Receipt receipt = receive(session, message);
+            if (receipt instanceof Receipt.Rejected rejected) {
+                parts.add(BatchExchange.Part.refused(rejected.body()));
+            } else if (receipt instanceof Receipt.Pending pending) {
+                parts.add(BatchExchange.Part.of(pending.exchange()));
+                serving = true;
+            }
+        }
+        if (parts.isEmpty()) {
+            return new Receipt.Accepted();
+        }
+        if (!serving) {
+            return new Receipt.Rejected(Reason.INVALID_REQUEST, BatchExchange.joined(parts));
+        }
+        return new Receipt.Pending(session, new BatchExchange(parts));
     }
 
     /** A message of the stateless era: no session; checked, then served by that era's method table. */

@@ -33,6 +33,9 @@ public final class ProtocolVersions {
         return isSupported(requested) ? requested : LATEST_SESSION;
     }
 
+    /** The one revision with JSON-RPC batches: 2025-03-26 added them, 2025-06-18 removed them. */
+    public static final String BATCHES = "2025-03-26";
+
     /** Whether {@code version} is {@code minimum} or newer (revisions are dates, so text order is time order). */
     public static boolean atLeast(String version, String minimum) {
         return version != null && version.compareTo(minimum) >= 0;

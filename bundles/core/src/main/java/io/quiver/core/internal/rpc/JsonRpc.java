@@ -6,6 +6,7 @@ import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectWriter;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** The JSON-RPC 2.0 codec: bytes to {@link Message}, results and errors to bytes. */
@@ -23,9 +24,16 @@ public final class JsonRpc {
         /** Not a message; {@code id} is the request id when one could be read, else null. */
         record Bad(int code, String reason, JsonNode id) implements Parsed {
         }
+
+        /**
+         * A JSON-RPC batch: an array, each element to be read with {@link #parse(JsonNode)}. Only the
+         * 2025-03-26 revision has batches (2025-06-18 removed them); whether one is taken is the engine's call.
+         */
+        record Batch(ArrayNode elements) implements Parsed {
+        }
     }
 
-    /** Parses one JSON-RPC message (batches are not accepted: MCP removed them in 2025-06-18). */
+    /** Parses one body: a JSON-RPC message, or a batch of them. */
     public static Parsed parse(byte[] body) {
         JsonNode node;
         try {
@@ -37,8 +45,13 @@ public final class JsonRpc {
             return new Parsed.Bad(ErrorCodes.PARSE_ERROR, "Parse error: the body is empty", null);
         }
         if (node.isArray()) {
-            return new Parsed.Bad(ErrorCodes.INVALID_REQUEST, "Invalid Request: batches are not supported", null);
+            return new Parsed.Batch((ArrayNode) node);
         }
+        return parse(node);
+    }
+
+    /** Reads one JSON-RPC message (a body, or an element of a batch); never a batch. */
+    public static Parsed parse(JsonNode node) {
         if (!node.isObject()) {
             return new Parsed.Bad(ErrorCodes.INVALID_REQUEST, "Invalid Request: expected a JSON object", null);
         }

@@ -105,6 +105,10 @@ public @interface EngineConfig {
     @Min(0)
     int maxInputRounds() default 10;
 
+    @AttributeDefinition(description = "Most messages one JSON-RPC batch may hold (2025-03-26 sessions, the one revision with batches); a larger batch is refused whole")
+    @Min(1)
+    int maxBatchSize() default 32;
+
     @AttributeDefinition(description = "Most bytes one tool call may return; text beyond it is cut with a marker")
     @Min(1)
     long maxOutputBytes() default 1L << 20;

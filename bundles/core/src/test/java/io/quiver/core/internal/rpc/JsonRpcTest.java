@@ -32,8 +32,17 @@ class JsonRpcTest {
     }
 
     @Test
-    void batchesAndScalarsAreInvalidRequests() {
-        assertEquals(ErrorCodes.INVALID_REQUEST, bad("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]").code());
+    void anArrayIsABatchOfElementsEachReadAloneAndAScalarIsInvalid() {
+        JsonRpc.Parsed.Batch batch = assertInstanceOf(JsonRpc.Parsed.Batch.class,
+                parse("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"},7,[]]"));
+        assertEquals(3, batch.elements().size());
+        Message.Request ping = assertInstanceOf(Message.Request.class,
+                assertInstanceOf(JsonRpc.Parsed.Ok.class, JsonRpc.parse(batch.elements().get(0))).message());
+        assertEquals("ping", ping.method());
+        assertEquals(ErrorCodes.INVALID_REQUEST, assertInstanceOf(JsonRpc.Parsed.Bad.class,
+                JsonRpc.parse(batch.elements().get(1))).code());
+        assertEquals(ErrorCodes.INVALID_REQUEST, assertInstanceOf(JsonRpc.Parsed.Bad.class,
+                JsonRpc.parse(batch.elements().get(2))).code(), "a batch inside a batch is an invalid element");
         assertEquals(ErrorCodes.INVALID_REQUEST, bad("42").code());
     }
 
