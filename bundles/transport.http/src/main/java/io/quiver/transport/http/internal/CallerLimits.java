@@ -30,16 +30,20 @@ final class CallerLimits {
             this.lastUsed = now;
         }
 
-        /** Takes a token: 0, or the seconds until one is there. */
-        synchronized long take(double rate, double burst, long now) {
+        /**
+         * Takes {@code n} tokens (no more than the burst: a batch larger than it takes a full bucket): 0, or the
+         * seconds until they are there, when none is taken.
+         */
+        synchronized long take(double rate, double burst, long now, int n) {
+            double need = Math.min(n, burst);
             tokens = Math.min(burst, tokens + (now - last) / 1e9 * rate);
             last = now;
             lastUsed = now;
-            if (tokens >= 1) {
-                tokens -= 1;
+            if (tokens >= need) {
+                tokens -= need;
                 return 0;
             }
-            return Math.max(1, (long) Math.ceil((1 - tokens) / rate));
+            return Math.max(1, (long) Math.ceil((need - tokens) / rate));
         }
 
         synchronized boolean idle(long now) {
@@ -69,49 +73,74 @@ final class CallerLimits {
 
     /** Counts one request of the caller: 0 when it may go on, else the seconds to wait. */
     long admit(CallerIdentity caller) {
-        if (!caller.authenticated()) {
+        return admit(caller, 1);
+    }
+
+    /**
+     * Counts {@code n} requests of the caller at once (the further requests of a JSON-RPC batch): 0 when they
+     * may go on, else the seconds to wait.
+     */
+    long admit(CallerIdentity caller, int n) {
+        if (!caller.authenticated() || n <= 0) {
             return 0;
         }
         Settings s = settings;
         long now = System.nanoTime();
         if (s.subjectRate() > 0) {
             long wait = subjects.computeIfAbsent(key(caller), k -> new Bucket(s.subjectBurst(), now))
-                    .take(s.subjectRate(), s.subjectBurst(), now);
+                    .take(s.subjectRate(), s.subjectBurst(), now, n);
             if (wait > 0) {
                 return wait;
             }
         }
         if (s.tenantRate() > 0) {
             return tenants.computeIfAbsent(caller.tenant(), k -> new Bucket(s.tenantBurst(), now))
-                    .take(s.tenantRate(), s.tenantBurst(), now);
+                    .take(s.tenantRate(), s.tenantBurst(), now, n);
         }
         return 0;
     }
 
     /** A tool call of the caller starts: false when it has as many in progress as it may. */
     boolean enterCall(CallerIdentity caller) {
+        return enterCalls(caller, 1);
+    }
+
+    /**
+     * {@code n} tool calls of the caller start together (a JSON-RPC batch's): false, and none counted, when they
+     * would be too many. More than the limit count as the limit (they start when the caller has none in progress),
+     * so a batch is never refused for good; {@link #exitCalls} gives back as many.
+     */
+    boolean enterCalls(CallerIdentity caller, int n) {
         int max = settings.maxCallsPerSubject();
         if (!caller.authenticated() || max <= 0) {
             return true;
         }
+        int need = Math.min(n, max);
         boolean[] entered = {false};
         calls.compute(key(caller), (k, running) -> {
-            int n = running == null ? 0 : running;
-            if (n >= max) {
+            int now = running == null ? 0 : running;
+            if (now + need > max) {
                 return running;
             }
             entered[0] = true;
-            return n + 1;
+            return now + need;
         });
         return entered[0];
     }
 
     /** A call that {@link #enterCall} let in is over. */
     void exitCall(CallerIdentity caller) {
-        if (!caller.authenticated() || settings.maxCallsPerSubject() <= 0) {
+        exitCalls(caller, 1);
+    }
+
+    /** {@code n} calls that {@link #enterCalls} let in are over. */
+    void exitCalls(CallerIdentity caller, int n) {
+        int max = settings.maxCallsPerSubject();
+        if (!caller.authenticated() || max <= 0) {
             return;
         }
-        calls.computeIfPresent(key(caller), (k, running) -> running <= 1 ? null : running - 1);
+        int given = Math.min(n, max);
+        calls.computeIfPresent(key(caller), (k, running) -> running <= given ? null : running - given);
     }
 
     /** Drops the state of callers idle for a minute (run once a second). */

@@ -597,7 +597,16 @@ final class McpServlet extends HttpServlet {
     private void pending(HttpServletRequest req, HttpServletResponse resp, AsyncContext async, Receipt.Pending pending,
             String sessionId, CallerIdentity caller, boolean streams, boolean here) {
         HttpConfig c = config;
-        if (CALL.equals(pending.exchange().method()) && !limits.enterCall(caller)) {
+        // the further requests of a JSON-RPC batch count against the caller's rate as the first did
+        long wait = limits.admit(caller, pending.exchange().requests() - 1);
+        if (wait > 0) {
+            pending.exchange().abandon();
+            ((HttpServletResponse) async.getResponse()).setHeader("Retry-After", Long.toString(wait));
+            finish(async, TOO_MANY_REQUESTS, TransportErrors.SERVER_ERROR, overRate(wait), false);
+            return;
+        }
+        int calls = pending.exchange().toolCalls();
+        if (calls > 0 && !limits.enterCalls(caller, calls)) {
             pending.exchange().abandon();
             ((HttpServletResponse) async.getResponse()).setHeader("Retry-After", "1");
             finish(async, TOO_MANY_REQUESTS, TransportErrors.SERVER_ERROR, "Too Many Requests: this caller has "
@@ -605,7 +614,7 @@ final class McpServlet extends HttpServlet {
                     false);
             return;
         }
-        Runnable callOver = CALL.equals(pending.exchange().method()) ? () -> limits.exitCall(caller) : null;
+        Runnable callOver = calls > 0 ? () -> limits.exitCalls(caller, calls) : null;
         StreamPolicy policy = pending.exchange().streamPolicy();
         if (!policy.resumable()) {
             postAlone(async, pending, policy, streams, here, callOver);

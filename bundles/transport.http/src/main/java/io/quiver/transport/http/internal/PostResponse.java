@@ -8,6 +8,9 @@ import java.io.IOException;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The answer to one POSTed request. It starts undecided: if the response comes before anything
@@ -18,6 +21,7 @@ import org.slf4j.LoggerFactory;
 final class PostResponse implements MessageSink {
 
     private static final Logger LOG = LoggerFactory.getLogger(PostResponse.class);
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final AsyncContext async;
     private final SessionStreams streams;
@@ -169,7 +173,7 @@ final class PostResponse implements MessageSink {
             }
             done = true;
             if (stream != null) {
-                stream.finish(response);
+                finishStream(response);
                 return;
             }
             releaseUnused();
@@ -177,6 +181,29 @@ final class PostResponse implements MessageSink {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Ends the stream with the response. The answer to a JSON-RPC batch (2025-03-26), an array, goes out as one
+     * event per response: the revision allows either, and SSE clients read one message per event.
+     */
+    private void finishStream(byte[] response) {
+        if (response == null || response.length == 0 || response[0] != '[') {
+            stream.finish(response);
+            return;
+        }
+        JsonNode responses;
+        try {
+            responses = JSON.readTree(response);
+        } catch (JacksonException e) {
+            LOG.warn("A batch's answer was not a JSON array; it goes out as it is", e);
+            stream.finish(response);
+            return;
+        }
+        for (JsonNode one : responses) {
+            stream.send(JSON.writeValueAsBytes(one));
+        }
+        stream.finish(null);
     }
 
     /**

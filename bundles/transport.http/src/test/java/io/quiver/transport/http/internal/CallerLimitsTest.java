@@ -52,6 +52,27 @@ class CallerLimitsTest {
     }
 
     @Test
+    void aBatchCountsEachOfItsRequestsAndCallsAndALargerOneThanTheLimitsTakesThemWhole() {
+        CallerLimits limits = limits(1, 5, 0, 0, 3);
+        assertEquals(0, limits.admit(ALICE, 3));
+        assertTrue(limits.admit(ALICE, 3) >= 1, "two tokens left, three asked");
+        assertEquals(0, limits.admit(ALICE, 2), "none was taken by the refused three");
+        assertTrue(limits.admit(ALICE) >= 1);
+        assertEquals(0, limits.admit(BOB, 50), "more than the burst takes a full bucket");
+        assertTrue(limits.admit(BOB) >= 1);
+
+        assertTrue(limits.enterCalls(ALICE, 2));
+        assertFalse(limits.enterCalls(ALICE, 2), "two in progress, two more would be four");
+        assertTrue(limits.enterCall(ALICE));
+        limits.exitCalls(ALICE, 2);
+        limits.exitCall(ALICE);
+        assertTrue(limits.enterCalls(ALICE, 10), "more than the limit start when none is in progress");
+        assertFalse(limits.enterCall(ALICE), "and count as the limit");
+        limits.exitCalls(ALICE, 10);
+        assertTrue(limits.enterCalls(ALICE, 3), "all given back");
+    }
+
+    @Test
     void zeroMeansNoLimit() {
         CallerLimits limits = limits(0, 0, 0, 0, 0);
         for (int i = 0; i < 1000; i++) {
