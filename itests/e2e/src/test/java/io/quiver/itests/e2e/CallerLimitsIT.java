@@ -27,6 +27,8 @@ class CallerLimitsIT {
     private static final String GREEDY = Credentials.newApiKey();
     private static final String POLITE = Credentials.newApiKey();
     private static final String BUSY = Credentials.newApiKey();
+    private static final String BATCHER = Credentials.newApiKey();
+    private static final String BATCH_FLOOD = Credentials.newApiKey();
 
     private static QuiverServer server;
     private static Path witness;
@@ -38,6 +40,9 @@ class CallerLimitsIT {
             Files.writeString(etc.resolve("io.quiver.auth.apikey-greedy.cfg"), Credentials.apiKeyConfig(GREEDY, "greedy", "", ""));
             Files.writeString(etc.resolve("io.quiver.auth.apikey-polite.cfg"), Credentials.apiKeyConfig(POLITE, "polite", "", ""));
             Files.writeString(etc.resolve("io.quiver.auth.apikey-busy.cfg"), Credentials.apiKeyConfig(BUSY, "busy", "", ""));
+            Files.writeString(etc.resolve("io.quiver.auth.apikey-batcher.cfg"), Credentials.apiKeyConfig(BATCHER, "batcher", "", ""));
+            Files.writeString(etc.resolve("io.quiver.auth.apikey-flood.cfg"),
+                    Credentials.apiKeyConfig(BATCH_FLOOD, "flood", "", ""));
             Files.writeString(etc.resolve("io.quiver.transport.http.cfg"),
                     "subjectRequestsPerSecond = 20\nsubjectBurst = 20\nmaxConcurrentCallsPerSubject = 2\n");
             witness = Witness.install(home);
@@ -105,6 +110,57 @@ class CallerLimitsIT {
         }
         assertEquals(200, call(BUSY, "after", 0).statusCode(), "the calls that ended gave their share back");
         assertTrue(Files.readAllLines(witness).stream().noneMatch(l -> l.startsWith("third")), "the refused call ran");
+    }
+
+    @Test
+    void aBatchCountsEachOfItsCallsInProgress() throws Exception {
+        Map<String, String> bearer = Credentials.bearer(BATCHER);
+        String session = Batches.open(server.url(), "2025-03-26", bearer);
+        CompletableFuture<HttpResponse<String>> batch = CompletableFuture.supplyAsync(() -> {
+            try {
+                return Batches.post(server.url(), session, "[" + Batches.witness(1, "batched-1", 3000) + ","
+                        + Batches.witness(2, "batched-2", 3000) + "]", bearer);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        long deadline = System.nanoTime() + T.toNanos();
+        while (Files.readAllLines(witness).stream().filter(l -> l.startsWith("started batched-")).count() < 2) {
+            assertTrue(System.nanoTime() < deadline, "the batched calls never started");
+            Thread.sleep(20);
+        }
+        HttpResponse<String> lone = call(BATCHER, "lone", 0);
+        assertEquals(429, lone.statusCode(), "the batch holds both of the caller's calls: " + lone.body());
+        assertEquals(200, batch.get().statusCode());
+        assertEquals(List.of(1, 2), Batches.messages(batch.get()).stream().filter(m -> !m.has("method"))
+                .map(m -> m.path("id").asInt()).toList(), batch.get().body());
+        assertEquals(200, call(BATCHER, "after-batch", 0).statusCode(), "the batch gave both back");
+        assertTrue(Files.readAllLines(witness).stream().noneMatch(l -> l.startsWith("lone")), "the refused call ran");
+    }
+
+    @Test
+    void aBatchCountsEachOfItsRequestsAgainstTheRate() throws Exception {
+        Map<String, String> bearer = Credentials.bearer(BATCH_FLOOD);
+        String session = Batches.open(server.url(), "2025-03-26", bearer);
+        StringBuilder pings = new StringBuilder("[");
+        for (int i = 1; i <= 10; i++) {
+            pings.append(i > 1 ? "," : "").append(Batches.ping(i));
+        }
+        String batch = pings.append(']').toString();
+        int admitted = 0;
+        long t0 = System.nanoTime();
+        for (int i = 0; i < 100; i++) {
+            HttpResponse<String> r = Batches.post(server.url(), session, batch, bearer);
+            if (r.statusCode() == 200) {
+                admitted++;
+            } else {
+                assertEquals(429, r.statusCode(), r.body());
+            }
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        // 20 a second with a burst of 20, two of them spent opening the session: each admitted batch took ten
+        double most = (20 + 20 * seconds) / 10 + 1;
+        assertTrue(admitted >= 1 && admitted <= most, admitted + " batches of ten admitted in " + seconds + " s");
     }
 
     private static HttpResponse<String> call(String key, String note, int sleepMs) throws Exception {

@@ -274,6 +274,49 @@ class StdioIT {
     }
 
     @Test
+    void aBatchIn20250326IsAnsweredWithOneArrayLineAndElsewhereRefused() throws Exception {
+        try (RawServer server = RawServer.start(home("batch"), "--features", "conformance")) {
+            server.send(INITIALIZE.formatted("{}").replace("2025-11-25", "2025-03-26"));
+            server.send(INITIALIZED);
+            assertEquals("2025-03-26", server.awaitResponse(1, READY).path("result").path("protocolVersion").asString());
+            // a slow call first: the array keeps the batch's order, its line comes once the slow call is done
+            server.send("[{\"jsonrpc\":\"2.0\",\"id\":30,\"method\":\"tools/call\",\"params\":{\"name\":"
+                    + "\"slow_compute\",\"arguments\":{\"seconds\":1,\"label\":\"batched\"}}},"
+                    + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/roots/list_changed\"},"
+                    + "{\"jsonrpc\":\"2.0\",\"id\":31,\"method\":\"ping\"},"
+                    + "{\"jsonrpc\":\"2.0\",\"id\":32,\"method\":\"tools/call\",\"params\":{\"name\":"
+                    + "\"test_simple_text\",\"arguments\":{}}}]");
+            server.send("{\"jsonrpc\":\"2.0\",\"id\":33,\"method\":\"ping\"}");
+            JsonNode batch = server.await(JsonNode::isArray, READY);
+            assertEquals(List.of(30, 31, 32), batch.valueStream().map(r -> r.path("id").asInt()).toList(), server::describe);
+            assertEquals("Computed 'batched' in 1.0 s", batch.get(0).path("result").path("content").path(0).path("text")
+                    .asString(), server::describe);
+            assertTrue(batch.get(2).path("result").path("content").path(0).path("text").asString().contains("simple"),
+                    server::describe);
+            List<JsonNode> lines = server.linesSoFar();
+            int ping = indexOf(lines, 33);
+            assertTrue(ping >= 0 && ping < lines.indexOf(batch), () -> "a ping sent after the batch is not held up by it\n"
+                    + server.describe());
+
+            server.closeStdin();
+            assertTrue(server.process.waitFor(STOP.toSeconds(), TimeUnit.SECONDS), server::describe);
+            assertEquals(0, server.process.exitValue(), server::describe);
+        }
+        try (RawServer server = RawServer.start(home("no-batch"), "--features", "conformance")) {
+            server.send(INITIALIZE.formatted("{}"));
+            server.send(INITIALIZED);
+            server.awaitResponse(1, READY);
+            server.send("[{\"jsonrpc\":\"2.0\",\"id\":40,\"method\":\"ping\"}]");
+            JsonNode refused = server.await(l -> l.has("error"), READY);
+            assertEquals(-32600, refused.path("error").path("code").asInt(), server::describe);
+            assertTrue(refused.path("error").path("message").asString().contains("2025-11-25"), server::describe);
+            server.closeStdin();
+            assertTrue(server.process.waitFor(STOP.toSeconds(), TimeUnit.SECONDS), server::describe);
+            assertEquals(0, count(server.allLines(), l -> l.path("id").asInt(0) == 40), "the refused ping was not answered");
+        }
+    }
+
+    @Test
     void theClientsAnswerToTheServersQuestionReachesTheTool() throws Exception {
         try (RawServer server = RawServer.start(home("elicit"), "--features", "conformance")) {
             server.send(INITIALIZE.formatted("{\"elicitation\":{}}"));
@@ -540,7 +583,9 @@ class StdioIT {
             try {
                 JsonNode node = JSON.readTree(line);
                 assertNotNull(node);
-                assertTrue(node.isObject(), () -> "not a JSON object on stdout: " + line + "\n" + describe());
+                // a JSON-RPC message, or the array that answers a batch
+                assertTrue(node.isObject() || node.isArray() && node.valueStream().allMatch(JsonNode::isObject),
+                        () -> "not a JSON-RPC message on stdout: " + line + "\n" + describe());
                 return node;
             } catch (RuntimeException e) {
                 return fail("not JSON on stdout: " + line + "\n" + describe(), e);
