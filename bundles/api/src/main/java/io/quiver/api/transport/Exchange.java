@@ -1,5 +1,6 @@
 package io.quiver.api.transport;
 
+import java.util.List;
 import org.osgi.annotation.versioning.ProviderType;
 
 /** One client request being served. */
@@ -46,27 +47,17 @@ public interface Exchange {
         return false;
     }
 
-    /**
-     * The JSON-RPC method of the request. For a 2025-03-26 batch, {@code tools/call} when it calls a tool,
-     * else the method of its first request.
-     */
+    /** The JSON-RPC method of the request; for a 2025-03-26 batch, that of its first request. */
     String method();
 
     /**
-     * How many requests this exchange answers: one, or the requests of a 2025-03-26 JSON-RPC batch, which
-     * the engine serves as one exchange whose response is the array of theirs. A transport that counts a
-     * caller's requests counts these (since 1.4).
+     * The methods of the requests this exchange answers, in order: its one request's, or those of a
+     * 2025-03-26 JSON-RPC batch, which the engine serves as one exchange whose response is the array of
+     * theirs. A transport that counts a caller's requests or tool calls, or decides by method how to
+     * answer, looks at each (since 1.4).
      */
-    default int requests() {
-        return 1;
-    }
-
-    /**
-     * How many of those requests call a tool ({@code tools/call}). A transport that limits the calls a
-     * caller has in progress counts these (since 1.4).
-     */
-    default int toolCalls() {
-        return "tools/call".equals(method()) ? 1 : 0;
+    default List<String> methods() {
+        return List.of(method());
     }
 
     /** The protocol revision the request is served under. */

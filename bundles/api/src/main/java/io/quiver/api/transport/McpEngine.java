@@ -12,8 +12,8 @@ public interface McpEngine {
      * Takes one framed message (one JSON-RPC object, or in a 2025-03-26 session a JSON-RPC batch) from a
      * client. Never throws for bad input: malformed messages come back as {@link Receipt.Rejected} with the
      * JSON-RPC error to send. A batch is one receipt: accepted when it holds no request, one pending exchange
-     * for all of its requests, or rejected (a batch of nothing but refused elements is rejected with the
-     * array of their errors).
+     * for all of its requests, or rejected (whole, with one error; or, when every element that is
+     * answered was refused, with the array of their errors).
      */
     Receipt receive(byte[] message, Inbound inbound);
 

@@ -61,27 +61,17 @@ final class BatchExchange implements Exchange {
         }
     }
 
-    /** {@code tools/call} when the batch calls a tool (so a transport treats it as it treats calls), else its first request's method. */
     @Override
     public String method() {
-        return exchanges.stream().map(Exchange::method).filter("tools/call"::equals).findFirst()
-                .orElse(exchanges.get(0).method());
+        return exchanges.get(0).method();
     }
 
     @Override
-    public int requests() {
-        return exchanges.size();
+    public List<String> methods() {
+        return exchanges.stream().map(Exchange::method).toList();
     }
 
-    @Override
-    public int toolCalls() {
-        return exchanges.stream().mapToInt(Exchange::toolCalls).sum();
-    }
-
-    @Override
-    public boolean quick() {
-        return exchanges.stream().allMatch(Exchange::quick);
-    }
+    // not quick(): a batch is never served by runNow, so it never claims to wait on nothing
 
     @Override
     public String protocolVersion() {

@@ -258,7 +258,9 @@ public final class Engine implements AutoCloseable {
      * A JSON-RPC batch: taken only in a session of 2025-03-26, the one revision that has batches (and never
      * with {@code initialize} in it, which opens the session). Its elements are taken in order as each would
      * be alone; its requests are served as one {@link BatchExchange}. A batch of nothing but notifications and
-     * responses is accepted; one whose answered elements were all refused is rejected with their errors.
+     * responses is accepted; one whose answered elements were all refused is rejected with their errors. While
+     * the server stops, a batch's notifications and responses are still taken, and one holding a request is
+     * refused (unavailable) without it.
      */
     private Receipt receiveBatch(ArrayNode elements, Inbound inbound) {
         if (elements.isEmpty()) {
@@ -288,12 +290,10 @@ public final class Engine implements AutoCloseable {
             return reject(Reason.INVALID_REQUEST, null, ErrorCodes.INVALID_REQUEST, "Invalid Request: a batch of "
                     + elements.size() + " messages; this server takes at most " + most + " in one (maxBatchSize)");
         }
-        if (!accepting && elements.valueStream().anyMatch(e -> e.has("id") && e.has("method"))) {
-            return reject(Reason.UNAVAILABLE, null, ErrorCodes.SERVER_UNAVAILABLE, "Server unavailable: it is shutting down");
-        }
         session.touch();
         List<BatchExchange.Part> parts = new ArrayList<>();
         boolean serving = false;
+        boolean stopping = false;
         for (JsonNode element : elements) {
             JsonRpc.Parsed parsed = JsonRpc.parse(element);
             if (parsed instanceof JsonRpc.Parsed.Bad bad) {
@@ -301,6 +301,15 @@ public final class Engine implements AutoCloseable {
                 continue;
             }
             Message message = ((JsonRpc.Parsed.Ok) parsed).message();
+            if (message instanceof Message.Notification notification && StatelessEra.claims(notification.params(), inbound)) {
+                continue; // as alone: a notification of the stateless era is never this session's
+            }
+            if (message instanceof Message.Request && !accepting) {
+                // stopping: no new request, while notifications and responses are still taken (a cancellation,
+                // a client's answer that a call in flight waits for)
+                stopping = true;
+                continue;
+            }
             if (message instanceof Message.Request request && ("initialize".equals(request.method())
                     || StatelessEra.claims(request.params(), inbound))) {
                 parts.add(BatchExchange.Part.refused(JsonRpc.error(request.id(), new RpcError(ErrorCodes.INVALID_REQUEST,
@@ -317,6 +326,10 @@ public final class Engine implements AutoCloseable {
                 parts.add(BatchExchange.Part.of(pending.exchange()));
                 serving = true;
             }
+        }
+        if (stopping) {
+            return reject(Reason.UNAVAILABLE, null, ErrorCodes.SERVER_UNAVAILABLE,
+                    "Server unavailable: it is shutting down; the batch's requests were not taken");
         }
         if (parts.isEmpty()) {
             return new Receipt.Accepted();

@@ -52,7 +52,8 @@ class EngineBatchTest {
 
     @BeforeEach
     void setUp() {
-        assembly = EngineAssembly.of(catalog, EngineSettings.of(Map.of("maxBatchSize", 6, "toolTimeoutMs", 5_000)),
+        assembly = EngineAssembly.of(catalog, EngineSettings.of(Map.of("maxBatchSize", 6, "toolTimeoutMs", 5_000,
+                "shutdownGraceMs", 5_000)),
                 new ToolLimitsRegistry(), new Extensions());
         engine = assembly.engine();
         register("greet", call -> Outcome.text("hello " + call.arguments().get("name")));
@@ -69,7 +70,7 @@ class EngineBatchTest {
         CountDownLatch others = new CountDownLatch(1);
         register("slow", call -> {
             call.context().progress(1, 2.0, "half way");
-            // the batch's later requests are answered first: the array still keeps the batch's order
+            // held until the test lets it go: answered last, it still has the first place in the array
             assertTrue(others.await(5, TimeUnit.SECONDS));
             return Outcome.text("slow done");
         });
@@ -83,9 +84,9 @@ class EngineBatchTest {
                 + "{\"id\":9,\"method\":\"ping\"}]"), inbound(session));
         Receipt.Pending pending = assertInstanceOf(Receipt.Pending.class, receipt);
         Exchange exchange = pending.exchange();
-        assertEquals("tools/call", exchange.method(), "a batch that calls a tool is treated as a call");
-        assertEquals(3, exchange.requests());
-        assertEquals(2, exchange.toolCalls());
+        assertEquals(List.of("tools/call", "ping", "tools/call"), exchange.methods(), "its requests' methods, for the transport");
+        assertEquals("tools/call", exchange.method());
+        assertFalse(exchange.quick(), "a batch is never served by runNow");
         Sink sink = new Sink();
         exchange.start(sink);
         JsonNode progress = Json.MAPPER.readTree(sink.interim.isEmpty() ? awaitInterim(sink) : sink.interim.get(0));
@@ -184,6 +185,36 @@ class EngineBatchTest {
                 + "\"notifications/cancelled\",\"params\":{\"requestId\":11}}]");
         assertNull(none.done.get(5, TimeUnit.SECONDS).orElse(null));
         assertEquals(0, counted.get(), "the cancelled call did not run");
+    }
+
+    @Test
+    void whileStoppingABatchsNotificationsAreTakenAndItsRequestsRefused() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        register("stuck", call -> {
+            started.countDown();
+            Thread.sleep(60_000);
+            return Outcome.text("never");
+        });
+        String session = open("2025-03-26");
+        Sink running = start(session, "[" + call(1, "stuck", "{}", null) + ",{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}]");
+        assertTrue(started.await(5, TimeUnit.SECONDS));
+        Thread stopping = new Thread(engine::drain, "drain");
+        stopping.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!(engine.receive(bytes("{\"jsonrpc\":\"2.0\",\"id\":\"probe\",\"method\":\"ping\"}"), inbound(session))
+                instanceof Receipt.Rejected)) {
+            assertTrue(System.nanoTime() < deadline, "the engine never began to stop");
+            Thread.sleep(5);
+        }
+        assertRefused(engine.receive(bytes("[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":"
+                + "{\"requestId\":1}}," + call(3, "count", "{}", null) + "]"), inbound(session)),
+                Receipt.Reason.UNAVAILABLE, "shutting down");
+        // the cancellation was taken: the stuck call ended without an answer, well within the grace period
+        JsonNode answer = running.answer();
+        assertEquals(List.of(2), answer.valueStream().map(r -> r.path("id").asInt()).toList(), answer.toString());
+        stopping.join(5_000);
+        assertFalse(stopping.isAlive());
+        assertEquals(0, counted.get(), "the refused request did not run");
     }
 
     private Sink start(String session, String batch) {

@@ -100,20 +100,16 @@ final class CallerLimits {
         return 0;
     }
 
-    /** A tool call of the caller starts: false when it has as many in progress as it may. */
-    boolean enterCall(CallerIdentity caller) {
-        return enterCalls(caller, 1);
-    }
-
     /**
-     * {@code n} tool calls of the caller start together (a JSON-RPC batch's): false, and none counted, when they
-     * would be too many. More than the limit count as the limit (they start when the caller has none in progress),
-     * so a batch is never refused for good; {@link #exitCalls} gives back as many.
+     * {@code n} tool calls of the caller start together (a JSON-RPC batch's): how many were counted, which
+     * {@link #exitCalls} gives back; -1, and none counted, when they would be too many. More than the limit
+     * count as the limit (they start when the caller has none in progress), so a batch is never refused for
+     * good. An unlimited caller counts none.
      */
-    boolean enterCalls(CallerIdentity caller, int n) {
+    int enterCalls(CallerIdentity caller, int n) {
         int max = settings.maxCallsPerSubject();
-        if (!caller.authenticated() || max <= 0) {
-            return true;
+        if (!caller.authenticated() || max <= 0 || n <= 0) {
+            return 0;
         }
         int need = Math.min(n, max);
         boolean[] entered = {false};
@@ -125,22 +121,18 @@ final class CallerLimits {
             entered[0] = true;
             return now + need;
         });
-        return entered[0];
+        return entered[0] ? need : -1;
     }
 
-    /** A call that {@link #enterCall} let in is over. */
-    void exitCall(CallerIdentity caller) {
-        exitCalls(caller, 1);
-    }
-
-    /** {@code n} calls that {@link #enterCalls} let in are over. */
-    void exitCalls(CallerIdentity caller, int n) {
-        int max = settings.maxCallsPerSubject();
-        if (!caller.authenticated() || max <= 0) {
+    /**
+     * Calls that {@link #enterCalls} let in are over: {@code counted} is what it returned, given back whatever the
+     * limit is now.
+     */
+    void exitCalls(CallerIdentity caller, int counted) {
+        if (counted <= 0) {
             return;
         }
-        int given = Math.min(n, max);
-        calls.computeIfPresent(key(caller), (k, running) -> running <= given ? null : running - given);
+        calls.computeIfPresent(key(caller), (k, running) -> running <= counted ? null : running - counted);
     }
 
     /** Drops the state of callers idle for a minute (run once a second). */

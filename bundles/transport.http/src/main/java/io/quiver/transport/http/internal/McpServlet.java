@@ -399,7 +399,7 @@ final class McpServlet extends HttpServlet {
         String method = pending.exchange().method();
         HttpConfig c = config;
         // what waits on nothing answers at once: plain JSON on this thread, no stream to resume
-        boolean streams = LISTENING.contains(method) || sseMethods.contains(method)
+        boolean streams = LISTENING.contains(method) || streamsFromTheStart(pending.exchange().methods())
                 && !(lane != null && pending.exchange().quick());
         if (lane != null && streams) {
             // a streamed answer opens on a call thread, not here: calls queued for the pool hold no stream yet
@@ -417,7 +417,8 @@ final class McpServlet extends HttpServlet {
                     LOG.debug("The client left before its answer began: {}", e.toString());
                 }
             }
-            hop(req, async, off, same -> pending(req, resp, same, pending, sessionId, caller, streams, true));
+            hop(req, async, off, same -> pending(req, resp, same, pending, sessionId, caller, streams, true),
+                    pending.exchange()::abandon);
             return;
         }
         if (lane == null && pending.exchange().quick() && !LISTENING.contains(method)) {
@@ -544,14 +545,18 @@ final class McpServlet extends HttpServlet {
         }
         Receipt.Pending pending = (Receipt.Pending) receipt;
         String method = pending.exchange().method();
-        if (!pending.exchange().quick() || LISTENING.contains(method) || !budget.unsentRoom()
-                || CALL.equals(method) && !limits.enterCall(caller)) {
-            // a stream, a tool that may block, clients holding too much unread, a caller at its limit: the
-            // servlet's way (which asks the caller's limit again, as for any request it receives)
+        if (!pending.exchange().quick() || LISTENING.contains(method) || !budget.unsentRoom()) {
+            // a stream, a tool that may block, clients holding too much unread: the servlet's way
             post.handOver(new FastPost.Handover(body, caller, pending));
             return;
         }
-        Runnable callOver = CALL.equals(method) ? () -> limits.exitCall(caller) : null;
+        int counted = limits.enterCalls(caller, CALL.equals(method) ? 1 : 0);
+        if (counted < 0) {
+            // a caller at its limit: the servlet's way, which asks the caller's limit again, as for any request
+            post.handOver(new FastPost.Handover(body, caller, pending));
+            return;
+        }
+        Runnable callOver = counted > 0 ? () -> limits.exitCalls(caller, counted) : null;
         if (pending.exchange().streamPolicy().cancelOnDisconnect()) {
             // as the servlet does: a client closing the connection cancels, should the answer come later
             post.watchClose(pending.exchange()::abandon);
@@ -576,8 +581,28 @@ final class McpServlet extends HttpServlet {
         return value == null || value.isBlank() ? null : value.trim();
     }
 
+    /** Whether {@code sseMethods} names one of the methods an exchange answers (a batch's, or its one). */
+    private boolean streamsFromTheStart(List<String> methods) {
+        Set<String> streamed = sseMethods;
+        for (int i = 0; i < methods.size(); i++) {
+            if (streamed.contains(methods.get(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Hands the rest of a request to {@code pool}: the request goes async, and errors end it with a 500. */
     private void hop(HttpServletRequest req, AsyncContext started, Executor pool, Consumer<AsyncContext> rest) {
+        hop(req, started, pool, rest, () -> { });
+    }
+
+    /**
+     * {@link #hop}, and {@code dropped} runs when the rest is not done after all (the pool refuses it, or it
+     * fails): an exchange received already is abandoned there, so the session forgets its request ids.
+     */
+    private void hop(HttpServletRequest req, AsyncContext started, Executor pool, Consumer<AsyncContext> rest,
+            Runnable dropped) {
         AsyncContext async = started != null ? started : req.startAsync();
         async.setTimeout(0);
         boolean taken = LaneThread.execute(pool, () -> {
@@ -585,10 +610,12 @@ final class McpServlet extends HttpServlet {
                 rest.accept(async);
             } catch (RuntimeException e) {
                 LOG.error("A POST to the MCP endpoint failed", e);
+                dropped.run();
                 finish(async, HttpServletResponse.SC_INTERNAL_SERVER_ERROR, TransportErrors.INTERNAL_ERROR, "Internal error", true);
             }
         });
         if (!taken) {
+            dropped.run();
             finish(async, HttpServletResponse.SC_SERVICE_UNAVAILABLE, TransportErrors.SERVER_ERROR,
                     "Service Unavailable: the server is too busy; try again shortly", false);
         }
@@ -597,16 +624,17 @@ final class McpServlet extends HttpServlet {
     private void pending(HttpServletRequest req, HttpServletResponse resp, AsyncContext async, Receipt.Pending pending,
             String sessionId, CallerIdentity caller, boolean streams, boolean here) {
         HttpConfig c = config;
+        List<String> methods = pending.exchange().methods();
         // the further requests of a JSON-RPC batch count against the caller's rate as the first did
-        long wait = limits.admit(caller, pending.exchange().requests() - 1);
+        long wait = limits.admit(caller, methods.size() - 1);
         if (wait > 0) {
             pending.exchange().abandon();
             ((HttpServletResponse) async.getResponse()).setHeader("Retry-After", Long.toString(wait));
             finish(async, TOO_MANY_REQUESTS, TransportErrors.SERVER_ERROR, overRate(wait), false);
             return;
         }
-        int calls = pending.exchange().toolCalls();
-        if (calls > 0 && !limits.enterCalls(caller, calls)) {
+        int calls = limits.enterCalls(caller, (int) methods.stream().filter(CALL::equals).count());
+        if (calls < 0) {
             pending.exchange().abandon();
             ((HttpServletResponse) async.getResponse()).setHeader("Retry-After", "1");
             finish(async, TOO_MANY_REQUESTS, TransportErrors.SERVER_ERROR, "Too Many Requests: this caller has "

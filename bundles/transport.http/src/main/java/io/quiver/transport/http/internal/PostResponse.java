@@ -5,11 +5,15 @@ import io.quiver.api.transport.Receipt;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -188,22 +192,38 @@ final class PostResponse implements MessageSink {
      * event per response: the revision allows either, and SSE clients read one message per event.
      */
     private void finishStream(byte[] response) {
-        if (response == null || response.length == 0 || response[0] != '[') {
+        List<byte[]> responses = response == null || response.length == 0 || response[0] != '[' ? null : elements(response);
+        if (responses == null) {
             stream.finish(response);
             return;
         }
-        JsonNode responses;
-        try {
-            responses = JSON.readTree(response);
-        } catch (JacksonException e) {
-            LOG.warn("A batch's answer was not a JSON array; it goes out as it is", e);
-            stream.finish(response);
-            return;
-        }
-        for (JsonNode one : responses) {
-            stream.send(JSON.writeValueAsBytes(one));
+        for (byte[] one : responses) {
+            stream.send(one);
         }
         stream.finish(null);
+    }
+
+    /** The elements of a JSON array, each as the bytes it was written with; null when it is not one. */
+    static List<byte[]> elements(byte[] array) {
+        List<byte[]> elements = new ArrayList<>();
+        try (JsonParser parser = JSON.createParser(array)) {
+            if (parser.nextToken() != JsonToken.START_ARRAY) {
+                return null;
+            }
+            for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
+                if (token == null) {
+                    return null;
+                }
+                int start = (int) parser.currentTokenLocation().getByteOffset();
+                parser.skipChildren();
+                int end = (int) parser.currentLocation().getByteOffset();
+                elements.add(Arrays.copyOfRange(array, start, end));
+            }
+            return parser.nextToken() == null ? elements : null;
+        } catch (JacksonException e) {
+            LOG.warn("A batch's answer is not a JSON array; it goes out as one event", e);
+            return null;
+        }
     }
 
     /**

@@ -24,22 +24,17 @@ final class ReleasingSink implements MessageSink {
         response.send(message);
     }
 
+    /** Given back before the answer goes out: a client that sends its next call on reading it finds its place free. */
     @Override
     public void complete(byte[] answer) {
-        try {
-            response.complete(answer);
-        } finally {
-            release();
-        }
+        release();
+        response.complete(answer);
     }
 
     @Override
     public void fail(Receipt.Reason reason, byte[] answer) {
-        try {
-            response.fail(reason, answer);
-        } finally {
-            release();
-        }
+        release();
+        response.fail(reason, answer);
     }
 
     private void release() {

@@ -1,7 +1,6 @@
 package io.quiver.transport.http.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quiver.api.CallerIdentity;
@@ -41,14 +40,14 @@ class CallerLimitsTest {
     @Test
     void callsInProgressAreCountedAndGivenBack() {
         CallerLimits limits = limits(0, 0, 0, 0, 2);
-        assertTrue(limits.enterCall(ALICE));
-        assertTrue(limits.enterCall(ALICE));
-        assertFalse(limits.enterCall(ALICE));
-        assertTrue(limits.enterCall(BOB));
-        limits.exitCall(ALICE);
-        assertTrue(limits.enterCall(ALICE));
-        assertTrue(limits.enterCall(CallerIdentity.ANONYMOUS) && limits.enterCall(CallerIdentity.ANONYMOUS)
-                && limits.enterCall(CallerIdentity.ANONYMOUS));
+        assertEquals(1, limits.enterCalls(ALICE, 1));
+        assertEquals(1, limits.enterCalls(ALICE, 1));
+        assertEquals(-1, limits.enterCalls(ALICE, 1));
+        assertEquals(1, limits.enterCalls(BOB, 1));
+        limits.exitCalls(ALICE, 1);
+        assertEquals(1, limits.enterCalls(ALICE, 1));
+        assertEquals(0, limits.enterCalls(CallerIdentity.ANONYMOUS, 1) + limits.enterCalls(CallerIdentity.ANONYMOUS, 1)
+                + limits.enterCalls(CallerIdentity.ANONYMOUS, 1), "the local operator is never counted");
     }
 
     @Test
@@ -61,15 +60,31 @@ class CallerLimitsTest {
         assertEquals(0, limits.admit(BOB, 50), "more than the burst takes a full bucket");
         assertTrue(limits.admit(BOB) >= 1);
 
-        assertTrue(limits.enterCalls(ALICE, 2));
-        assertFalse(limits.enterCalls(ALICE, 2), "two in progress, two more would be four");
-        assertTrue(limits.enterCall(ALICE));
+        assertEquals(2, limits.enterCalls(ALICE, 2));
+        assertEquals(-1, limits.enterCalls(ALICE, 2), "two in progress, two more would be four");
+        assertEquals(1, limits.enterCalls(ALICE, 1));
         limits.exitCalls(ALICE, 2);
-        limits.exitCall(ALICE);
-        assertTrue(limits.enterCalls(ALICE, 10), "more than the limit start when none is in progress");
-        assertFalse(limits.enterCall(ALICE), "and count as the limit");
-        limits.exitCalls(ALICE, 10);
-        assertTrue(limits.enterCalls(ALICE, 3), "all given back");
+        limits.exitCalls(ALICE, 1);
+        assertEquals(3, limits.enterCalls(ALICE, 10), "more than the limit start when none is in progress, as the limit");
+        assertEquals(-1, limits.enterCalls(ALICE, 1));
+        limits.exitCalls(ALICE, 3);
+        assertEquals(3, limits.enterCalls(ALICE, 3), "all given back");
+        assertEquals(0, limits.enterCalls(CallerIdentity.ANONYMOUS, 5), "the local operator counts none");
+    }
+
+    @Test
+    void callsGiveBackWhatTheyTookWhenTheLimitChangesMeanwhile() {
+        CallerLimits limits = limits(0, 0, 0, 0, 10);
+        int counted = limits.enterCalls(ALICE, 8);
+        limits.configure(config(0, 0, 0, 0, 4));
+        limits.exitCalls(ALICE, counted);
+        assertEquals(4, limits.enterCalls(ALICE, 4), "the eight taken under the old limit all came back");
+        limits.exitCalls(ALICE, 4);
+        limits.configure(config(0, 0, 0, 0, 0));
+        assertEquals(0, limits.enterCalls(ALICE, 2), "no limit: nothing counted");
+        limits.configure(config(0, 0, 0, 0, 2));
+        limits.exitCalls(ALICE, 0);
+        assertEquals(2, limits.enterCalls(ALICE, 2), "and nothing given back that was never taken");
     }
 
     @Test
@@ -77,7 +92,7 @@ class CallerLimitsTest {
         CallerLimits limits = limits(0, 0, 0, 0, 0);
         for (int i = 0; i < 1000; i++) {
             assertEquals(0, limits.admit(ALICE));
-            assertTrue(limits.enterCall(ALICE));
+            assertEquals(0, limits.enterCalls(ALICE, 1));
         }
     }
 
