@@ -85,6 +85,11 @@ class BatchIT {
                 && "p4".equals(e.path("params").path("progressToken").asString(null))), calls::body);
         assertTrue(Files.readString(witness).contains("batch-a by anonymous"));
 
+        // sseMethods (tools/call) decides by any of the batch's methods, not only its first
+        HttpResponse<String> later = post(server.url(), session, "[" + ping(6) + "," + witness(7, "batch-b", 0) + "]", Map.of());
+        assertTrue(later.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream"), later.body());
+        assertEquals(List.of(6, 7), Batches.ids(Batches.responses(later)), later.body());
+
         // nothing but notifications (and a response to nothing): 202 without a body
         HttpResponse<String> accepted = post(server.url(), session, "[" + NOTE + "," + NOTE
                 + ",{\"jsonrpc\":\"2.0\",\"id\":\"none\",\"result\":{}}]", Map.of());
@@ -92,12 +97,12 @@ class BatchIT {
         assertEquals("", accepted.body());
 
         // nothing but refused elements: 400 with each element's error
-        HttpResponse<String> refused = post(server.url(), session, "[1,{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":"
+        HttpResponse<String> refused = post(server.url(), session, "[1,{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":"
                 + "\"initialize\",\"params\":{}}]", Map.of());
         assertEquals(400, refused.statusCode(), refused.body());
         JsonNode errors = messages(refused).get(0);
         assertEquals(2, errors.size(), errors::toString);
-        assertTrue(errors.get(0).path("id").isNull() && errors.get(1).path("id").asInt() == 6, errors::toString);
+        assertTrue(errors.get(0).path("id").isNull() && errors.get(1).path("id").asInt() == 9, errors::toString);
         assertEquals(-32600, errors.get(1).path("error").path("code").asInt(), errors::toString);
     }
 

@@ -74,6 +74,19 @@ final class Batches {
         return messages;
     }
 
+    /** The responses in a batch's answer, in order: the JSON array's, or the events that are responses. */
+    static List<JsonNode> responses(HttpResponse<String> r) {
+        List<JsonNode> responses = new ArrayList<>();
+        for (JsonNode message : messages(r)) {
+            for (JsonNode one : message.isArray() ? message.valueStream().toList() : List.of(message)) {
+                if (!one.has("method")) {
+                    responses.add(one);
+                }
+            }
+        }
+        return responses;
+    }
+
     /** A {@code tools/call} of the witness tool as a JSON-RPC request. */
     static String witness(int id, String note, int sleepMs) {
         return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"witness\","
@@ -87,6 +100,11 @@ final class Batches {
 
     /** The ids of a batch's answer, in order. */
     static List<Integer> ids(JsonNode array) {
-        return array.valueStream().map(r -> r.path("id").asInt(-1)).toList();
+        return ids(array.valueStream().toList());
+    }
+
+    /** The ids of responses, in order. */
+    static List<Integer> ids(List<JsonNode> responses) {
+        return responses.stream().map(r -> r.path("id").asInt(-1)).toList();
     }
 }

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Per-caller limits: a subject over its request rate gets 429 with {@code Retry-After} while another
@@ -131,11 +132,22 @@ class CallerLimitsIT {
         }
         HttpResponse<String> lone = call(BATCHER, "lone", 0);
         assertEquals(429, lone.statusCode(), "the batch holds both of the caller's calls: " + lone.body());
+        String second = "[" + Batches.witness(7, "second-batch", 0) + "," + Batches.ping(8) + "]";
+        HttpResponse<String> refused = Batches.post(server.url(), session, second, bearer);
+        assertEquals(429, refused.statusCode(), refused.body());
         assertEquals(200, batch.get().statusCode());
-        assertEquals(List.of(1, 2), Batches.messages(batch.get()).stream().filter(m -> !m.has("method"))
-                .map(m -> m.path("id").asInt()).toList(), batch.get().body());
+        assertEquals(List.of(1, 2), Batches.ids(Batches.responses(batch.get())), batch.get().body());
         assertEquals(200, call(BATCHER, "after-batch", 0).statusCode(), "the batch gave both back");
-        assertTrue(Files.readAllLines(witness).stream().noneMatch(l -> l.startsWith("lone")), "the refused call ran");
+        // the refused batch left nothing behind: its ids are free again and its call takes one place
+        HttpResponse<String> again = Batches.post(server.url(), session, second, bearer);
+        assertEquals(200, again.statusCode(), again.body());
+        List<JsonNode> answers = Batches.responses(again);
+        assertEquals(List.of(7, 8), Batches.ids(answers), again.body());
+        assertEquals("witnessed second-batch by batcher", answers.get(0).path("result").path("content").path(0)
+                .path("text").asString(), again.body());
+        List<String> ran = Files.readAllLines(witness);
+        assertTrue(ran.stream().noneMatch(l -> l.startsWith("lone")), "the refused call ran");
+        assertEquals(1, ran.stream().filter(l -> l.startsWith("second-batch")).count(), "the refused batch ran: " + ran);
     }
 
     @Test
