@@ -140,8 +140,9 @@ final class EndpointWaiter {
             if (runtime != null) {
                 url = join(chooseEndpoint(endpoints(runtime.getProperty(ENDPOINT_PROPERTY)), bind), path);
                 try {
-                    if (answeredByMcp(url)) {
-                        return url;
+                    URI answered = answeredByMcp(url);
+                    if (answered != null) {
+                        return answered;
                     }
                     last = "not the MCP servlet's answer (Jetty's own 404, or its 400 over HTTPS)";
                 } catch (IOException e) {
@@ -173,16 +174,21 @@ final class EndpointWaiter {
      * authority's). And it names the certificate's host in {@code Host}: Jetty answers a request for a host
      * the certificate does not name with its own 400 ("Invalid SNI"), and a certificate seldom names the bind
      * address. Clients check the certificate as usual.
+     *
+     * @return the endpoint to name once the servlet answers (over HTTPS on loopback, {@code localhost} rather than
+     *     the address when the certificate holds only the name: {@link OwnCertificate#named}), else null
      */
-    static boolean answeredByMcp(URI url) throws IOException {
+    static URI answeredByMcp(URI url) throws IOException {
         boolean tls = "https".equalsIgnoreCase(url.getScheme());
         try (Socket socket = tls ? OwnCertificate.SOCKETS.createSocket() : new Socket()) {
             socket.connect(new InetSocketAddress(url.getHost(), url.getPort()), 1000);
             socket.setSoTimeout(2000);
             String host = url.getHost();
+            URI endpoint = url;
             if (socket instanceof SSLSocket secure) {
                 secure.startHandshake();
                 host = OwnCertificate.hostOf(secure.getSession(), host);
+                endpoint = OwnCertificate.named(url, OwnCertificate.names(secure.getSession()));
             }
             String head = "POST " + url.getRawPath() + " HTTP/1.1\r\n"
                     + "Host: " + host + ":" + url.getPort() + "\r\n"
@@ -208,7 +214,7 @@ final class EndpointWaiter {
             if (status < 0) {
                 throw new IOException("not an HTTP answer: " + statusLine);
             }
-            return status != 404 && status != 400 || answer.contains("\"jsonrpc\"");
+            return status != 404 && status != 400 || answer.contains("\"jsonrpc\"") ? endpoint : null;
         }
     }
 
@@ -236,6 +242,55 @@ final class EndpointWaiter {
                 // no names to read: the fallback
             }
             return fallback;
+        }
+
+        /** The certificate's subject alternative names ({@code [type, value]} pairs), or none. */
+        static Collection<List<?>> names(SSLSession session) {
+            try {
+                if (session.getPeerCertificates()[0] instanceof X509Certificate x509 && x509.getSubjectAlternativeNames() != null) {
+                    return x509.getSubjectAlternativeNames();
+                }
+            } catch (GeneralSecurityException | IOException | RuntimeException e) {
+                // no names to read
+            }
+            return List.of();
+        }
+
+        /**
+         * The endpoint as a client that checks the certificate can use it: on a loopback address the certificate
+         * does not hold, but that holds {@code localhost}, the same URL with {@code localhost} (a client using the
+         * address would fail the certificate check, and Jetty would answer it with its own 400); else as it is.
+         */
+        static URI named(URI url, Collection<List<?>> names) {
+            String address = url.getHost().startsWith("[") ? url.getHost().substring(1, url.getHost().length() - 1) : url.getHost();
+            boolean loopback = address.startsWith("127.") || "::1".equals(address) || "0:0:0:0:0:0:0:1".equals(address);
+            if (!loopback) {
+                return url;
+            }
+            boolean holdsAddress = false;
+            boolean holdsLocalhost = false;
+            for (List<?> name : names) {
+                if (name.size() == 2 && name.get(1) instanceof String value) {
+                    holdsAddress |= Integer.valueOf(7).equals(name.get(0)) && sameAddress(value, address);
+                    holdsLocalhost |= Integer.valueOf(2).equals(name.get(0)) && "localhost".equalsIgnoreCase(value);
+                }
+            }
+            if (holdsAddress || !holdsLocalhost) {
+                return url;
+            }
+            return URI.create(url.getScheme() + "://localhost:" + url.getPort() + url.getRawPath());
+        }
+
+        private static boolean sameAddress(String a, String b) {
+            if (a.equalsIgnoreCase(b)) {
+                return true;
+            }
+            try {
+                // IP literals only (a certificate's IP names are literals): no lookup
+                return java.net.InetAddress.getByName(a).equals(java.net.InetAddress.getByName(b));
+            } catch (IOException e) {
+                return false;
+            }
         }
 
         private static SSLSocketFactory sockets() {

@@ -74,15 +74,15 @@ class EndpointWaiterTest {
         server.start();
         try {
             URI url = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/mcp");
-            assertFalse(EndpointWaiter.answeredByMcp(url), "Jetty's 404 before the servlet is registered");
+            assertNull(EndpointWaiter.answeredByMcp(url), "Jetty's 404 before the servlet is registered");
             body.set("{\"jsonrpc\":\"2.0\",\"id\":\"quiver-start\",\"error\":{\"code\":-32601,\"message\":\"x\"}}");
-            assertTrue(EndpointWaiter.answeredByMcp(url), "the servlet's own 404");
+            assertEquals(url, EndpointWaiter.answeredByMcp(url), "the servlet's own 404");
             status.set(401);
             body.set("");
-            assertTrue(EndpointWaiter.answeredByMcp(url), "an endpoint that wants credentials answers");
+            assertEquals(url, EndpointWaiter.answeredByMcp(url), "an endpoint that wants credentials answers");
             status.set(200);
             body.set("{\"jsonrpc\":\"2.0\",\"id\":\"quiver-start\",\"result\":{}}");
-            assertTrue(EndpointWaiter.answeredByMcp(url));
+            assertEquals(url, EndpointWaiter.answeredByMcp(url), "plain HTTP: the endpoint as it is");
             assertEquals(4, seen.size());
             String request = seen.get(0);
             assertTrue(request.startsWith("POST server/discover 2026-07-28 null {"), request);
@@ -136,6 +136,24 @@ class EndpointWaiterTest {
      * real ones) never names the bind address. That 400 is not MCP's answer.
      */
     @Test
+    void overHttpsOnLoopbackTheEndpointIsNamedLocalhostOnlyWhenTheCertificateHoldsThatAndNotTheAddress() {
+        URI url = URI.create("https://127.0.0.1:8443/mcp");
+        URI localhost = URI.create("https://localhost:8443/mcp");
+        List<List<?>> dns = List.of(List.of(2, "localhost"));
+        assertEquals(localhost, EndpointWaiter.OwnCertificate.named(url, dns));
+        assertEquals(url, EndpointWaiter.OwnCertificate.named(url, List.of(List.of(2, "localhost"), List.of(7, "127.0.0.1"))));
+        assertEquals(url, EndpointWaiter.OwnCertificate.named(url, List.of(List.of(2, "mcp.example.com"))),
+                "a name that may not lead here is not guessed");
+        assertEquals(url, EndpointWaiter.OwnCertificate.named(url, List.of()));
+        URI wildcard = URI.create("https://0.0.0.0:8443/mcp");
+        assertEquals(wildcard, EndpointWaiter.OwnCertificate.named(wildcard, dns), "not a loopback address");
+        assertEquals(URI.create("https://localhost:8443/mcp"),
+                EndpointWaiter.OwnCertificate.named(URI.create("https://[::1]:8443/mcp"), dns));
+        assertEquals(URI.create("https://[::1]:8443/mcp"), EndpointWaiter.OwnCertificate.named(
+                URI.create("https://[::1]:8443/mcp"), List.of(List.of(2, "localhost"), List.of(7, "0:0:0:0:0:0:0:1"))));
+    }
+
+    @Test
     void overHttpsTheProbeNamesTheCertificatesHostAndJettysOwn400IsNoAnswer(@TempDir Path dir) throws Exception {
         Path store = dir.resolve("tls.p12");
         Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
@@ -186,11 +204,12 @@ class EndpointWaiterTest {
             serving.start();
             URI url = URI.create("https://127.0.0.1:" + server.getLocalPort() + "/mcp");
 
-            assertTrue(EndpointWaiter.answeredByMcp(url));
+            assertEquals(URI.create("https://localhost:" + server.getLocalPort() + "/mcp"), EndpointWaiter.answeredByMcp(url),
+                    "named as the certificate names it, which holds no address");
             assertEquals("localhost:" + server.getLocalPort(), hosts.get(0), "the certificate's host, not the address");
 
             mcpAnswers.set(false);
-            assertFalse(EndpointWaiter.answeredByMcp(url), "Jetty's own 400 is not the MCP servlet's answer");
+            assertNull(EndpointWaiter.answeredByMcp(url), "Jetty's own 400 is not the MCP servlet's answer");
         }
     }
 }

@@ -43,6 +43,7 @@ class HttpEdgeCasesIT {
         assertEquals(-32700, code(r));
     }
 
+    /** Batches belong to 2025-03-26 sessions alone (BatchIT); this one speaks a later revision. */
     @Test
     void anArrayBodyIsAnInvalidRequest() throws Exception {
         HttpResponse<String> r = post("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]", session);
