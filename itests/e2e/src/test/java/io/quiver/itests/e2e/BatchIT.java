@@ -40,11 +40,8 @@ class BatchIT {
     static void start() throws Exception {
         server = QuiverServer.start("batch", "core,http,tools-default,conformance", home -> witness = Witness.install(home));
         String session = Batches.open(server.url(), "2025-03-26", Map.of());
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!messages(post(server.url(), session, witness(1, "warm-up", 0), Map.of())).toString().contains("witnessed")) {
-            assertTrue(System.nanoTime() < deadline, "the witness tool never came:\n" + server.log());
-            Thread.sleep(200);
-        }
+        Await.until(() -> messages(post(server.url(), session, witness(1, "warm-up", 0), Map.of())).toString()
+                .contains("witnessed"), Duration.ofSeconds(20), () -> "the witness tool:\n" + server.log());
     }
 
     @AfterAll

@@ -125,11 +125,8 @@ class CallerLimitsIT {
                 throw new IllegalStateException(e);
             }
         });
-        long deadline = System.nanoTime() + T.toNanos();
-        while (Files.readAllLines(witness).stream().filter(l -> l.startsWith("started batched-")).count() < 2) {
-            assertTrue(System.nanoTime() < deadline, "the batched calls never started");
-            Thread.sleep(20);
-        }
+        Await.until(() -> Files.readAllLines(witness).stream().filter(l -> l.startsWith("started batched-")).count() == 2, T,
+                () -> "the batched calls to start");
         HttpResponse<String> lone = call(BATCHER, "lone", 0);
         assertEquals(429, lone.statusCode(), "the batch holds both of the caller's calls: " + lone.body());
         String second = "[" + Batches.witness(7, "second-batch", 0) + "," + Batches.ping(8) + "]";
