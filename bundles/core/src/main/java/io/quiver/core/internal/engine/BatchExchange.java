@@ -97,13 +97,8 @@ final class BatchExchange implements Exchange {
         return join(given);
     }
 
-    /** The errors of a batch whose answered elements were all refused, as one JSON array. */
-    static byte[] joined(List<Part> refused) {
-        return join(refused.stream().map(Part::error).toList());
-    }
-
-    /** Responses as one JSON array, those that are null left out; null when all are. */
-    private static byte[] join(List<byte[]> responses) {
+    /** Responses (or a refused batch's errors) as one JSON array, those that are null left out; null when all are. */
+    static byte[] join(List<byte[]> responses) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (byte[] response : responses) {
             if (response != null) {

@@ -179,8 +179,7 @@ public final class Engine implements AutoCloseable {
             return reject(Reason.UNAVAILABLE, id, ErrorCodes.SERVER_UNAVAILABLE,
                     "Server unavailable: it is shutting down");
         }
-        ObjectNode params = message instanceof Message.Request r ? r.params()
-                : message instanceof Message.Notification n ? n.params() : null;
+        ObjectNode params = message.params();
         if (params != null && StatelessEra.claims(params, inbound)) {
             return receiveStateless(message, params, inbound);
         }
@@ -297,29 +296,27 @@ public final class Engine implements AutoCloseable {
         for (JsonNode element : elements) {
             JsonRpc.Parsed parsed = JsonRpc.parse(element);
             if (parsed instanceof JsonRpc.Parsed.Bad bad) {
-                parts.add(BatchExchange.Part.refused(JsonRpc.error(bad.id(), new RpcError(bad.code(), bad.reason(), null))));
+                parts.add(BatchExchange.Part.refused(reject(Reason.INVALID_REQUEST, bad.id(), bad.code(), bad.reason()).body()));
                 continue;
             }
             Message message = ((JsonRpc.Parsed.Ok) parsed).message();
-            if (message instanceof Message.Notification notification && StatelessEra.claims(notification.params(), inbound)) {
-                continue; // as alone: a notification of the stateless era is never this session's
-            }
-            if (message instanceof Message.Request && !accepting) {
-                // stopping: no new request, while notifications and responses are still taken (a cancellation,
-                // a client's answer that a call in flight waits for)
-                stopping = true;
+            boolean stateless = message.params() != null && StatelessEra.claims(message.params(), inbound);
+            if (!(message instanceof Message.Request request)) {
+                // taken (as alone, a notification of the stateless era is never this session's), also while
+                // stopping: a cancellation, a client's answer that a call in flight waits for
+                if (!stateless) {
+                    receive(session, message);
+                }
                 continue;
             }
-            if (message instanceof Message.Request request && ("initialize".equals(request.method())
-                    || StatelessEra.claims(request.params(), inbound))) {
-                parts.add(BatchExchange.Part.refused(JsonRpc.error(request.id(), new RpcError(ErrorCodes.INVALID_REQUEST,
-                        "initialize".equals(request.method())
-                                ? "Invalid Request: initialize must not be part of a JSON-RPC batch"
-                                : "Invalid Request: a request of protocol revision " + ProtocolVersions.STATELESS
-                                        + " must not be part of a JSON-RPC batch", null))));
+            if (!accepting) {
+                stopping = true; // no new request
                 continue;
             }
-            Receipt receipt = receive(session, message);
+            String refusal = "initialize".equals(request.method()) ? "initialize"
+                    : stateless ? "a request of protocol revision " + ProtocolVersions.STATELESS : null;
+            Receipt receipt = refusal == null ? receive(session, message) : reject(Reason.INVALID_REQUEST, request.id(),
+                    ErrorCodes.INVALID_REQUEST, "Invalid Request: " + refusal + " must not be part of a JSON-RPC batch");
             if (receipt instanceof Receipt.Rejected rejected) {
                 parts.add(BatchExchange.Part.refused(rejected.body()));
             } else if (receipt instanceof Receipt.Pending pending) {
@@ -335,7 +332,7 @@ public final class Engine implements AutoCloseable {
             return new Receipt.Accepted();
         }
         if (!serving) {
-            return new Receipt.Rejected(Reason.INVALID_REQUEST, BatchExchange.joined(parts));
+            return new Receipt.Rejected(Reason.INVALID_REQUEST, BatchExchange.join(parts.stream().map(BatchExchange.Part::error).toList()));
         }
         return new Receipt.Pending(session, new BatchExchange(parts));
     }
@@ -364,7 +361,7 @@ public final class Engine implements AutoCloseable {
         return new Receipt.Pending(null, new RequestExchange(statelessEra, null, peer, (Message.Request) message));
     }
 
-    private static Receipt reject(Reason reason, JsonNode id, int code, String text) {
+    private static Receipt.Rejected reject(Reason reason, JsonNode id, int code, String text) {
         return new Receipt.Rejected(reason, JsonRpc.error(id, new RpcError(code, text, null)));
     }
 

@@ -6,6 +6,11 @@ import tools.jackson.databind.node.ObjectNode;
 /** A parsed JSON-RPC 2.0 message. */
 public sealed interface Message {
 
+    /** The params of a request or notification; null for a response. */
+    default ObjectNode params() {
+        return null;
+    }
+
     /** A request: has an id and a method. {@code params} is an object, possibly empty. */
     record Request(JsonNode id, String method, ObjectNode params) implements Message {
     }
