@@ -55,6 +55,7 @@ final class McpServlet extends HttpServlet {
     /** Methods whose answer is a stream that stays open (counted as a stream from the start). */
     private static final Set<String> LISTENING = Set.of("subscriptions/listen");
     private static final String CALL = "tools/call";
+    private static final Set<String> CALLS = Set.of(CALL);
     private static final int TOO_MANY_REQUESTS = 429;
     private static final String SLOW_BODIES = "request bodies were not complete within {} ms: answered 408 and closed";
 
@@ -399,7 +400,7 @@ final class McpServlet extends HttpServlet {
         String method = pending.exchange().method();
         HttpConfig c = config;
         // what waits on nothing answers at once: plain JSON on this thread, no stream to resume
-        boolean streams = LISTENING.contains(method) || streamsFromTheStart(pending.exchange().methods())
+        boolean streams = LISTENING.contains(method) || count(pending.exchange().methods(), sseMethods) > 0
                 && !(lane != null && pending.exchange().quick());
         if (lane != null && streams) {
             // a streamed answer opens on a call thread, not here: calls queued for the pool hold no stream yet
@@ -545,14 +546,11 @@ final class McpServlet extends HttpServlet {
         }
         Receipt.Pending pending = (Receipt.Pending) receipt;
         String method = pending.exchange().method();
-        if (!pending.exchange().quick() || LISTENING.contains(method) || !budget.unsentRoom()) {
-            // a stream, a tool that may block, clients holding too much unread: the servlet's way
-            post.handOver(new FastPost.Handover(body, caller, pending));
-            return;
-        }
-        int counted = limits.enterCalls(caller, CALL.equals(method) ? 1 : 0);
+        int counted = !pending.exchange().quick() || LISTENING.contains(method) || !budget.unsentRoom() ? -1
+                : limits.enterCalls(caller, CALL.equals(method) ? 1 : 0);
         if (counted < 0) {
-            // a caller at its limit: the servlet's way, which asks the caller's limit again, as for any request
+            // a stream, a tool that may block, clients holding too much unread, a caller at its limit: the
+            // servlet's way (which asks the caller's limit again, as for any request it receives)
             post.handOver(new FastPost.Handover(body, caller, pending));
             return;
         }
@@ -581,15 +579,15 @@ final class McpServlet extends HttpServlet {
         return value == null || value.isBlank() ? null : value.trim();
     }
 
-    /** Whether {@code sseMethods} names one of the methods an exchange answers (a batch's, or its one). */
-    private boolean streamsFromTheStart(List<String> methods) {
-        Set<String> streamed = sseMethods;
+    /** How many of the methods an exchange answers (a batch's, or its one) are among {@code which}; no stream made. */
+    private static int count(List<String> methods, Set<String> which) {
+        int n = 0;
         for (int i = 0; i < methods.size(); i++) {
-            if (streamed.contains(methods.get(i))) {
-                return true;
+            if (which.contains(methods.get(i))) {
+                n++;
             }
         }
-        return false;
+        return n;
     }
 
     /** Hands the rest of a request to {@code pool}: the request goes async, and errors end it with a 500. */
@@ -633,7 +631,7 @@ final class McpServlet extends HttpServlet {
             finish(async, TOO_MANY_REQUESTS, TransportErrors.SERVER_ERROR, overRate(wait), false);
             return;
         }
-        int calls = limits.enterCalls(caller, (int) methods.stream().filter(CALL::equals).count());
+        int calls = limits.enterCalls(caller, count(methods, CALLS));
         if (calls < 0) {
             pending.exchange().abandon();
             ((HttpServletResponse) async.getResponse()).setHeader("Retry-After", "1");

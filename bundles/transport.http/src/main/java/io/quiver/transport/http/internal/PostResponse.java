@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
-import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.json.JsonFactory;
 
 /**
  * The answer to one POSTed request. It starts undecided: if the response comes before anything
@@ -25,7 +26,6 @@ import tools.jackson.databind.json.JsonMapper;
 final class PostResponse implements MessageSink {
 
     private static final Logger LOG = LoggerFactory.getLogger(PostResponse.class);
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final AsyncContext async;
     private final SessionStreams streams;
@@ -203,10 +203,15 @@ final class PostResponse implements MessageSink {
         stream.finish(null);
     }
 
+    /** A parser factory, made at the first batch answered on a stream, not with the first POST. */
+    private static final class Tokens {
+        static final JsonFactory FACTORY = new JsonFactory();
+    }
+
     /** The elements of a JSON array, each as the bytes it was written with; null when it is not one. */
     static List<byte[]> elements(byte[] array) {
         List<byte[]> elements = new ArrayList<>();
-        try (JsonParser parser = JSON.createParser(array)) {
+        try (JsonParser parser = Tokens.FACTORY.createParser(ObjectReadContext.empty(), array)) {
             if (parser.nextToken() != JsonToken.START_ARRAY) {
                 return null;
             }
