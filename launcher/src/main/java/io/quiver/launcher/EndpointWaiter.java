@@ -2,6 +2,7 @@ package io.quiver.launcher;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
@@ -187,8 +188,9 @@ final class EndpointWaiter {
             URI endpoint = url;
             if (socket instanceof SSLSocket secure) {
                 secure.startHandshake();
-                host = OwnCertificate.hostOf(secure.getSession(), host);
-                endpoint = OwnCertificate.named(url, OwnCertificate.names(secure.getSession()));
+                Collection<List<?>> names = OwnCertificate.names(secure.getSession());
+                host = OwnCertificate.hostOf(names, host);
+                endpoint = OwnCertificate.named(url, names);
             }
             String head = "POST " + url.getRawPath() + " HTTP/1.1\r\n"
                     + "Host: " + host + ":" + url.getPort() + "\r\n"
@@ -229,17 +231,11 @@ final class EndpointWaiter {
          * A host name the server's certificate holds (its first DNS name; a wildcard's with a label in front),
          * else {@code fallback}.
          */
-        static String hostOf(SSLSession session, String fallback) {
-            try {
-                if (session.getPeerCertificates()[0] instanceof X509Certificate x509 && x509.getSubjectAlternativeNames() != null) {
-                    for (List<?> name : x509.getSubjectAlternativeNames()) {
-                        if (name.size() == 2 && Integer.valueOf(2).equals(name.get(0)) && name.get(1) instanceof String dns) {
-                            return dns.startsWith("*.") ? "quiver" + dns.substring(1) : dns;
-                        }
-                    }
+        static String hostOf(Collection<List<?>> names, String fallback) {
+            for (List<?> name : names) {
+                if (name.size() == 2 && Integer.valueOf(2).equals(name.get(0)) && name.get(1) instanceof String dns) {
+                    return dns.startsWith("*.") ? "quiver" + dns.substring(1) : dns;
                 }
-            } catch (GeneralSecurityException | IOException | RuntimeException e) {
-                // no names to read: the fallback
             }
             return fallback;
         }
@@ -287,7 +283,7 @@ final class EndpointWaiter {
             }
             try {
                 // IP literals only (a certificate's IP names are literals): no lookup
-                return java.net.InetAddress.getByName(a).equals(java.net.InetAddress.getByName(b));
+                return InetAddress.getByName(a).equals(InetAddress.getByName(b));
             } catch (IOException e) {
                 return false;
             }
