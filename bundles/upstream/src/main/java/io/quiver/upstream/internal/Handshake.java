@@ -220,27 +220,41 @@ final class Handshake {
     static List<JsonNode> listTools(McpClient client, Deadline deadline, String server) throws Exception {
         boolean headers = client.isStateless() && client.connection().http();
         List<JsonNode> tools = new ArrayList<>();
+        for (JsonNode tool : list(client, deadline, "tools/list", "tools")) {
+            String invalid = headers ? McpHeaders.invalid(tool.get("inputSchema")) : null;
+            if (invalid != null) {
+                LOG.warn("Upstream {}: tool {} is left out: {}", server, tool.path("name").asString("?"), invalid);
+            } else {
+                tools.add(tool);
+            }
+        }
+        return tools;
+    }
+
+    /**
+     * Every page of a list method ({@code prompts/list}, {@code resources/list}, ...): the objects of its
+     * {@code member} array, in order.
+     */
+    static List<JsonNode> list(McpClient client, Deadline deadline, String method, String member) throws Exception {
+        List<JsonNode> items = new ArrayList<>();
         String cursor = null;
         for (int page = 0; page < 1000; page++) {
             ObjectNode params = McpClient.JSON.createObjectNode();
             if (cursor != null) {
                 params.put("cursor", cursor);
             }
-            JsonNode result = await(client, client.request("tools/list", params), deadline, "tools/list");
-            for (JsonNode tool : result.path("tools")) {
-                String invalid = headers ? McpHeaders.invalid(tool.get("inputSchema")) : null;
-                if (invalid != null) {
-                    LOG.warn("Upstream {}: tool {} is left out: {}", server, tool.path("name").asString("?"), invalid);
-                } else {
-                    tools.add(tool);
+            JsonNode result = await(client, client.request(method, params), deadline, method);
+            for (JsonNode item : result.path(member)) {
+                if (item.isObject()) {
+                    items.add(item);
                 }
             }
             JsonNode next = result.get("nextCursor");
             if (next == null || next.isNull() || next.asString("").isEmpty()) {
-                return tools;
+                return items;
             }
             cursor = next.asString();
         }
-        throw new IOException("tools/list gave more than 1000 pages");
+        throw new IOException(method + " gave more than 1000 pages");
     }
 }

@@ -11,7 +11,7 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * An upstream tool's listing as the service properties of its {@link ProxyTool} ({@code mcp.tool.*}):
  * the name with the server's prefix, the upstream's title, description, schemas and annotations, the
- * call timeout, and the tenants and projects that see it.
+ * call timeout, and the tenants and projects that see it; likewise for its prompts and resources.
  */
 final class ToolProperties {
 
@@ -70,6 +70,11 @@ final class ToolProperties {
         if (config.callTimeoutMs() > 0) {
             p.put(prefix + "timeoutMs", config.callTimeoutMs());
         }
+        return scoped(p, config);
+    }
+
+    /** The tenants and projects whose callers see what the server offers ({@code mcp.tenant}, {@code mcp.project}). */
+    static Hashtable<String, Object> scoped(Hashtable<String, Object> p, UpstreamConfig config) {
         List<String> tenants = TypedConfig.list(config.tenants());
         if (!tenants.isEmpty()) {
             p.put("mcp.tenant", tenants.toArray(String[]::new));
@@ -79,6 +84,48 @@ final class ToolProperties {
             p.put("mcp.project", projects.toArray(String[]::new));
         }
         return p;
+    }
+
+    /**
+     * An upstream prompt's listing as the properties of its {@link ProxyPrompt}: its exposed name, title and
+     * description, and its arguments as they were listed ({@value #ARGUMENTS}), so a listing that changes them
+     * registers the prompt anew.
+     */
+    static Hashtable<String, Object> prompt(String exposed, JsonNode prompt, UpstreamConfig config, String server) {
+        Hashtable<String, Object> p = new Hashtable<>();
+        p.put("mcp.prompt.name", exposed);
+        p.put(SERVER, server);
+        putText(p, "mcp.prompt.title", prompt.path("title"));
+        putText(p, "mcp.prompt.description", prompt.path("description"));
+        p.put(ARGUMENTS, McpClient.JSON.writeValueAsString(prompt.path("arguments")));
+        return scoped(p, config);
+    }
+
+    /** The listed arguments of a proxied prompt, as JSON. */
+    static final String ARGUMENTS = "quiver.upstream.arguments";
+
+    /**
+     * An upstream resource ({@code kind} {@code mcp.resource.}, keyed by {@code uri}) or resource template
+     * ({@code mcp.template.}, keyed by {@code uriTemplate}) as the properties of its {@link ProxyResource}:
+     * its own URI or template, its name (the URI where it gave none), title, description and MIME type.
+     */
+    static Hashtable<String, Object> resource(String kind, String key, String uri, JsonNode resource, UpstreamConfig config,
+            String server) {
+        Hashtable<String, Object> p = new Hashtable<>();
+        p.put(kind + key, uri);
+        String name = resource.path("name").asString("");
+        p.put(kind + "name", name.isEmpty() ? uri : name);
+        p.put(SERVER, server);
+        putText(p, kind + "title", resource.path("title"));
+        putText(p, kind + "description", resource.path("description"));
+        putText(p, kind + "mimeType", resource.path("mimeType"));
+        return scoped(p, config);
+    }
+
+    private static void putText(Hashtable<String, Object> p, String key, JsonNode value) {
+        if (value.isString() && !value.asString().isEmpty()) {
+            p.put(key, value.asString());
+        }
     }
 
     /**

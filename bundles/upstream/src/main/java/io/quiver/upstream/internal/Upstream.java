@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.Hashtable;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -101,6 +102,24 @@ final class Upstream {
         CAPABILITIES.putObject("sampling");
     }
 
+    /** What a server lists that Quiver exposes: each is read again on its own change notification. */
+    enum Listed {
+        TOOLS("notifications/tools/list_changed", "tools", "toolsListChanged"),
+        PROMPTS("notifications/prompts/list_changed", "prompts", "promptsListChanged"),
+        RESOURCES("notifications/resources/list_changed", "resources", "resourcesListChanged");
+
+        final String changed;
+        final String capability;
+        /** The filter of {@code subscriptions/listen} that asks for the change notification. */
+        final String listenFilter;
+
+        Listed(String changed, String capability, String listenFilter) {
+            this.changed = changed;
+            this.capability = capability;
+            this.listenFilter = listenFilter;
+        }
+    }
+
     /** How long a stdio server may leave {@code server/discover} unanswered before it gets {@code initialize}. */
     static final long PROBE_MS = 3_000;
 
@@ -108,7 +127,13 @@ final class Upstream {
     final class Generation {
         final Connection connection;
         final McpClient client;
-        final Map<String, ServiceRegistration<Tool>> tools = new LinkedHashMap<>();
+        final Map<String, ServiceRegistration<?>> tools = new LinkedHashMap<>();
+        /** The prompts by exposed name, the resources by URI, the templates by URI template. */
+        final Map<String, ServiceRegistration<?>> prompts = new LinkedHashMap<>();
+        final Map<String, ServiceRegistration<?>> resources = new LinkedHashMap<>();
+        final Map<String, ServiceRegistration<?>> templates = new LinkedHashMap<>();
+        /** What the server declared in the handshake. */
+        volatile JsonNode capabilities = McpClient.JSON.createObjectNode();
         /** Upstream calls waiting for their users' answers. */
         final Parking parking = new Parking();
         volatile boolean ready;
@@ -118,7 +143,8 @@ final class Upstream {
         private ScheduledFuture<?> sweeper;
         private long listenBackoffMs = 1_000;
         private boolean refreshing;
-        private boolean refreshAgain;
+        /** The lists to read again; guarded by the generation. */
+        private final EnumSet<Listed> stale = EnumSet.noneOf(Listed.class);
 
         Generation(Connection connection) {
             this.connection = connection;
@@ -253,6 +279,7 @@ final class Upstream {
                 LOG.info("Upstream {} declares no tools capability; listing its tools anyway", spec.name());
             }
             g.protocolVersion = agreed.protocolVersion();
+            g.capabilities = agreed.capabilities();
             List<JsonNode> tools = Handshake.listTools(g.client, deadline, spec.name());
             synchronized (lock) {
                 if (current != g || stopped) {
@@ -265,16 +292,25 @@ final class Upstream {
             }
             era = agreed.stateless();
             register(g, tools);
+            for (Listed other : List.of(Listed.PROMPTS, Listed.RESOURCES)) {
+                try {
+                    relist(g, other, deadline); // one the server cannot list leaves its tools in use
+                } catch (Exception e) {
+                    LOG.warn("Upstream {}: listing its {} failed: {}", spec.name(), other.capability, e.getMessage());
+                }
+            }
             synchronized (lock) {
                 if (current == g && !stopped) {
                     state = State.READY; // once its tools are registered: an operator never reads "ready" with none
                 }
             }
-            if (agreed.stateless() && agreed.capabilities().path("tools").path("listChanged").asBoolean(false)) {
+            if (agreed.stateless() && !listenFilter(g).isEmpty()) {
                 listen(g);
             }
-            LOG.info("Upstream {} is ready ({}, protocol {}, {} tools)", spec.name(), g.connection.detail(),
-                    agreed.protocolVersion(), g.tools.size());
+            LOG.info("Upstream {} is ready ({}, protocol {}, {} tools{})", spec.name(), g.connection.detail(),
+                    agreed.protocolVersion(), g.tools.size(), g.prompts.size() + g.resources.size() + g.templates.size() == 0 ? ""
+                            : ", " + g.prompts.size() + " prompts, " + g.resources.size() + " resources, " + g.templates.size()
+                                    + " resource templates");
         } catch (Exception e) {
             String why = e instanceof ExecutionException && e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
             if (e instanceof TimeoutException) {
@@ -296,13 +332,36 @@ final class Upstream {
         return Handshake.Deadline.in(config.startupTimeoutMs(), "startupTimeoutMs (" + config.startupTimeoutMs() + " ms)");
     }
 
+    /** The lists whose changes the server says it announces, among those Quiver exposes. */
+    private EnumSet<Listed> listenFilter(Generation g) {
+        EnumSet<Listed> announced = EnumSet.noneOf(Listed.class);
+        for (Listed listed : Listed.values()) {
+            if (exposes(g, listed) && g.capabilities.path(listed.capability).path("listChanged").asBoolean(false)) {
+                announced.add(listed);
+            }
+        }
+        return announced;
+    }
+
+    /** Whether the server offers the list and its settings expose it. */
+    private boolean exposes(Generation g, Listed listed) {
+        UpstreamConfig c = config;
+        return switch (listed) {
+            case TOOLS -> true; // listed even when not declared: a server may offer tools all the same
+            case PROMPTS -> c.prompts() && g.capabilities.has("prompts");
+            case RESOURCES -> c.resources() && g.capabilities.has("resources");
+        };
+    }
+
     /**
-     * A stateless revision's change notifications: a {@code subscriptions/listen} for the tools' list,
-     * opened again (and the tools listed again, for what was missed) when it ends while the server runs.
+     * A stateless revision's change notifications: a {@code subscriptions/listen} for the lists the server
+     * announces changes of, opened again (and those lists read again, for what was missed) when it ends
+     * while the server runs.
      */
     private void listen(Generation g) {
         ObjectNode params = McpClient.JSON.createObjectNode();
-        params.putObject("notifications").put("toolsListChanged", true);
+        ObjectNode filter = params.putObject("notifications");
+        listenFilter(g).forEach(listed -> filter.put(listed.listenFilter, true));
         McpClient.Request subscription = g.client.request("subscriptions/listen", params);
         long opened = System.nanoTime();
         subscription.answer().whenComplete((result, failure) -> {
@@ -312,7 +371,7 @@ final class Upstream {
                 }
             }
             if (failure instanceof McpClient.RpcError e && e.code != -32603) {
-                LOG.info("Upstream {} refused subscriptions/listen ({}); its tool list is read at start only", spec.name(),
+                LOG.info("Upstream {} refused subscriptions/listen ({}); its lists are read at start only", spec.name(),
                         e.getMessage());
                 return;
             }
@@ -335,44 +394,63 @@ final class Upstream {
     }
 
     private void notification(Generation g, String method) {
-        if ("notifications/tools/list_changed".equals(method) && g.ready) {
-            work.execute(() -> refresh(g));
+        for (Listed listed : Listed.values()) {
+            if (listed.changed.equals(method) && g.ready) {
+                work.execute(() -> refresh(g, EnumSet.of(listed)));
+            }
         }
     }
 
-    /** Lists again and registers what changed; one listing at a time, a change meanwhile lists again after. */
+    /** Every list read again: new settings, or a notification stream that ended (what it missed). */
     private void refresh(Generation g) {
+        refresh(g, EnumSet.allOf(Listed.class));
+    }
+
+    /** Lists again and registers what changed; one listing at a time, a change meanwhile lists again after. */
+    private void refresh(Generation g, EnumSet<Listed> lists) {
         synchronized (g) {
+            g.stale.addAll(lists);
             if (g.refreshing) {
-                g.refreshAgain = true;
                 return;
             }
             g.refreshing = true;
         }
         try {
-            boolean again;
-            do {
+            while (true) {
+                EnumSet<Listed> now;
                 synchronized (g) {
-                    g.refreshAgain = false;
-                }
-                try {
-                    List<JsonNode> tools = Handshake.listTools(g.client, startup(), spec.name());
-                    register(g, tools);
-                } catch (Exception e) {
-                    LOG.warn("Upstream {}: listing its tools again failed: {}", spec.name(), e.getMessage());
-                }
-                synchronized (g) {
-                    again = g.refreshAgain;
-                    if (!again) {
+                    if (g.stale.isEmpty()) {
                         g.refreshing = false;
+                        return;
+                    }
+                    now = EnumSet.copyOf(g.stale);
+                    g.stale.clear();
+                }
+                for (Listed listed : now) {
+                    try {
+                        relist(g, listed, startup());
+                    } catch (Exception e) {
+                        LOG.warn("Upstream {}: listing its {} again failed: {}", spec.name(), listed.capability, e.getMessage());
                     }
                 }
-            } while (again);
+            }
         } catch (RuntimeException e) {
             synchronized (g) {
                 g.refreshing = false;
             }
             throw e;
+        }
+    }
+
+    /** Reads one list from the server and registers what it gives; nothing (and none registered) where it is not exposed. */
+    private void relist(Generation g, Listed listed, Handshake.Deadline deadline) throws Exception {
+        boolean exposed = exposes(g, listed);
+        switch (listed) {
+            case TOOLS -> register(g, Handshake.listTools(g.client, deadline, spec.name()));
+            case PROMPTS -> registerPrompts(g, exposed ? Handshake.list(g.client, deadline, "prompts/list", "prompts") : List.of());
+            case RESOURCES -> registerResources(g,
+                    exposed ? Handshake.list(g.client, deadline, "resources/list", "resources") : List.of(),
+                    exposed ? Handshake.list(g.client, deadline, "resources/templates/list", "resourceTemplates") : List.of());
         }
     }
 
@@ -405,30 +483,119 @@ final class Upstream {
             if (current != g || !g.ready) {
                 return;
             }
-            for (var it = g.tools.entrySet().iterator(); it.hasNext();) {
-                var e = it.next();
-                if (!wanted.containsKey(e.getKey())) {
-                    unregister(e.getValue());
-                    it.remove();
+            sync(g.tools, wanted, Tool.class, exposed -> new ProxyTool(this, upstreamNames.get(exposed)), true);
+        }
+    }
+
+    /** Registers the prompts of a listing as {@code PREFIX.name}, anew where their listing changed; unregisters those gone. */
+    private void registerPrompts(Generation g, List<JsonNode> listing) {
+        UpstreamConfig c = config;
+        Map<String, Hashtable<String, Object>> wanted = new LinkedHashMap<>();
+        Map<String, JsonNode> byExposed = new LinkedHashMap<>();
+        for (JsonNode prompt : listing) {
+            String name = prompt.path("name").asString("");
+            if (name.isEmpty()) {
+                continue;
+            }
+            String exposed = ToolProperties.exposedName(prefix(c), name);
+            if (byExposed.putIfAbsent(exposed, prompt) != null) {
+                LOG.warn("Upstream {}: two prompts become {}; only the first is exposed", spec.name(), exposed);
+                continue;
+            }
+            wanted.put(exposed, ToolProperties.prompt(exposed, prompt, c, spec.name()));
+        }
+        synchronized (lock) {
+            if (current != g || !g.ready) {
+                return;
+            }
+            sync(g.prompts, wanted, io.quiver.api.prompt.Prompt.class, exposed -> {
+                JsonNode prompt = byExposed.get(exposed);
+                return new ProxyPrompt(this, prompt.path("name").asString(), prompt);
+            }, false);
+        }
+    }
+
+    /**
+     * Registers the resources (by URI) and resource templates (by URI template) of a listing under their own
+     * URIs, up to {@code maxResources} of both together; unregisters those gone. One proxy reads them all.
+     */
+    private void registerResources(Generation g, List<JsonNode> resources, List<JsonNode> templates) {
+        UpstreamConfig c = config;
+        Map<String, Hashtable<String, Object>> fixed = new LinkedHashMap<>();
+        Map<String, Hashtable<String, Object>> families = new LinkedHashMap<>();
+        int left = c.maxResources();
+        int dropped = 0;
+        for (JsonNode resource : resources) {
+            String uri = resource.path("uri").asString("");
+            if (!uri.isEmpty() && !fixed.containsKey(uri)) {
+                if (left-- > 0) {
+                    fixed.put(uri, ToolProperties.resource("mcp.resource.", "uri", uri, resource, c, spec.name()));
+                } else {
+                    dropped++;
                 }
             }
-            for (Map.Entry<String, Hashtable<String, Object>> w : wanted.entrySet()) {
-                ServiceRegistration<Tool> existing = g.tools.get(w.getKey());
-                if (existing == null) {
-                    ProxyTool proxy = new ProxyTool(this, upstreamNames.get(w.getKey()));
-                    g.tools.put(w.getKey(), context.registerService(Tool.class, proxy, w.getValue()));
-                } else if (!sameProperties(existing, w.getValue())) {
+        }
+        for (JsonNode template : templates) {
+            String uriTemplate = template.path("uriTemplate").asString("");
+            if (!uriTemplate.isEmpty() && !families.containsKey(uriTemplate)) {
+                if (left-- > 0) {
+                    families.put(uriTemplate, ToolProperties.resource("mcp.template.", "uriTemplate", uriTemplate, template, c,
+                            spec.name()));
+                } else {
+                    dropped++;
+                }
+            }
+        }
+        if (dropped > 0) {
+            LOG.warn("Upstream {} lists {} resources and templates more than maxResources ({}); they are left out", spec.name(),
+                    dropped, c.maxResources());
+        }
+        ProxyResource proxy = new ProxyResource(this);
+        synchronized (lock) {
+            if (current != g || !g.ready) {
+                return;
+            }
+            sync(g.resources, fixed, io.quiver.api.resource.Resource.class, uri -> proxy, true);
+            sync(g.templates, families, io.quiver.api.resource.ResourceTemplate.class, uriTemplate -> proxy, true);
+        }
+    }
+
+    /**
+     * Makes the registrations match what is wanted (keys to properties): unregisters those not wanted, registers
+     * those missing, and gives changed properties to the existing service ({@code inPlace}) or registers it anew.
+     * Called holding the lock.
+     */
+    private <T> void sync(Map<String, ServiceRegistration<?>> have, Map<String, Hashtable<String, Object>> wanted,
+            Class<T> type, java.util.function.Function<String, T> make, boolean inPlace) {
+        for (var it = have.entrySet().iterator(); it.hasNext();) {
+            var e = it.next();
+            if (!wanted.containsKey(e.getKey())) {
+                unregister(e.getValue());
+                it.remove();
+            }
+        }
+        for (Map.Entry<String, Hashtable<String, Object>> w : wanted.entrySet()) {
+            ServiceRegistration<?> existing = have.get(w.getKey());
+            if (existing != null && !sameProperties(existing, w.getValue())) {
+                if (inPlace) {
                     try {
                         existing.setProperties(w.getValue());
+                        continue;
                     } catch (IllegalStateException gone) {
-                        g.tools.remove(w.getKey());
+                        // registered anew below
                     }
+                } else {
+                    unregister(existing);
                 }
+                existing = null;
+            }
+            if (existing == null) {
+                have.put(w.getKey(), context.registerService(type, make.apply(w.getKey()), w.getValue()));
             }
         }
     }
 
-    private static boolean sameProperties(ServiceRegistration<Tool> registration, Hashtable<String, Object> wanted) {
+    private static boolean sameProperties(ServiceRegistration<?> registration, Hashtable<String, Object> wanted) {
         try {
             var ref = registration.getReference();
             for (Map.Entry<String, Object> e : wanted.entrySet()) {
@@ -452,8 +619,10 @@ final class Upstream {
     private void unregister(Generation g) {
         synchronized (lock) {
             g.ready = false;
-            g.tools.values().forEach(Upstream::unregister);
-            g.tools.clear();
+            for (Map<String, ServiceRegistration<?>> registered : List.of(g.tools, g.prompts, g.resources, g.templates)) {
+                registered.values().forEach(Upstream::unregister);
+                registered.clear();
+            }
             if (g.sweeper != null) {
                 g.sweeper.cancel(false);
             }
@@ -461,7 +630,7 @@ final class Upstream {
         g.parking.cancelAll("the upstream server stopped");
     }
 
-    private static void unregister(ServiceRegistration<Tool> registration) {
+    private static void unregister(ServiceRegistration<?> registration) {
         try {
             registration.unregister();
         } catch (IllegalStateException e) {

@@ -37,7 +37,20 @@ public @interface UpstreamConfig {
     @AttributeDefinition(description = "Globs of the upstream's tool names not to expose; wins over include")
     String[] exclude() default {};
 
-    @AttributeDefinition(description = "How long the server may take to start and answer initialize and tools/list (ms)")
+    @AttributeDefinition(description = "Expose the server's prompts (when it offers them) as PREFIX.name, like its tools")
+    boolean prompts() default true;
+
+    @AttributeDefinition(description = "Expose the server's resources and resource templates (when it offers them) under"
+            + " their own URIs")
+    boolean resources() default true;
+
+    @AttributeDefinition(description = "The most resources and resource templates exposed from the server (together);"
+            + " those its listing gives beyond are left out, with a warning")
+    @Min(0)
+    @Max(100_000)
+    int maxResources() default 1_000;
+
+    @AttributeDefinition(description = "How long the server may take to start and answer initialize and its lists (ms)")
     @Min(100)
     long startupTimeoutMs() default 30_000;
 

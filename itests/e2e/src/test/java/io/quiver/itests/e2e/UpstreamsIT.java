@@ -204,6 +204,124 @@ class UpstreamsIT {
 
     @Test
     @Order(2)
+    void upstreamPromptsAndResourcesAreServedAsTheServersServeThem() throws Exception {
+        try (McpClient client = McpClient.connect(server.url(), "upstreams-it", T);
+                Direct everything = Direct.start("node", EVERYTHING.toString(), "stdio", RUN)) {
+            awaitTools(client, List.of("everything.echo", "everything-http.echo"));
+            // prompts: named as the tools are, with the arguments the server lists, over stdio and over HTTP
+            Map<String, JsonNode> direct = byKey(everything.request("prompts/list", Map.of()).path("prompts"), "name");
+            Map<String, JsonNode> prompts = byKey(listAll(client, "prompts/list", "prompts"), "name");
+            assertTrue(direct.keySet().containsAll(List.of("simple-prompt", "args-prompt", "resource-prompt")), direct.toString());
+            for (String prefix : List.of("everything.", "everything-http.")) {
+                for (JsonNode prompt : direct.values()) {
+                    JsonNode via = prompts.get(prefix + prompt.path("name").asString());
+                    assertTrue(via != null, prefix + prompt.path("name") + " listed: " + prompts.keySet());
+                    assertEquals(prompt.has("arguments") ? prompt.get("arguments") : McpClient.JSON.createArrayNode(),
+                            via.path("arguments"), via.toString());
+                    assertEquals(prompt.path("title"), via.path("title"), via.toString());
+                    assertEquals(prompt.path("description"), via.path("description"), via.toString());
+                }
+                for (Map.Entry<String, Map<String, String>> get : Map.<String, Map<String, String>>of(
+                        "simple-prompt", Map.of(),
+                        "args-prompt", Map.of("city", "Paris", "state", "Texas"),
+                        "resource-prompt", Map.of("resourceType", "Text", "resourceId", "2")).entrySet()) {
+                    JsonNode expected = everything.request("prompts/get", Map.of("name", get.getKey(), "arguments", get.getValue()));
+                    JsonNode via = client.result("prompts/get", Map.of("name", prefix + get.getKey(), "arguments", get.getValue()));
+                    assertEquals(withoutTimes(expected.path("messages")), withoutTimes(via.path("messages")),
+                            prefix + get.getKey() + ": " + via);
+                }
+                // the server's own refusal comes back with its code and message
+                JsonNode refused = client.request("prompts/get", Map.of("name", prefix + "resource-prompt", "arguments",
+                        Map.of("resourceType", "Bogus", "resourceId", "2")));
+                JsonNode expected = everything.request("prompts/get", Map.of("name", "resource-prompt", "arguments",
+                        Map.of("resourceType", "Bogus", "resourceId", "2")));
+                assertEquals(expected.path("error").path("code"), refused.path("error").path("code"), refused.toString());
+                assertEquals(expected.path("error").path("message"), refused.path("error").path("message"), refused.toString());
+                // a required argument missing: Quiver's own check, as for its own prompts
+                JsonNode missing = client.request("prompts/get", Map.of("name", prefix + "args-prompt", "arguments", Map.of()));
+                assertEquals(-32602, missing.path("error").path("code").asInt(), missing.toString());
+            }
+
+            // resources and templates under the server's own URIs (both servers list the same: the first serves them)
+            Map<String, JsonNode> resources = byKey(listAll(client, "resources/list", "resources"), "uri");
+            Map<String, JsonNode> templates = byKey(listAll(client, "resources/templates/list", "resourceTemplates"), "uriTemplate");
+            List<JsonNode> directResources = new ArrayList<>();
+            everything.request("resources/list", Map.of()).path("resources").forEach(directResources::add);
+            assertFalse(directResources.isEmpty());
+            for (JsonNode resource : directResources) {
+                String uri = resource.path("uri").asString();
+                JsonNode via = resources.get(uri);
+                assertTrue(via != null, uri + " listed: " + resources.keySet());
+                assertEquals(resource.path("name"), via.path("name"));
+                assertEquals(resource.path("mimeType"), via.path("mimeType"));
+                assertEquals(everything.request("resources/read", Map.of("uri", uri)).path("contents"),
+                        client.result("resources/read", Map.of("uri", uri)).path("contents"), uri);
+            }
+            everything.request("resources/templates/list", Map.of()).path("resourceTemplates").forEach(t ->
+                    assertTrue(templates.containsKey(t.path("uriTemplate").asString()), t + " listed: " + templates.keySet()));
+            for (String uri : List.of("demo://resource/dynamic/text/3", "demo://resource/dynamic/blob/4")) {
+                assertEquals(withoutTimes(everything.request("resources/read", Map.of("uri", uri)).path("contents")),
+                        withoutTimes(client.result("resources/read", Map.of("uri", uri)).path("contents")), uri);
+            }
+
+            // a resource the server adds: its list change reaches Quiver's clients, and the resource is read through Quiver
+            MessageStream stream = client.openEventStream();
+            String name = "upstreams-it-" + UUID.randomUUID() + ".gz";
+            JsonNode link = client.callTool("everything.gzip-file-as-resource", Map.of("name", name, "data",
+                    "data:text/plain,through%20Quiver", "outputType", "resourceLink")).path("result");
+            String uri = link.path("content").get(0).path("uri").asString();
+            assertTrue(uri.endsWith(name), link.toString());
+            stream.awaitNotification("notifications/resources/list_changed", T);
+            await(() -> {
+                try {
+                    return byKey(listAll(client, "resources/list", "resources"), "uri").containsKey(uri);
+                } catch (Exception e) {
+                    return false;
+                }
+            }, T, uri + " listed");
+            JsonNode read = client.result("resources/read", Map.of("uri", uri)).path("contents").get(0);
+            assertEquals("application/gzip", read.path("mimeType").asString(), read.toString());
+            try (java.util.zip.GZIPInputStream gunzip = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(
+                    java.util.Base64.getDecoder().decode(read.path("blob").asString())))) {
+                assertEquals("through Quiver", new String(gunzip.readAllBytes(), StandardCharsets.UTF_8));
+            }
+        }
+    }
+
+    /** Every page of a list method's items. */
+    private static List<JsonNode> listAll(McpClient client, String method, String member) throws Exception {
+        List<JsonNode> items = new ArrayList<>();
+        String cursor = null;
+        do {
+            JsonNode result = client.result(method, cursor == null ? Map.of() : Map.of("cursor", cursor));
+            result.path(member).forEach(items::add);
+            cursor = result.path("nextCursor").isString() ? result.path("nextCursor").asString() : null;
+        } while (cursor != null);
+        return items;
+    }
+
+    private static Map<String, JsonNode> byKey(Iterable<JsonNode> items, String key) {
+        Map<String, JsonNode> out = new LinkedHashMap<>();
+        items.forEach(item -> out.putIfAbsent(item.path(key).asString(), item));
+        return out;
+    }
+
+    /**
+     * The JSON with the time of day server-everything writes into each dynamic resource taken out, blobs decoded
+     * first (its dynamic blobs are text too).
+     */
+    private static String withoutTimes(JsonNode node) {
+        JsonNode copy = node.deepCopy();
+        for (JsonNode item : copy) {
+            if (item.path("blob").isString() && item instanceof tools.jackson.databind.node.ObjectNode o) {
+                o.put("blob", new String(java.util.Base64.getDecoder().decode(item.path("blob").asString()), StandardCharsets.UTF_8));
+            }
+        }
+        return copy.toString().replaceAll("created at [0-9:.]+([\\s\\u202f\\u00a0]*[AaPp]\\.?[Mm]\\.?)?", "created at TIME");
+    }
+
+    @Test
+    @Order(3)
     void aServerOnThePythonSdkAnswersThroughQuiverAsItDoesDirectly() throws Exception {
         try (McpClient client = McpClient.connect(server.url(), "upstreams-it", T);
                 Direct direct = Direct.start(PYTHON, PYTHON_SERVER, RUN)) {
@@ -252,7 +370,7 @@ class UpstreamsIT {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void progressAndCancellationPassThrough() throws Exception {
         try (McpClient client = McpClient.connect(server.url(), "upstreams-it", T)) {
             awaitTools(client, List.of("fixture.slow"));
@@ -278,7 +396,7 @@ class UpstreamsIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void theOutcomeEnvelopeAsksTheClientAndSpoofedMetaNeverArrives() throws Exception {
         Map<String, Object> spoof = Map.of("io.quiver/context", Map.of("tenant", "evil", "answers",
                 Map.of("branch", Map.of("action", "accept", "content", Map.of("name", "evil")))),
@@ -314,7 +432,7 @@ class UpstreamsIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void anUpstreamsListChangeReachesQuiversClients() throws Exception {
         try (McpClient client = McpClient.connect(server.url(), "upstreams-it", T)) {
             awaitTools(client, List.of("fixture.grow"));
@@ -330,7 +448,7 @@ class UpstreamsIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void aPerTenantServerRunsOnceForEachTenantAndOnlyItsTenantSeesIt() throws Exception {
         String base = server.url().substring(0, server.url().length() - "/mcp".length());
         for (String tenant : List.of("acme", "globex")) {
@@ -350,7 +468,7 @@ class UpstreamsIT {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void brokenUpstreamsAreReportedAndRetriedWithinTheirPolicy() throws Exception {
         await(() -> log().contains("Upstream exits failed and is not started again")
                 && log().contains("Upstream silent failed and is not started again")
@@ -401,7 +519,7 @@ class UpstreamsIT {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     void aKilledUpstreamEndsItsCallWithoutRerunningItAndComesBack() throws Exception {
         try (McpClient client = McpClient.connect(server.url(), "upstreams-it", T)) {
             awaitTools(client, List.of("fixture.slow"));
@@ -433,7 +551,7 @@ class UpstreamsIT {
     }
 
     @Test
-    @Order(9)
+    @Order(10)
     void editingTheFileStartsAndStopsServersAndLeavesTheOthersRunning() throws Exception {
         try (McpClient client = McpClient.connect(server.url(), "upstreams-it", T)) {
             awaitTools(client, List.of("fs.read_text_file", "everything.echo"));
@@ -451,7 +569,7 @@ class UpstreamsIT {
     }
 
     @Test
-    @Order(10)
+    @Order(11)
     void noChildOutlivesQuiverEvenWhenItIsKilled() throws Exception {
         assertFalse(processes(FIXTURE).isEmpty());
         assertFalse(processes(Path.of(PYTHON_SERVER)).isEmpty());

@@ -64,7 +64,8 @@ public final class ContentJson {
         };
     }
 
-    private static ResourceContents resource(JsonNode r) {
+    /** A resource's contents as {@code resources/read} gives them (and an embedded resource holds them). */
+    public static ResourceContents resource(JsonNode r) {
         String uri = r.path("uri").asString("");
         String mime = optional(r, "mimeType");
         return r.has("blob") ? new ResourceContents.Blob(uri, mime, r.path("blob").asString(""), meta(r))

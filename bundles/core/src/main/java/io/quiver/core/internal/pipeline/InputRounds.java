@@ -1,5 +1,6 @@
 package io.quiver.core.internal.pipeline;
 
+import io.quiver.api.ProtocolError;
 import io.quiver.api.input.InputNeeded;
 import io.quiver.api.input.InputResponse;
 import io.quiver.core.internal.messages.Result;
@@ -54,8 +55,9 @@ public final class InputRounds {
 
     /**
      * Runs extension code that asks by throwing {@link InputNeeded} to completion (or to
-     * {@code input_required}); a failure of its own is logged with the invocation id and answered as an
-     * internal error whose text is {@code failure}.
+     * {@code input_required}); a {@link ProtocolError} it throws is its answer, and any other failure of
+     * its own is logged with the invocation id and answered as an internal error whose text is
+     * {@code failure}.
      */
     public Result runAsking(RequestScope scope, String target, ObjectNode params, Asking code, String failure) {
         AttemptLoop.Runner runner = answers -> {
@@ -70,6 +72,9 @@ public final class InputRounds {
             return end instanceof AttemptLoop.End.Parked parked ? parked.result() : ((AttemptLoop.End.Done) end).result();
         } catch (McpException | CancellationException e) {
             throw e;
+        } catch (ProtocolError refusal) {
+            // a prompt or resource that refuses the request (an upstream server's own error, say): its answer
+            throw new McpException(refusal.code(), refusal.getMessage());
         } catch (Exception e) {
             LOG.error("{} failed ({})", target, scope.invocationId(), e);
             throw new McpException(ErrorCodes.INTERNAL_ERROR, failure);

@@ -1,0 +1,53 @@
+package io.quiver.upstream.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.quiver.api.ProtocolError;
+import io.quiver.api.content.ResourceContents;
+import io.quiver.api.resource.Resource;
+import io.quiver.api.resource.ResourceRequest;
+import io.quiver.api.resource.ResourceTemplate;
+import io.quiver.lib.content.ContentJson;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * An upstream resource, or a family of them named by a URI template, as a Quiver {@link Resource} or
+ * {@link ResourceTemplate}: each {@code resources/read} is passed on to the server with the URI the
+ * caller read ({@link Forwarded}), and its contents passed back. A resource the server says it does
+ * not have ({@value #RESOURCE_NOT_FOUND}) is none here either: Quiver answers as it does for any missing
+ * resource, with the code of the caller's revision.
+ */
+final class ProxyResource implements Resource, ResourceTemplate {
+
+    /** The error a session revision's server gives for a resource it does not have. */
+    static final int RESOURCE_NOT_FOUND = -32002;
+
+    private final Upstream upstream;
+
+    ProxyResource(Upstream upstream) {
+        this.upstream = upstream;
+    }
+
+    @Override
+    public List<ResourceContents> read(ResourceRequest request) {
+        ObjectNode params = McpClient.JSON.createObjectNode().put("uri", request.uri());
+        JsonNode result;
+        try {
+            result = Forwarded.request(upstream, "resources/read", params, request.context());
+        } catch (ProtocolError e) {
+            if (e.code() == RESOURCE_NOT_FOUND) {
+                return List.of();
+            }
+            throw e;
+        }
+        List<ResourceContents> contents = new ArrayList<>();
+        for (JsonNode c : result.path("contents")) {
+            if (c.isObject()) {
+                contents.add(ContentJson.resource(c));
+            }
+        }
+        return contents;
+    }
+}
