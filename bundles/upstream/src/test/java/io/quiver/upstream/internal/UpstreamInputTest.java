@@ -1,5 +1,8 @@
 package io.quiver.upstream.internal;
 
+import static io.quiver.upstream.internal.FakeHttpUpstream.reply;
+import static io.quiver.upstream.internal.FakeHttpUpstream.result;
+import static io.quiver.upstream.internal.FakeHttpUpstream.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -7,18 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.lang.reflect.Proxy;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Dictionary;
-import java.util.Hashtable;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -26,14 +21,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.osgi.framework.Bundle;
-import org.osgi.framework.BundleContext;
-import org.osgi.framework.ServiceReference;
-import org.osgi.framework.ServiceRegistration;
-import org.osgi.framework.Version;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 
 import io.quiver.api.CallerIdentity;
 import io.quiver.api.ClientInfo;
@@ -60,9 +49,10 @@ class UpstreamInputTest {
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     private final ExecutorService work = Executors.newCachedThreadPool();
-    private final Map<String, Tool> registered = new ConcurrentHashMap<>();
-    private final List<JsonNode> received = new CopyOnWriteArrayList<>();
-    private HttpServer server;
+    private final FakeFramework framework = new FakeFramework();
+    private final Map<String, Tool> registered = framework.services(Tool.class);
+    private List<JsonNode> received = List.of();
+    private FakeHttpUpstream server;
     private Upstream upstream;
     /** The elicitation answer the session-era server waits for. */
     private volatile CompletableFuture<JsonNode> answer = new CompletableFuture<>();
@@ -73,7 +63,7 @@ class UpstreamInputTest {
             upstream.stop();
         }
         if (server != null) {
-            server.stop(0);
+            server.close();
         }
         timer.shutdownNow();
         work.shutdownNow();
@@ -175,32 +165,16 @@ class UpstreamInputTest {
     }
 
     private void start(boolean stateless) throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.setExecutor(Executors.newCachedThreadPool());
-        server.createContext("/mcp", exchange -> {
-            try {
-                if (!exchange.getRequestMethod().equals("POST")) {
-                    exchange.sendResponseHeaders(405, -1);
-                    return;
-                }
-                JsonNode message = FakeConnection.JSON.readTree(exchange.getRequestBody().readAllBytes());
-                received.add(message);
-                if (stateless) {
-                    stateless(exchange, message);
-                } else {
-                    session(exchange, message);
-                }
-            } catch (Exception e) {
-                e.printStackTrace();
-            } finally {
-                exchange.close();
+        server = FakeHttpUpstream.start((exchange, message) -> {
+            if (stateless) {
+                stateless(exchange, message);
+            } else {
+                session(exchange, message);
             }
         });
-        server.start();
-        ServerSpec spec = new ServerSpec("up", ServerSpec.Kind.HTTP, null, List.of(), Map.of(), null,
-                URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/mcp"), Map.of(), Path.of("t"));
-        upstream = new Upstream(spec, TypedConfig.of(UpstreamConfig.class, Map.of("startupTimeoutMs", 5000L)), context(),
-                timer, work, Path.of("."));
+        received = server.received;
+        upstream = new Upstream(server.spec("up"), TypedConfig.of(UpstreamConfig.class, Map.of("startupTimeoutMs", 5000L)),
+                framework.context, timer, work, Path.of("."));
         upstream.start();
     }
 
@@ -261,26 +235,6 @@ class UpstreamInputTest {
             default -> reply(exchange, 404, "{\"jsonrpc\": \"2.0\", \"id\": null, \"error\": {\"code\": -32601,"
                     + " \"message\": \"Method not found\"}}");
         }
-    }
-
-    private static void write(OutputStream out, String json) throws IOException {
-        out.write(("data: " + json + "\n\n").getBytes(StandardCharsets.UTF_8));
-        out.flush();
-    }
-
-    private static void result(HttpExchange exchange, JsonNode message, String result) throws IOException {
-        ObjectNode answer = FakeConnection.JSON.createObjectNode().put("jsonrpc", "2.0");
-        answer.set("id", message.get("id"));
-        answer.set("result", FakeConnection.JSON.readTree(result));
-        exchange.getResponseHeaders().add("Mcp-Session-Id", "s-1");
-        reply(exchange, 200, answer.toString());
-    }
-
-    private static void reply(HttpExchange exchange, int status, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().add("Content-Type", "application/json");
-        exchange.sendResponseHeaders(status, bytes.length);
-        exchange.getResponseBody().write(bytes);
     }
 
     /** One attempt of a call as the engine makes it. */
@@ -350,63 +304,5 @@ class UpstreamInputTest {
                 return context;
             }
         };
-    }
-
-    /** The framework as far as Upstream uses it: a bundle version, and registrations kept by tool name. */
-    private BundleContext context() {
-        Bundle bundle = proxy(Bundle.class, (m, args) -> m.equals("getVersion") ? new Version(1, 0, 0) : null);
-        return proxy(BundleContext.class, (m, args) -> switch (m) {
-            case "getBundle" -> bundle;
-            case "registerService" -> registration((Tool) args[1], (Dictionary<?, ?>) args[2]);
-            default -> null;
-        });
-    }
-
-    private ServiceRegistration<Tool> registration(Tool tool, Dictionary<?, ?> properties) {
-        Map<String, Object> props = new ConcurrentHashMap<>();
-        for (var keys = properties.keys(); keys.hasMoreElements();) {
-            Object k = keys.nextElement();
-            props.put((String) k, properties.get(k));
-        }
-        String name = (String) props.get("mcp.tool.name");
-        registered.put(name, tool);
-        ServiceReference<?> reference = proxy(ServiceReference.class, (m, args) -> switch (m) {
-            case "getProperty" -> props.get((String) args[0]);
-            case "getPropertyKeys" -> props.keySet().toArray(String[]::new);
-            default -> null;
-        });
-        @SuppressWarnings("unchecked")
-        ServiceRegistration<Tool> r = proxy(ServiceRegistration.class, (m, args) -> switch (m) {
-            case "getReference" -> reference;
-            case "unregister" -> registered.remove(name);
-            case "setProperties" -> {
-                Hashtable<?, ?> next = (Hashtable<?, ?>) args[0];
-                props.clear();
-                next.forEach((k, v) -> props.put((String) k, v));
-                yield null;
-            }
-            default -> null;
-        });
-        return r;
-    }
-
-    private interface Answer {
-        Object answer(String method, Object[] args);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> T proxy(Class<T> type, Answer answer) {
-        return (T) Proxy.newProxyInstance(UpstreamInputTest.class.getClassLoader(), new Class<?>[] {type}, (p, m, args) -> {
-            switch (m.getName()) {
-                case "hashCode":
-                    return System.identityHashCode(p);
-                case "equals":
-                    return p == args[0];
-                case "toString":
-                    return type.getSimpleName();
-                default:
-                    return answer.answer(m.getName(), args);
-            }
-        });
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quiver.api.CallerIdentity;
 import io.quiver.api.Outcome;
+import io.quiver.api.ProtocolError;
 import io.quiver.api.Tool;
 import io.quiver.api.ToolResult;
 import io.quiver.api.call.Decision;
@@ -235,6 +236,23 @@ class WireFormatTest {
     private static void assertSameError(JsonNode hidden, JsonNode missing, String hiddenName, String missingName) {
         assertTrue(hidden.has("error"), hidden.toString());
         assertEquals(missing.toString(), hidden.toString().replace(hiddenName, missingName));
+    }
+
+    @Test
+    void aPromptOrResourceThatRefusesIsAnsweredWithItsOwnCodeAndMessage() throws Exception {
+        register(Prompt.class, "mcp.prompt.", "refusing", Map.of(), (Prompt) request -> {
+            throw new ProtocolError(-32602, "No such city: " + request.arguments().get("city"));
+        });
+        register(ResourceTemplate.class, "mcp.template.", "test://refusing/{x}", Map.of("mcp.template.name", "refusing"),
+                (ResourceTemplate) request -> {
+                    throw new ProtocolError(-32001, "Not yours: " + request.variables().get("x"));
+                });
+        JsonNode prompt = stateless("prompts/get", "{\"name\":\"refusing\",\"arguments\":{\"city\":\"Atlantis\"}," + META + "}");
+        assertEquals(-32602, prompt.path("error").path("code").asInt(), prompt.toString());
+        assertEquals("No such city: Atlantis", prompt.path("error").path("message").asString(), prompt.toString());
+        JsonNode read = stateless("resources/read", "{\"uri\":\"test://refusing/7\"," + META + "}");
+        assertEquals(-32001, read.path("error").path("code").asInt(), read.toString());
+        assertEquals("Not yours: 7", read.path("error").path("message").asString(), read.toString());
     }
 
     // -------------------------------------------------------------------------------------------

@@ -1,0 +1,314 @@
+package io.quiver.upstream.internal;
+
+import static io.quiver.upstream.internal.FakeHttpUpstream.error;
+import static io.quiver.upstream.internal.FakeHttpUpstream.reply;
+import static io.quiver.upstream.internal.FakeHttpUpstream.result;
+import static io.quiver.upstream.internal.FakeHttpUpstream.write;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import com.sun.net.httpserver.HttpExchange;
+
+import io.quiver.api.CallerIdentity;
+import io.quiver.api.ClientInfo;
+import io.quiver.api.LogLevel;
+import io.quiver.api.ProtocolError;
+import io.quiver.api.RequestContext;
+import io.quiver.api.Tool;
+import io.quiver.api.content.ResourceContents;
+import io.quiver.api.content.TextContent;
+import io.quiver.api.prompt.Prompt;
+import io.quiver.api.prompt.PromptArgument;
+import io.quiver.api.prompt.PromptRequest;
+import io.quiver.api.prompt.PromptResult;
+import io.quiver.api.resource.Resource;
+import io.quiver.api.resource.ResourceRequest;
+import io.quiver.api.resource.ResourceTemplate;
+import io.quiver.lib.config.TypedConfig;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * An upstream's prompts, resources and resource templates become Quiver services as its lists give them,
+ * follow their change notifications and its settings, and pass each request on to the server. The
+ * server is a small Streamable HTTP server of the test's own, in a session revision or the stateless one;
+ * the framework is a stand-in that keeps what is registered.
+ */
+class UpstreamListsTest {
+
+    private static final String PROMPTS = "{\"prompts\": [{\"name\": \"greet\", \"title\": \"Greeting\", \"arguments\":"
+            + " [{\"name\": \"who\", \"description\": \"whom to greet\", \"required\": true}]}]}";
+    private static final String PROMPTS_CHANGED = "{\"prompts\": [{\"name\": \"greet\", \"arguments\":"
+            + " [{\"name\": \"who\", \"required\": true}, {\"name\": \"tone\"}]}]}";
+    private static final String RESOURCES = "{\"resources\": [{\"uri\": \"a://1\", \"name\": \"one\", \"mimeType\": \"text/plain\"},"
+            + " {\"uri\": \"a://2\"}, {\"uri\": \"a://3\", \"name\": \"three\"}]}";
+    private static final String TEMPLATES = "{\"resourceTemplates\": [{\"uriTemplate\": \"a://t/{id}\", \"name\": \"family\"}]}";
+
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    private final ExecutorService work = Executors.newCachedThreadPool();
+    private final FakeFramework framework = new FakeFramework();
+    private FakeHttpUpstream server;
+    private Upstream upstream;
+    private volatile String prompts = PROMPTS;
+    /** Completed by the test to send the stateless server's prompt list change on its listen stream. */
+    private final CompletableFuture<String> announce = new CompletableFuture<>();
+    /** Set once the server has a read that waits until its client cancels it. */
+    private final AtomicBoolean holding = new AtomicBoolean();
+
+    @AfterEach
+    void stop() {
+        announce.complete(null);
+        if (upstream != null) {
+            upstream.stop();
+        }
+        if (server != null) {
+            server.close();
+        }
+        timer.shutdownNow();
+        work.shutdownNow();
+    }
+
+    @Test
+    void promptsResourcesAndTemplatesAreRegisteredAsListedAndEachRequestGoesToTheServer() throws Exception {
+        start(false, Map.of());
+        await(() -> framework.services(ResourceTemplate.class).containsKey("a://t/{id}"), "the template registered");
+        Prompt greet = framework.services(Prompt.class).get("up.greet");
+        assertEquals(List.of(new PromptArgument("who", "whom to greet", true)), greet.arguments());
+        assertEquals("Greeting", framework.properties(Prompt.class, "up.greet").get("mcp.prompt.title"));
+        assertEquals(List.of("a://1", "a://2", "a://3"), framework.services(Resource.class).keySet().stream().sorted().toList());
+        assertEquals("a://2", framework.properties(Resource.class, "a://2").get("mcp.resource.name"),
+                "a resource listed without a name is named by its URI");
+        assertEquals("text/plain", framework.properties(Resource.class, "a://1").get("mcp.resource.mimeType"));
+        assertEquals("up", framework.properties(ResourceTemplate.class, "a://t/{id}").get(ToolProperties.SERVER));
+
+        PromptResult rendered = greet.get(promptRequest(Map.of("who", "Ada")));
+        assertEquals("hello Ada", ((TextContent) rendered.messages().get(0).content()).text());
+        assertEquals("assistant", rendered.messages().get(0).role());
+        ProtocolError refused = assertThrows(ProtocolError.class, () -> greet.get(promptRequest(Map.of("who", "nobody"))));
+        assertEquals(-32602, refused.code(), "the server's error, with its code");
+        assertEquals("no such person", refused.getMessage());
+
+        List<ResourceContents> one = framework.services(Resource.class).get("a://1").read(resourceRequest("a://1", false));
+        assertEquals(List.of(new ResourceContents.Text("a://1", "text/plain", "contents of a://1", Map.of())), one);
+        ResourceTemplate family = framework.services(ResourceTemplate.class).get("a://t/{id}");
+        assertEquals(List.of(), family.read(resourceRequest("a://t/missing", false)),
+                "a resource the server does not have is none here either: Quiver answers its own not-found");
+        assertEquals("contents of a://t/7", ((ResourceContents.Text) family.read(resourceRequest("a://t/7", false)).get(0)).text());
+
+        // a read whose caller cancels it is cancelled at the server too
+        ProtocolError cancelled = assertThrows(ProtocolError.class, () -> family.read(resourceRequest("a://t/slow", true)));
+        assertEquals("The request was cancelled.", cancelled.getMessage());
+        await(() -> server.count("notifications/cancelled") == 1, "the server told of the cancellation");
+    }
+
+    @Test
+    void theSettingsLeavePromptsAndResourcesOutOrBoundTheirNumber() throws Exception {
+        start(false, Map.of("prompts", false, "resources", false));
+        await(() -> framework.services(Tool.class).containsKey("up.echo"), "the tool registered");
+        assertEquals(Map.of(), framework.services(Prompt.class));
+        assertEquals(Map.of(), framework.services(Resource.class));
+        assertEquals(0, server.count("prompts/list") + server.count("resources/list") + server.count("resources/templates/list"),
+                "nothing of them was even asked for");
+        upstream.stop();
+        server.close();
+
+        start(false, Map.of("maxResources", 2));
+        await(() -> framework.services(Resource.class).size() == 2, "two resources registered");
+        Thread.sleep(200);
+        assertEquals(List.of("a://1", "a://2"), framework.services(Resource.class).keySet().stream().sorted().toList());
+        assertEquals(Map.of(), framework.services(ResourceTemplate.class), "the template is beyond maxResources");
+    }
+
+    @Test
+    void aStatelessServersListChangeRelistsThatListAlone() throws Exception {
+        start(true, Map.of());
+        await(() -> server.count("subscriptions/listen") == 1 && framework.services(Prompt.class).containsKey("up.greet"),
+                "listening, the prompt registered");
+        JsonNode listen = server.received.stream().filter(m -> "subscriptions/listen".equals(m.path("method").asString("")))
+                .findFirst().orElseThrow();
+        assertEquals(FakeConnection.JSON.readTree("{\"promptsListChanged\": true, \"resourcesListChanged\": true}"),
+                listen.path("params").path("notifications"), "the lists whose changes the server announces; not its tools'");
+        Prompt before = framework.services(Prompt.class).get("up.greet");
+        long resourceLists = server.count("resources/list");
+
+        prompts = PROMPTS_CHANGED;
+        announce.complete("notifications/prompts/list_changed");
+        await(() -> framework.services(Prompt.class).get("up.greet") != before, "the prompt registered anew");
+        Prompt after = framework.services(Prompt.class).get("up.greet");
+        assertEquals(List.of(new PromptArgument("who", null, true), new PromptArgument("tone", null, false)), after.arguments());
+        assertEquals(null, framework.properties(Prompt.class, "up.greet").get("mcp.prompt.title"), "the title it no longer has");
+        assertEquals(resourceLists, server.count("resources/list"), "the resources were not listed again");
+    }
+
+    // --------------------------------------------------------------------------------------------
+
+    private void start(boolean stateless, Map<String, Object> settings) throws IOException {
+        server = FakeHttpUpstream.start((exchange, message) -> serve(exchange, message, stateless));
+        Map<String, Object> config = new java.util.HashMap<>(settings);
+        config.put("startupTimeoutMs", 5000L);
+        upstream = new Upstream(server.spec("up"), TypedConfig.of(UpstreamConfig.class, config), framework.context, timer,
+                work, Path.of("."));
+        upstream.start();
+    }
+
+    private void serve(HttpExchange exchange, JsonNode message, boolean stateless) throws Exception {
+        String complete = stateless ? "\"resultType\": \"complete\", " : "";
+        JsonNode params = message.path("params");
+        switch (message.path("method").asString("")) {
+            case "server/discover" -> {
+                if (stateless) {
+                    result(exchange, message, "{" + complete + "\"supportedVersions\": [\"2026-07-28\"], \"capabilities\":"
+                            + " {\"tools\": {}, \"prompts\": {\"listChanged\": true}, \"resources\": {\"listChanged\": true}},"
+                            + " \"serverInfo\": {\"name\": \"up\", \"version\": \"1\"}}");
+                } else {
+                    reply(exchange, 400, "{\"jsonrpc\": \"2.0\", \"id\": null, \"error\": {\"code\": -32000, \"message\": \"no session\"}}");
+                }
+            }
+            case "initialize" -> result(exchange, message, "{\"protocolVersion\": \"2025-11-25\", \"capabilities\": {\"tools\": {},"
+                    + " \"prompts\": {}, \"resources\": {}}, \"serverInfo\": {\"name\": \"up\", \"version\": \"1\"}}");
+            case "tools/list" -> result(exchange, message, "{" + complete + "\"tools\": [{\"name\": \"echo\", \"inputSchema\":"
+                    + " {\"type\": \"object\"}}]}");
+            case "prompts/list" -> result(exchange, message, prompts.replaceFirst("\\{", "{" + complete));
+            case "resources/list" -> result(exchange, message, RESOURCES.replaceFirst("\\{", "{" + complete));
+            case "resources/templates/list" -> result(exchange, message, TEMPLATES.replaceFirst("\\{", "{" + complete));
+            case "prompts/get" -> {
+                String who = params.path("arguments").path("who").asString("");
+                if (who.equals("nobody")) {
+                    error(exchange, message, -32602, "no such person");
+                } else {
+                    result(exchange, message, "{" + complete + "\"messages\": [{\"role\": \"assistant\", \"content\":"
+                            + " {\"type\": \"text\", \"text\": \"hello " + who + "\"}}]}");
+                }
+            }
+            case "resources/read" -> {
+                String uri = params.path("uri").asString("");
+                if (uri.endsWith("/missing")) {
+                    error(exchange, message, ProxyResource.RESOURCE_NOT_FOUND, "Resource not found");
+                } else if (uri.endsWith("/slow")) {
+                    holding.set(true);
+                    Thread.sleep(3_000); // until the client has given up; its answer then goes nowhere
+                    error(exchange, message, -32603, "too late");
+                } else {
+                    result(exchange, message, "{" + complete + "\"contents\": [{\"uri\": \"" + uri + "\", \"mimeType\":"
+                            + " \"text/plain\", \"text\": \"contents of " + uri + "\"}]}");
+                }
+            }
+            case "subscriptions/listen" -> {
+                exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
+                exchange.sendResponseHeaders(200, 0);
+                String method = announce.get(10, TimeUnit.SECONDS);
+                if (method != null) {
+                    write(exchange.getResponseBody(), "{\"jsonrpc\": \"2.0\", \"method\": \"" + method + "\"}");
+                    announce.get(10, TimeUnit.SECONDS);
+                    Thread.sleep(2_000); // the stream stays open while the test looks
+                }
+            }
+            default -> exchange.sendResponseHeaders(202, -1);
+        }
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within 10 s: " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private PromptRequest promptRequest(Map<String, String> arguments) {
+        RequestContext context = context(() -> false);
+        return new PromptRequest() {
+            @Override
+            public String name() {
+                return "up.greet";
+            }
+
+            @Override
+            public Map<String, String> arguments() {
+                return arguments;
+            }
+
+            @Override
+            public RequestContext context() {
+                return context;
+            }
+        };
+    }
+
+    /** A read; {@code cancelled}: its caller cancels it once the server holds it. */
+    private ResourceRequest resourceRequest(String uri, boolean cancelled) {
+        RequestContext context = context(() -> cancelled && holding.get());
+        return new ResourceRequest() {
+            @Override
+            public String uri() {
+                return uri;
+            }
+
+            @Override
+            public Map<String, String> variables() {
+                return Map.of();
+            }
+
+            @Override
+            public RequestContext context() {
+                return context;
+            }
+        };
+    }
+
+    private static RequestContext context(BooleanSupplier cancelled) {
+        ClientInfo client = new ClientInfo("test", "1", Map.of());
+        return new RequestContext() {
+            @Override
+            public String invocationId() {
+                return "inv-1";
+            }
+
+            @Override
+            public CallerIdentity caller() {
+                return CallerIdentity.ANONYMOUS;
+            }
+
+            @Override
+            public ClientInfo client() {
+                return client;
+            }
+
+            @Override
+            public String protocolVersion() {
+                return "2025-11-25";
+            }
+
+            @Override
+            public void progress(double progress, Double total, String message) {
+            }
+
+            @Override
+            public void log(LogLevel level, String logger, Object data) {
+            }
+
+            @Override
+            public boolean isCancelled() {
+                return cancelled.getAsBoolean();
+            }
+        };
+    }
+}
