@@ -1,7 +1,7 @@
 package io.quiver.api;
 
 /**
- * Thrown by a tool, prompt or resource that refuses a request at the protocol level rather than failing
+ * Thrown by a tool, prompt, resource or completer that refuses a request at the protocol level rather than failing
  * at its work: the client receives a JSON-RPC error with this code and message (a task ends {@code failed}).
  * For failures the model should read and react to, return {@link ToolResult#error} instead. Any
  * other exception gives a generic error and keeps its message in the server log.

@@ -69,6 +69,7 @@ final class Handshake {
     static Agreed open(McpClient client, Deadline deadline, long probeMillis, Boolean known, Runnable lateStateless)
             throws Exception {
         String offer = McpClient.SESSION_VERSIONS.get(0);
+        McpClient.Request unanswered = null;
         if (!Boolean.FALSE.equals(known)) {
             List<String> tried = new ArrayList<>();
             String asking = McpClient.STATELESS_VERSIONS.get(0);
@@ -86,6 +87,7 @@ final class Handshake {
                         throw new TimeoutException("no answer to server/discover within " + deadline.describe());
                     }
                     // a session-only server may never answer a request before initialize
+                    unanswered = probe;
                     probe.answer().thenAccept(late -> {
                         if (stateless(late) != null) {
                             lateStateless.run();
@@ -122,13 +124,7 @@ final class Handshake {
                 }
                 String version = stateless(result);
                 if (version != null) {
-                    client.stateless(version);
-                    client.connection().negotiated(version, true);
-                    JsonNode meta = result.path("_meta");
-                    JsonNode info = result.has("serverInfo") ? result.get("serverInfo")
-                            : meta.get("io.modelcontextprotocol/serverInfo");
-                    return new Agreed(version, true, result.path("capabilities"), info,
-                            result.path("instructions").isString() ? result.get("instructions").asString() : null);
+                    return statelessAgreed(client, version, result);
                 }
                 List<String> supported = strings(result.get("supportedVersions"));
                 if (!supported.isEmpty()) {
@@ -142,7 +138,30 @@ final class Handshake {
                 break;
             }
         }
-        return initialize(client, offer, deadline);
+        try {
+            return initialize(client, offer, deadline);
+        } catch (IOException refused) {
+            // a stateless server slower than the probe answers it after all, before it refuses initialize
+            // (it serves the revision it was first asked in): taken as the answer, no restart needed
+            JsonNode late = unanswered == null ? null : unanswered.answer().exceptionally(failure -> null).getNow(null);
+            String version = stateless(late);
+            if (version == null) {
+                throw refused;
+            }
+            LOG.info("server/discover was answered after {} ms, and initialize refused: the server speaks {}", probeMillis,
+                    version);
+            return statelessAgreed(client, version, late);
+        }
+    }
+
+    /** The agreement with a server whose discover result offers a stateless revision the client speaks. */
+    private static Agreed statelessAgreed(McpClient client, String version, JsonNode result) {
+        client.stateless(version);
+        client.connection().negotiated(version, true);
+        JsonNode meta = result.path("_meta");
+        JsonNode info = result.has("serverInfo") ? result.get("serverInfo") : meta.get("io.modelcontextprotocol/serverInfo");
+        return new Agreed(version, true, result.path("capabilities"), info,
+                result.path("instructions").isString() ? result.get("instructions").asString() : null);
     }
 
     /** The stateless revision a discover result offers that the client speaks, or null when it is none. */

@@ -132,6 +132,9 @@ final class Upstream {
         final Map<String, ServiceRegistration<?>> prompts = new LinkedHashMap<>();
         final Map<String, ServiceRegistration<?>> resources = new LinkedHashMap<>();
         final Map<String, ServiceRegistration<?>> templates = new LinkedHashMap<>();
+        /** The completers of the prompts (by exposed name) and of the templates (by URI template). */
+        final Map<String, ServiceRegistration<?>> promptCompleters = new LinkedHashMap<>();
+        final Map<String, ServiceRegistration<?>> templateCompleters = new LinkedHashMap<>();
         /** What the server declared in the handshake. */
         volatile JsonNode capabilities = McpClient.JSON.createObjectNode();
         /** Upstream calls waiting for their users' answers. */
@@ -512,6 +515,8 @@ final class Upstream {
                 JsonNode prompt = byExposed.get(exposed);
                 return new ProxyPrompt(this, prompt.path("name").asString(), prompt);
             }, false);
+            sync(g.promptCompleters, completers(g, "ref/prompt", wanted.keySet()), io.quiver.api.completion.Completer.class,
+                    exposed -> new ProxyCompleter(this, "ref/prompt", byExposed.get(exposed).path("name").asString()), false);
         }
     }
 
@@ -557,7 +562,27 @@ final class Upstream {
             }
             sync(g.resources, fixed, io.quiver.api.resource.Resource.class, uri -> proxy, true);
             sync(g.templates, families, io.quiver.api.resource.ResourceTemplate.class, uriTemplate -> proxy, true);
+            sync(g.templateCompleters, completers(g, "ref/resource", families.keySet()), io.quiver.api.completion.Completer.class,
+                    uriTemplate -> new ProxyCompleter(this, "ref/resource", uriTemplate), false);
         }
+    }
+
+    /**
+     * The completers to register where the server offers completions: one for each prompt (by exposed name) or
+     * template (by URI template), each with the scope the server's other services have.
+     */
+    private Map<String, Hashtable<String, Object>> completers(Generation g, String refType, java.util.Set<String> refs) {
+        Map<String, Hashtable<String, Object>> wanted = new LinkedHashMap<>();
+        if (g.capabilities.has("completions")) {
+            for (String ref : refs) {
+                Hashtable<String, Object> p = new Hashtable<>();
+                p.put("mcp.completion.refType", refType);
+                p.put("mcp.completion.ref", ref);
+                p.put(ToolProperties.SERVER, spec.name());
+                wanted.put(ref, ToolProperties.scoped(p, config));
+            }
+        }
+        return wanted;
     }
 
     /**
@@ -619,7 +644,8 @@ final class Upstream {
     private void unregister(Generation g) {
         synchronized (lock) {
             g.ready = false;
-            for (Map<String, ServiceRegistration<?>> registered : List.of(g.tools, g.prompts, g.resources, g.templates)) {
+            for (Map<String, ServiceRegistration<?>> registered : List.of(g.tools, g.prompts, g.resources, g.templates,
+                    g.promptCompleters, g.templateCompleters)) {
                 registered.values().forEach(Upstream::unregister);
                 registered.clear();
             }

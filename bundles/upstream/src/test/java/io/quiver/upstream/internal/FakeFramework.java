@@ -23,7 +23,8 @@ final class FakeFramework {
 
     private static final Map<String, String> KEYS = Map.of("io.quiver.api.Tool", "mcp.tool.name",
             "io.quiver.api.prompt.Prompt", "mcp.prompt.name", "io.quiver.api.resource.Resource", "mcp.resource.uri",
-            "io.quiver.api.resource.ResourceTemplate", "mcp.template.uriTemplate");
+            "io.quiver.api.resource.ResourceTemplate", "mcp.template.uriTemplate", "io.quiver.api.completion.Completer",
+            "mcp.completion.ref");
 
     private final Map<String, Map<String, Object>> services = new ConcurrentHashMap<>();
     private final Map<String, Map<String, Map<String, Object>>> properties = new ConcurrentHashMap<>();

@@ -2,11 +2,13 @@ package io.quiver.upstream.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -127,6 +129,32 @@ class HandshakeTest {
         assertFalse(agreed.get(5, TimeUnit.SECONDS).stateless());
         server.result(discover, "{\"supportedVersions\": [\"2026-07-28\"], \"capabilities\": {}}");
         assertTrue(late.await(5, TimeUnit.SECONDS), "the next start may speak the stateless revision");
+    }
+
+    @Test
+    void aStatelessServerSlowerThanTheProbeIsTakenAtItsLateAnswerWhenItRefusesInitialize() throws Exception {
+        CompletableFuture<Handshake.Agreed> agreed = open(200, null, () -> { });
+        FakeConnection.Sent discover = server.next("server/discover");
+        FakeConnection.Sent init = server.next("initialize");
+        // as the Python SDK's stdio server does when it starts slowly: the discover first, then the refusal
+        server.result(discover, "{\"supportedVersions\": [\"2026-07-28\"], \"capabilities\": {\"tools\": {}}}");
+        server.error(init, -32600, "connection is serving the 2026-07-28 protocol; the initialize handshake is not accepted",
+                null);
+        Handshake.Agreed a = agreed.get(5, TimeUnit.SECONDS);
+        assertTrue(a.stateless(), "no failed start, no restart");
+        assertEquals("2026-07-28", a.protocolVersion());
+        assertEquals(Boolean.TRUE, server.stateless);
+        assertTrue(a.capabilities().has("tools"));
+    }
+
+    @Test
+    void aSessionServersRefusalOfInitializeStillFailsTheStart() throws Exception {
+        CompletableFuture<Handshake.Agreed> agreed = open(200, null, () -> { });
+        server.next("server/discover");
+        FakeConnection.Sent init = server.next("initialize");
+        server.error(init, -32602, "unsupported", null);
+        ExecutionException failed = assertThrows(ExecutionException.class, () -> agreed.get(5, TimeUnit.SECONDS));
+        assertTrue(failed.getCause().getCause().getMessage().contains("initialize: unsupported"), failed.toString());
     }
 
     @Test

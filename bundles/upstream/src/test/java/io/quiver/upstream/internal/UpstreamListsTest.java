@@ -32,6 +32,9 @@ import io.quiver.api.LogLevel;
 import io.quiver.api.ProtocolError;
 import io.quiver.api.RequestContext;
 import io.quiver.api.Tool;
+import io.quiver.api.completion.Completer;
+import io.quiver.api.completion.Completion;
+import io.quiver.api.completion.CompletionRequest;
 import io.quiver.api.content.ResourceContents;
 import io.quiver.api.content.TextContent;
 import io.quiver.api.prompt.Prompt;
@@ -111,6 +114,18 @@ class UpstreamListsTest {
                 "a resource the server does not have is none here either: Quiver answers its own not-found");
         assertEquals("contents of a://t/7", ((ResourceContents.Text) family.read(resourceRequest("a://t/7", false)).get(0)).text());
 
+        // completions of a prompt's and a template's arguments, asked of the server under its own names
+        Completer names = framework.services(Completer.class).get("up.greet");
+        assertEquals("ref/prompt", framework.properties(Completer.class, "up.greet").get("mcp.completion.refType"));
+        Completion completion = names.complete(completionRequest("who", "A", Map.of("tone", "warm")));
+        assertEquals(new Completion(List.of("Ada", "Alan"), 7, true), completion);
+        JsonNode asked = server.received.stream().filter(m -> "completion/complete".equals(m.path("method").asString("")))
+                .reduce((a, b) -> b).orElseThrow().path("params");
+        assertEquals(FakeConnection.JSON.readTree("{\"ref\": {\"type\": \"ref/prompt\", \"name\": \"greet\"}, \"argument\":"
+                + " {\"name\": \"who\", \"value\": \"A\"}, \"context\": {\"arguments\": {\"tone\": \"warm\"}}}"), asked);
+        Completion ids = framework.services(Completer.class).get("a://t/{id}").complete(completionRequest("id", "", Map.of()));
+        assertEquals(List.of("a://t/{id}:id"), ids.values(), "the template's completion, asked by its URI template");
+
         // a read whose caller cancels it is cancelled at the server too
         ProtocolError cancelled = assertThrows(ProtocolError.class, () -> family.read(resourceRequest("a://t/slow", true)));
         assertEquals("The request was cancelled.", cancelled.getMessage());
@@ -123,6 +138,7 @@ class UpstreamListsTest {
         await(() -> framework.services(Tool.class).containsKey("up.echo"), "the tool registered");
         assertEquals(Map.of(), framework.services(Prompt.class));
         assertEquals(Map.of(), framework.services(Resource.class));
+        assertEquals(Map.of(), framework.services(Completer.class));
         assertEquals(0, server.count("prompts/list") + server.count("resources/list") + server.count("resources/templates/list"),
                 "nothing of them was even asked for");
         upstream.stop();
@@ -181,7 +197,15 @@ class UpstreamListsTest {
                 }
             }
             case "initialize" -> result(exchange, message, "{\"protocolVersion\": \"2025-11-25\", \"capabilities\": {\"tools\": {},"
-                    + " \"prompts\": {}, \"resources\": {}}, \"serverInfo\": {\"name\": \"up\", \"version\": \"1\"}}");
+                    + " \"prompts\": {}, \"resources\": {}, \"completions\": {}}, \"serverInfo\": {\"name\": \"up\","
+                    + " \"version\": \"1\"}}");
+            case "completion/complete" -> {
+                JsonNode ref = params.path("ref");
+                result(exchange, message, ref.path("type").asString().equals("ref/prompt")
+                        ? "{\"completion\": {\"values\": [\"Ada\", \"Alan\"], \"total\": 7, \"hasMore\": true}}"
+                        : "{\"completion\": {\"values\": [\"" + ref.path("uri").asString() + ":"
+                                + params.path("argument").path("name").asString() + "\"]}}");
+            }
             case "tools/list" -> result(exchange, message, "{" + complete + "\"tools\": [{\"name\": \"echo\", \"inputSchema\":"
                     + " {\"type\": \"object\"}}]}");
             case "prompts/list" -> result(exchange, message, prompts.replaceFirst("\\{", "{" + complete));
@@ -265,6 +289,31 @@ class UpstreamListsTest {
             @Override
             public Map<String, String> variables() {
                 return Map.of();
+            }
+
+            @Override
+            public RequestContext context() {
+                return context;
+            }
+        };
+    }
+
+    private static CompletionRequest completionRequest(String argument, String value, Map<String, String> resolved) {
+        RequestContext context = context(() -> false);
+        return new CompletionRequest() {
+            @Override
+            public String argument() {
+                return argument;
+            }
+
+            @Override
+            public String value() {
+                return value;
+            }
+
+            @Override
+            public Map<String, String> resolvedArguments() {
+                return resolved;
             }
 
             @Override

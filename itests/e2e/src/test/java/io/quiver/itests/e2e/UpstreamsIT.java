@@ -241,6 +241,27 @@ class UpstreamsIT {
                 JsonNode missing = client.request("prompts/get", Map.of("name", prefix + "args-prompt", "arguments", Map.of()));
                 assertEquals(-32602, missing.path("error").path("code").asInt(), missing.toString());
             }
+            // completions of a prompt's arguments (the second narrowed by the first) and of a template's
+            for (Map<String, Object> complete : List.<Map<String, Object>>of(
+                    Map.of("ref", Map.of("type", "ref/prompt", "name", "completable-prompt"),
+                            "argument", Map.of("name", "department", "value", "E")),
+                    Map.of("ref", Map.of("type", "ref/prompt", "name", "completable-prompt"),
+                            "argument", Map.of("name", "name", "value", ""),
+                            "context", Map.of("arguments", Map.of("department", "Engineering"))),
+                    Map.of("ref", Map.of("type", "ref/resource", "uri", "demo://resource/dynamic/text/{resourceId}"),
+                            "argument", Map.of("name", "resourceId", "value", "1")))) {
+                JsonNode expected = everything.request("completion/complete", complete).path("completion");
+                assertFalse(expected.path("values").isEmpty(), expected.toString());
+                Map<String, Object> viaQuiver = new LinkedHashMap<>(complete);
+                @SuppressWarnings("unchecked")
+                Map<String, Object> ref = new LinkedHashMap<>((Map<String, Object>) complete.get("ref"));
+                if (ref.containsKey("name")) {
+                    ref.put("name", "everything." + ref.get("name"));
+                }
+                viaQuiver.put("ref", ref);
+                JsonNode via = client.result("completion/complete", viaQuiver).path("completion");
+                assertEquals(expected.path("values"), via.path("values"), complete + ": " + via);
+            }
 
             // resources and templates under the server's own URIs (both servers list the same: the first serves them)
             Map<String, JsonNode> resources = byKey(listAll(client, "resources/list", "resources"), "uri");

@@ -1,5 +1,6 @@
 package io.quiver.core.internal.handlers;
 
+import io.quiver.api.ProtocolError;
 import io.quiver.api.RequestContext;
 import io.quiver.api.completion.Completer;
 import io.quiver.api.completion.Completion;
@@ -83,6 +84,9 @@ final class CompletionHandler implements MethodHandler<CompleteResult> {
                 if (answer != null) {
                     completion = answer;
                 }
+            } catch (ProtocolError refusal) {
+                // the completer's own answer (an upstream server's error, say)
+                throw new McpException(refusal.code(), refusal.getMessage());
             } catch (Exception e) {
                 LOG.error("Completion for {} {} failed ({})", type, target, scope.invocationId(), e);
                 throw new McpException(ErrorCodes.INTERNAL_ERROR, "Completion failed");

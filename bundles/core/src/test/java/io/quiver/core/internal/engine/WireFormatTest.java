@@ -239,7 +239,7 @@ class WireFormatTest {
     }
 
     @Test
-    void aPromptOrResourceThatRefusesIsAnsweredWithItsOwnCodeAndMessage() throws Exception {
+    void aPromptResourceOrCompleterThatRefusesIsAnsweredWithItsOwnCodeAndMessage() throws Exception {
         register(Prompt.class, "mcp.prompt.", "refusing", Map.of(), (Prompt) request -> {
             throw new ProtocolError(-32602, "No such city: " + request.arguments().get("city"));
         });
@@ -253,6 +253,14 @@ class WireFormatTest {
         JsonNode read = stateless("resources/read", "{\"uri\":\"test://refusing/7\"," + META + "}");
         assertEquals(-32001, read.path("error").path("code").asInt(), read.toString());
         assertEquals("Not yours: 7", read.path("error").path("message").asString(), read.toString());
+        register(Completer.class, "mcp.completion.", null, Map.of("mcp.completion.refType", "ref/prompt",
+                "mcp.completion.ref", "refusing"), (Completer) request -> {
+                    throw new ProtocolError(-32602, "Unknown argument: " + request.argument());
+                });
+        JsonNode completion = stateless("completion/complete", "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"refusing\"},"
+                + "\"argument\":{\"name\":\"planet\",\"value\":\"M\"}," + META + "}");
+        assertEquals(-32602, completion.path("error").path("code").asInt(), completion.toString());
+        assertEquals("Unknown argument: planet", completion.path("error").path("message").asString(), completion.toString());
     }
 
     // -------------------------------------------------------------------------------------------
