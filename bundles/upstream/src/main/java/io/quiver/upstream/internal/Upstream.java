@@ -452,8 +452,27 @@ final class Upstream {
             case TOOLS -> register(g, Handshake.listTools(g.client, deadline, spec.name()));
             case PROMPTS -> registerPrompts(g, exposed ? Handshake.list(g.client, deadline, "prompts/list", "prompts") : List.of());
             case RESOURCES -> registerResources(g,
-                    exposed ? Handshake.list(g.client, deadline, "resources/list", "resources") : List.of(),
-                    exposed ? Handshake.list(g.client, deadline, "resources/templates/list", "resourceTemplates") : List.of());
+                    exposed ? listOrNone(g, deadline, "resources/list", "resources") : List.of(),
+                    exposed ? listOrNone(g, deadline, "resources/templates/list", "resourceTemplates") : List.of());
+        }
+    }
+
+    /**
+     * A list the server may not implement although it declares the capability (many servers of resources have
+     * no templates): its JSON-RPC error ({@code -32601}, say) is an empty list; a lost connection or a timeout
+     * is not.
+     */
+    private List<JsonNode> listOrNone(Generation g, Handshake.Deadline deadline, String method, String member)
+            throws Exception {
+        try {
+            return Handshake.list(g.client, deadline, method, member);
+        } catch (IOException e) {
+            if (e.getCause() instanceof McpClient.RpcError refused) {
+                LOG.info("Upstream {} refused {} ({}: {}): none listed", spec.name(), method, refused.code,
+                        refused.getMessage());
+                return List.of();
+            }
+            throw e;
         }
     }
 

@@ -69,6 +69,8 @@ class UpstreamListsTest {
     private FakeHttpUpstream server;
     private Upstream upstream;
     private volatile String prompts = PROMPTS;
+    /** Whether the server answers resources/templates/list with "method not found", as many do. */
+    private volatile boolean noTemplates;
     /** Completed by the test to send the stateless server's prompt list change on its listen stream. */
     private final CompletableFuture<String> announce = new CompletableFuture<>();
     /** Set once the server has a read that waits until its client cancels it. */
@@ -152,6 +154,15 @@ class UpstreamListsTest {
     }
 
     @Test
+    void aServerWithoutTemplatesStillHasItsResourcesListed() throws Exception {
+        noTemplates = true;
+        start(false, Map.of());
+        await(() -> framework.services(Resource.class).size() == 3, "the resources registered");
+        assertEquals(1, server.count("resources/templates/list"));
+        assertEquals(Map.of(), framework.services(ResourceTemplate.class));
+    }
+
+    @Test
     void aStatelessServersListChangeRelistsThatListAlone() throws Exception {
         start(true, Map.of());
         await(() -> server.count("subscriptions/listen") == 1 && framework.services(Prompt.class).containsKey("up.greet"),
@@ -210,7 +221,13 @@ class UpstreamListsTest {
                     + " {\"type\": \"object\"}}]}");
             case "prompts/list" -> result(exchange, message, prompts.replaceFirst("\\{", "{" + complete));
             case "resources/list" -> result(exchange, message, RESOURCES.replaceFirst("\\{", "{" + complete));
-            case "resources/templates/list" -> result(exchange, message, TEMPLATES.replaceFirst("\\{", "{" + complete));
+            case "resources/templates/list" -> {
+                if (noTemplates) {
+                    error(exchange, message, -32601, "Method not found");
+                } else {
+                    result(exchange, message, TEMPLATES.replaceFirst("\\{", "{" + complete));
+                }
+            }
             case "prompts/get" -> {
                 String who = params.path("arguments").path("who").asString("");
                 if (who.equals("nobody")) {
