@@ -24,9 +24,7 @@ import org.junit.jupiter.api.Test;
 
 import com.sun.net.httpserver.HttpExchange;
 
-import io.quiver.api.CallerIdentity;
 import io.quiver.api.ClientInfo;
-import io.quiver.api.LogLevel;
 import io.quiver.api.Outcome;
 import io.quiver.api.RequestContext;
 import io.quiver.api.Tool;
@@ -244,40 +242,7 @@ class UpstreamInputTest {
 
     private static ToolCall call(Map<String, InputResponse> answers, boolean elicits, String invocation, String revision) {
         ClientInfo client = new ClientInfo("test", "1", elicits ? Map.of("elicitation", Map.of()) : Map.of());
-        RequestContext context = new RequestContext() {
-            @Override
-            public String invocationId() {
-                return invocation;
-            }
-
-            @Override
-            public CallerIdentity caller() {
-                return CallerIdentity.ANONYMOUS;
-            }
-
-            @Override
-            public ClientInfo client() {
-                return client;
-            }
-
-            @Override
-            public String protocolVersion() {
-                return revision;
-            }
-
-            @Override
-            public void progress(double progress, Double total, String message) {
-            }
-
-            @Override
-            public void log(LogLevel level, String logger, Object data) {
-            }
-
-            @Override
-            public boolean isCancelled() {
-                return false;
-            }
-        };
+        RequestContext context = new FakeContext(invocation, client, revision, () -> false);
         return new ToolCall() {
             @Override
             public String name() {

@@ -26,9 +26,7 @@ import org.junit.jupiter.api.Test;
 
 import com.sun.net.httpserver.HttpExchange;
 
-import io.quiver.api.CallerIdentity;
 import io.quiver.api.ClientInfo;
-import io.quiver.api.LogLevel;
 import io.quiver.api.ProtocolError;
 import io.quiver.api.RequestContext;
 import io.quiver.api.Tool;
@@ -341,40 +339,6 @@ class UpstreamListsTest {
     }
 
     private static RequestContext context(BooleanSupplier cancelled) {
-        ClientInfo client = new ClientInfo("test", "1", Map.of());
-        return new RequestContext() {
-            @Override
-            public String invocationId() {
-                return "inv-1";
-            }
-
-            @Override
-            public CallerIdentity caller() {
-                return CallerIdentity.ANONYMOUS;
-            }
-
-            @Override
-            public ClientInfo client() {
-                return client;
-            }
-
-            @Override
-            public String protocolVersion() {
-                return "2025-11-25";
-            }
-
-            @Override
-            public void progress(double progress, Double total, String message) {
-            }
-
-            @Override
-            public void log(LogLevel level, String logger, Object data) {
-            }
-
-            @Override
-            public boolean isCancelled() {
-                return cancelled.getAsBoolean();
-            }
-        };
+        return new FakeContext("inv-1", new ClientInfo("test", "1", Map.of()), "2025-11-25", cancelled);
     }
 }
