@@ -6,18 +6,25 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
+import io.quiver.lib.config.TypedConfig;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** A small Streamable HTTP server of a test's own at {@code /mcp}: each POSTed message is kept and handed to the test. */
+/**
+ * A small Streamable HTTP server of a test's own at {@code /mcp}: each POSTed message is kept and handed to the
+ * test; and the {@link Upstream} that speaks to it, with the threads it runs on. Closing it stops both.
+ */
 final class FakeHttpUpstream implements AutoCloseable {
 
     interface Handler {
@@ -27,6 +34,9 @@ final class FakeHttpUpstream implements AutoCloseable {
     /** Every message POSTed, in order. */
     final List<JsonNode> received = new CopyOnWriteArrayList<>();
     private final HttpServer server;
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    private final ExecutorService work = Executors.newCachedThreadPool();
+    private Upstream upstream;
 
     private FakeHttpUpstream(Handler handler) throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -53,10 +63,16 @@ final class FakeHttpUpstream implements AutoCloseable {
         return new FakeHttpUpstream(handler);
     }
 
-    /** The declaration of this server as an upstream named {@code name}. */
-    ServerSpec spec(String name) {
-        return new ServerSpec(name, ServerSpec.Kind.HTTP, null, List.of(), Map.of(), null,
+    /** Starts this server as the upstream {@code up}, with these settings besides a 5-s startup timeout. */
+    Upstream upstream(FakeFramework framework, Map<String, Object> settings) {
+        Map<String, Object> config = new HashMap<>(settings);
+        config.put("startupTimeoutMs", 5000L);
+        ServerSpec spec = new ServerSpec("up", ServerSpec.Kind.HTTP, null, List.of(), Map.of(), null,
                 URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/mcp"), Map.of(), Path.of("t"));
+        upstream = new Upstream(spec, TypedConfig.of(UpstreamConfig.class, config), framework.context, timer, work,
+                Path.of("."));
+        upstream.start();
+        return upstream;
     }
 
     /** How many messages of a method were received. */
@@ -93,6 +109,11 @@ final class FakeHttpUpstream implements AutoCloseable {
 
     @Override
     public void close() {
+        if (upstream != null) {
+            upstream.stop();
+        }
         server.stop(0);
+        timer.shutdownNow();
+        work.shutdownNow();
     }
 }

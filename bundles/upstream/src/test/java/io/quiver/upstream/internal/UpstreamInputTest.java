@@ -10,13 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
@@ -33,7 +29,6 @@ import io.quiver.api.ToolResult;
 import io.quiver.api.content.TextContent;
 import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
-import io.quiver.lib.config.TypedConfig;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -45,26 +40,18 @@ import tools.jackson.databind.node.ObjectNode;
  */
 class UpstreamInputTest {
 
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-    private final ExecutorService work = Executors.newCachedThreadPool();
     private final FakeFramework framework = new FakeFramework();
     private final Map<String, Tool> registered = framework.services(Tool.class);
     private List<JsonNode> received = List.of();
     private FakeHttpUpstream server;
-    private Upstream upstream;
     /** The elicitation answer the session-era server waits for. */
     private volatile CompletableFuture<JsonNode> answer = new CompletableFuture<>();
 
     @AfterEach
     void stop() {
-        if (upstream != null) {
-            upstream.stop();
-        }
         if (server != null) {
             server.close();
         }
-        timer.shutdownNow();
-        work.shutdownNow();
     }
 
     @Test
@@ -171,9 +158,7 @@ class UpstreamInputTest {
             }
         });
         received = server.received;
-        upstream = new Upstream(server.spec("up"), TypedConfig.of(UpstreamConfig.class, Map.of("startupTimeoutMs", 5000L)),
-                framework.context, timer, work, Path.of("."));
-        upstream.start();
+        server.upstream(framework, Map.of());
     }
 
     private static final String SCHEMA = "{\"type\": \"object\", \"properties\": {\"name\": {\"type\": \"string\"},"

@@ -10,13 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
@@ -42,7 +38,6 @@ import io.quiver.api.prompt.PromptResult;
 import io.quiver.api.resource.Resource;
 import io.quiver.api.resource.ResourceRequest;
 import io.quiver.api.resource.ResourceTemplate;
-import io.quiver.lib.config.TypedConfig;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -61,11 +56,8 @@ class UpstreamListsTest {
             + " {\"uri\": \"a://2\"}, {\"uri\": \"a://3\", \"name\": \"three\"}]}";
     private static final String TEMPLATES = "{\"resourceTemplates\": [{\"uriTemplate\": \"a://t/{id}\", \"name\": \"family\"}]}";
 
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-    private final ExecutorService work = Executors.newCachedThreadPool();
     private final FakeFramework framework = new FakeFramework();
     private FakeHttpUpstream server;
-    private Upstream upstream;
     private volatile String prompts = PROMPTS;
     /** Whether the server answers resources/templates/list with "method not found", as many do. */
     private volatile boolean noTemplates;
@@ -77,14 +69,9 @@ class UpstreamListsTest {
     @AfterEach
     void stop() {
         announce.complete(null);
-        if (upstream != null) {
-            upstream.stop();
-        }
         if (server != null) {
             server.close();
         }
-        timer.shutdownNow();
-        work.shutdownNow();
     }
 
     @Test
@@ -141,7 +128,6 @@ class UpstreamListsTest {
         assertEquals(Map.of(), framework.services(Completer.class));
         assertEquals(0, server.count("prompts/list") + server.count("resources/list") + server.count("resources/templates/list"),
                 "nothing of them was even asked for");
-        upstream.stop();
         server.close();
 
         start(false, Map.of("maxResources", 2));
@@ -185,11 +171,7 @@ class UpstreamListsTest {
 
     private void start(boolean stateless, Map<String, Object> settings) throws IOException {
         server = FakeHttpUpstream.start((exchange, message) -> serve(exchange, message, stateless));
-        Map<String, Object> config = new java.util.HashMap<>(settings);
-        config.put("startupTimeoutMs", 5000L);
-        upstream = new Upstream(server.spec("up"), TypedConfig.of(UpstreamConfig.class, config), framework.context, timer,
-                work, Path.of("."));
-        upstream.start();
+        server.upstream(framework, settings);
     }
 
     private void serve(HttpExchange exchange, JsonNode message, boolean stateless) throws Exception {
