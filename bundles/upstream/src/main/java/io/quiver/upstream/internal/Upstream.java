@@ -61,9 +61,9 @@ final class Upstream {
         }
     }
 
-    /** What the shell and the admin tools show. */
-    record Status(String name, String kind, State state, String detail, int tools, long restarts, String lastError,
-            List<String> stderrTail, String source, String protocol) {
+    /** What the shell and the admin tools show; {@code resources} counts the resource templates too. */
+    record Status(String name, String kind, State state, String detail, int tools, int prompts, int resources, long restarts,
+            String lastError, List<String> stderrTail, String source, String protocol) {
     }
 
     private final ServerSpec spec;
@@ -763,7 +763,8 @@ final class Upstream {
         synchronized (lock) {
             Generation g = current;
             return new Status(spec.name(), spec.kind().name().toLowerCase(java.util.Locale.ROOT), state,
-                    g == null ? "-" : g.connection.detail(), g == null ? 0 : g.tools.size(), restarts, lastError,
+                    g == null ? "-" : g.connection.detail(), g == null ? 0 : g.tools.size(), g == null ? 0 : g.prompts.size(),
+                    g == null ? 0 : g.resources.size() + g.templates.size(), restarts, lastError,
                     tail.lines(), spec.source() == null ? "the host application" : "etc/" + spec.source().getFileName(),
                     g == null || !g.ready ? null : g.protocolVersion);
         }

@@ -26,11 +26,12 @@ public final class UpstreamCommands {
         if (all.isEmpty()) {
             return "No upstream servers: declare them in " + upstreams.etc().resolve(ServersFiles.MAIN) + " (mcpServers).";
         }
-        StringBuilder out = new StringBuilder(String.format("%-20s %-6s %-12s %-10s %5s %8s  %s%n", "NAME", "KIND", "STATE",
-                "PROTOCOL", "TOOLS", "RESTARTS", "DETAIL"));
+        StringBuilder out = new StringBuilder(String.format("%-20s %-6s %-12s %-10s %5s %7s %9s %8s  %s%n", "NAME", "KIND",
+                "STATE", "PROTOCOL", "TOOLS", "PROMPTS", "RESOURCES", "RESTARTS", "DETAIL"));
         for (Upstream.Status s : all) {
-            out.append(String.format("%-20s %-6s %-12s %-10s %5d %8d  %s%n", s.name(), s.kind(),
-                    s.state().label(), s.protocol() == null ? "-" : s.protocol(), s.tools(), s.restarts(),
+            out.append(String.format("%-20s %-6s %-12s %-10s %5d %7d %9d %8d  %s%n", s.name(), s.kind(),
+                    s.state().label(), s.protocol() == null ? "-" : s.protocol(), s.tools(), s.prompts(), s.resources(),
+                    s.restarts(),
                     s.lastError() == null ? s.detail() : s.detail() + "; last error: " + s.lastError()));
         }
         return out.toString();
@@ -51,6 +52,8 @@ public final class UpstreamCommands {
         fields.put("connection", s.detail());
         fields.put("protocol", s.protocol() == null ? "-" : s.protocol());
         fields.put("tools", s.tools());
+        fields.put("prompts", s.prompts());
+        fields.put("resources", s.resources());
         fields.put("restarts", s.restarts());
         fields.put("last error", s.lastError() == null ? "-" : s.lastError());
         StringBuilder out = new StringBuilder();

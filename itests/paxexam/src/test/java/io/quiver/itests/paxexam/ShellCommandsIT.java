@@ -164,24 +164,28 @@ public class ShellCommandsIT {
                 Hashtable<String, Object> props = new Hashtable<>();
                 props.put("server", "self");
                 props.put("include", new String[] {"itest_self_*"});
+                // nor its prompts and resources (this framework's own would come back as self.* again and again)
+                props.put("prompts", Boolean.FALSE);
+                props.put("resources", Boolean.FALSE);
                 settings.update(props);
                 Files.writeString(servers, "{\"mcpServers\": {\"self\": {\"type\": \"http\", \"url\": \"" + endpoint + "\"}}}");
 
                 // ready once agreed, listed and its tools registered: never "ready" with a count still to come
                 String table = Eventually.until("self ready in quiver:upstreams", () -> run("quiver:upstreams"),
                         out -> words(Gogo.lineWith(out, "self")).get(2).equals("ready"), BOUND);
-                assertEquals(table, List.of("self", "http", "ready", "2026-07-28", "1", "0"),
-                        words(Gogo.lineWith(table, "self")).subList(0, 6));
+                assertEquals(table, List.of("self", "http", "ready", "2026-07-28", "1", "0", "0", "0"),
+                        words(Gogo.lineWith(table, "self")).subList(0, 8));
                 System.err.println("[ShellCommandsIT] quiver:upstreams\n" + table);
-                assertEquals(table, List.of("NAME", "KIND", "STATE", "PROTOCOL", "TOOLS", "RESTARTS", "DETAIL"),
-                        words(table.lines().findFirst().orElseThrow()));
-                assertEquals(table, endpoint.toString(), words(Gogo.lineWith(table, "self")).get(6));
+                assertEquals(table, List.of("NAME", "KIND", "STATE", "PROTOCOL", "TOOLS", "PROMPTS", "RESOURCES", "RESTARTS",
+                        "DETAIL"), words(table.lines().findFirst().orElseThrow()));
+                assertEquals(table, endpoint.toString(), words(Gogo.lineWith(table, "self")).get(8));
 
                 String detail = run("quiver:upstreams self");
                 System.err.println("[ShellCommandsIT] quiver:upstreams self\n" + detail);
                 assertTrue(detail, Gogo.lineWith(detail, "declared in").contains(servers.getFileName().toString()));
                 assertTrue(detail, Gogo.lineWith(detail, "protocol").endsWith("2026-07-28"));
                 assertTrue(detail, Gogo.lineWith(detail, "tools").endsWith("1"));
+                assertTrue(detail, Gogo.lineWith(detail, "prompts").endsWith("0"));
                 assertTrue(detail, Gogo.lineWith(detail, "last error").endsWith("-"));
                 assertTrue(detail, detail.contains("stderr (last 0 lines):"));
                 assertEquals("No upstream server nobody.", run("quiver:upstreams nobody").trim());
