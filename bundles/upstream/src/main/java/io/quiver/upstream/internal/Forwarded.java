@@ -1,5 +1,6 @@
 package io.quiver.upstream.internal;
 
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -10,14 +11,18 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A prompt or resource request passed on to an upstream server as one request of Quiver's client, its
- * answer awaited on the caller's thread. The server's JSON-RPC error is the caller's (its code and
- * message); a caller that cancels, or a request the engine stops, is cancelled upstream. Questions the
- * server asks while it works on such a request belong to no tool call and are refused
- * ({@link McpClient}).
+ * A prompt, resource or completion request passed on to an upstream server as one request of Quiver's
+ * client, its answer awaited on the caller's thread for at most the server's {@code callTimeoutMs} (0:
+ * {@value #DEFAULT_TIMEOUT_MS} ms). The server's JSON-RPC error is the caller's (its code and message); a
+ * caller that cancels, a request the engine stops, or one that overruns is cancelled upstream. Questions
+ * the server asks while it works on such a request belong to no tool call: asked as requests, they are
+ * refused ({@link #refusing}); asked as a stateless revision's {@code input_required}, the request ends
+ * with an error saying so.
  */
 final class Forwarded {
 
+    /** How long a forwarded request may take when the server's settings name no {@code callTimeoutMs}. */
+    static final long DEFAULT_TIMEOUT_MS = 60_000;
     /** How often a waiting request looks whether its caller cancelled it. */
     private static final long CANCEL_POLL_MS = 25;
     private static final int INTERNAL_ERROR = -32603;
@@ -25,22 +30,32 @@ final class Forwarded {
     /**
      * The server's result.
      *
-     * @throws ProtocolError its error, or why it could not answer (not ready, stopped meanwhile, cancelled)
+     * @throws ProtocolError its error, or why it could not answer (not ready, stopped meanwhile, cancelled,
+     *     too slow, asking for input)
      */
     static JsonNode request(Upstream upstream, String method, ObjectNode params, RequestContext context) {
         Upstream.Generation g = upstream.ready();
         if (g == null) {
             throw new ProtocolError(INTERNAL_ERROR, upstream.unavailable() + "; try again once it is ready");
         }
-        McpClient.Request request = g.client.request(method, params);
+        long timeoutMs = upstream.config().callTimeoutMs() > 0 ? upstream.config().callTimeoutMs() : DEFAULT_TIMEOUT_MS;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        McpClient.Request request = g.client.request(method, params, Map.of(), refusing(g.client, method));
+        JsonNode result;
         try {
             while (true) {
                 try {
-                    return request.answer().get(CANCEL_POLL_MS, TimeUnit.MILLISECONDS);
+                    result = request.answer().get(CANCEL_POLL_MS, TimeUnit.MILLISECONDS);
+                    break;
                 } catch (TimeoutException stillWaiting) {
                     if (context.isCancelled()) {
                         g.client.cancel(request, "the caller cancelled the request");
                         throw new ProtocolError(INTERNAL_ERROR, "The request was cancelled.");
+                    }
+                    if (System.nanoTime() - deadline > 0) {
+                        g.client.cancel(request, "timed out");
+                        throw new ProtocolError(INTERNAL_ERROR, "The upstream server " + g.serverName() + " did not answer "
+                                + method + " within " + timeoutMs + " ms.");
                     }
                 }
             }
@@ -56,6 +71,22 @@ final class Forwarded {
             throw new ProtocolError(INTERNAL_ERROR, "The upstream server " + g.serverName() + " stopped before it answered ("
                     + e.getCause().getMessage() + ").");
         }
+        String type = result.path("resultType").asString("complete");
+        if (g.client.isStateless() && !type.equals("complete")) {
+            throw new ProtocolError(INTERNAL_ERROR, "The upstream server " + g.serverName() + " asked for input to answer "
+                    + method + " (resultType " + type + "); Quiver passes an upstream's questions on only within a tool call.");
+        }
+        return result;
+    }
+
+    /**
+     * What takes the server's own requests made while a forwarded request is in flight: each is refused. It
+     * also keeps a question that names no request (over stdio) from going to the only tool call in flight,
+     * which may be another caller's.
+     */
+    static McpClient.ServerRequests refusing(McpClient client, String method) {
+        return (id, asked, params) -> client.respondError(id, INTERNAL_ERROR, "Quiver passes " + asked
+                + " on to the user of a tool call only; it came while the server answered " + method);
     }
 
     private Forwarded() {

@@ -239,7 +239,7 @@ final class Handshake {
     static List<JsonNode> listTools(McpClient client, Deadline deadline, String server) throws Exception {
         boolean headers = client.isStateless() && client.connection().http();
         List<JsonNode> tools = new ArrayList<>();
-        for (JsonNode tool : list(client, deadline, "tools/list", "tools")) {
+        for (JsonNode tool : list(client, deadline, "tools/list", "tools", Integer.MAX_VALUE)) {
             String invalid = headers ? McpHeaders.invalid(tool.get("inputSchema")) : null;
             if (invalid != null) {
                 LOG.warn("Upstream {}: tool {} is left out: {}", server, tool.path("name").asString("?"), invalid);
@@ -251,13 +251,17 @@ final class Handshake {
     }
 
     /**
-     * Every page of a list method ({@code prompts/list}, {@code resources/list}, ...): the objects of its
-     * {@code member} array, in order.
+     * The pages of a list method ({@code prompts/list}, {@code resources/list}, ...): the objects of its
+     * {@code member} array, in order; no page more once more than {@code limit} have come.
      */
-    static List<JsonNode> list(McpClient client, Deadline deadline, String method, String member) throws Exception {
+    static List<JsonNode> list(McpClient client, Deadline deadline, String method, String member, int limit)
+            throws Exception {
         List<JsonNode> items = new ArrayList<>();
         String cursor = null;
         for (int page = 0; page < 1000; page++) {
+            if (items.size() > limit) {
+                return items; // enough to fill the limit and to tell that more were left out
+            }
             ObjectNode params = McpClient.JSON.createObjectNode();
             if (cursor != null) {
                 params.put("cursor", cursor);

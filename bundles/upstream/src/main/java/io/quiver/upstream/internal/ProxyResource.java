@@ -16,13 +16,16 @@ import tools.jackson.databind.node.ObjectNode;
  * An upstream resource, or a family of them named by a URI template, as a Quiver {@link Resource} or
  * {@link ResourceTemplate}: each {@code resources/read} is passed on to the server with the URI the
  * caller read ({@link Forwarded}), and its contents passed back. A resource the server says it does
- * not have ({@value #RESOURCE_NOT_FOUND}) is none here either: Quiver answers as it does for any missing
- * resource, with the code of the caller's revision.
+ * not have ({@value #RESOURCE_NOT_FOUND}; in a stateless revision, which made a missing resource invalid
+ * params, {@value #INVALID_PARAMS}) is none here either: Quiver answers as it does for any missing
+ * resource, with the code of the caller's revision (and a template further on may still have it).
  */
 final class ProxyResource implements Resource, ResourceTemplate {
 
     /** The error a session revision's server gives for a resource it does not have. */
     static final int RESOURCE_NOT_FOUND = -32002;
+    /** The error a stateless revision's server gives for a resource it does not have. */
+    static final int INVALID_PARAMS = -32602;
 
     private final Upstream upstream;
 
@@ -37,7 +40,8 @@ final class ProxyResource implements Resource, ResourceTemplate {
         try {
             result = Forwarded.request(upstream, "resources/read", params, request.context());
         } catch (ProtocolError e) {
-            if (e.code() == RESOURCE_NOT_FOUND) {
+            Upstream.Generation g = upstream.ready();
+            if (e.code() == RESOURCE_NOT_FOUND || (e.code() == INVALID_PARAMS && g != null && g.client.isStateless())) {
                 return List.of();
             }
             throw e;

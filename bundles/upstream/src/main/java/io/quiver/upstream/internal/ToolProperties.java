@@ -94,12 +94,16 @@ final class ToolProperties {
     static Hashtable<String, Object> prompt(String exposed, JsonNode prompt, UpstreamConfig config, String server) {
         Hashtable<String, Object> p = new Hashtable<>();
         p.put("mcp.prompt.name", exposed);
+        p.put(UPSTREAM_NAME, prompt.path("name").asString(""));
         p.put(SERVER, server);
         putText(p, "mcp.prompt.title", prompt.path("title"));
         putText(p, "mcp.prompt.description", prompt.path("description"));
         p.put(ARGUMENTS, McpClient.JSON.writeValueAsString(prompt.path("arguments")));
         return scoped(p, config);
     }
+
+    /** The server's own name of a proxied prompt (two may be exposed under one name: the first listed wins). */
+    static final String UPSTREAM_NAME = "quiver.upstream.name";
 
     /** The listed arguments of a proxied prompt, as JSON. */
     static final String ARGUMENTS = "quiver.upstream.arguments";

@@ -228,7 +228,7 @@ final class Upstream {
             g = current;
         }
         if (g != null && g.ready) {
-            refresh(g);
+            work.execute(() -> refresh(g)); // not on the caller's (the file watch's timer) thread: it lists over the network
         }
     }
 
@@ -295,13 +295,9 @@ final class Upstream {
             }
             era = agreed.stateless();
             register(g, tools);
-            for (Listed other : List.of(Listed.PROMPTS, Listed.RESOURCES)) {
-                try {
-                    relist(g, other, deadline); // one the server cannot list leaves its tools in use
-                } catch (Exception e) {
-                    LOG.warn("Upstream {}: listing its {} failed: {}", spec.name(), other.capability, e.getMessage());
-                }
-            }
+            // each with its own time, in turn with the listings a change notification asks for meanwhile; one
+            // the server cannot list leaves its tools in use
+            refresh(g, EnumSet.of(Listed.PROMPTS, Listed.RESOURCES));
             synchronized (lock) {
                 if (current == g && !stopped) {
                     state = State.READY; // once its tools are registered: an operator never reads "ready" with none
@@ -433,7 +429,7 @@ final class Upstream {
                     try {
                         relist(g, listed, startup());
                     } catch (Exception e) {
-                        LOG.warn("Upstream {}: listing its {} again failed: {}", spec.name(), listed.capability, e.getMessage());
+                        LOG.warn("Upstream {}: listing its {} failed: {}", spec.name(), listed.capability, e.getMessage());
                     }
                 }
             }
@@ -450,31 +446,37 @@ final class Upstream {
         boolean exposed = exposes(g, listed);
         switch (listed) {
             case TOOLS -> register(g, Handshake.listTools(g.client, deadline, spec.name()));
-            case PROMPTS -> registerPrompts(g, exposed ? Handshake.list(g.client, deadline, "prompts/list", "prompts") : List.of());
-            case RESOURCES -> registerResources(g,
-                    exposed ? listOrNone(g, deadline, "resources/list", "resources") : List.of(),
-                    exposed ? listOrNone(g, deadline, "resources/templates/list", "resourceTemplates") : List.of());
+            case PROMPTS -> registerPrompts(g, exposed
+                    ? Handshake.list(g.client, deadline, "prompts/list", "prompts", Integer.MAX_VALUE) : List.of());
+            case RESOURCES -> {
+                // no more pages than maxResources needs (one item more tells that some are left out)
+                int limit = config.maxResources();
+                List<JsonNode> resources = exposed
+                        ? Handshake.list(g.client, deadline, "resources/list", "resources", limit) : List.of();
+                registerResources(g, resources, exposed ? templates(g, deadline, Math.max(0, limit - resources.size()))
+                        : List.of());
+            }
         }
     }
 
     /**
-     * A list the server may not implement although it declares the capability (many servers of resources have
-     * no templates): its JSON-RPC error ({@code -32601}, say) is an empty list; a lost connection or a timeout
-     * is not.
+     * The server's resource templates. Many servers of resources have none and answer
+     * {@code resources/templates/list} with "method not found": that is an empty list; any other failure is not
+     * (the registrations stay as they are).
      */
-    private List<JsonNode> listOrNone(Generation g, Handshake.Deadline deadline, String method, String member)
-            throws Exception {
+    private List<JsonNode> templates(Generation g, Handshake.Deadline deadline, int limit) throws Exception {
         try {
-            return Handshake.list(g.client, deadline, method, member);
+            return Handshake.list(g.client, deadline, "resources/templates/list", "resourceTemplates", limit);
         } catch (IOException e) {
-            if (e.getCause() instanceof McpClient.RpcError refused) {
-                LOG.info("Upstream {} refused {} ({}: {}): none listed", spec.name(), method, refused.code,
-                        refused.getMessage());
+            if (e.getCause() instanceof McpClient.RpcError refused && refused.code == METHOD_NOT_FOUND) {
+                LOG.debug("Upstream {} has no resources/templates/list ({}): no templates", spec.name(), refused.getMessage());
                 return List.of();
             }
             throw e;
         }
     }
+
+    private static final int METHOD_NOT_FOUND = -32601;
 
     /** Registers the exposed tools of a listing, updates those that changed, unregisters those gone. */
     private void register(Generation g, List<JsonNode> listing) {
@@ -534,7 +536,10 @@ final class Upstream {
                 JsonNode prompt = byExposed.get(exposed);
                 return new ProxyPrompt(this, prompt.path("name").asString(), prompt);
             }, false);
-            sync(g.promptCompleters, completers(g, "ref/prompt", wanted.keySet()), io.quiver.api.completion.Completer.class,
+            Map<String, Hashtable<String, Object>> completers = completers(g, "ref/prompt", wanted.keySet());
+            // the server's own name of the prompt, which the proxy asks for: one that changes registers the proxy anew
+            completers.forEach((exposed, p) -> p.put(ToolProperties.UPSTREAM_NAME, byExposed.get(exposed).path("name").asString()));
+            sync(g.promptCompleters, completers, io.quiver.api.completion.Completer.class,
                     exposed -> new ProxyCompleter(this, "ref/prompt", byExposed.get(exposed).path("name").asString()), false);
         }
     }
@@ -571,8 +576,8 @@ final class Upstream {
             }
         }
         if (dropped > 0) {
-            LOG.warn("Upstream {} lists {} resources and templates more than maxResources ({}); they are left out", spec.name(),
-                    dropped, c.maxResources());
+            LOG.warn("Upstream {} lists more resources and templates than maxResources ({}); those beyond are left out",
+                    spec.name(), c.maxResources());
         }
         ProxyResource proxy = new ProxyResource(this);
         synchronized (lock) {

@@ -36,11 +36,12 @@ final class FakeHttpUpstream implements AutoCloseable {
     private final HttpServer server;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     private final ExecutorService work = Executors.newCachedThreadPool();
+    private final ExecutorService exchanges = Executors.newCachedThreadPool();
     private Upstream upstream;
 
     private FakeHttpUpstream(Handler handler) throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.setExecutor(Executors.newCachedThreadPool());
+        server.setExecutor(exchanges);
         server.createContext("/mcp", exchange -> {
             try {
                 if (!exchange.getRequestMethod().equals("POST")) {
@@ -113,6 +114,7 @@ final class FakeHttpUpstream implements AutoCloseable {
             upstream.stop();
         }
         server.stop(0);
+        exchanges.shutdownNow();
         timer.shutdownNow();
         work.shutdownNow();
     }

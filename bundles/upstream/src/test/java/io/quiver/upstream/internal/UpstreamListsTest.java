@@ -58,6 +58,7 @@ class UpstreamListsTest {
 
     private final FakeFramework framework = new FakeFramework();
     private FakeHttpUpstream server;
+    private Upstream upstream;
     private volatile String prompts = PROMPTS;
     /** Whether the server answers resources/templates/list with "method not found", as many do. */
     private volatile boolean noTemplates;
@@ -122,7 +123,8 @@ class UpstreamListsTest {
     @Test
     void theSettingsLeavePromptsAndResourcesOutOrBoundTheirNumber() throws Exception {
         start(false, Map.of("prompts", false, "resources", false));
-        await(() -> framework.services(Tool.class).containsKey("up.echo"), "the tool registered");
+        awaitReady();
+        assertTrue(framework.services(Tool.class).containsKey("up.echo"));
         assertEquals(Map.of(), framework.services(Prompt.class));
         assertEquals(Map.of(), framework.services(Resource.class));
         assertEquals(Map.of(), framework.services(Completer.class));
@@ -131,8 +133,7 @@ class UpstreamListsTest {
         server.close();
 
         start(false, Map.of("maxResources", 2));
-        await(() -> framework.services(Resource.class).size() == 2, "two resources registered");
-        Thread.sleep(200);
+        awaitReady();
         assertEquals(List.of("a://1", "a://2"), framework.services(Resource.class).keySet().stream().sorted().toList());
         assertEquals(Map.of(), framework.services(ResourceTemplate.class), "the template is beyond maxResources");
     }
@@ -156,7 +157,9 @@ class UpstreamListsTest {
         assertEquals(FakeConnection.JSON.readTree("{\"promptsListChanged\": true, \"resourcesListChanged\": true}"),
                 listen.path("params").path("notifications"), "the lists whose changes the server announces; not its tools'");
         Prompt before = framework.services(Prompt.class).get("up.greet");
+        awaitReady();
         long resourceLists = server.count("resources/list");
+        long toolLists = server.count("tools/list");
 
         prompts = PROMPTS_CHANGED;
         announce.complete("notifications/prompts/list_changed");
@@ -164,14 +167,28 @@ class UpstreamListsTest {
         Prompt after = framework.services(Prompt.class).get("up.greet");
         assertEquals(List.of(new PromptArgument("who", null, true), new PromptArgument("tone", null, false)), after.arguments());
         assertEquals(null, framework.properties(Prompt.class, "up.greet").get("mcp.prompt.title"), "the title it no longer has");
+        Thread.sleep(300); // what a wrong refresh would list next has come by now
         assertEquals(resourceLists, server.count("resources/list"), "the resources were not listed again");
+        assertEquals(toolLists, server.count("tools/list"), "nor the tools");
+
+        // what a stateless server answers that a session one would not
+        ResourceTemplate family = framework.services(ResourceTemplate.class).get("a://t/{id}");
+        assertEquals(List.of(), family.read(resourceRequest("a://t/missing", false)),
+                "invalid params, the stateless revision's word for a missing resource, is a missing resource here too");
+        ProtocolError asks = assertThrows(ProtocolError.class, () -> after.get(promptRequest(Map.of("who", "ask"))));
+        assertTrue(asks.getMessage().contains("asked for input to answer prompts/get"), asks.getMessage());
     }
 
     // --------------------------------------------------------------------------------------------
 
     private void start(boolean stateless, Map<String, Object> settings) throws IOException {
         server = FakeHttpUpstream.start((exchange, message) -> serve(exchange, message, stateless));
-        server.upstream(framework, settings);
+        upstream = server.upstream(framework, settings);
+    }
+
+    /** Until the server is ready: its tools, prompts and resources all listed (or left out). */
+    private void awaitReady() throws InterruptedException {
+        await(() -> upstream.status().state() == Upstream.State.READY, "the server ready");
     }
 
     private void serve(HttpExchange exchange, JsonNode message, boolean stateless) throws Exception {
@@ -212,6 +229,10 @@ class UpstreamListsTest {
                 String who = params.path("arguments").path("who").asString("");
                 if (who.equals("nobody")) {
                     error(exchange, message, -32602, "no such person");
+                } else if (who.equals("ask") && stateless) {
+                    result(exchange, message, "{\"resultType\": \"input_required\", \"requestState\": \"s\","
+                            + " \"inputRequests\": {\"tone\": {\"method\": \"elicitation/create\", \"params\":"
+                            + " {\"message\": \"Which tone?\", \"requestedSchema\": {\"type\": \"object\"}}}}}");
                 } else {
                     result(exchange, message, "{" + complete + "\"messages\": [{\"role\": \"assistant\", \"content\":"
                             + " {\"type\": \"text\", \"text\": \"hello " + who + "\"}}]}");
@@ -220,7 +241,8 @@ class UpstreamListsTest {
             case "resources/read" -> {
                 String uri = params.path("uri").asString("");
                 if (uri.endsWith("/missing")) {
-                    error(exchange, message, ProxyResource.RESOURCE_NOT_FOUND, "Resource not found");
+                    error(exchange, message, stateless ? ProxyResource.INVALID_PARAMS : ProxyResource.RESOURCE_NOT_FOUND,
+                            "Resource not found");
                 } else if (uri.endsWith("/slow")) {
                     holding.set(true);
                     Thread.sleep(3_000); // until the client has given up; its answer then goes nowhere
