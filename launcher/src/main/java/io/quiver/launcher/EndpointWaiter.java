@@ -37,7 +37,8 @@ import org.osgi.util.tracker.ServiceTracker;
  * until the whiteboard has registered the servlet).</li>
  * </ol>
  * The wait ends early, without an endpoint, when the framework stops meanwhile: with {@code --stdio}
- * a client may be done, and close stdin, before the HTTP endpoint of the same server answers.
+ * a client may be done, and close stdin, before the HTTP endpoint of the same server answers; and with
+ * {@link JettyFailed} when Felix HTTP reports meanwhile that Jetty did not start ({@link JettyFailures}).
  */
 final class EndpointWaiter {
 
@@ -55,14 +56,32 @@ final class EndpointWaiter {
 
     private final BundleContext context;
     private final String bind;
+    /** Failures of Jetty's start count from here ({@link System#nanoTime()}). */
+    private final long since = System.nanoTime();
 
     EndpointWaiter(BundleContext context, String bind) {
         this.context = context;
         this.bind = bind;
     }
 
+    /** Felix HTTP reported that Jetty did not start: nothing will listen. */
+    static final class JettyFailed extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        JettyFailed(String why) {
+            super(why);
+        }
+    }
+
+    private void checkJetty() throws JettyFailed {
+        JettyFailures.Failure failure = JettyFailures.since(since);
+        if (failure != null) {
+            throw new JettyFailed(failure.why());
+        }
+    }
+
     /** The endpoint once it answers, or {@code null} when the framework stopped before it did. */
-    URI await(long timeoutMs) throws TimeoutException, InterruptedException {
+    URI await(long timeoutMs) throws TimeoutException, InterruptedException, JettyFailed {
         long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
         ServiceReference<?> servlet = awaitService("(" + PATH_PROPERTY + "=*)", deadline,
                 "no service with the property " + PATH_PROPERTY + " (the MCP transport's servlet) was registered");
@@ -90,13 +109,14 @@ final class EndpointWaiter {
     }
 
     private ServiceReference<?> awaitService(String filter, long deadline, String failure)
-            throws TimeoutException, InterruptedException {
+            throws TimeoutException, InterruptedException, JettyFailed {
         ServiceTracker<Object, Object> tracker = tracker(filter);
         try {
             while (tracker.waitForService(Math.max(1, Math.min(POLL_MS, remainingMs(deadline)))) == null) {
                 if (frameworkStopping()) {
                     return null;
                 }
+                checkJetty();
                 if (remainingMs(deadline) <= 0) {
                     throw new TimeoutException(failure + " within the start timeout");
                 }
@@ -127,13 +147,14 @@ final class EndpointWaiter {
      * (another port the OS chose, HTTPS only).
      */
     private URI awaitAnswer(ServiceTracker<Object, Object> runtimes, String path, long deadline)
-            throws TimeoutException, InterruptedException {
+            throws TimeoutException, InterruptedException, JettyFailed {
         URI url = null;
         String last = "no answer";
         while (true) {
             if (frameworkStopping()) {
                 return null;
             }
+            checkJetty();
             ServiceReference<?> runtime = runtimes.getServiceReference();
             if (runtime == null && runtimes.waitForService(Math.max(1, Math.min(POLL_MS, remainingMs(deadline)))) != null) {
                 runtime = runtimes.getServiceReference();

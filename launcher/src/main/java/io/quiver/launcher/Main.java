@@ -144,7 +144,7 @@ public final class Main {
         return ProcessAge.millis().orElse((System.nanoTime() - launcherStart) / 1_000_000L);
     }
 
-    /** slf4j-simple defaults for the command line; -D on the java command line wins. */
+    /** slf4j-simple defaults for the command line, and its provider; -D on the java command line wins. */
     private static void configureLogging() {
         setDefault("org.slf4j.simpleLogger.logFile", "System.err");
         setDefault("org.slf4j.simpleLogger.defaultLogLevel", "info");
@@ -152,6 +152,9 @@ public final class Main {
         setDefault("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
         setDefault("org.slf4j.simpleLogger.showShortLogName", "true");
         setDefault("org.slf4j.simpleLogger.log.org.eclipse.jetty", "warn");
+        // slf4j-simple, through the provider that notes a Jetty that does not start (the start ends at once)
+        setDefault("slf4j.provider", StartLog.class.getName());
+        setDefault("slf4j.internal.verbosity", "WARN"); // not "SLF4J(I): Attempting to load provider ..." at each start
     }
 
     private static void setDefault(String key, String value) {

@@ -133,8 +133,12 @@ public final class Quiver implements AutoCloseable {
         if (failure instanceof InterruptedException) {
             return "interrupted while starting";
         }
+        Path httpFile = settings.etc() == null ? null : FrameworkProperties.httpConfiguration(settings.etc());
+        if (failure instanceof EndpointWaiter.JettyFailed) {
+            return "Felix HTTP could not start Jetty" + (httpFile == null ? "" : " with " + httpFile) + ": "
+                    + failure.getMessage();
+        }
         if (failure instanceof TimeoutException) {
-            Path httpFile = settings.etc() == null ? null : FrameworkProperties.httpConfiguration(settings.etc());
             String http = httpFile == null ? ""
                     : " (Felix HTTP starts Jetty with " + httpFile
                             + ": its errors, a key store that does not open, a port in use, are in the log above)";
