@@ -17,17 +17,25 @@ import java.util.List;
  * @param stderrTail the last lines it wrote on stderr (and Quiver's notes about it), oldest first
  * @param protocol the MCP revision agreed with it ({@code 2026-07-28}, {@code 2025-11-25}, ...), or {@code null}
  *        while it is not connected
+ * @param prompts how many of its prompts are listed now
+ * @param resources how many of its resources and resource templates are listed now
  */
 public record UpstreamInfo(String name, String kind, String state, String connection, int tools, long restarts,
-        String lastError, String declaredIn, List<String> stderrTail, String protocol) {
+        String lastError, String declaredIn, List<String> stderrTail, String protocol, int prompts, int resources) {
 
     public UpstreamInfo {
         stderrTail = List.copyOf(stderrTail);
     }
 
+    /** As before its prompts and resources were counted: none. */
+    public UpstreamInfo(String name, String kind, String state, String connection, int tools, long restarts,
+            String lastError, String declaredIn, List<String> stderrTail, String protocol) {
+        this(name, kind, state, connection, tools, restarts, lastError, declaredIn, stderrTail, protocol, 0, 0);
+    }
+
     /** As before the revision was shown: without it. */
     public UpstreamInfo(String name, String kind, String state, String connection, int tools, long restarts,
             String lastError, String declaredIn, List<String> stderrTail) {
-        this(name, kind, state, connection, tools, restarts, lastError, declaredIn, stderrTail, null);
+        this(name, kind, state, connection, tools, restarts, lastError, declaredIn, stderrTail, null, 0, 0);
     }
 }

@@ -363,7 +363,7 @@ public final class Upstreams implements ProblemSource, UpstreamDirectory {
     @Override
     public List<UpstreamInfo> upstreams() {
         return statuses().stream().map(s -> new UpstreamInfo(s.name(), s.kind(), s.state().label(), s.detail(), s.tools(),
-                s.restarts(), s.lastError(), s.source(), s.stderrTail(), s.protocol())).toList();
+                s.restarts(), s.lastError(), s.source(), s.stderrTail(), s.protocol(), s.prompts(), s.resources())).toList();
     }
 
     /** The configuration folder. */

@@ -517,6 +517,9 @@ class UpstreamsIT {
             assertEquals("stdio", everything.path("kind").asString());
             assertTrue(everything.path("connection").asString().matches("pid \\d+"), everything.toString());
             assertTrue(everything.path("tools").asInt() >= 10, everything.toString());
+            assertEquals(4, everything.path("prompts").asInt(), everything.toString());
+            assertTrue(everything.path("resources").asInt() >= 9, "its 7 resources and 2 templates: " + everything);
+            assertEquals(0, byName.get("python").path("resources").asInt(), byName.get("python").toString());
             assertEquals("2025-11-25", everything.path("protocol").asString(), everything.toString());
             assertEquals("2026-07-28", byName.get("python").path("protocol").asString(), byName.get("python").toString());
             assertEquals("http", byName.get("everything-http").path("kind").asString());

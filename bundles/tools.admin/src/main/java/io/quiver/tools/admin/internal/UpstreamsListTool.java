@@ -30,7 +30,7 @@ import io.quiver.api.schema.Description;
         title = "List upstream MCP servers",
         description = "Lists the upstream MCP servers this Quiver server runs (declared in etc/mcp-servers.json and "
                 + "etc/*.mcp.json): each one's state (starting, ready, backing-off, failed, stopped), how many tools it "
-                + "lists, its restarts, its process id or URL, the MCP revision agreed with it and its last error. "
+                + "lists (and how many prompts and resources), its restarts, its process id or URL, the MCP revision agreed with it and its last error. "
                 + "Give a name to also get the last lines it wrote on stderr.",
         arguments = UpstreamsListTool.Arguments.class,
         output = UpstreamsListTool.UpstreamList.class,
@@ -48,6 +48,8 @@ public final class UpstreamsListTool implements Tool {
             @Description("The child's process id or the URL") String connection,
             @Description("The MCP revision agreed with it (absent while it is not connected)") Optional<String> protocol,
             @Description("How many of its tools are listed") int tools,
+            @Description("How many of its prompts are listed") int prompts,
+            @Description("How many of its resources and resource templates are listed") int resources,
             @Description("How many times it was started again after a failure") long restarts,
             @Description("Why it last failed or stopped, if it did") Optional<String> lastError,
             @Description("The file that declares it") String declaredIn,
@@ -69,7 +71,7 @@ public final class UpstreamsListTool implements Tool {
         List<UpstreamInfo> all = d == null ? List.of() : d.upstreams();
         List<Entry> entries = all.stream().filter(u -> name == null || name.equals(u.name()))
                 .map(u -> new Entry(u.name(), u.kind(), u.state(), u.connection(), Optional.ofNullable(u.protocol()),
-                        u.tools(), u.restarts(),
+                        u.tools(), u.prompts(), u.resources(), u.restarts(),
                         Optional.ofNullable(u.lastError()), u.declaredIn(),
                         name == null ? Optional.empty() : Optional.of(u.stderrTail())))
                 .toList();
@@ -79,7 +81,11 @@ public final class UpstreamsListTool implements Tool {
         StringBuilder text = new StringBuilder();
         for (Entry e : entries) {
             text.append(e.name()).append(" (").append(e.kind()).append("): ").append(e.state()).append(", ")
-                    .append(e.tools()).append(" tools, ").append(e.restarts()).append(" restarts, ").append(e.connection());
+                    .append(e.tools()).append(" tools, ");
+            if (e.prompts() + e.resources() > 0) {
+                text.append(e.prompts()).append(" prompts, ").append(e.resources()).append(" resources, ");
+            }
+            text.append(e.restarts()).append(" restarts, ").append(e.connection());
             e.protocol().ifPresent(protocol -> text.append(", protocol ").append(protocol));
             e.lastError().ifPresent(error -> text.append("; last error: ").append(error));
             text.append('\n');
