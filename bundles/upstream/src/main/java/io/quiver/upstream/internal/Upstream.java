@@ -148,6 +148,9 @@ final class Upstream {
         private boolean refreshing;
         /** The lists to read again; guarded by the generation. */
         private final EnumSet<Listed> stale = EnumSet.noneOf(Listed.class);
+        /** A stateless server's open {@code subscriptions/listen}, and the lists it asked for; guarded by the generation. */
+        private McpClient.Request listening;
+        private EnumSet<Listed> listenedFor = EnumSet.noneOf(Listed.class);
 
         Generation(Connection connection) {
             this.connection = connection;
@@ -228,7 +231,37 @@ final class Upstream {
             g = current;
         }
         if (g != null && g.ready) {
-            work.execute(() -> refresh(g)); // not on the caller's (the file watch's timer) thread: it lists over the network
+            // not on the caller's (the file watch's timer) thread: it lists over the network
+            work.execute(() -> {
+                refresh(g);
+                relisten(g);
+            });
+        }
+    }
+
+    /**
+     * A stateless server's {@code subscriptions/listen} opened again when the lists it should ask for changed
+     * (prompts or resources turned on or off): the stream open asks for the lists of the settings it began with.
+     */
+    private void relisten(Generation g) {
+        if (!g.client.isStateless()) {
+            return;
+        }
+        EnumSet<Listed> wanted = listenFilter(g);
+        McpClient.Request open;
+        synchronized (g) {
+            if (wanted.equals(g.listenedFor)) {
+                return;
+            }
+            open = g.listening;
+            g.listening = null;
+            g.listenedFor = EnumSet.noneOf(Listed.class);
+        }
+        if (open != null) {
+            g.client.cancel(open, "the lists to hear about changed"); // cancelled: not opened again by its own end
+        }
+        if (!wanted.isEmpty()) {
+            listen(g);
         }
     }
 
@@ -360,8 +393,13 @@ final class Upstream {
     private void listen(Generation g) {
         ObjectNode params = McpClient.JSON.createObjectNode();
         ObjectNode filter = params.putObject("notifications");
-        listenFilter(g).forEach(listed -> filter.put(listed.listenFilter, true));
+        EnumSet<Listed> lists = listenFilter(g);
+        lists.forEach(listed -> filter.put(listed.listenFilter, true));
         McpClient.Request subscription = g.client.request("subscriptions/listen", params);
+        synchronized (g) {
+            g.listening = subscription;
+            g.listenedFor = lists;
+        }
         long opened = System.nanoTime();
         subscription.answer().whenComplete((result, failure) -> {
             synchronized (lock) {

@@ -38,6 +38,7 @@ import io.quiver.api.prompt.PromptResult;
 import io.quiver.api.resource.Resource;
 import io.quiver.api.resource.ResourceRequest;
 import io.quiver.api.resource.ResourceTemplate;
+import io.quiver.lib.config.TypedConfig;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -177,6 +178,32 @@ class UpstreamListsTest {
                 "invalid params, the stateless revision's word for a missing resource, is a missing resource here too");
         ProtocolError asks = assertThrows(ProtocolError.class, () -> after.get(promptRequest(Map.of("who", "ask"))));
         assertTrue(asks.getMessage().contains("asked for input to answer prompts/get"), asks.getMessage());
+    }
+
+    @Test
+    void turningPromptsOnWhileAStatelessServerRunsListsThemAndListensForTheirChanges() throws Exception {
+        start(true, Map.of("prompts", false));
+        awaitReady();
+        await(() -> server.count("subscriptions/listen") == 1, "listening");
+        assertEquals(FakeConnection.JSON.readTree("{\"resourcesListChanged\": true}"), listens().get(0));
+        assertEquals(Map.of(), framework.services(Prompt.class));
+
+        upstream.reconfigure(TypedConfig.of(UpstreamConfig.class, Map.of("startupTimeoutMs", 5000L, "prompts", true)));
+        await(() -> framework.services(Prompt.class).containsKey("up.greet"), "the prompt registered");
+        await(() -> server.count("subscriptions/listen") == 2, "listening again");
+        assertEquals(FakeConnection.JSON.readTree("{\"promptsListChanged\": true, \"resourcesListChanged\": true}"),
+                listens().get(1), "the stream now asks for the prompts' changes too");
+
+        upstream.reconfigure(TypedConfig.of(UpstreamConfig.class, Map.of("startupTimeoutMs", 5000L, "prompts", false)));
+        await(() -> framework.services(Prompt.class).isEmpty(), "the prompt gone");
+        await(() -> server.count("subscriptions/listen") == 3, "listening once more");
+        assertEquals(FakeConnection.JSON.readTree("{\"resourcesListChanged\": true}"), listens().get(2));
+    }
+
+    /** The filters of the subscriptions/listen requests the server received, in order. */
+    private List<JsonNode> listens() {
+        return server.received.stream().filter(m -> "subscriptions/listen".equals(m.path("method").asString("")))
+                .map(m -> m.path("params").path("notifications")).toList();
     }
 
     // --------------------------------------------------------------------------------------------
