@@ -26,11 +26,11 @@ public final class StartLog implements SLF4JServiceProvider {
     /** What Felix HTTP logs, with the exception, when Jetty does not start. */
     static final String JETTY_FAILED = "Exception while initializing Jetty";
 
-    private final SimpleServiceProvider simple = new SimpleServiceProvider();
-    private volatile ILoggerFactory factory;
-
     /** What Felix HTTP logs once Jetty has started. */
     static final String JETTY_STARTED = "Started Jetty";
+
+    private final SimpleServiceProvider simple = new SimpleServiceProvider();
+    private volatile ILoggerFactory factory;
 
     /**
      * Notes Felix HTTP's error when it says that Jetty did not start, with the first error (and exception) it

@@ -10,7 +10,6 @@ import java.util.Hashtable;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
@@ -20,7 +19,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 
 import org.osgi.framework.BundleContext;
-import org.osgi.framework.ServiceRegistration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -127,14 +125,8 @@ final class Upstream {
     final class Generation {
         final Connection connection;
         final McpClient client;
-        final Map<String, ServiceRegistration<?>> tools = new LinkedHashMap<>();
-        /** The prompts by exposed name, the resources by URI, the templates by URI template. */
-        final Map<String, ServiceRegistration<?>> prompts = new LinkedHashMap<>();
-        final Map<String, ServiceRegistration<?>> resources = new LinkedHashMap<>();
-        final Map<String, ServiceRegistration<?>> templates = new LinkedHashMap<>();
-        /** The completers of the prompts (by exposed name) and of the templates (by URI template). */
-        final Map<String, ServiceRegistration<?>> promptCompleters = new LinkedHashMap<>();
-        final Map<String, ServiceRegistration<?>> templateCompleters = new LinkedHashMap<>();
+        /** What it registered; changed holding the lock. */
+        final Registrations services = new Registrations(context);
         /** What the server declared in the handshake. */
         volatile JsonNode capabilities = McpClient.JSON.createObjectNode();
         /** Upstream calls waiting for their users' answers. */
@@ -339,10 +331,10 @@ final class Upstream {
             if (agreed.stateless() && !listenFilter(g).isEmpty()) {
                 listen(g);
             }
+            Status ready = status();
             LOG.info("Upstream {} is ready ({}, protocol {}, {} tools{})", spec.name(), g.connection.detail(),
-                    agreed.protocolVersion(), g.tools.size(), g.prompts.size() + g.resources.size() + g.templates.size() == 0 ? ""
-                            : ", " + g.prompts.size() + " prompts, " + g.resources.size() + " resources, " + g.templates.size()
-                                    + " resource templates");
+                    agreed.protocolVersion(), ready.tools(), ready.prompts() + ready.resources() == 0 ? ""
+                            : ", " + ready.prompts() + " prompts, " + ready.resources() + " resources and templates");
         } catch (Exception e) {
             String why = e instanceof ExecutionException && e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
             if (e instanceof TimeoutException) {
@@ -545,7 +537,7 @@ final class Upstream {
             if (current != g || !g.ready) {
                 return;
             }
-            sync(g.tools, wanted, Tool.class, exposed -> new ProxyTool(this, upstreamNames.get(exposed)), true);
+            g.services.sync(Registrations.Kind.TOOLS, wanted, exposed -> new ProxyTool(this, upstreamNames.get(exposed)));
         }
     }
 
@@ -554,6 +546,7 @@ final class Upstream {
         UpstreamConfig c = config;
         Map<String, Hashtable<String, Object>> wanted = new LinkedHashMap<>();
         Map<String, JsonNode> byExposed = new LinkedHashMap<>();
+        Map<String, String> names = new LinkedHashMap<>(); // exposed name to the server's own
         for (JsonNode prompt : listing) {
             String name = prompt.path("name").asString("");
             if (name.isEmpty()) {
@@ -565,20 +558,17 @@ final class Upstream {
                 continue;
             }
             wanted.put(exposed, ToolProperties.prompt(exposed, prompt, c, spec.name()));
+            names.put(exposed, name);
         }
+        Map<String, Hashtable<String, Object>> completers = completers(g, "ref/prompt", names);
         synchronized (lock) {
             if (current != g || !g.ready) {
                 return;
             }
-            sync(g.prompts, wanted, io.quiver.api.prompt.Prompt.class, exposed -> {
-                JsonNode prompt = byExposed.get(exposed);
-                return new ProxyPrompt(this, prompt.path("name").asString(), prompt);
-            }, false);
-            Map<String, Hashtable<String, Object>> completers = completers(g, "ref/prompt", wanted.keySet());
-            // the server's own name of the prompt, which the proxy asks for: one that changes registers the proxy anew
-            completers.forEach((exposed, p) -> p.put(ToolProperties.UPSTREAM_NAME, byExposed.get(exposed).path("name").asString()));
-            sync(g.promptCompleters, completers, io.quiver.api.completion.Completer.class,
-                    exposed -> new ProxyCompleter(this, "ref/prompt", byExposed.get(exposed).path("name").asString()), false);
+            g.services.sync(Registrations.Kind.PROMPTS, wanted,
+                    exposed -> new ProxyPrompt(this, names.get(exposed), byExposed.get(exposed)));
+            g.services.sync(Registrations.Kind.PROMPT_COMPLETERS, completers,
+                    exposed -> new ProxyCompleter(this, "ref/prompt", names.get(exposed)));
         }
     }
 
@@ -590,30 +580,9 @@ final class Upstream {
         UpstreamConfig c = config;
         Map<String, Hashtable<String, Object>> fixed = new LinkedHashMap<>();
         Map<String, Hashtable<String, Object>> families = new LinkedHashMap<>();
-        int left = c.maxResources();
-        int dropped = 0;
-        for (JsonNode resource : resources) {
-            String uri = resource.path("uri").asString("");
-            if (!uri.isEmpty() && !fixed.containsKey(uri)) {
-                if (left-- > 0) {
-                    fixed.put(uri, ToolProperties.resource("mcp.resource.", "uri", uri, resource, c, spec.name()));
-                } else {
-                    dropped++;
-                }
-            }
-        }
-        for (JsonNode template : templates) {
-            String uriTemplate = template.path("uriTemplate").asString("");
-            if (!uriTemplate.isEmpty() && !families.containsKey(uriTemplate)) {
-                if (left-- > 0) {
-                    families.put(uriTemplate, ToolProperties.resource("mcp.template.", "uriTemplate", uriTemplate, template, c,
-                            spec.name()));
-                } else {
-                    dropped++;
-                }
-            }
-        }
-        if (dropped > 0) {
+        boolean cut = collect(resources, "mcp.resource.", "uri", c.maxResources(), fixed, c);
+        cut |= collect(templates, "mcp.template.", "uriTemplate", c.maxResources() - fixed.size(), families, c);
+        if (cut) {
             LOG.warn("Upstream {} lists more resources and templates than maxResources ({}); those beyond are left out",
                     spec.name(), c.maxResources());
         }
@@ -622,108 +591,65 @@ final class Upstream {
             if (current != g || !g.ready) {
                 return;
             }
-            sync(g.resources, fixed, io.quiver.api.resource.Resource.class, uri -> proxy, true);
-            sync(g.templates, families, io.quiver.api.resource.ResourceTemplate.class, uriTemplate -> proxy, true);
-            sync(g.templateCompleters, completers(g, "ref/resource", families.keySet()), io.quiver.api.completion.Completer.class,
-                    uriTemplate -> new ProxyCompleter(this, "ref/resource", uriTemplate), false);
+            g.services.sync(Registrations.Kind.RESOURCES, fixed, uri -> proxy);
+            g.services.sync(Registrations.Kind.TEMPLATES, families, uriTemplate -> proxy);
+            Map<String, String> uriTemplates = new LinkedHashMap<>();
+            families.keySet().forEach(uriTemplate -> uriTemplates.put(uriTemplate, uriTemplate));
+            g.services.sync(Registrations.Kind.TEMPLATE_COMPLETERS, completers(g, "ref/resource", uriTemplates),
+                    uriTemplate -> new ProxyCompleter(this, "ref/resource", uriTemplate));
         }
+    }
+
+    /**
+     * Takes the listed items (a resource by its {@code uri}, a template by its {@code uriTemplate}; the first of
+     * each) as service properties into {@code into} while it holds fewer than {@code room}.
+     *
+     * @return whether items were left out for want of room
+     */
+    private boolean collect(List<JsonNode> listing, String kind, String key, int room, Map<String, Hashtable<String, Object>> into,
+            UpstreamConfig c) {
+        for (JsonNode item : listing) {
+            String id = item.path(key).asString("");
+            if (id.isEmpty() || into.containsKey(id)) {
+                continue;
+            }
+            if (into.size() >= room) {
+                return true;
+            }
+            into.put(id, ToolProperties.resource(kind, key, id, item, c, spec.name()));
+        }
+        return false;
     }
 
     /**
      * The completers to register where the server offers completions: one for each prompt (by exposed name) or
-     * template (by URI template), each with the scope the server's other services have.
+     * template (by URI template), with the server's own name of it ({@code refs}: key to that name; one that
+     * changes registers the completer anew), each with the scope the server's other services have.
      */
-    private Map<String, Hashtable<String, Object>> completers(Generation g, String refType, java.util.Set<String> refs) {
+    private Map<String, Hashtable<String, Object>> completers(Generation g, String refType, Map<String, String> refs) {
         Map<String, Hashtable<String, Object>> wanted = new LinkedHashMap<>();
         if (g.capabilities.has("completions")) {
-            for (String ref : refs) {
+            refs.forEach((ref, upstreamName) -> {
                 Hashtable<String, Object> p = new Hashtable<>();
                 p.put("mcp.completion.refType", refType);
                 p.put("mcp.completion.ref", ref);
+                p.put(ToolProperties.UPSTREAM_NAME, upstreamName);
                 p.put(ToolProperties.SERVER, spec.name());
                 wanted.put(ref, ToolProperties.scoped(p, config));
-            }
+            });
         }
         return wanted;
-    }
-
-    /**
-     * Makes the registrations match what is wanted (keys to properties): unregisters those not wanted, registers
-     * those missing, and gives changed properties to the existing service ({@code inPlace}) or registers it anew.
-     * Called holding the lock.
-     */
-    private <T> void sync(Map<String, ServiceRegistration<?>> have, Map<String, Hashtable<String, Object>> wanted,
-            Class<T> type, java.util.function.Function<String, T> make, boolean inPlace) {
-        for (var it = have.entrySet().iterator(); it.hasNext();) {
-            var e = it.next();
-            if (!wanted.containsKey(e.getKey())) {
-                unregister(e.getValue());
-                it.remove();
-            }
-        }
-        for (Map.Entry<String, Hashtable<String, Object>> w : wanted.entrySet()) {
-            ServiceRegistration<?> existing = have.get(w.getKey());
-            if (existing != null && !sameProperties(existing, w.getValue())) {
-                if (inPlace) {
-                    try {
-                        existing.setProperties(w.getValue());
-                        continue;
-                    } catch (IllegalStateException gone) {
-                        // registered anew below
-                    }
-                } else {
-                    unregister(existing);
-                }
-                existing = null;
-            }
-            if (existing == null) {
-                have.put(w.getKey(), context.registerService(type, make.apply(w.getKey()), w.getValue()));
-            }
-        }
-    }
-
-    private static boolean sameProperties(ServiceRegistration<?> registration, Hashtable<String, Object> wanted) {
-        try {
-            var ref = registration.getReference();
-            for (Map.Entry<String, Object> e : wanted.entrySet()) {
-                Object have = ref.getProperty(e.getKey());
-                if (!(have instanceof String[] a && e.getValue() instanceof String[] b ? java.util.Arrays.equals(a, b)
-                        : Objects.equals(have, e.getValue()))) {
-                    return false;
-                }
-            }
-            for (String key : ref.getPropertyKeys()) {
-                if (key.startsWith("mcp.") && !wanted.containsKey(key)) {
-                    return false;
-                }
-            }
-            return true;
-        } catch (IllegalStateException gone) {
-            return false;
-        }
     }
 
     private void unregister(Generation g) {
         synchronized (lock) {
             g.ready = false;
-            for (Map<String, ServiceRegistration<?>> registered : List.of(g.tools, g.prompts, g.resources, g.templates,
-                    g.promptCompleters, g.templateCompleters)) {
-                registered.values().forEach(Upstream::unregister);
-                registered.clear();
-            }
+            g.services.clear();
             if (g.sweeper != null) {
                 g.sweeper.cancel(false);
             }
         }
         g.parking.cancelAll("the upstream server stopped");
-    }
-
-    private static void unregister(ServiceRegistration<?> registration) {
-        try {
-            registration.unregister();
-        } catch (IllegalStateException e) {
-            // the bundle is stopping
-        }
     }
 
     private void closed(Generation g, String why, boolean clean) {
@@ -806,11 +732,15 @@ final class Upstream {
         synchronized (lock) {
             Generation g = current;
             return new Status(spec.name(), spec.kind().name().toLowerCase(java.util.Locale.ROOT), state,
-                    g == null ? "-" : g.connection.detail(), g == null ? 0 : g.tools.size(), g == null ? 0 : g.prompts.size(),
-                    g == null ? 0 : g.resources.size() + g.templates.size(), restarts, lastError,
+                    g == null ? "-" : g.connection.detail(), count(g, Registrations.Kind.TOOLS), count(g, Registrations.Kind.PROMPTS),
+                    count(g, Registrations.Kind.RESOURCES) + count(g, Registrations.Kind.TEMPLATES), restarts, lastError,
                     tail.lines(), spec.source() == null ? "the host application" : "etc/" + spec.source().getFileName(),
                     g == null || !g.ready ? null : g.protocolVersion);
         }
+    }
+
+    private static int count(Generation g, Registrations.Kind kind) {
+        return g == null ? 0 : g.services.count(kind);
     }
 
     /** Why calls cannot reach the server now, for the error a caller reads. */
