@@ -27,6 +27,11 @@ final class Forwarded {
     private static final long CANCEL_POLL_MS = 25;
     private static final int INTERNAL_ERROR = -32603;
 
+    /** How long a request of Quiver's own may wait for the server: {@code callTimeoutMs}, or 60 s where it is 0. */
+    static long timeoutMs(UpstreamConfig config) {
+        return config.callTimeoutMs() > 0 ? config.callTimeoutMs() : DEFAULT_TIMEOUT_MS;
+    }
+
     /**
      * The server's result.
      *
@@ -38,7 +43,7 @@ final class Forwarded {
         if (g == null) {
             throw new ProtocolError(INTERNAL_ERROR, upstream.unavailable() + "; try again once it is ready");
         }
-        long timeoutMs = upstream.config().callTimeoutMs() > 0 ? upstream.config().callTimeoutMs() : DEFAULT_TIMEOUT_MS;
+        long timeoutMs = timeoutMs(upstream.config());
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         McpClient.Request request = g.client.request(method, params, Map.of(), refusing(g.client, method));
         JsonNode result;

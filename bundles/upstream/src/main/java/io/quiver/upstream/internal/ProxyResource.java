@@ -8,6 +8,7 @@ import io.quiver.api.content.ResourceContents;
 import io.quiver.api.resource.Resource;
 import io.quiver.api.resource.ResourceRequest;
 import io.quiver.api.resource.ResourceTemplate;
+import io.quiver.api.resource.Subscribable;
 import io.quiver.lib.content.ContentJson;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -19,8 +20,12 @@ import tools.jackson.databind.node.ObjectNode;
  * not have ({@value #RESOURCE_NOT_FOUND}; in a stateless revision, which made a missing resource invalid
  * params, {@value #INVALID_PARAMS}) is none here either: Quiver answers as it does for any missing
  * resource, with the code of the caller's revision (and a template further on may still have it).
+ *
+ * <p>One proxy serves every resource and template of a connection. The URIs Quiver's clients subscribe to
+ * reach it as {@link Subscribable} calls, and the server is asked for their updates while someone listens
+ * ({@link Upstream#watch}).
  */
-final class ProxyResource implements Resource, ResourceTemplate {
+final class ProxyResource implements Resource, ResourceTemplate, Subscribable {
 
     /** The error a session revision's server gives for a resource it does not have. */
     static final int RESOURCE_NOT_FOUND = -32002;
@@ -28,9 +33,21 @@ final class ProxyResource implements Resource, ResourceTemplate {
     static final int INVALID_PARAMS = -32602;
 
     private final Upstream upstream;
+    private final Upstream.Generation generation;
 
-    ProxyResource(Upstream upstream) {
+    ProxyResource(Upstream upstream, Upstream.Generation generation) {
         this.upstream = upstream;
+        this.generation = generation;
+    }
+
+    @Override
+    public void subscribed(String uri) {
+        upstream.watch(generation, uri, true);
+    }
+
+    @Override
+    public void unsubscribed(String uri) {
+        upstream.watch(generation, uri, false);
     }
 
     @Override

@@ -6,10 +6,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.Hashtable;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
@@ -19,10 +22,12 @@ import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.quiver.api.Tool;
+import io.quiver.api.resource.ResourceEvents;
 import io.quiver.lib.config.TypedConfig;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -140,16 +145,25 @@ final class Upstream {
         private boolean refreshing;
         /** The lists to read again; guarded by the generation. */
         private final EnumSet<Listed> stale = EnumSet.noneOf(Listed.class);
-        /** A stateless server's open {@code subscriptions/listen}, and the lists it asked for; guarded by the generation. */
+        /** A stateless server's open {@code subscriptions/listen}, and what it asked for; guarded by the generation. */
         private McpClient.Request listening;
-        private EnumSet<Listed> listenedFor = EnumSet.noneOf(Listed.class);
+        private ListenFor listenedFor = ListenFor.NOTHING;
+        /** Held while a listen stream is replaced, so two replacements never leave two streams open. */
+        private final Object listenTurn = new Object();
+        /** The proxy of every resource and template of this connection: the catalog counts subscriptions by service. */
+        final ProxyResource resources = new ProxyResource(Upstream.this, this);
+        /** The URIs of this server Quiver's clients are subscribed to; guarded by the generation. */
+        private final Set<String> watched = new LinkedHashSet<>();
+        /** Those a session server was asked for the updates of; guarded by the generation. */
+        private final Set<String> subscribed = new HashSet<>();
+        private boolean syncing;
 
         Generation(Connection connection) {
             this.connection = connection;
             this.client = new McpClient(connection, new McpClient.Events() {
                 @Override
                 public void notification(String method, JsonNode params) {
-                    Upstream.this.notification(Generation.this, method);
+                    Upstream.this.notification(Generation.this, method, params);
                 }
 
                 @Override
@@ -239,21 +253,141 @@ final class Upstream {
         if (!g.client.isStateless()) {
             return;
         }
-        EnumSet<Listed> wanted = listenFilter(g);
-        McpClient.Request open;
+        synchronized (g.listenTurn) {
+            ListenFor wanted = listenFor(g);
+            McpClient.Request open;
+            synchronized (g) {
+                if (wanted.equals(g.listenedFor) || !g.ready) {
+                    return;
+                }
+                open = g.listening;
+                g.listening = null;
+                g.listenedFor = ListenFor.NOTHING;
+            }
+            if (open != null) {
+                g.client.cancel(open, "what to hear about changed"); // cancelled: not opened again by its own end
+            }
+            if (!wanted.isEmpty()) {
+                listen(g);
+            }
+        }
+    }
+
+    /**
+     * What a stateless server's {@code subscriptions/listen} asks for: the change notifications of the lists it
+     * announces, and the updates of the resources Quiver's clients are subscribed to where it offers them.
+     */
+    record ListenFor(EnumSet<Listed> lists, Set<String> resources) {
+        static final ListenFor NOTHING = new ListenFor(EnumSet.noneOf(Listed.class), Set.of());
+
+        boolean isEmpty() {
+            return lists.isEmpty() && resources.isEmpty();
+        }
+    }
+
+    private ListenFor listenFor(Generation g) {
+        Set<String> uris;
         synchronized (g) {
-            if (wanted.equals(g.listenedFor)) {
+            uris = subscribes(g) ? Set.copyOf(g.watched) : Set.of();
+        }
+        return new ListenFor(listenFilter(g), uris);
+    }
+
+    /**
+     * Whether the server sends updates of the resources it is asked for. (With {@code resources} turned off its
+     * resources are unregistered, so none stays watched.)
+     */
+    private boolean subscribes(Generation g) {
+        return g.capabilities.path("resources").path("subscribe").asBoolean(false);
+    }
+
+    /**
+     * A URI of this server got its first subscriber among Quiver's clients ({@code on}), or lost its last. The
+     * server is asked for its updates, or to stop them, on a work thread: over its listen stream in a stateless
+     * revision, else with {@code resources/subscribe} and {@code resources/unsubscribe}.
+     */
+    void watch(Generation g, String uri, boolean on) {
+        synchronized (g) {
+            if (!(on ? g.watched.add(uri) : g.watched.remove(uri))) {
                 return;
             }
-            open = g.listening;
-            g.listening = null;
-            g.listenedFor = EnumSet.noneOf(Listed.class);
         }
-        if (open != null) {
-            g.client.cancel(open, "the lists to hear about changed"); // cancelled: not opened again by its own end
+        if (g.ready && subscribes(g)) {
+            work.execute(() -> {
+                if (g.client.isStateless()) {
+                    relisten(g);
+                } else {
+                    subscribe(g);
+                }
+            });
         }
-        if (!wanted.isEmpty()) {
-            listen(g);
+    }
+
+    /**
+     * Brings a session server's subscriptions to what Quiver's clients are subscribed to, one request at a time
+     * (a change meanwhile is taken in the same turn). A refused request is not tried again: its updates do not
+     * come, and the log says so.
+     */
+    private void subscribe(Generation g) {
+        synchronized (g) {
+            if (g.syncing) {
+                return;
+            }
+            g.syncing = true;
+        }
+        while (true) {
+            String uri;
+            boolean on;
+            synchronized (g) {
+                uri = g.watched.stream().filter(u -> !g.subscribed.contains(u)).findFirst().orElse(null);
+                on = uri != null;
+                if (uri == null) {
+                    uri = g.subscribed.stream().filter(u -> !g.watched.contains(u)).findFirst().orElse(null);
+                }
+                if (uri == null || !g.ready) {
+                    g.syncing = false;
+                    return;
+                }
+                if (on) {
+                    g.subscribed.add(uri);
+                } else {
+                    g.subscribed.remove(uri);
+                }
+            }
+            String method = on ? "resources/subscribe" : "resources/unsubscribe";
+            try {
+                Handshake.await(g.client, g.client.request(method, McpClient.JSON.createObjectNode().put("uri", uri)),
+                        Handshake.Deadline.in(Forwarded.timeoutMs(config), "callTimeoutMs (0: 60 s)"), method + " " + uri);
+                LOG.debug("Upstream {}: {} {}", spec.name(), method, uri);
+            } catch (Exception e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                LOG.warn("Upstream {}: {} failed ({}){}", spec.name(), method, e.getMessage(),
+                        on ? "; its updates do not reach Quiver's clients" : "");
+            }
+        }
+    }
+
+    /** The server says a resource changed: Quiver's clients subscribed to it hear of it, if any are. */
+    private void updated(Generation g, JsonNode params) {
+        String uri = params == null ? "" : params.path("uri").asString("");
+        synchronized (g) {
+            if (!g.watched.contains(uri)) {
+                // not one of its resources anyone subscribed to: not passed on (a server may not announce others' URIs)
+                LOG.debug("Upstream {}: an update of {}, which no client is subscribed to through it", spec.name(), uri);
+                return;
+            }
+        }
+        ServiceReference<ResourceEvents> reference = context.getServiceReference(ResourceEvents.class);
+        ResourceEvents events = reference == null ? null : context.getService(reference);
+        if (events == null) {
+            return;
+        }
+        try {
+            events.updated(uri);
+        } finally {
+            context.ungetService(reference);
         }
     }
 
@@ -328,8 +462,10 @@ final class Upstream {
                     state = State.READY; // once its tools are registered: an operator never reads "ready" with none
                 }
             }
-            if (agreed.stateless() && !listenFilter(g).isEmpty()) {
-                listen(g);
+            if (agreed.stateless()) {
+                relisten(g);
+            } else {
+                subscribe(g); // the URIs its resources were subscribed to before it was ready
             }
             Status ready = status();
             LOG.info("Upstream {} is ready ({}, protocol {}, {} tools{})", spec.name(), g.connection.detail(),
@@ -385,12 +521,15 @@ final class Upstream {
     private void listen(Generation g) {
         ObjectNode params = McpClient.JSON.createObjectNode();
         ObjectNode filter = params.putObject("notifications");
-        EnumSet<Listed> lists = listenFilter(g);
-        lists.forEach(listed -> filter.put(listed.listenFilter, true));
+        ListenFor wanted = listenFor(g);
+        wanted.lists().forEach(listed -> filter.put(listed.listenFilter, true));
+        if (!wanted.resources().isEmpty()) {
+            wanted.resources().forEach(filter.putArray("resourceSubscriptions")::add);
+        }
         McpClient.Request subscription = g.client.request("subscriptions/listen", params);
         synchronized (g) {
             g.listening = subscription;
-            g.listenedFor = lists;
+            g.listenedFor = wanted;
         }
         long opened = System.nanoTime();
         subscription.answer().whenComplete((result, failure) -> {
@@ -415,14 +554,25 @@ final class Upstream {
             }
             timer.schedule(() -> work.execute(() -> {
                 if (g.ready) {
-                    listen(g);
+                    synchronized (g.listenTurn) {
+                        synchronized (g) {
+                            if (g.listening != subscription) {
+                                return; // replaced meanwhile
+                            }
+                        }
+                        listen(g);
+                    }
                     refresh(g);
                 }
             }), delay, TimeUnit.MILLISECONDS);
         });
     }
 
-    private void notification(Generation g, String method) {
+    private void notification(Generation g, String method, JsonNode params) {
+        if ("notifications/resources/updated".equals(method)) {
+            updated(g, params);
+            return;
+        }
         for (Listed listed : Listed.values()) {
             if (listed.changed.equals(method) && g.ready) {
                 work.execute(() -> refresh(g, EnumSet.of(listed)));
@@ -586,7 +736,7 @@ final class Upstream {
             LOG.warn("Upstream {} lists more resources and templates than maxResources ({}); those beyond are left out",
                     spec.name(), c.maxResources());
         }
-        ProxyResource proxy = new ProxyResource(this);
+        ProxyResource proxy = g.resources;
         synchronized (lock) {
             if (current != g || !g.ready) {
                 return;

@@ -14,10 +14,12 @@ import org.osgi.framework.ServiceReference;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.framework.Version;
 
+import io.quiver.api.resource.ResourceEvents;
+
 /**
  * The framework as far as {@link Upstream} uses it: a bundle version, and the services registered, kept by
  * type and by the property that names each (a tool's or prompt's name, a resource's URI, a template's URI
- * template), with a journal of registrations.
+ * template), with a journal of registrations; and the server's {@link ResourceEvents}, which notes each update.
  */
 final class FakeFramework {
 
@@ -30,13 +32,20 @@ final class FakeFramework {
     private final Map<String, Map<String, Map<String, Object>>> properties = new ConcurrentHashMap<>();
     /** {@code register TYPE KEY} and {@code unregister TYPE KEY}, in order. */
     final List<String> journal = new CopyOnWriteArrayList<>();
+    /** The URIs announced through the server's {@link ResourceEvents}, in order. */
+    final List<String> updates = new CopyOnWriteArrayList<>();
     final BundleContext context;
 
     FakeFramework() {
         Bundle bundle = proxy(Bundle.class, (m, args) -> m.equals("getVersion") ? new Version(1, 0, 0) : null);
+        ResourceEvents events = updates::add;
+        ServiceReference<?> eventsReference = proxy(ServiceReference.class, (m, args) -> null);
         context = proxy(BundleContext.class, (m, args) -> switch (m) {
             case "getBundle" -> bundle;
             case "registerService" -> registration(((Class<?>) args[0]).getName(), args[1], (Dictionary<?, ?>) args[2]);
+            case "getServiceReference" -> args[0] == ResourceEvents.class ? eventsReference : null;
+            case "getService" -> args[0] == eventsReference ? events : null;
+            case "ungetService" -> true;
             default -> null;
         });
     }

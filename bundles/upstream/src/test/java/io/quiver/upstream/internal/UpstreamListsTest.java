@@ -38,6 +38,7 @@ import io.quiver.api.prompt.PromptResult;
 import io.quiver.api.resource.Resource;
 import io.quiver.api.resource.ResourceRequest;
 import io.quiver.api.resource.ResourceTemplate;
+import io.quiver.api.resource.Subscribable;
 import io.quiver.lib.config.TypedConfig;
 import tools.jackson.databind.JsonNode;
 
@@ -67,6 +68,12 @@ class UpstreamListsTest {
     private final CompletableFuture<String> announce = new CompletableFuture<>();
     /** Set once the server has a read that waits until its client cancels it. */
     private final AtomicBoolean holding = new AtomicBoolean();
+    /**
+     * Whether the server offers resource updates: it announces {@code resources.subscribe}, answers a subscription
+     * with an update of that URI and of one it was not asked for, and a stateless server's listen stream sends an
+     * update of each URI it names.
+     */
+    private volatile boolean updates;
 
     @AfterEach
     void stop() {
@@ -200,6 +207,69 @@ class UpstreamListsTest {
         assertEquals(FakeConnection.JSON.readTree("{\"resourcesListChanged\": true}"), listens().get(2));
     }
 
+    @Test
+    void aSessionServerIsAskedForTheUpdatesOfWhatQuiversClientsSubscribeTo() throws Exception {
+        updates = true;
+        start(false, Map.of());
+        awaitReady();
+        Subscribable one = (Subscribable) framework.services(Resource.class).get("a://1");
+        Subscribable family = (Subscribable) framework.services(ResourceTemplate.class).get("a://t/{id}");
+
+        one.subscribed("a://1");
+        await(() -> framework.updates.contains("a://1"), "the update passed on");
+        assertEquals(List.of("a://1"), uris("resources/subscribe"));
+        family.subscribed("a://t/5");
+        await(() -> uris("resources/subscribe").size() == 2, "a URI of the template subscribed to");
+        assertEquals(List.of("a://1", "a://t/5"), uris("resources/subscribe"));
+        await(() -> framework.updates.size() == 2, "its update passed on");
+        Thread.sleep(200); // a wrongly passed update would be here by now
+        assertEquals(List.of("a://1", "a://t/5"), framework.updates,
+                "the updates of the URIs subscribed to; not b://elsewhere, which the server announced unasked");
+
+        one.unsubscribed("a://1");
+        await(() -> uris("resources/unsubscribe").size() == 1, "unsubscribed");
+        assertEquals(List.of("a://1"), uris("resources/unsubscribe"));
+        assertEquals(2, server.count("resources/subscribe"), "and nothing subscribed again");
+    }
+
+    @Test
+    void aServerWithoutResourceUpdatesIsNotAskedForThem() throws Exception {
+        start(false, Map.of());
+        awaitReady();
+        ((Subscribable) framework.services(Resource.class).get("a://1")).subscribed("a://1");
+        Thread.sleep(300); // a subscription would have been sent by now
+        assertEquals(0, server.count("resources/subscribe"), "it does not declare resources.subscribe");
+    }
+
+    @Test
+    void aStatelessServerIsAskedForTheUpdatesOnItsListenStream() throws Exception {
+        updates = true;
+        start(true, Map.of());
+        awaitReady();
+        await(() -> server.count("subscriptions/listen") == 1, "listening");
+        assertEquals(FakeConnection.JSON.readTree("{\"promptsListChanged\": true, \"resourcesListChanged\": true}"),
+                listens().get(0));
+
+        Subscribable one = (Subscribable) framework.services(Resource.class).get("a://1");
+        one.subscribed("a://1");
+        await(() -> server.count("subscriptions/listen") == 2, "listening again");
+        assertEquals(FakeConnection.JSON.readTree("{\"promptsListChanged\": true, \"resourcesListChanged\": true,"
+                + " \"resourceSubscriptions\": [\"a://1\"]}"), listens().get(1), "the stream names the URI subscribed to");
+        await(() -> framework.updates.contains("a://1"), "the update heard on the stream passed on");
+        assertEquals(0, server.count("resources/subscribe"), "a stateless revision has no resources/subscribe");
+
+        one.unsubscribed("a://1");
+        await(() -> server.count("subscriptions/listen") == 3, "listening once more");
+        assertEquals(FakeConnection.JSON.readTree("{\"promptsListChanged\": true, \"resourcesListChanged\": true}"),
+                listens().get(2), "without the URI");
+    }
+
+    /** The URIs of the requests of a method the server received, in order. */
+    private List<String> uris(String method) {
+        return server.received.stream().filter(m -> method.equals(m.path("method").asString("")))
+                .map(m -> m.path("params").path("uri").asString("")).toList();
+    }
+
     /** The filters of the subscriptions/listen requests the server received, in order. */
     private List<JsonNode> listens() {
         return server.received.stream().filter(m -> "subscriptions/listen".equals(m.path("method").asString("")))
@@ -225,15 +295,26 @@ class UpstreamListsTest {
             case "server/discover" -> {
                 if (stateless) {
                     result(exchange, message, "{" + complete + "\"supportedVersions\": [\"2026-07-28\"], \"capabilities\":"
-                            + " {\"tools\": {}, \"prompts\": {\"listChanged\": true}, \"resources\": {\"listChanged\": true}},"
+                            + " {\"tools\": {}, \"prompts\": {\"listChanged\": true}, \"resources\": {\"listChanged\": true"
+                            + (updates ? ", \"subscribe\": true" : "") + "}},"
                             + " \"serverInfo\": {\"name\": \"up\", \"version\": \"1\"}}");
                 } else {
                     reply(exchange, 400, "{\"jsonrpc\": \"2.0\", \"id\": null, \"error\": {\"code\": -32000, \"message\": \"no session\"}}");
                 }
             }
             case "initialize" -> result(exchange, message, "{\"protocolVersion\": \"2025-11-25\", \"capabilities\": {\"tools\": {},"
-                    + " \"prompts\": {}, \"resources\": {}, \"completions\": {}}, \"serverInfo\": {\"name\": \"up\","
-                    + " \"version\": \"1\"}}");
+                    + " \"prompts\": {}, \"resources\": {" + (updates ? "\"subscribe\": true" : "") + "}, \"completions\": {}},"
+                    + " \"serverInfo\": {\"name\": \"up\", \"version\": \"1\"}}");
+            case "resources/subscribe" -> {
+                // the answer's stream carries an update of the URI, and one of a URI nobody subscribed to
+                exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
+                exchange.sendResponseHeaders(200, 0);
+                write(exchange.getResponseBody(), "{\"jsonrpc\": \"2.0\", \"method\": \"notifications/resources/updated\","
+                        + " \"params\": {\"uri\": \"b://elsewhere\"}}");
+                write(exchange.getResponseBody(), "{\"jsonrpc\": \"2.0\", \"method\": \"notifications/resources/updated\","
+                        + " \"params\": {\"uri\": \"" + params.path("uri").asString() + "\"}}");
+                write(exchange.getResponseBody(), "{\"jsonrpc\": \"2.0\", \"id\": " + message.get("id") + ", \"result\": {}}");
+            }
             case "completion/complete" -> {
                 JsonNode ref = params.path("ref");
                 result(exchange, message, ref.path("type").asString().equals("ref/prompt")
@@ -282,6 +363,14 @@ class UpstreamListsTest {
             case "subscriptions/listen" -> {
                 exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
                 exchange.sendResponseHeaders(200, 0);
+                if (updates) {
+                    for (JsonNode uri : params.path("notifications").path("resourceSubscriptions")) {
+                        write(exchange.getResponseBody(), "{\"jsonrpc\": \"2.0\", \"method\":"
+                                + " \"notifications/resources/updated\", \"params\": {\"uri\": \"" + uri.asString() + "\"}}");
+                    }
+                    Thread.sleep(5_000); // open until cancelled (or the test ends)
+                    return;
+                }
                 String method = announce.get(10, TimeUnit.SECONDS);
                 if (method != null) {
                     write(exchange.getResponseBody(), "{\"jsonrpc\": \"2.0\", \"method\": \"" + method + "\"}");

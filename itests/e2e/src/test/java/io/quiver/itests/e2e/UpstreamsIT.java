@@ -306,6 +306,24 @@ class UpstreamsIT {
                     java.util.Base64.getDecoder().decode(read.path("blob").asString())))) {
                 assertEquals("through Quiver", new String(gunzip.readAllBytes(), StandardCharsets.UTF_8));
             }
+
+            // a subscription through Quiver reaches the server that serves the URI (the server sends updates every 5 s
+            // once its tool turns them on): they come through until the client unsubscribes
+            String watched = directResources.get(0).path("uri").asString();
+            client.result("resources/subscribe", Map.of("uri", watched));
+            for (String prefix : List.of("everything.", "everything-http.")) {
+                client.callTool(prefix + "toggle-subscriber-updates", Map.of());
+            }
+            stream.await("an update of " + watched, m -> "notifications/resources/updated".equals(m.path("method").asString(""))
+                    && watched.equals(m.path("params").path("uri").asString("")), T);
+            client.result("resources/unsubscribe", Map.of("uri", watched));
+            Thread.sleep(1_000); // an update sent before the unsubscription arrived may still come
+            int updates = stream.count("notifications/resources/updated");
+            Thread.sleep(5_500); // the server's next round of updates
+            assertEquals(updates, stream.count("notifications/resources/updated"), "no update after the unsubscription");
+            for (String prefix : List.of("everything.", "everything-http.")) {
+                client.callTool(prefix + "toggle-subscriber-updates", Map.of()); // off again
+            }
         }
     }
 

@@ -24,10 +24,11 @@ public final class Handlers {
 
     /** The stateless era's method table: no session methods, plus discovery, listening and tasks. */
     public static Map<String, MethodHandler> statelessTable(Catalog catalog, ToolPipeline pipeline,
-            EngineSettings settings, Listeners listeners) {
+            EngineSettings settings, Listeners listeners, ResourceWatches watches) {
         Map<String, MethodHandler> table = common(catalog, pipeline, settings);
         table.put("server/discover", new DiscoverHandler(settings));
-        table.put("subscriptions/listen", new ListenHandler(listeners, settings::maxListeners));
+        table.put("subscriptions/listen", new ListenHandler(listeners, settings::maxListeners, watches,
+                () -> settings.config().maxResourceSubscriptions()));
         table.put("tasks/get", new TasksGetHandler(pipeline));
         table.put("tasks/update", new TasksUpdateHandler(pipeline));
         table.put("tasks/cancel", new TasksCancelHandler(pipeline));
@@ -35,13 +36,15 @@ public final class Handlers {
     }
 
     /** The session era's method table. */
-    public static Map<String, MethodHandler> sessionTable(Catalog catalog, ToolPipeline pipeline, EngineSettings settings) {
+    public static Map<String, MethodHandler> sessionTable(Catalog catalog, ToolPipeline pipeline, EngineSettings settings,
+            ResourceWatches watches) {
         Map<String, MethodHandler> table = common(catalog, pipeline, settings);
         table.put("initialize", new InitializeHandler(settings));
         table.put("ping", new PingHandler());
         table.put("logging/setLevel", new SetLevelHandler());
-        table.put("resources/subscribe", new ResourcesSubscribeHandler(catalog, pipeline.authorize()));
-        table.put("resources/unsubscribe", new ResourcesUnsubscribeHandler());
+        table.put("resources/subscribe", new ResourcesSubscribeHandler(catalog, pipeline.authorize(), watches,
+                () -> settings.config().maxResourceSubscriptions()));
+        table.put("resources/unsubscribe", new ResourcesUnsubscribeHandler(watches));
         return Map.copyOf(table);
     }
 

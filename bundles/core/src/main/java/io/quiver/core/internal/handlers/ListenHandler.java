@@ -26,10 +26,14 @@ final class ListenHandler implements MethodHandler<StreamOpen> {
 
     private final Listeners listeners;
     private final IntSupplier maxListeners;
+    private final ResourceWatches watches;
+    private final IntSupplier maxResources;
 
-    ListenHandler(Listeners listeners, IntSupplier maxListeners) {
+    ListenHandler(Listeners listeners, IntSupplier maxListeners, ResourceWatches watches, IntSupplier maxResources) {
         this.listeners = listeners;
         this.maxListeners = maxListeners;
+        this.watches = watches;
+        this.maxResources = maxResources;
     }
 
     @Override
@@ -51,6 +55,11 @@ final class ListenHandler implements MethodHandler<StreamOpen> {
                     resources.add(uri.stringValue());
                 }
             }
+            int most = maxResources.getAsInt();
+            if (resources.size() > most) {
+                throw McpException.invalidParams("Invalid params: 'resourceSubscriptions' names " + resources.size()
+                        + " resources, more than the " + most + " one stream may (maxResourceSubscriptions)");
+            }
             honoured.set("resourceSubscriptions", Json.MAPPER.valueToTree(resources));
         }
         Listeners.Listener listener = new Listeners.Listener(scope.requestId(), lists, resources, scope.sink(), scope.caller());
@@ -62,8 +71,11 @@ final class ListenHandler implements MethodHandler<StreamOpen> {
             throw new McpException(ErrorCodes.SERVER_UNAVAILABLE, "Server busy: " + maxListeners.getAsInt()
                     + " listen streams are open, the most this server keeps; try again later");
         }
+        // the services that read them learn of them; they forget them when the stream ends
+        resources.forEach(uri -> watches.add(listener, scope.caller(), uri));
         scope.onCancel(() -> {
             listeners.remove(listener);
+            watches.removeAll(listener);
             scope.sink().complete(null);
         });
         return StreamOpen.INSTANCE;

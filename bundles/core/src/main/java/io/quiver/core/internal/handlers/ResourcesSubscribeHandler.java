@@ -6,25 +6,52 @@ import io.quiver.core.internal.pipeline.Authorize;
 import io.quiver.core.internal.messages.EmptyResult;
 import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.RequestScope;
+import io.quiver.core.internal.request.Session;
+import io.quiver.core.internal.rpc.McpException;
+import java.util.Set;
+import java.util.function.IntSupplier;
 import tools.jackson.databind.node.ObjectNode;
 
-/** {@code resources/subscribe}: the session hears {@code notifications/resources/updated} for the URI. */
+/**
+ * {@code resources/subscribe}: the session hears {@code notifications/resources/updated} for the URI, up to
+ * {@code maxResourceSubscriptions} URIs; the service that reads the URI learns of it ({@link ResourceWatches}).
+ */
 final class ResourcesSubscribeHandler implements MethodHandler<EmptyResult> {
 
     private final Catalog catalog;
     private final Authorize authorize;
+    private final ResourceWatches watches;
+    private final IntSupplier most;
 
-    ResourcesSubscribeHandler(Catalog catalog, Authorize authorize) {
+    ResourcesSubscribeHandler(Catalog catalog, Authorize authorize, ResourceWatches watches, IntSupplier most) {
         this.catalog = catalog;
         this.authorize = authorize;
+        this.watches = watches;
+        this.most = most;
     }
 
     @Override
     public EmptyResult handle(RequestScope scope, ObjectNode params) {
         String uri = Params.requireString(params, "uri");
         // a resource the caller may not see is not there for it: nothing to hear about
-        if (catalog.resources(scope.caller()).get(uri) == null || authorize.allows(scope.caller(), Target.resource(uri))) {
-            scope.session().subscriptions().add(uri);
+        if (catalog.resources(scope.caller()).get(uri) != null && !authorize.allows(scope.caller(), Target.resource(uri))) {
+            return EmptyResult.INSTANCE;
+        }
+        Session session = scope.session();
+        Set<String> subscriptions = session.subscriptions();
+        synchronized (subscriptions) { // in turn with an unsubscribe, so the counts follow the set
+            if (subscriptions.contains(uri)) {
+                return EmptyResult.INSTANCE;
+            }
+            int max = most.getAsInt();
+            if (subscriptions.size() >= max) {
+                throw McpException.invalidParams("Invalid params: this session is subscribed to " + max
+                        + " resources, the most it may be (maxResourceSubscriptions); unsubscribe from one first");
+            }
+            subscriptions.add(uri);
+            if (watches.add(session, scope.caller(), uri)) {
+                session.onClose(() -> watches.removeAll(session));
+            }
         }
         return EmptyResult.INSTANCE;
     }

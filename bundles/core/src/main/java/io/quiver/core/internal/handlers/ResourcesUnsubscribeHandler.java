@@ -3,14 +3,27 @@ package io.quiver.core.internal.handlers;
 import io.quiver.core.internal.messages.EmptyResult;
 import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.RequestScope;
+import java.util.Set;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@code resources/unsubscribe}: stops updates for the URI. */
 final class ResourcesUnsubscribeHandler implements MethodHandler<EmptyResult> {
 
+    private final ResourceWatches watches;
+
+    ResourcesUnsubscribeHandler(ResourceWatches watches) {
+        this.watches = watches;
+    }
+
     @Override
     public EmptyResult handle(RequestScope scope, ObjectNode params) {
-        scope.session().subscriptions().remove(Params.requireString(params, "uri"));
+        String uri = Params.requireString(params, "uri");
+        Set<String> subscriptions = scope.session().subscriptions();
+        synchronized (subscriptions) {
+            if (subscriptions.remove(uri)) {
+                watches.remove(scope.session(), uri);
+            }
+        }
         return EmptyResult.INSTANCE;
     }
 }

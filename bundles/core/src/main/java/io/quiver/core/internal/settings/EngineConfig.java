@@ -93,6 +93,11 @@ public @interface EngineConfig {
     @Min(0)
     int maxListeners() default 0;
 
+    @AttributeDefinition(description = "Resource URIs one session may be subscribed to, and one 2026-07-28 listen stream may"
+            + " name; a subscription beyond it is refused with -32602")
+    @Min(1)
+    int maxResourceSubscriptions() default 1000;
+
     @AttributeDefinition(description = "Items per page of tools/list, resources/list, prompts/list")
     @Min(1)
     int pageSize() default 100;

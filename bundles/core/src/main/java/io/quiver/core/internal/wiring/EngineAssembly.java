@@ -6,6 +6,7 @@ import io.quiver.core.internal.era.SessionEra;
 import io.quiver.core.internal.era.StatelessEra;
 import io.quiver.core.internal.exec.Workers;
 import io.quiver.core.internal.handlers.Handlers;
+import io.quiver.core.internal.handlers.ResourceWatches;
 import io.quiver.core.internal.pipeline.Extensions;
 import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
 import io.quiver.core.internal.pipeline.ToolPipeline;
@@ -20,19 +21,24 @@ import io.quiver.core.internal.settings.EngineSettings;
  * @param engine the engine
  * @param pipeline the {@code tools/call} pipeline the handlers share
  * @param workers the threads, closed with the assembly
+ * @param catalog the catalog the engine serves
+ * @param watches the resource subscriptions by the services that read them, following the catalog until closed
  */
-public record EngineAssembly(Engine engine, ToolPipeline pipeline, Workers workers) implements AutoCloseable {
+public record EngineAssembly(Engine engine, ToolPipeline pipeline, Workers workers, Catalog catalog,
+        ResourceWatches watches) implements AutoCloseable {
 
     public static EngineAssembly of(Catalog catalog, EngineSettings settings, ToolLimitsRegistry limits,
             Extensions extensions) {
         Workers workers = new Workers(settings.config());
         ToolPipeline pipeline = new ToolPipeline(catalog, workers, settings, limits, extensions);
         Listeners listeners = new Listeners();
-        SessionEra sessionEra = new SessionEra(Handlers.sessionTable(catalog, pipeline, settings));
-        StatelessEra statelessEra = new StatelessEra(Handlers.statelessTable(catalog, pipeline, settings, listeners),
-                settings);
+        ResourceWatches watches = new ResourceWatches(catalog, pipeline.authorize());
+        catalog.addListener(watches);
+        SessionEra sessionEra = new SessionEra(Handlers.sessionTable(catalog, pipeline, settings, watches));
+        StatelessEra statelessEra = new StatelessEra(Handlers.statelessTable(catalog, pipeline, settings, listeners,
+                watches), settings);
         Engine engine = new Engine(catalog, settings, pipeline.shares(), workers, listeners, sessionEra, statelessEra);
-        return new EngineAssembly(engine, pipeline, workers);
+        return new EngineAssembly(engine, pipeline, workers, catalog, watches);
     }
 
     /** Takes a new configuration while everything runs. */
@@ -43,6 +49,7 @@ public record EngineAssembly(Engine engine, ToolPipeline pipeline, Workers worke
 
     @Override
     public void close() {
+        catalog.removeListener(watches);
         engine.close();
         workers.close();
     }

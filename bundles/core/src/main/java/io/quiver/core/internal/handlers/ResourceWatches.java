@@ -1,0 +1,164 @@
+package io.quiver.core.internal.handlers;
+
+import io.quiver.api.CallerIdentity;
+import io.quiver.api.call.Target;
+import io.quiver.api.resource.Subscribable;
+import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.catalog.ResourceEntry;
+import io.quiver.core.internal.catalog.Scope;
+import io.quiver.core.internal.catalog.TemplateEntry;
+import io.quiver.core.internal.pipeline.Authorize;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Which services clients are subscribed through: each subscription (a session's {@code resources/subscribe}, a
+ * listen stream's {@code resourceSubscriptions}) counts for the service that would read its URI for that caller
+ * (the fixed resource, else every matching template) when that service is {@link Subscribable}. A service hears
+ * {@link Subscribable#subscribed} when a URI's count for it leaves zero and {@link Subscribable#unsubscribed} when
+ * it comes back to zero. Catalog changes move the counts to the services that read the URIs now.
+ */
+public final class ResourceWatches implements Catalog.Listener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ResourceWatches.class);
+
+    /** A URI and a service that reads it. */
+    private record Watch(String uri, Subscribable service) {
+    }
+
+    /** A session or listen stream: whose view resolves its URIs, and the services each URI counts for now. */
+    private record Subscriber(CallerIdentity caller, Map<String, Set<Subscribable>> uris) {
+    }
+
+    private final Catalog catalog;
+    private final Authorize authorize;
+    private final Map<Object, Subscriber> subscribers = new IdentityHashMap<>();
+    private final Map<Watch, Integer> counts = new HashMap<>();
+
+    public ResourceWatches(Catalog catalog, Authorize authorize) {
+        this.catalog = catalog;
+        this.authorize = authorize;
+    }
+
+    /**
+     * Counts a subscription of {@code owner} (a session or listen stream) to {@code uri}.
+     *
+     * @return true when this is the owner's first: it should {@link #removeAll} when it ends
+     */
+    public synchronized boolean add(Object owner, CallerIdentity caller, String uri) {
+        Subscriber subscriber = subscribers.get(owner);
+        boolean first = subscriber == null;
+        if (first) {
+            subscriber = new Subscriber(caller, new HashMap<>());
+            subscribers.put(owner, subscriber);
+        }
+        if (!subscriber.uris().containsKey(uri)) {
+            Set<Subscribable> services = resolve(caller, uri);
+            subscriber.uris().put(uri, services);
+            services.forEach(s -> up(new Watch(uri, s)));
+        }
+        return first;
+    }
+
+    /** Drops one subscription of {@code owner} (which stays known until {@link #removeAll}). */
+    public synchronized void remove(Object owner, String uri) {
+        Subscriber subscriber = subscribers.get(owner);
+        Set<Subscribable> services = subscriber == null ? null : subscriber.uris().remove(uri);
+        if (services != null) {
+            services.forEach(s -> down(new Watch(uri, s)));
+        }
+    }
+
+    /** Drops every subscription of {@code owner}: its session or stream ended. */
+    public synchronized void removeAll(Object owner) {
+        Subscriber subscriber = subscribers.remove(owner);
+        if (subscriber != null) {
+            subscriber.uris().forEach((uri, services) -> services.forEach(s -> down(new Watch(uri, s))));
+        }
+    }
+
+    /** How many URIs {@code owner} is subscribed to. */
+    public synchronized int count(Object owner) {
+        Subscriber subscriber = subscribers.get(owner);
+        return subscriber == null ? 0 : subscriber.uris().size();
+    }
+
+    @Override
+    public void changed(Catalog.Kind kind, boolean removed, Set<Scope> scopes) {
+        if (kind == Catalog.Kind.RESOURCES) {
+            moved();
+        }
+    }
+
+    /** Resolves every subscription again; the counts follow the services that read the URIs now. */
+    synchronized void moved() {
+        for (Subscriber subscriber : subscribers.values()) {
+            for (Map.Entry<String, Set<Subscribable>> entry : subscriber.uris().entrySet()) {
+                String uri = entry.getKey();
+                Set<Subscribable> was = entry.getValue();
+                Set<Subscribable> now = resolve(subscriber.caller(), uri);
+                if (!now.equals(was)) {
+                    // the new ones first: a service that stays counted throughout is never told in between
+                    now.stream().filter(s -> !was.contains(s)).forEach(s -> up(new Watch(uri, s)));
+                    was.stream().filter(s -> !now.contains(s)).forEach(s -> down(new Watch(uri, s)));
+                    entry.setValue(now);
+                }
+            }
+        }
+    }
+
+    /**
+     * The services that would read {@code uri} for the caller, among those that want to know: the fixed
+     * resource, else every template that matches it (as {@code resources/read} tries them), each only where the
+     * call policy lets the caller read it.
+     */
+    private Set<Subscribable> resolve(CallerIdentity caller, String uri) {
+        Set<Subscribable> services = new LinkedHashSet<>(2);
+        ResourceEntry fixed = catalog.resources(caller).get(uri);
+        if (fixed != null) {
+            if (fixed.resource() instanceof Subscribable s && authorize.allows(caller, Target.resource(uri))) {
+                services.add(s);
+            }
+            return services;
+        }
+        for (TemplateEntry template : catalog.templates(caller).values()) {
+            if (template.template() instanceof Subscribable s && template.matcher().match(uri) != null
+                    && authorize.allows(caller, Target.resourceTemplate(template.uriTemplate()))) {
+                services.add(s);
+            }
+        }
+        return services;
+    }
+
+    private void up(Watch watch) {
+        if (counts.merge(watch, 1, Integer::sum) == 1) {
+            try {
+                watch.service().subscribed(watch.uri());
+            } catch (RuntimeException e) {
+                LOG.warn("A resource failed to take the first subscription of {}", watch.uri(), e);
+            }
+        }
+    }
+
+    private void down(Watch watch) {
+        Integer n = counts.get(watch);
+        if (n == null) {
+            return;
+        }
+        if (n > 1) {
+            counts.put(watch, n - 1);
+        } else {
+            counts.remove(watch);
+            try {
+                watch.service().unsubscribed(watch.uri());
+            } catch (RuntimeException e) {
+                LOG.warn("A resource failed to take the end of the subscriptions of {}", watch.uri(), e);
+            }
+        }
+    }
+}

@@ -1,0 +1,258 @@
+package io.quiver.core.internal.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quiver.api.CallerIdentity;
+import io.quiver.api.call.Decision;
+import io.quiver.api.content.ResourceContents;
+import io.quiver.api.resource.Resource;
+import io.quiver.api.resource.ResourceRequest;
+import io.quiver.api.resource.ResourceTemplate;
+import io.quiver.api.resource.Subscribable;
+import io.quiver.api.transport.Inbound;
+import io.quiver.api.transport.MessageSink;
+import io.quiver.api.transport.Receipt;
+import io.quiver.core.internal.catalog.Catalog;
+import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.pipeline.Extensions;
+import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
+import io.quiver.core.internal.settings.EngineSettings;
+import io.quiver.core.internal.wiring.EngineAssembly;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * What a resource service learns of its subscribers ({@link Subscribable}): the first subscriber of a URI and the
+ * last, through sessions and listen streams, as services come and go; and the bound on subscriptions.
+ */
+class ResourceSubscriptionsTest {
+
+    private static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+            + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+    private static final String META = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+            + "\"io.modelcontextprotocol/clientCapabilities\":{}}";
+
+    private final Extensions extensions = new Extensions();
+    private final Catalog catalog = new Catalog();
+    /** What the services heard, in order: {@code NAME subscribed URI}, {@code NAME unsubscribed URI}. */
+    private final List<String> heard = new CopyOnWriteArrayList<>();
+    private EngineAssembly assembly;
+    private Engine engine;
+    private long serviceId = 3000;
+
+    @BeforeEach
+    void assemble() {
+        assembly = EngineAssembly.of(catalog, EngineSettings.of(Map.of("maxResourceSubscriptions", 3)),
+                new ToolLimitsRegistry(), extensions);
+        engine = assembly.engine();
+    }
+
+    @AfterEach
+    void close() {
+        assembly.close();
+    }
+
+    @Test
+    void theServiceThatReadsAUriHearsOfItsFirstSubscriberAndOfItsLast() throws Exception {
+        resource("a", "test://a", 0);
+        template("t", "test://t/{id}");
+        String one = initialize();
+        String two = initialize();
+
+        assertEquals(List.of(), heard);
+        ok(request(one, "resources/subscribe", "{\"uri\":\"test://a\"}"));
+        ok(request(two, "resources/subscribe", "{\"uri\":\"test://a\"}"));
+        ok(request(one, "resources/subscribe", "{\"uri\":\"test://a\"}"));
+        assertEquals(List.of("a subscribed test://a"), heard, "once, for the first subscriber");
+
+        ok(request(one, "resources/unsubscribe", "{\"uri\":\"test://a\"}"));
+        ok(request(one, "resources/unsubscribe", "{\"uri\":\"test://never\"}"));
+        assertEquals(List.of("a subscribed test://a"), heard, "another subscriber is left");
+        engine.sessions().get(two).close();
+        assertEquals(List.of("a subscribed test://a", "a unsubscribed test://a"), heard, "the last one's session ended");
+
+        heard.clear();
+        ok(request(one, "resources/subscribe", "{\"uri\":\"test://t/7\"}"));
+        ok(request(one, "resources/subscribe", "{\"uri\":\"test://nothing/reads/it\"}"));
+        assertEquals(List.of("t subscribed test://t/7"), heard, "a URI of the template goes to the template");
+        engine.sessions().get(one).close();
+        assertEquals(List.of("t subscribed test://t/7", "t unsubscribed test://t/7"), heard);
+    }
+
+    @Test
+    void theSubscriptionsFollowTheServiceThatReadsTheUri() throws Exception {
+        template("t", "test://{name}");
+        String session = initialize();
+        ok(request(session, "resources/subscribe", "{\"uri\":\"test://a\"}"));
+        assertEquals(List.of("t subscribed test://a"), heard);
+
+        long first = resource("a", "test://a", 0);
+        assertEquals(List.of("t subscribed test://a", "a subscribed test://a", "t unsubscribed test://a"), heard,
+                "a fixed resource is read ahead of any template");
+        heard.clear();
+        long ahead = resource("b", "test://a", 10);
+        assertEquals(List.of("b subscribed test://a", "a unsubscribed test://a"), heard, "the one ranked ahead reads it now");
+        heard.clear();
+        unregister(ahead);
+        assertEquals(List.of("a subscribed test://a", "b unsubscribed test://a"), heard);
+        heard.clear();
+        unregister(first);
+        assertEquals(List.of("t subscribed test://a", "a unsubscribed test://a"), heard, "back to the template");
+    }
+
+    @Test
+    void aResourceThePolicyHidesHearsOfNoSubscriber() throws Exception {
+        extensions.addPolicy((caller, target) -> target.name().equals("test://secret") || target.name().equals("test://t/{id}")
+                ? Decision.deny("hidden") : Decision.allow(), 0, 1);
+        resource("s", "test://secret", 0);
+        template("t", "test://t/{id}");
+        String session = initialize();
+        ok(request(session, "resources/subscribe", "{\"uri\":\"test://secret\"}"));
+        ok(request(session, "resources/subscribe", "{\"uri\":\"test://t/1\"}"));
+        assertEquals(List.of(), heard);
+    }
+
+    @Test
+    void aListenStreamsResourcesAreSubscribedUntilItEnds() throws Exception {
+        resource("a", "test://a", 0);
+        Receipt.Pending pending = assertInstanceOf(Receipt.Pending.class, engine.receive(bytes(listen(9,
+                "[\"test://a\",\"test://b\"]")), new Inbound(null, null, CallerIdentity.ANONYMOUS)));
+        Recorder stream = new Recorder();
+        pending.exchange().start(stream);
+        stream.first.get(5, TimeUnit.SECONDS);
+        assertEquals(List.of("a subscribed test://a"), heard);
+
+        engine.resourceUpdated("test://a");
+        JsonNode update = Json.MAPPER.readTree(stream.interim.get(1));
+        assertEquals("notifications/resources/updated", update.path("method").asString());
+        assertEquals("test://a", update.path("params").path("uri").asString());
+
+        pending.exchange().abandon();
+        assertEquals(List.of("a subscribed test://a", "a unsubscribed test://a"), heard, "the stream ended");
+    }
+
+    @Test
+    void subscriptionsAreBoundedPerSessionAndPerListenStream() throws Exception {
+        String session = initialize();
+        for (String uri : List.of("test://1", "test://2", "test://3")) {
+            ok(request(session, "resources/subscribe", "{\"uri\":\"" + uri + "\"}"));
+        }
+        ok(request(session, "resources/subscribe", "{\"uri\":\"test://3\"}")); // one it has: no new subscription
+        JsonNode refused = request(session, "resources/subscribe", "{\"uri\":\"test://4\"}");
+        assertEquals(-32602, refused.path("error").path("code").asInt(), refused.toString());
+        assertTrue(refused.path("error").path("message").asString().contains("maxResourceSubscriptions"), refused.toString());
+        ok(request(session, "resources/unsubscribe", "{\"uri\":\"test://1\"}"));
+        ok(request(session, "resources/subscribe", "{\"uri\":\"test://4\"}"));
+
+        Receipt receipt = engine.receive(bytes(listen(10, "[\"test://1\",\"test://2\",\"test://3\",\"test://4\"]")),
+                new Inbound(null, null, CallerIdentity.ANONYMOUS));
+        Recorder stream = new Recorder();
+        assertInstanceOf(Receipt.Pending.class, receipt).exchange().start(stream);
+        JsonNode error = Json.MAPPER.readTree(stream.done.get(5, TimeUnit.SECONDS)).path("error");
+        assertEquals(-32602, error.path("code").asInt(), error.toString());
+        assertTrue(error.path("message").asString().contains("maxResourceSubscriptions"), error.toString());
+        assertEquals(0, stream.interim.size(), "no acknowledgement: the stream was not opened");
+    }
+
+    // -------------------------------------------------------------------------------------------
+
+    /** A resource service that notes what it hears as {@code name}; its service id. */
+    private long resource(String name, String uri, int ranking) {
+        long id = ++serviceId;
+        catalog.bindResource(new Heard(name), new HashMap<>(Map.of("mcp.resource.uri", uri, "mcp.resource.name", name,
+                "service.id", id, "service.ranking", ranking)));
+        return id;
+    }
+
+    private void template(String name, String uriTemplate) {
+        catalog.bindTemplate(new Heard(name), new HashMap<>(Map.of("mcp.template.uriTemplate", uriTemplate,
+                "mcp.template.name", name, "service.id", ++serviceId)));
+    }
+
+    private void unregister(long id) {
+        catalog.unbindResource(Map.of("service.id", id));
+    }
+
+    /** A resource and template that notes its subscribers. */
+    private final class Heard implements Resource, ResourceTemplate, Subscribable {
+        private final String name;
+
+        Heard(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public List<ResourceContents> read(ResourceRequest request) {
+            return List.of(new ResourceContents.Text(request.uri(), "text/plain", name, Map.of()));
+        }
+
+        @Override
+        public void subscribed(String uri) {
+            heard.add(name + " subscribed " + uri);
+        }
+
+        @Override
+        public void unsubscribed(String uri) {
+            heard.add(name + " unsubscribed " + uri);
+        }
+    }
+
+    private String initialize() {
+        Receipt.Pending pending = assertInstanceOf(Receipt.Pending.class, engine.receive(bytes(INIT),
+                new Inbound(null, null, CallerIdentity.ANONYMOUS)));
+        Recorder answer = new Recorder();
+        pending.exchange().start(answer);
+        answer.done.join();
+        return pending.session().id();
+    }
+
+    private JsonNode request(String session, String method, String params) throws Exception {
+        Receipt.Pending pending = assertInstanceOf(Receipt.Pending.class, engine.receive(bytes("{\"jsonrpc\":\"2.0\",\"id\":"
+                + ++serviceId + ",\"method\":\"" + method + "\",\"params\":" + params + "}"),
+                new Inbound(session, null, CallerIdentity.ANONYMOUS)));
+        Recorder answer = new Recorder();
+        pending.exchange().start(answer);
+        return Json.MAPPER.readTree(answer.done.get(5, TimeUnit.SECONDS));
+    }
+
+    private static void ok(JsonNode answer) {
+        assertTrue(answer.has("result"), answer.toString());
+    }
+
+    private static String listen(int id, String uris) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"subscriptions/listen\",\"params\":"
+                + "{\"notifications\":{\"resourceSubscriptions\":" + uris + "}," + META + "}}";
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static final class Recorder implements MessageSink {
+        final List<byte[]> interim = new CopyOnWriteArrayList<>();
+        final CompletableFuture<byte[]> first = new CompletableFuture<>();
+        final CompletableFuture<byte[]> done = new CompletableFuture<>();
+
+        @Override
+        public void send(byte[] message) {
+            interim.add(message);
+            first.complete(message);
+        }
+
+        @Override
+        public void complete(byte[] response) {
+            done.complete(response);
+        }
+    }
+}
