@@ -125,7 +125,7 @@ class FsEscapesIT {
         Files.writeString(userHome.resolve(".profile"), "# the server's home\n");
         inRealHomeBefore = inRealHome();
         server = QuiverServer.startWithUserHome("fs-escapes", "core,http,tools-default", home -> Files.writeString(
-                home.resolve("etc").resolve("io.quiver.tools.fs.cfg"), "roots = " + tree.root + ":rw\n"), userHome);
+                home.resolve("etc").resolve("io.quiver.tools.fs.cfg"), "roots = " + tree.root + ":rw, " + home + ":rw\n"), userHome);
         quiver = McpClient.connect(server.url(), "fs-escapes-it", T);
         // (its log goes with the server's, not beside the root: nothing may appear there)
         reference = FsStdioPeer.reference(server.home().resolve("reference.log"), tree.root);
@@ -227,6 +227,31 @@ class FsEscapesIT {
         assertEquals(FsTree.CANARY + "\n", Files.readString(tree.canary));
         assertEquals(inRealHomeBefore, inRealHome(), "nothing the table makes appeared in the real home either");
         System.out.println("FsEscapesIT escape table:\n" + String.join("\n", table));
+    }
+
+    /**
+     * The server's home is a writable root too (as the working directory is by default, read-only): its own folders
+     * in it (etc/ with the roots line, deploy/, the framework storage, the audit trail) stay out of reach.
+     */
+    @Test
+    void theServersOwnFoldersAreOutOfReachThoughARootHoldsThem() throws Exception {
+        Path home = server.home();
+        quiver.callTool("list_allowed_directories", Map.of()); // a call, so the audit trail has a line
+        for (String path : List.of(home + "/etc/io.quiver.tools.fs.cfg", home + "/audit/calls.jsonl", home + "/data",
+                home + "/deploy")) {
+            JsonNode read = quiver.callTool(path.endsWith("data") || path.endsWith("deploy") ? "list_directory"
+                    : "read_text_file", args("path", path));
+            assertTrue(isError(read) && text(read).contains("never reach"), path + ": " + read);
+        }
+        JsonNode grep = quiver.callTool("search_file_contents", args("path", home.toString(), "pattern", "roots =|"
+                + "\"list_allowed_directories\"")); // the roots line of etc/, the tool's name as the audit line quotes it
+        assertTrue(text(grep).startsWith("No matches found"), "nothing of etc/ or audit/ searched: " + text(grep));
+        JsonNode drop = quiver.callTool("write_file", args("path", home + "/deploy/dropped.jar", "content", "x"));
+        assertTrue(isError(drop), drop.toString());
+        JsonNode move = quiver.callTool("move_file", args("source", home + "/etc", "destination", home + "/moved-etc"));
+        assertTrue(isError(move), move.toString());
+        assertFalse(Files.exists(home.resolve("deploy/dropped.jar")), "nothing dropped into deploy/");
+        assertTrue(Files.exists(home.resolve("etc/io.quiver.tools.fs.cfg")) && !Files.exists(home.resolve("moved-etc")));
     }
 
     @Test

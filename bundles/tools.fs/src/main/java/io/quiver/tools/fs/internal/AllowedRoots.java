@@ -55,14 +55,44 @@ final class AllowedRoots {
         return root != null && root.writable();
     }
 
-    /** Whether a normalized absolute path lies in (or is) an allowed root. */
+    /** Whether a normalized absolute path lies in (or is) an allowed root, and not in an excluded folder. */
     boolean isAllowed(Path path) {
+        if (isExcluded(path)) {
+            return false;
+        }
         for (Path root : allowed) {
             if (path.startsWith(root)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Whether a normalized absolute path lies in (or is) a folder no tool reaches (the server's own, or excluded). */
+    boolean isExcluded(Path path) {
+        for (Path folder : settings.excluded()) {
+            if (path.startsWith(folder)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a real path is, or holds, a folder no tool reaches. */
+    boolean holdsExcluded(Path real) {
+        for (Path folder : settings.excluded()) {
+            if (folder.startsWith(real)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The failure of a request whose path (or a link on its way) leads into an excluded folder. */
+    FsException excluded(String requested) {
+        return new FsException("Access denied: " + PathRules.show(requested) + " is in a folder the file tools never"
+                + " reach (the server's own configuration, deploy folder, storage or audit trail, or one an operator"
+                + " excluded).");
     }
 
     /**
@@ -91,7 +121,7 @@ final class AllowedRoots {
             absolute = null;
             for (Path root : allowed) {
                 Path candidate = root.resolve(path).normalize();
-                if (isAllowed(candidate)) {
+                if (candidate.startsWith(root)) {
                     absolute = candidate;
                     break;
                 }
@@ -99,6 +129,9 @@ final class AllowedRoots {
             if (absolute == null) {
                 throw outside(requested);
             }
+        }
+        if (isExcluded(absolute)) {
+            throw excluded(requested);
         }
         if (!isAllowed(absolute)) {
             throw outside(requested);

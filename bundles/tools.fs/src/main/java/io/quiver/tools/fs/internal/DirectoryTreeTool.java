@@ -89,7 +89,8 @@ public final class DirectoryTreeTool implements Tool {
         Deque<List<Object>> levels = new ArrayDeque<>();
         boolean[] cut = {false};
         try (Dir dir = sandbox.openDirectory(arguments.path())) {
-            Walker walker = new Walker(call == null ? null : call.context(), sandbox.settings().maxScannedEntries());
+            Walker walker = new Walker(call == null ? null : call.context(), sandbox.settings().maxScannedEntries(),
+                    sandbox.roots());
             levels.push(top);
             walker.walk(dir, maxDepth, (parent, name, relative, attributes, depth) -> {
                 for (Glob exclude : excludes) {

@@ -24,6 +24,13 @@ public @interface FsConfig {
                     + " :rw (e.g. /srv/data, /home/me/project:rw). Default: the working directory, read-only")
     String[] roots() default {"."};
 
+    @AttributeDefinition(name = "Excluded",
+            description = "Directories inside the roots that the tools never reach, comma-separated (relative paths are"
+                    + " under the server's working directory, ~ is the user's home). The server's own configuration"
+                    + " folder (etc/), deploy folder and framework storage are excluded whatever this says. Default:"
+                    + " audit, the folder of the audit trail")
+    String[] exclude() default {"audit"};
+
     @AttributeDefinition(name = "Client roots",
             description = "Narrow the roots to the MCP roots the client offers (asked with roots/list on every"
                     + " call of a client that declares the capability); false: the client's roots are ignored")

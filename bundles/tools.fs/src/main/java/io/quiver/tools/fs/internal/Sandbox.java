@@ -115,6 +115,9 @@ final class Sandbox {
         Path absolute = roots.absolute(requested);
         int hops = 0;
         while (true) {
+            if (roots.isExcluded(absolute)) {
+                throw roots.excluded(requested);
+            }
             if (!roots.isAllowed(absolute)) {
                 throw new FsException("Access denied: " + PathRules.show(requested)
                         + " goes through a symbolic link that leads outside the allowed roots (" + roots.rootsText()
@@ -201,6 +204,9 @@ final class Sandbox {
         /** Makes a missing name a directory (inside the allowed roots only); its attributes now. */
         BasicFileAttributes make(Root root, SecureDirectoryStream<Path> dir, Path current, String name)
                 throws FsException, IOException {
+            if (roots.isExcluded(current.resolve(name))) {
+                throw roots.excluded(requested);
+            }
             if (!roots.isAllowed(current.resolve(name))) {
                 throw roots.outside(requested);
             }
@@ -258,6 +264,9 @@ final class Sandbox {
             next = next.resolve(r);
         }
         next = roots.unalias(next.normalize()); // a link may name a root the way it was configured
+        if (roots.isExcluded(next)) {
+            throw roots.excluded(requested);
+        }
         if (!roots.isAllowed(next)) {
             throw new FsException("Access denied: " + PathRules.show(requested) + " goes through the symbolic link "
                     + directory.resolve(name) + ", which leads outside the allowed roots (" + roots.rootsText() + ").");

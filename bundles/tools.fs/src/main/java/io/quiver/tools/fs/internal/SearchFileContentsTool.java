@@ -185,7 +185,7 @@ public final class SearchFileContentsTool implements Tool {
         }
         boolean limited;
         try (Dir dir = sandbox.openDirectory(arguments.path())) {
-            Walker walker = new Walker(call == null ? null : call.context(), settings.maxScannedEntries());
+            Walker walker = new Walker(call == null ? null : call.context(), settings.maxScannedEntries(), sandbox.roots());
             walker.walk(dir, 0, (parent, name, relative, attributes, depth) -> {
                 for (Glob exclude : excludes) {
                     if (exclude.matches(relative)) {

@@ -73,7 +73,8 @@ public final class SearchFilesTool implements Tool {
         List<String> matches = new ArrayList<>();
         boolean[] cut = {false};
         try (Dir dir = sandbox.openDirectory(arguments.path())) {
-            Walker walker = new Walker(call == null ? null : call.context(), sandbox.settings().maxScannedEntries());
+            Walker walker = new Walker(call == null ? null : call.context(), sandbox.settings().maxScannedEntries(),
+                    sandbox.roots());
             walker.walk(dir, 0, (parent, name, relative, attributes, depth) -> {
                 for (Glob exclude : excludes) {
                     if (exclude.matches(relative)) {

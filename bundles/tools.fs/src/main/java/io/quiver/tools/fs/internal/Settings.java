@@ -13,21 +13,48 @@ import java.util.Locale;
  * The file tools' configuration as they use it: the roots, resolved to real directories, and the limits.
  *
  * @param roots the configured roots that exist, in the configured order
+ * @param excluded the real paths of the directories no tool reaches, inside the roots or not: the configured ones
+ *     and the server's own
  * @param problems why configured roots were not taken (one line each), for the operator
  */
-record Settings(List<Root> roots, boolean clientRoots, long maxReadBytes, long maxMediaBytes, long maxWriteBytes,
-        int maxResults, long maxSearchFileBytes, long maxSearchOutputBytes, int maxScannedEntries, long regexTimeoutMs,
-        boolean readHardLinks, List<String> problems) {
+record Settings(List<Root> roots, List<Path> excluded, boolean clientRoots, long maxReadBytes, long maxMediaBytes,
+        long maxWriteBytes, int maxResults, long maxSearchFileBytes, long maxSearchOutputBytes, int maxScannedEntries,
+        long regexTimeoutMs, boolean readHardLinks, List<String> problems) {
 
     Settings {
         roots = List.copyOf(roots);
+        excluded = List.copyOf(excluded);
         problems = List.copyOf(problems);
     }
 
     /** The settings of a configuration, with roots resolved against a working directory and a home. */
     static Settings of(FsConfig config, Path workingDirectory, Path home) {
+        return of(config, workingDirectory, home, List.of());
+    }
+
+    /**
+     * The settings of a configuration, with roots resolved against a working directory and a home, and the
+     * server's own folders ({@code etc/}, {@code deploy/}, the framework storage) excluded besides the configured.
+     */
+    static Settings of(FsConfig config, Path workingDirectory, Path home, List<Path> serverFolders) {
+        List<Path> excluded = new ArrayList<>();
+        for (Path folder : serverFolders) {
+            excluded.add(real(workingDirectory.resolve(folder).toAbsolutePath().normalize()));
+        }
         List<Root> roots = new ArrayList<>();
         List<String> problems = new ArrayList<>();
+        for (String spec : TypedConfig.list(config.exclude())) {
+            String text = spec.trim();
+            if (text.isEmpty()) {
+                continue;
+            }
+            try {
+                Path underHome = PathRules.underHome(text, home);
+                excluded.add(real((underHome != null ? underHome : workingDirectory.resolve(text)).toAbsolutePath().normalize()));
+            } catch (InvalidPathException e) {
+                problems.add("exclude: " + spec + " is not a valid path (skipped)");
+            }
+        }
         for (String spec : TypedConfig.list(config.roots())) {
             try {
                 Root root = root(spec, workingDirectory, home);
@@ -40,10 +67,29 @@ record Settings(List<Root> roots, boolean clientRoots, long maxReadBytes, long m
                 problems.add("roots: " + e.getMessage());
             }
         }
-        return new Settings(roots, config.clientRoots(), config.maxReadBytes(), config.maxMediaBytes(),
+        for (Root root : roots) {
+            if (excluded.stream().anyMatch(x -> root.real().startsWith(x))) {
+                problems.add("roots: " + root.given() + " lies in a folder the tools never reach (exclude, or the server's"
+                        + " own configuration, deploy folder or storage): nothing in it can be reached");
+            }
+        }
+        return new Settings(roots, excluded, config.clientRoots(), config.maxReadBytes(), config.maxMediaBytes(),
                 config.maxWriteBytes(), config.maxResults(), config.maxSearchFileBytes(), config.maxSearchOutputBytes(),
                 config.maxScannedEntries(),
                 config.regexTimeoutMs(), config.readHardLinks(), problems);
+    }
+
+    /**
+     * The real path of a directory, or, while it does not exist, that of its nearest existing ancestor with the
+     * rest of the names after it.
+     */
+    static Path real(Path absolute) {
+        try {
+            return absolute.toRealPath();
+        } catch (IOException e) {
+            Path parent = absolute.getParent();
+            return parent == null ? absolute : real(parent).resolve(absolute.getFileName());
+        }
     }
 
     /**

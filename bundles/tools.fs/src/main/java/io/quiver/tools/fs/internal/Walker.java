@@ -9,8 +9,8 @@ import java.util.List;
 /**
  * Walks a directory tree depth first, names in order, through directory handles only: a subdirectory is
  * opened relative to its parent and never through a link, so a walk stays inside the directory it started
- * in. Links are reported, not followed. It stops at a depth, at a number of entries, and when the call is
- * cancelled.
+ * in. Links are reported, not followed. Entries in folders no tool reaches (the server's own, the excluded) are
+ * neither visited nor entered. It stops at a depth, at a number of entries, and when the call is cancelled.
  */
 final class Walker {
 
@@ -34,13 +34,15 @@ final class Walker {
 
     private final RequestContext context;
     private final int maxScanned;
+    private final AllowedRoots roots;
     private int scanned;
     private boolean limited;
     private boolean stopped;
 
-    Walker(RequestContext context, int maxScanned) {
+    Walker(RequestContext context, int maxScanned, AllowedRoots roots) {
         this.context = context;
         this.maxScanned = maxScanned;
+        this.roots = roots;
     }
 
     /** Walks the entries under a directory, to {@code maxDepth} levels (0: no limit but {@link #MAX_DEPTH}). */
@@ -63,6 +65,9 @@ final class Walker {
                 limited = true;
                 stopped = true;
                 return;
+            }
+            if (roots.isExcluded(dir.path().resolve(name))) {
+                continue;
             }
             BasicFileAttributes attributes = dir.stat(name);
             if (attributes == null) {

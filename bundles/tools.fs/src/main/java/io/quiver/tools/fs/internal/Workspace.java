@@ -22,6 +22,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.Constants;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Modified;
@@ -59,6 +61,7 @@ public final class Workspace implements ProblemSource {
 
     private final Path workingDirectory;
     private final Path home;
+    private final List<Path> serverFolders;
     private volatile FsConfig config;
     private volatile Settings settings;
     private volatile long settingsAt;
@@ -67,16 +70,47 @@ public final class Workspace implements ProblemSource {
     private volatile String source = "configuration " + FsConfig.PID;
 
     @Activate
-    public Workspace(Map<String, Object> properties) {
-        this(properties, Path.of(System.getProperty("user.dir")), Path.of(System.getProperty("user.home")));
+    public Workspace(BundleContext context, Map<String, Object> properties) {
+        this(properties, Path.of(System.getProperty("user.dir")), Path.of(System.getProperty("user.home")),
+                serverFolders(context));
     }
 
     /** With a working directory and a home of its own, for tests. */
     Workspace(Map<String, Object> properties, Path workingDirectory, Path home) {
+        this(properties, workingDirectory, home, List.of());
+    }
+
+    /** With a working directory, a home and the server's own folders of its own, for tests. */
+    Workspace(Map<String, Object> properties, Path workingDirectory, Path home, List<Path> serverFolders) {
         this.workingDirectory = workingDirectory.toAbsolutePath().normalize();
         this.home = home.toAbsolutePath().normalize();
+        this.serverFolders = List.copyOf(serverFolders);
         apply(properties, null);
     }
+
+    /**
+     * The folders of the server's own that no tool may reach, whatever the roots say: its configuration (where
+     * secrets, grants and keys are), its deploy folder (a bundle dropped there runs in the server) and the
+     * framework storage, as the launcher names them.
+     */
+    static List<Path> serverFolders(BundleContext context) {
+        List<Path> folders = new ArrayList<>();
+        for (String property : List.of(ETC, DEPLOY, Constants.FRAMEWORK_STORAGE)) {
+            String value = context.getProperty(property);
+            if (value != null && !value.isBlank()) {
+                try {
+                    folders.add(Path.of(value));
+                } catch (InvalidPathException e) {
+                    LOG.warn("The framework property {} is not a path: {}", property, value);
+                }
+            }
+        }
+        return folders;
+    }
+
+    /** The framework properties the launcher names its configuration and deploy folders with. */
+    static final String ETC = "quiver.etc";
+    static final String DEPLOY = "quiver.deploy";
 
     @Modified
     void modified(Map<String, Object> properties) {
@@ -94,7 +128,7 @@ public final class Workspace implements ProblemSource {
     }
 
     private synchronized void resolve() {
-        Settings s = Settings.of(config, workingDirectory, home);
+        Settings s = Settings.of(config, workingDirectory, home, serverFolders);
         List<Problem> found = s.problems().stream().map(p -> new Problem(source, p)).toList();
         found.stream().filter(p -> !rootProblems.contains(p)).forEach(p -> LOG.warn("{}", p));
         rootProblems = found;
