@@ -14,6 +14,7 @@ import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A tool as the catalog knows it: its listing descriptor, compiled input schema and limits, read
@@ -58,6 +59,12 @@ public record ToolEntry(String name, ToolDescriptor descriptor, Supplier<Schema>
         }
         if (!input.isObject() || !"object".equals(input.path("type").asString(""))) {
             throw new IllegalArgumentException("tool " + name + ": inputSchema must be a JSON object schema of type object");
+        }
+        if (!input.has("properties")) {
+            // listed with empty properties: the same schema, which clients that insist on properties also take
+            ObjectNode listed = (ObjectNode) input.deepCopy();
+            listed.putObject("properties");
+            input = listed;
         }
         JsonNode output = generated(tool, props, "output", name);
         if (output == null) {

@@ -147,6 +147,50 @@ class EngineTest {
     }
 
     @Test
+    void aThrowingPromptResourceOrCompleterYieldsAGenericErrorWithoutItsMessage() throws Exception {
+        Map<String, Object> prompt = new HashMap<>(Map.of("mcp.prompt.name", "boom", "service.id", SERVICE_IDS.incrementAndGet()));
+        catalog.bindPrompt(request -> {
+            throw new IllegalStateException("prompt secret hunter2");
+        }, prompt);
+        catalog.bindResource(request -> {
+            throw new IllegalStateException("resource secret hunter2");
+        }, new HashMap<>(Map.of("mcp.resource.uri", "test://boom", "mcp.resource.name", "boom", "service.id",
+                SERVICE_IDS.incrementAndGet())));
+        catalog.bindCompleter(request -> {
+            throw new IllegalStateException("completer secret hunter2");
+        }, new HashMap<>(Map.of("mcp.completion.refType", "ref/prompt", "mcp.completion.ref", "boom", "service.id",
+                SERVICE_IDS.incrementAndGet())));
+        for (String message : List.of(
+                "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"prompts/get\",\"params\":{\"name\":\"boom\"}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/read\",\"params\":{\"uri\":\"test://boom\"}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"completion/complete\",\"params\":{\"ref\":{\"type\":"
+                        + "\"ref/prompt\",\"name\":\"boom\"},\"argument\":{\"name\":\"a\",\"value\":\"\"}}}")) {
+            JsonNode response = call(message).response();
+            assertEquals(-32603, response.path("error").path("code").asInt(), response.toString());
+            assertFalse(response.toString().contains("hunter2"), response.toString());
+        }
+    }
+
+    @Test
+    void aCallWithoutANameIsInvalidParams() throws Exception {
+        for (String params : List.of("{}", "{\"name\":\"\"}", "{\"name\":7}")) {
+            JsonNode response = call("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":" + params + "}")
+                    .response();
+            assertEquals(-32602, response.path("error").path("code").asInt(), params + ": " + response);
+        }
+    }
+
+    @Test
+    void aStructuredResultAlsoCarriesItsJsonAsText() throws Exception {
+        register("report", 0, call -> Outcome.done(ToolResult.structured(Map.of("count", 3))));
+        JsonNode result = call(callTool(2, "report", "{}")).response().path("result");
+        assertFalse(result.path("isError").asBoolean(true), result.toString());
+        assertEquals(3, result.path("structuredContent").path("count").asInt(), result.toString());
+        assertEquals(Json.MAPPER.readTree("{\"count\":3}"), Json.MAPPER.readTree(result.path("content").get(0)
+                .path("text").asString()), "clients that read only content get the same JSON as text");
+    }
+
+    @Test
     void aToolPastItsTimeoutIsStoppedAndOthersStillAnswer() throws Exception {
         CountDownLatch interrupted = new CountDownLatch(1);
         register("sleepy", 0, call -> {
