@@ -484,6 +484,9 @@ final class Upstream {
             if (known != null) {
                 era = null; // the next start asks the server again
             }
+            if (g.ready) {
+                unregister(g); // it failed after it was ready (registering threw): what it registered goes
+            }
             failed(g, "could not start: " + why + garbage);
         }
     }
@@ -627,7 +630,7 @@ final class Upstream {
         switch (listed) {
             case TOOLS -> register(g, Handshake.listTools(g.client, deadline, spec.name()));
             case PROMPTS -> registerPrompts(g, exposed
-                    ? Handshake.list(g.client, deadline, "prompts/list", "prompts", Integer.MAX_VALUE) : List.of());
+                    ? Handshake.list(g.client, deadline, "prompts/list", "prompts", config.maxPrompts()) : List.of());
             case RESOURCES -> {
                 // no more pages than maxResources needs (one item more tells that some are left out)
                 int limit = config.maxResources();
@@ -680,6 +683,11 @@ final class Upstream {
                         upstreamNames.get(exposed), name, exposed);
                 continue;
             }
+            if (wanted.size() >= c.maxTools()) {
+                LOG.warn("Upstream {} lists more tools than maxTools ({}); {} and those after it are left out", spec.name(),
+                        c.maxTools(), name);
+                break;
+            }
             wanted.put(exposed, ToolProperties.of(exposed, tool, c, spec.name()));
             upstreamNames.put(exposed, name);
         }
@@ -703,10 +711,16 @@ final class Upstream {
                 continue;
             }
             String exposed = ToolProperties.exposedName(prefix(c), name);
-            if (byExposed.putIfAbsent(exposed, prompt) != null) {
+            if (byExposed.containsKey(exposed)) {
                 LOG.warn("Upstream {}: two prompts become {}; only the first is exposed", spec.name(), exposed);
                 continue;
             }
+            if (byExposed.size() >= c.maxPrompts()) {
+                LOG.warn("Upstream {} lists more prompts than maxPrompts ({}); {} and those after it are left out",
+                        spec.name(), c.maxPrompts(), name);
+                break;
+            }
+            byExposed.put(exposed, prompt);
             wanted.put(exposed, ToolProperties.prompt(exposed, prompt, c, spec.name()));
             names.put(exposed, name);
         }

@@ -50,6 +50,18 @@ public @interface UpstreamConfig {
     @Max(100_000)
     int maxResources() default 1_000;
 
+    @AttributeDefinition(description = "Most tools registered for this server (after include and exclude); those its"
+            + " listing gives beyond are left out, with a warning")
+    @Min(0)
+    @Max(100_000)
+    int maxTools() default 1_000;
+
+    @AttributeDefinition(description = "Most prompts registered for this server; those its listing gives beyond are"
+            + " left out, with a warning")
+    @Min(0)
+    @Max(100_000)
+    int maxPrompts() default 1_000;
+
     @AttributeDefinition(description = "How long the server may take to start and answer initialize and its lists (ms)")
     @Min(100)
     long startupTimeoutMs() default 30_000;

@@ -34,6 +34,8 @@ final class FakeFramework {
     final List<String> journal = new CopyOnWriteArrayList<>();
     /** The URIs announced through the server's {@link ResourceEvents}, in order. */
     final List<String> updates = new CopyOnWriteArrayList<>();
+    /** A name (or URI) whose registration throws, as a stopping bundle's would; null: none. */
+    volatile String refused;
     final BundleContext context;
 
     FakeFramework() {
@@ -68,6 +70,9 @@ final class FakeFramework {
             props.put((String) k, given.get(k));
         }
         String key = (String) props.get(KEYS.get(type));
+        if (key != null && key.equals(refused)) {
+            throw new IllegalStateException("Invalid BundleContext.");
+        }
         String simple = type.substring(type.lastIndexOf('.') + 1);
         services.computeIfAbsent(type, t -> new ConcurrentHashMap<>()).put(key, service);
         properties.computeIfAbsent(type, t -> new ConcurrentHashMap<>()).put(key, props);

@@ -74,6 +74,8 @@ class UpstreamListsTest {
      * update of each URI it names.
      */
     private volatile boolean updates;
+    /** The tools the server lists. */
+    private volatile String tools = "[{\"name\": \"echo\", \"inputSchema\": {\"type\": \"object\"}}]";
 
     @AfterEach
     void stop() {
@@ -140,10 +142,14 @@ class UpstreamListsTest {
                 "nothing of them was even asked for");
         server.close();
 
-        start(false, Map.of("maxResources", 2));
+        tools = "[{\"name\": \"echo\", \"inputSchema\": {\"type\": \"object\"}}, {\"name\": \"second\", \"inputSchema\":"
+                + " {\"type\": \"object\"}}]";
+        start(false, Map.of("maxResources", 2, "maxTools", 1, "maxPrompts", 0));
         awaitReady();
         assertEquals(List.of("a://1", "a://2"), framework.services(Resource.class).keySet().stream().sorted().toList());
         assertEquals(Map.of(), framework.services(ResourceTemplate.class), "the template is beyond maxResources");
+        assertEquals(List.of("up.echo"), List.copyOf(framework.services(Tool.class).keySet()), "the first tool alone");
+        assertEquals(Map.of(), framework.services(Prompt.class), "no prompt at all");
     }
 
     @Test
@@ -264,6 +270,18 @@ class UpstreamListsTest {
                 listens().get(2), "without the URI");
     }
 
+    @Test
+    void aStartThatFailsOnceItsToolsAreRegisteringTakesBackWhatItRegistered() throws Exception {
+        tools = "[{\"name\": \"echo\", \"inputSchema\": {\"type\": \"object\"}}, {\"name\": \"second\", \"inputSchema\":"
+                + " {\"type\": \"object\"}}]";
+        framework.refused = "up.second"; // the framework refuses the second tool, as it does while the bundle stops
+        start(false, Map.of("restart", "never"));
+        await(() -> upstream.status().state() == Upstream.State.FAILED, "the start failed");
+        assertTrue(framework.journal.contains("register Tool up.echo"), framework.journal.toString());
+        assertTrue(framework.journal.contains("unregister Tool up.echo"), "the first tool taken back: " + framework.journal);
+        assertEquals(Map.of(), framework.services(Tool.class));
+    }
+
     /** The URIs of the requests of a method the server received, in order. */
     private List<String> uris(String method) {
         return server.received.stream().filter(m -> method.equals(m.path("method").asString("")))
@@ -322,8 +340,7 @@ class UpstreamListsTest {
                         : "{\"completion\": {\"values\": [\"" + ref.path("uri").asString() + ":"
                                 + params.path("argument").path("name").asString() + "\"]}}");
             }
-            case "tools/list" -> result(exchange, message, "{" + complete + "\"tools\": [{\"name\": \"echo\", \"inputSchema\":"
-                    + " {\"type\": \"object\"}}]}");
+            case "tools/list" -> result(exchange, message, "{" + complete + "\"tools\": " + tools + "}");
             case "prompts/list" -> result(exchange, message, prompts.replaceFirst("\\{", "{" + complete));
             case "resources/list" -> result(exchange, message, RESOURCES.replaceFirst("\\{", "{" + complete));
             case "resources/templates/list" -> {
