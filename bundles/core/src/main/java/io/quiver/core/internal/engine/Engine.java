@@ -1,5 +1,6 @@
 package io.quiver.core.internal.engine;
 
+import io.quiver.api.CallerIdentity;
 import io.quiver.api.transport.Exchange;
 import io.quiver.api.transport.Inbound;
 import io.quiver.api.transport.McpSession;
@@ -44,6 +45,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiPredicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -85,6 +87,7 @@ public final class Engine implements AutoCloseable {
     /** Requests started and not yet answered (listen streams included until they end). */
     private final Set<RequestExchange> inflight = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean draining = new AtomicBoolean();
+    private final BiPredicate<CallerIdentity, String> reads;
     private volatile boolean accepting = true;
 
     /**
@@ -92,9 +95,12 @@ public final class Engine implements AutoCloseable {
      * @param listeners the listen streams, shared with the stateless era's {@code subscriptions/listen}
      * @param sessionEra the session era with its method table
      * @param statelessEra the stateless era with its method table
+     * @param reads whether a caller could read a resource URI: only such subscribers hear of its updates
      */
     public Engine(Catalog catalog, EngineSettings settings, ToolShares shares, Workers workers,
-            Listeners listeners, SessionEra sessionEra, StatelessEra statelessEra) {
+            Listeners listeners, SessionEra sessionEra, StatelessEra statelessEra,
+            BiPredicate<CallerIdentity, String> reads) {
+        this.reads = reads;
         this.catalog = catalog;
         this.settings = settings;
         this.shares = shares;
@@ -381,14 +387,18 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    /** Tells subscribed sessions that a resource changed. */
+    /**
+     * Tells subscribed sessions and listen streams that a resource changed, those whose caller could read it
+     * ({@code reads}): a subscriber to a URI of another tenant's view, or one the policy hides from it, hears
+     * nothing of it.
+     */
     public void resourceUpdated(String uri) {
         for (Session session : sessions.all()) {
-            if (session.subscriptions().contains(uri)) {
+            if (session.subscriptions().contains(uri) && reads.test(session.caller(), uri)) {
                 session.notify("notifications/resources/updated", Map.of("uri", uri));
             }
         }
-        listeners.resourceUpdated(uri);
+        listeners.resourceUpdated(uri, caller -> reads.test(caller, uri));
     }
 
     /**

@@ -113,6 +113,25 @@ public final class ResourceWatches implements Catalog.Listener {
     }
 
     /**
+     * Whether the caller could read {@code uri}: a fixed resource of its view has it, or a template of its view
+     * matches it, and the call policy lets it read that. Only such callers hear of the URI's updates: a
+     * subscription to a URI of another tenant's (or one the policy hides) must not tell when it changes.
+     */
+    public boolean reads(CallerIdentity caller, String uri) {
+        ResourceEntry fixed = catalog.resources(caller).get(uri);
+        if (fixed != null) {
+            return authorize.allows(caller, Target.resource(uri));
+        }
+        for (TemplateEntry template : catalog.templates(caller).values()) {
+            if (template.matcher().match(uri) != null
+                    && authorize.allows(caller, Target.resourceTemplate(template.uriTemplate()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * The services that would read {@code uri} for the caller, among those that want to know: the fixed
      * resource, else every template that matches it (as {@code resources/read} tries them), each only where the
      * call policy lets the caller read it.

@@ -66,9 +66,10 @@ public final class Listeners {
         }
     }
 
-    public void resourceUpdated(String uri) {
+    /** Tells the listeners that asked for the URI's updates, those whose caller {@code reads} it. */
+    public void resourceUpdated(String uri, Predicate<CallerIdentity> reads) {
         for (Listener listener : open) {
-            if (listener.resources().contains(uri)) {
+            if (listener.resources().contains(uri) && reads.test(listener.caller())) {
                 send(listener, JsonRpc.notification("notifications/resources/updated",
                         tagged(listener, Map.of("uri", uri))));
             }

@@ -37,7 +37,8 @@ public record EngineAssembly(Engine engine, ToolPipeline pipeline, Workers worke
         SessionEra sessionEra = new SessionEra(Handlers.sessionTable(catalog, pipeline, settings, watches));
         StatelessEra statelessEra = new StatelessEra(Handlers.statelessTable(catalog, pipeline, settings, listeners,
                 watches), settings);
-        Engine engine = new Engine(catalog, settings, pipeline.shares(), workers, listeners, sessionEra, statelessEra);
+        Engine engine = new Engine(catalog, settings, pipeline.shares(), workers, listeners, sessionEra, statelessEra,
+                watches::reads);
         return new EngineAssembly(engine, pipeline, workers, catalog, watches);
     }
 

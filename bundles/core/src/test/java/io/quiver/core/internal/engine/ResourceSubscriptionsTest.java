@@ -22,6 +22,8 @@ import io.quiver.core.internal.settings.EngineSettings;
 import io.quiver.core.internal.wiring.EngineAssembly;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -143,6 +145,41 @@ class ResourceSubscriptionsTest {
     }
 
     @Test
+    void anUpdateReachesOnlySubscribersWhoCouldReadTheResource() throws Exception {
+        catalog.bindResource(new Heard("plan"), new HashMap<>(Map.of("mcp.resource.uri", "test://acme/plan",
+                "mcp.resource.name", "plan", "service.id", ++serviceId, Catalog.TENANT, "acme")));
+        extensions.addPolicy((caller, target) -> caller.subject().equals("mallory") ? Decision.deny("no")
+                : Decision.allow(), 0, 1);
+        CallerIdentity acme = new CallerIdentity("alice", "acme", Set.of(), true);
+        CallerIdentity globex = new CallerIdentity("bob", "globex", Set.of(), true);
+        CallerIdentity hidden = new CallerIdentity("mallory", "acme", Set.of(), true);
+        Map<CallerIdentity, Recorder> streams = new LinkedHashMap<>();
+        for (CallerIdentity caller : List.of(acme, globex, hidden)) {
+            String session = initialize(caller);
+            ok(request(session, caller, "resources/subscribe", "{\"uri\":\"test://acme/plan\"}"));
+            Recorder stream = new Recorder();
+            engine.session(session).orElseThrow().attach(stream);
+            streams.put(caller, stream);
+        }
+        Map<CallerIdentity, Recorder> listening = new LinkedHashMap<>();
+        for (CallerIdentity caller : List.of(acme, globex)) {
+            Recorder stream = new Recorder();
+            assertInstanceOf(Receipt.Pending.class, engine.receive(bytes(listen(9, "[\"test://acme/plan\"]")),
+                    new Inbound(null, null, caller))).exchange().start(stream);
+            stream.first.get(5, TimeUnit.SECONDS);
+            listening.put(caller, stream);
+        }
+
+        engine.resourceUpdated("test://acme/plan");
+        assertEquals(1, streams.get(acme).interim.size(), "acme's session hears of it");
+        assertEquals(0, streams.get(globex).interim.size(), "another tenant's session does not, though it subscribed");
+        assertEquals(0, streams.get(hidden).interim.size(), "nor a caller the policy hides the resource from");
+        assertEquals(2, listening.get(acme).interim.size(), "the acknowledgement, then the update");
+        assertEquals(1, listening.get(globex).interim.size(), "the acknowledgement alone");
+        assertEquals(List.of("plan subscribed test://acme/plan"), heard, "counted for acme's subscribers only");
+    }
+
+    @Test
     void subscriptionsAreBoundedPerSessionAndPerListenStream() throws Exception {
         String session = initialize();
         for (String uri : List.of("test://1", "test://2", "test://3")) {
@@ -209,8 +246,12 @@ class ResourceSubscriptionsTest {
     }
 
     private String initialize() {
+        return initialize(CallerIdentity.ANONYMOUS);
+    }
+
+    private String initialize(CallerIdentity caller) {
         Receipt.Pending pending = assertInstanceOf(Receipt.Pending.class, engine.receive(bytes(INIT),
-                new Inbound(null, null, CallerIdentity.ANONYMOUS)));
+                new Inbound(null, null, caller)));
         Recorder answer = new Recorder();
         pending.exchange().start(answer);
         answer.done.join();
@@ -218,9 +259,13 @@ class ResourceSubscriptionsTest {
     }
 
     private JsonNode request(String session, String method, String params) throws Exception {
+        return request(session, CallerIdentity.ANONYMOUS, method, params);
+    }
+
+    private JsonNode request(String session, CallerIdentity caller, String method, String params) throws Exception {
         Receipt.Pending pending = assertInstanceOf(Receipt.Pending.class, engine.receive(bytes("{\"jsonrpc\":\"2.0\",\"id\":"
                 + ++serviceId + ",\"method\":\"" + method + "\",\"params\":" + params + "}"),
-                new Inbound(session, null, CallerIdentity.ANONYMOUS)));
+                new Inbound(session, null, caller)));
         Recorder answer = new Recorder();
         pending.exchange().start(answer);
         return Json.MAPPER.readTree(answer.done.get(5, TimeUnit.SECONDS));
