@@ -11,17 +11,34 @@ public final class ProtocolError extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     private final int code;
+    private final transient Object data;
 
     /**
      * @param code a JSON-RPC error code, for example -32602 for invalid params
      * @param message text for the client (never internal details)
      */
     public ProtocolError(int code, String message) {
+        this(code, message, null);
+    }
+
+    /**
+     * @param code a JSON-RPC error code, for example -32602 for invalid params
+     * @param message text for the client (never internal details)
+     * @param data the error's {@code data} member: a value the server's JSON mapper writes (a map, list, string,
+     *     number or boolean), or null for none (since 1.7)
+     */
+    public ProtocolError(int code, String message, Object data) {
         super(message, null, false, false);
         this.code = code;
+        this.data = data;
     }
 
     public int code() {
         return code;
+    }
+
+    /** The error's {@code data} member, or null (since 1.7). */
+    public Object data() {
+        return data;
     }
 }

@@ -3,5 +3,5 @@
  * property type, results and the per-call context.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.6.0")
+@org.osgi.annotation.versioning.Version("1.7.0")
 package io.quiver.api;

@@ -1,6 +1,7 @@
 package io.quiver.upstream.internal;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -71,7 +72,7 @@ final class Forwarded {
             throw new ProtocolError(INTERNAL_ERROR, "The request was cancelled.");
         } catch (ExecutionException e) {
             if (e.getCause() instanceof McpClient.RpcError rpc) {
-                throw new ProtocolError(rpc.code, rpc.getMessage());
+                throw refusal(g, method, rpc);
             }
             throw new ProtocolError(INTERNAL_ERROR, "The upstream server " + g.serverName() + " stopped before it answered ("
                     + e.getCause().getMessage() + ").");
@@ -82,6 +83,25 @@ final class Forwarded {
                     + method + " (resultType " + type + "); Quiver passes an upstream's questions on only within a tool call.");
         }
         return result;
+    }
+
+    /**
+     * Errors that say something about the exchange between Quiver and the server, not about the caller's request:
+     * the message it could not parse or take, a method it does not have, the 2026-07-28 header and version checks.
+     */
+    private static final Set<Integer> EXCHANGE_ERRORS = Set.of(-32700, -32600, -32601, -32020, -32021, -32022);
+
+    /**
+     * The caller's error for the server's JSON-RPC error: its own code, message and data; but an error about the
+     * exchange with the server becomes an internal error naming the server (passed on, a "method not found" would
+     * tell the caller that Quiver has no such method).
+     */
+    static ProtocolError refusal(Upstream.Generation g, String method, McpClient.RpcError rpc) {
+        if (EXCHANGE_ERRORS.contains(rpc.code)) {
+            return new ProtocolError(INTERNAL_ERROR, "The upstream server " + g.serverName() + " could not take " + method
+                    + ": " + rpc.getMessage() + " (" + rpc.code + ")");
+        }
+        return new ProtocolError(rpc.code, rpc.getMessage(), rpc.data);
     }
 
     /**

@@ -138,7 +138,7 @@ final class ProxyTool implements Tool {
                     return Outcome.done(ToolResult.error("The call was cancelled."));
                 } catch (ExecutionException e) {
                     if (e.getCause() instanceof McpClient.RpcError rpc) {
-                        throw new ProtocolError(rpc.code, rpc.getMessage());
+                        throw Forwarded.refusal(g, "tools/call", rpc);
                     }
                     return Outcome.done(ToolResult.error("The upstream server " + g.serverName()
                             + " stopped before it answered (" + e.getCause().getMessage() + "). Whether the call took"

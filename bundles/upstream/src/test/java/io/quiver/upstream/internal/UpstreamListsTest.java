@@ -131,6 +131,21 @@ class UpstreamListsTest {
     }
 
     @Test
+    void theServersErrorsKeepTheirDataAndOnesAboutTheExchangeNameTheServer() throws Exception {
+        start(false, Map.of());
+        await(() -> framework.services(Prompt.class).containsKey("up.greet"), "the prompt registered");
+        Prompt greet = framework.services(Prompt.class).get("up.greet");
+        ProtocolError refused = assertThrows(ProtocolError.class, () -> greet.get(promptRequest(Map.of("who", "data"))));
+        assertEquals(-32602, refused.code());
+        assertEquals("who is wrong", refused.getMessage());
+        assertEquals(FakeConnection.JSON.readTree("{\"argument\": \"who\", \"allowed\": [\"Ada\"]}"), refused.data(),
+                "the error's data passed on");
+        ProtocolError exchange = assertThrows(ProtocolError.class, () -> greet.get(promptRequest(Map.of("who", "no-method"))));
+        assertEquals(-32603, exchange.code(), "not -32601: the caller's prompts/get exists, the server's did not take it");
+        assertEquals("The upstream server up could not take prompts/get: Method not found (-32601)", exchange.getMessage());
+    }
+
+    @Test
     void theSettingsLeavePromptsAndResourcesOutOrBoundTheirNumber() throws Exception {
         start(false, Map.of("prompts", false, "resources", false));
         awaitReady();
@@ -354,6 +369,11 @@ class UpstreamListsTest {
                 String who = params.path("arguments").path("who").asString("");
                 if (who.equals("nobody")) {
                     error(exchange, message, -32602, "no such person");
+                } else if (who.equals("data")) {
+                    reply(exchange, 200, "{\"jsonrpc\": \"2.0\", \"id\": " + message.get("id") + ", \"error\": {\"code\": -32602,"
+                            + " \"message\": \"who is wrong\", \"data\": {\"argument\": \"who\", \"allowed\": [\"Ada\"]}}}");
+                } else if (who.equals("no-method")) {
+                    error(exchange, message, -32601, "Method not found");
                 } else if (who.equals("ask") && stateless) {
                     result(exchange, message, "{\"resultType\": \"input_required\", \"requestState\": \"s\","
                             + " \"inputRequests\": {\"tone\": {\"method\": \"elicitation/create\", \"params\":"

@@ -86,7 +86,7 @@ final class CompletionHandler implements MethodHandler<CompleteResult> {
                 }
             } catch (ProtocolError refusal) {
                 // the completer's own answer (an upstream server's error, say)
-                throw new McpException(refusal.code(), refusal.getMessage());
+                throw new McpException(refusal.code(), refusal.getMessage(), refusal.data());
             } catch (Exception e) {
                 LOG.error("Completion for {} {} failed ({})", type, target, scope.invocationId(), e);
                 throw new McpException(ErrorCodes.INTERNAL_ERROR, "Completion failed");

@@ -221,7 +221,7 @@ final class Execute {
     private Outcome failed(Call call, Throwable cause) {
         if (cause instanceof ProtocolError refusal) {
             call.end(CallEvent.Ending.FAILED, refusal.getMessage());
-            throw new McpException(refusal.code(), refusal.getMessage());
+            throw new McpException(refusal.code(), refusal.getMessage(), refusal.data());
         }
         for (Throwable t = cause; t != null; t = t.getCause()) {
             if (t instanceof ArgumentsMismatch mismatch) {

@@ -74,7 +74,7 @@ public final class InputRounds {
             throw e;
         } catch (ProtocolError refusal) {
             // a prompt or resource that refuses the request (an upstream server's own error, say): its answer
-            throw new McpException(refusal.code(), refusal.getMessage());
+            throw new McpException(refusal.code(), refusal.getMessage(), refusal.data());
         } catch (Exception e) {
             LOG.error("{} failed ({})", target, scope.invocationId(), e);
             throw new McpException(ErrorCodes.INTERNAL_ERROR, failure);

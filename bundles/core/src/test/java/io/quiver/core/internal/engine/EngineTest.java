@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quiver.api.CallerIdentity;
 import io.quiver.api.Outcome;
+import io.quiver.api.ProtocolError;
 import io.quiver.api.Tool;
 import io.quiver.api.ToolResult;
 import io.quiver.api.content.AudioContent;
@@ -169,6 +170,22 @@ class EngineTest {
             assertEquals(-32603, response.path("error").path("code").asInt(), response.toString());
             assertFalse(response.toString().contains("hunter2"), response.toString());
         }
+    }
+
+    @Test
+    void aRefusalIsAnsweredWithItsCodeMessageAndData() throws Exception {
+        catalog.bindPrompt(request -> {
+            throw new ProtocolError(-32602, "Unknown city", Map.of("argument", "city"));
+        }, new HashMap<>(Map.of("mcp.prompt.name", "weather", "service.id", SERVICE_IDS.incrementAndGet())));
+        register("strict", 0, call -> {
+            throw new ProtocolError(-32001, "Quota exceeded", List.of("daily"));
+        });
+        JsonNode prompt = call("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"prompts/get\",\"params\":{\"name\":\"weather\"}}")
+                .response().path("error");
+        assertEquals(Json.MAPPER.readTree("{\"code\":-32602,\"message\":\"Unknown city\",\"data\":{\"argument\":\"city\"}}"),
+                prompt);
+        JsonNode tool = call(callTool(3, "strict", "{}")).response().path("error");
+        assertEquals(Json.MAPPER.readTree("{\"code\":-32001,\"message\":\"Quota exceeded\",\"data\":[\"daily\"]}"), tool);
     }
 
     @Test
