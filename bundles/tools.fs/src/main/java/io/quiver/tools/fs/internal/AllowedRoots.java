@@ -2,6 +2,7 @@ package io.quiver.tools.fs.internal;
 
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -78,14 +79,28 @@ final class AllowedRoots {
         return false;
     }
 
-    /** Whether a real path is, or holds, a folder no tool reaches. */
-    boolean holdsExcluded(Path real) {
+    /**
+     * Whether an entry (its path, and its own attributes, links not followed) is, or holds, a folder no tool reaches:
+     * moved, it would take that folder with it, or (a link on the way to it) leave the way free for another.
+     */
+    boolean holdsExcluded(Path path, BasicFileAttributes own) {
+        if (own != null && own.fileKey() != null && settings.holderKeys().contains(own.fileKey())) {
+            return true;
+        }
         for (Path folder : settings.excluded()) {
-            if (folder.startsWith(real)) {
+            if (folder.startsWith(path)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Whether an entry's attributes (as the walk looked at it, links not followed) are those of a folder no tool
+     * reaches: the same directory by another spelling (a letter's case on a file system that ignores it, say).
+     */
+    boolean isExcluded(BasicFileAttributes attributes) {
+        return attributes != null && attributes.fileKey() != null && settings.excludedKeys().contains(attributes.fileKey());
     }
 
     /** The failure of a request whose path (or a link on its way) leads into an excluded folder. */

@@ -25,11 +25,10 @@ public @interface FsConfig {
     String[] roots() default {"."};
 
     @AttributeDefinition(name = "Excluded",
-            description = "Directories inside the roots that the tools never reach, comma-separated (relative paths are"
-                    + " under the server's working directory, ~ is the user's home). The server's own configuration"
-                    + " folder (etc/), deploy folder and framework storage are excluded whatever this says. Default:"
-                    + " audit, the folder of the audit trail")
-    String[] exclude() default {"audit"};
+            description = "More directories inside the roots that the tools never reach, comma-separated (relative paths"
+                    + " are under the server's working directory, ~ is the user's home). The server's own configuration"
+                    + " folder (etc/), deploy folder, framework storage and audit/ are excluded whatever this says")
+    String[] exclude() default {};
 
     @AttributeDefinition(name = "Client roots",
             description = "Narrow the roots to the MCP roots the client offers (asked with roots/list on every"

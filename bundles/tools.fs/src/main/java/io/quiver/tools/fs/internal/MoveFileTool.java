@@ -62,7 +62,7 @@ public final class MoveFileTool implements Tool {
             if (source.isRoot() || destination.isRoot()) {
                 throw new FsException("An allowed root cannot be moved or replaced.");
             }
-            if (sandbox.roots().holdsExcluded(source.path())) {
+            if (sandbox.roots().holdsExcluded(source.path(), source.attributes())) {
                 // moved, a folder of the server's own would go from where the server (and the exclusion) has it
                 throw new FsException("Access denied: " + source.path() + " holds a folder the file tools never reach"
                         + " (the server's own configuration, deploy folder, storage or audit trail, or one an operator"

@@ -142,6 +142,9 @@ final class Sandbox {
                     if (attributes == null && maker != null) {
                         attributes = maker.make(root, dir, current, name);
                     }
+                    if (roots.isExcluded(attributes)) {
+                        throw roots.excluded(requested); // the same directory by another spelling
+                    }
                     if (attributes != null && attributes.isSymbolicLink() && (!last || followLast)) {
                         if (++hops > MAX_HOPS) {
                             throw loop(requested);

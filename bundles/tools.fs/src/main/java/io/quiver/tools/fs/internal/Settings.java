@@ -4,26 +4,40 @@ import io.quiver.lib.config.TypedConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Locale;
 
 /**
  * The file tools' configuration as they use it: the roots, resolved to real directories, and the limits.
  *
  * @param roots the configured roots that exist, in the configured order
- * @param excluded the real paths of the directories no tool reaches, inside the roots or not: the configured ones
- *     and the server's own
+ * @param excluded the paths of the directories no tool reaches, inside the roots or not (the configured ones and
+ *     the server's own), as named and as real paths
+ * @param excludedKeys their file keys (device and inode): the same directories by any spelling, on a file system
+ *     that ignores case too
+ * @param holderKeys the file keys of each of them and of every directory (or link) on the way to it, as named and
+ *     as real: what may not be moved, since it would take an excluded directory with it
  * @param problems why configured roots were not taken (one line each), for the operator
  */
-record Settings(List<Root> roots, List<Path> excluded, boolean clientRoots, long maxReadBytes, long maxMediaBytes,
-        long maxWriteBytes, int maxResults, long maxSearchFileBytes, long maxSearchOutputBytes, int maxScannedEntries,
-        long regexTimeoutMs, boolean readHardLinks, List<String> problems) {
+record Settings(List<Root> roots, List<Path> excluded, Set<Object> excludedKeys, Set<Object> holderKeys,
+        boolean clientRoots, long maxReadBytes, long maxMediaBytes, long maxWriteBytes, int maxResults,
+        long maxSearchFileBytes, long maxSearchOutputBytes, int maxScannedEntries, long regexTimeoutMs,
+        boolean readHardLinks, List<String> problems) {
+
+    /** The audit trail's folder (its default), under the working directory: always excluded. */
+    static final String AUDIT = "audit";
 
     Settings {
         roots = List.copyOf(roots);
         excluded = List.copyOf(excluded);
+        excludedKeys = Set.copyOf(excludedKeys);
+        holderKeys = Set.copyOf(holderKeys);
         problems = List.copyOf(problems);
     }
 
@@ -37,10 +51,11 @@ record Settings(List<Root> roots, List<Path> excluded, boolean clientRoots, long
      * server's own folders ({@code etc/}, {@code deploy/}, the framework storage) excluded besides the configured.
      */
     static Settings of(FsConfig config, Path workingDirectory, Path home, List<Path> serverFolders) {
-        List<Path> excluded = new ArrayList<>();
+        List<Path> named = new ArrayList<>();
         for (Path folder : serverFolders) {
-            excluded.add(real(workingDirectory.resolve(folder).toAbsolutePath().normalize()));
+            named.add(workingDirectory.resolve(folder).toAbsolutePath().normalize());
         }
+        named.add(workingDirectory.resolve(AUDIT).toAbsolutePath().normalize());
         List<Root> roots = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         for (String spec : TypedConfig.list(config.exclude())) {
@@ -50,10 +65,23 @@ record Settings(List<Root> roots, List<Path> excluded, boolean clientRoots, long
             }
             try {
                 Path underHome = PathRules.underHome(text, home);
-                excluded.add(real((underHome != null ? underHome : workingDirectory.resolve(text)).toAbsolutePath().normalize()));
+                named.add((underHome != null ? underHome : workingDirectory.resolve(text)).toAbsolutePath().normalize());
             } catch (InvalidPathException e) {
                 problems.add("exclude: " + spec + " is not a valid path (skipped)");
             }
+        }
+        List<Path> excluded = new ArrayList<>();
+        Set<Object> excludedKeys = new HashSet<>();
+        Set<Object> holderKeys = new HashSet<>();
+        for (Path path : named) {
+            Path real = real(path);
+            for (Path spelling : real.equals(path) ? List.of(path) : List.of(path, real)) {
+                excluded.add(spelling);
+                for (Path on = spelling; on != null; on = on.getParent()) {
+                    addKey(holderKeys, on, LinkOption.NOFOLLOW_LINKS);
+                }
+            }
+            addKey(excludedKeys, real);
         }
         for (String spec : TypedConfig.list(config.roots())) {
             try {
@@ -73,10 +101,23 @@ record Settings(List<Root> roots, List<Path> excluded, boolean clientRoots, long
                         + " own configuration, deploy folder or storage): nothing in it can be reached");
             }
         }
-        return new Settings(roots, excluded, config.clientRoots(), config.maxReadBytes(), config.maxMediaBytes(),
+        return new Settings(roots, excluded, excludedKeys, holderKeys, config.clientRoots(), config.maxReadBytes(),
+                config.maxMediaBytes(),
                 config.maxWriteBytes(), config.maxResults(), config.maxSearchFileBytes(), config.maxSearchOutputBytes(),
                 config.maxScannedEntries(),
                 config.regexTimeoutMs(), config.readHardLinks(), problems);
+    }
+
+    /** Adds the file key of what a path names (nothing when it does not exist, or the file system has none). */
+    private static void addKey(Set<Object> keys, Path path, LinkOption... options) {
+        try {
+            Object key = Files.readAttributes(path, BasicFileAttributes.class, options).fileKey();
+            if (key != null) {
+                keys.add(key);
+            }
+        } catch (IOException e) {
+            // not there (yet): the paths alone guard it
+        }
     }
 
     /**

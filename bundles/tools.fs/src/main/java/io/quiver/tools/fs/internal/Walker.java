@@ -70,8 +70,8 @@ final class Walker {
                 continue;
             }
             BasicFileAttributes attributes = dir.stat(name);
-            if (attributes == null) {
-                continue; // gone meanwhile
+            if (attributes == null || roots.isExcluded(attributes)) {
+                continue; // gone meanwhile, or a folder no tool reaches by another spelling
             }
             String relative = prefix.isEmpty() ? name : prefix + "/" + name;
             boolean into = visitor.visit(dir, name, relative, attributes, depth);

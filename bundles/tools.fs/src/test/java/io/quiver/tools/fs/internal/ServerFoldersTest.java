@@ -115,6 +115,41 @@ class ServerFoldersTest {
     }
 
     @Test
+    void theFoldersAreKnownByIdentityNotOnlyByName() throws Exception {
+        // another name for etc/ that its path does not show (as "ETC" is on a file system that ignores case, or a
+        // bind mount): here it was renamed after the tools read their settings
+        Files.move(wd.resolve("etc"), wd.resolve("renamed"));
+        ToolResult read = call(new ReadTextFileTool(workspace), new ReadTextFileTool.Arguments(
+                "renamed/io.quiver.auth.jwt.cfg", Optional.empty(), Optional.empty()));
+        assertTrue(read.isError() && text(read).contains("never reach"), text(read));
+        ToolResult listed = call(new ListDirectoryTool(workspace), new PathArgument("renamed"));
+        assertTrue(listed.isError() && text(listed).contains("never reach"), text(listed));
+        ToolResult grep = call(new SearchFileContentsTool(workspace), new SearchFileContentsTool.Arguments(".",
+                "never-shown", Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
+        assertFalse(leaks(grep), text(grep));
+        ToolResult moved = call(new MoveFileTool(workspace), new MoveFileTool.Arguments("renamed", "elsewhere"));
+        assertTrue(moved.isError(), text(moved));
+    }
+
+    @Test
+    void aServerFolderThatIsALinkCannotBeMovedAsideAndReplaced(@TempDir Path temp) throws Exception {
+        Path base = temp.toRealPath();
+        Files.createDirectories(base.resolve("real-deploy"));
+        Files.createSymbolicLink(base.resolve("deploy"), Path.of("real-deploy"));
+        Workspace linked = new Workspace(Map.of("roots", ".:rw"), base, base, List.of(Path.of("deploy")));
+        ToolResult moved = call(new MoveFileTool(linked), new MoveFileTool.Arguments("deploy", "old-deploy"));
+        assertTrue(moved.isError() && text(moved).contains("never reach"), text(moved));
+        assertTrue(Files.isSymbolicLink(base.resolve("deploy")), "the link is where the server looks");
+        for (String path : List.of("deploy/evil.jar", "real-deploy/evil.jar")) {
+            ToolResult dropped = call(new WriteFileTool(linked), new WriteFileTool.Arguments(path, "x"));
+            assertTrue(dropped.isError() && text(dropped).contains("never reach"), path + ": " + text(dropped));
+        }
+        try (var entries = Files.list(base.resolve("real-deploy"))) {
+            assertEquals(0, entries.count(), "nothing dropped into the deploy folder");
+        }
+    }
+
+    @Test
     void anOperatorExcludesMoreAndARootInsideOneReachesNothing(@TempDir Path temp) throws Exception {
         Path base = temp.toRealPath();
         Files.createDirectories(base.resolve("private"));
