@@ -157,6 +157,10 @@ final class Upstream {
         /** Those a session server was asked for the updates of; guarded by the generation. */
         private final Set<String> subscribed = new HashSet<>();
         private boolean syncing;
+        /** Whether a task that brings the server's subscriptions to {@link #watched} is queued: one is enough. */
+        private final java.util.concurrent.atomic.AtomicBoolean syncQueued = new java.util.concurrent.atomic.AtomicBoolean();
+        /** A stateless server refused a listen stream naming resources: it is asked for list changes alone. */
+        private volatile boolean listenUrisRefused;
 
         Generation(Connection connection) {
             this.connection = connection;
@@ -261,14 +265,18 @@ final class Upstream {
                     return;
                 }
                 open = g.listening;
-                g.listening = null;
-                g.listenedFor = ListenFor.NOTHING;
+            }
+            // the new stream first, the old one cancelled after: nothing the server sends meanwhile is missed
+            if (!wanted.isEmpty()) {
+                listen(g);
+            } else {
+                synchronized (g) {
+                    g.listening = null;
+                    g.listenedFor = ListenFor.NOTHING;
+                }
             }
             if (open != null) {
                 g.client.cancel(open, "what to hear about changed"); // cancelled: not opened again by its own end
-            }
-            if (!wanted.isEmpty()) {
-                listen(g);
             }
         }
     }
@@ -288,7 +296,7 @@ final class Upstream {
     private ListenFor listenFor(Generation g) {
         Set<String> uris;
         synchronized (g) {
-            uris = subscribes(g) ? Set.copyOf(g.watched) : Set.of();
+            uris = subscribes(g) && !g.listenUrisRefused ? Set.copyOf(g.watched) : Set.of();
         }
         return new ListenFor(listenFilter(g), uris);
     }
@@ -312,8 +320,9 @@ final class Upstream {
                 return;
             }
         }
-        if (g.ready && subscribes(g)) {
+        if (g.ready && subscribes(g) && g.syncQueued.compareAndSet(false, true)) {
             work.execute(() -> {
+                g.syncQueued.set(false); // a change from now on queues another
                 if (g.client.isStateless()) {
                     relisten(g);
                 } else {
@@ -385,7 +394,7 @@ final class Upstream {
             return;
         }
         try {
-            events.updated(uri);
+            events.updated(uri, g.resources); // those subscribed through this server's proxy: not another tenant's
         } finally {
             context.ungetService(reference);
         }
@@ -542,6 +551,15 @@ final class Upstream {
                 }
             }
             if (failure instanceof McpClient.RpcError e && e.code != -32603) {
+                if (!wanted.resources().isEmpty()) {
+                    // too many URIs for it, say: the lists' changes still matter to every client
+                    LOG.warn("Upstream {} refused subscriptions/listen naming {} resources ({}); its resource updates do"
+                            + " not reach Quiver's clients, its list changes still do", spec.name(), wanted.resources().size(),
+                            e.getMessage());
+                    g.listenUrisRefused = true;
+                    work.execute(() -> relisten(g));
+                    return;
+                }
                 LOG.info("Upstream {} refused subscriptions/listen ({}); its lists are read at start only", spec.name(),
                         e.getMessage());
                 return;

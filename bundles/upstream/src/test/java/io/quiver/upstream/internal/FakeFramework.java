@@ -40,7 +40,17 @@ final class FakeFramework {
 
     FakeFramework() {
         Bundle bundle = proxy(Bundle.class, (m, args) -> m.equals("getVersion") ? new Version(1, 0, 0) : null);
-        ResourceEvents events = updates::add;
+        ResourceEvents events = new ResourceEvents() {
+            @Override
+            public void updated(String uri) {
+                updates.add(uri + " (from anyone)");
+            }
+
+            @Override
+            public void updated(String uri, io.quiver.api.resource.Subscribable source) {
+                updates.add(uri);
+            }
+        };
         ServiceReference<?> eventsReference = proxy(ServiceReference.class, (m, args) -> null);
         context = proxy(BundleContext.class, (m, args) -> switch (m) {
             case "getBundle" -> bundle;

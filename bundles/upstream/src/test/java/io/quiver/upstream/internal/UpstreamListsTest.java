@@ -74,6 +74,8 @@ class UpstreamListsTest {
      * update of each URI it names.
      */
     private volatile boolean updates;
+    /** Whether a stateless server refuses a listen stream that names resources (too many for it, say). */
+    private volatile boolean refuseUris;
     /** The tools the server lists. */
     private volatile String tools = "[{\"name\": \"echo\", \"inputSchema\": {\"type\": \"object\"}}]";
 
@@ -297,6 +299,23 @@ class UpstreamListsTest {
         assertEquals(Map.of(), framework.services(Tool.class));
     }
 
+    @Test
+    void aStatelessServerThatRefusesTheResourcesIsStillAskedForItsListChanges() throws Exception {
+        updates = true;
+        refuseUris = true;
+        start(true, Map.of());
+        awaitReady();
+        await(() -> server.count("subscriptions/listen") == 1, "listening");
+        ((Subscribable) framework.services(Resource.class).get("a://1")).subscribed("a://1");
+        await(() -> server.count("subscriptions/listen") == 3, "refused with the URI, then listening without it");
+        assertTrue(listens().get(1).has("resourceSubscriptions"), listens().toString());
+        assertEquals(FakeConnection.JSON.readTree("{\"promptsListChanged\": true, \"resourcesListChanged\": true}"),
+                listens().get(2), "the list changes are still asked for");
+        ((Subscribable) framework.services(Resource.class).get("a://1")).subscribed("a://2");
+        Thread.sleep(300); // another stream would be open by now
+        assertEquals(3, server.count("subscriptions/listen"), "the server is not asked for resources again");
+    }
+
     /** The URIs of the requests of a method the server received, in order. */
     private List<String> uris(String method) {
         return server.received.stream().filter(m -> method.equals(m.path("method").asString("")))
@@ -398,6 +417,10 @@ class UpstreamListsTest {
                 }
             }
             case "subscriptions/listen" -> {
+                if (refuseUris && params.path("notifications").has("resourceSubscriptions")) {
+                    error(exchange, message, -32602, "too many resource subscriptions");
+                    return;
+                }
                 exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
                 exchange.sendResponseHeaders(200, 0);
                 if (updates) {

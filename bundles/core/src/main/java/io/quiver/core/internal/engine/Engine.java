@@ -1,6 +1,7 @@
 package io.quiver.core.internal.engine;
 
 import io.quiver.api.CallerIdentity;
+import io.quiver.api.resource.Subscribable;
 import io.quiver.api.transport.Exchange;
 import io.quiver.api.transport.Inbound;
 import io.quiver.api.transport.McpSession;
@@ -88,6 +89,7 @@ public final class Engine implements AutoCloseable {
     private final Set<RequestExchange> inflight = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean draining = new AtomicBoolean();
     private final BiPredicate<CallerIdentity, String> reads;
+    private final Through through;
     private volatile boolean accepting = true;
 
     /**
@@ -96,11 +98,13 @@ public final class Engine implements AutoCloseable {
      * @param sessionEra the session era with its method table
      * @param statelessEra the stateless era with its method table
      * @param reads whether a caller could read a resource URI: only such subscribers hear of its updates
+     * @param through whether a subscriber is subscribed to a URI through a service: only they hear of its updates
      */
     public Engine(Catalog catalog, EngineSettings settings, ToolShares shares, Workers workers,
             Listeners listeners, SessionEra sessionEra, StatelessEra statelessEra,
-            BiPredicate<CallerIdentity, String> reads) {
+            BiPredicate<CallerIdentity, String> reads, Through through) {
         this.reads = reads;
+        this.through = through;
         this.catalog = catalog;
         this.settings = settings;
         this.shares = shares;
@@ -398,7 +402,23 @@ public final class Engine implements AutoCloseable {
                 session.notify("notifications/resources/updated", Map.of("uri", uri));
             }
         }
-        listeners.resourceUpdated(uri, caller -> reads.test(caller, uri));
+        listeners.resourceUpdated(uri, listener -> reads.test(listener.caller(), uri));
+    }
+
+    /** Tells the sessions and listen streams subscribed to the URI through {@code source} that it changed. */
+    public void resourceUpdated(String uri, Subscribable source) {
+        for (Session session : sessions.all()) {
+            if (session.subscriptions().contains(uri) && through.through(session, uri, source)) {
+                session.notify("notifications/resources/updated", Map.of("uri", uri));
+            }
+        }
+        listeners.resourceUpdated(uri, listener -> through.through(listener, uri, source));
+    }
+
+    /** Whether a subscriber (a session or listen stream) is subscribed to a URI through a service. */
+    @FunctionalInterface
+    public interface Through {
+        boolean through(Object subscriber, String uri, Subscribable source);
     }
 
     /**

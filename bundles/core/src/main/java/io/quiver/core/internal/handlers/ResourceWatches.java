@@ -11,8 +11,12 @@ import io.quiver.core.internal.pipeline.Authorize;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * listen stream's {@code resourceSubscriptions}) counts for the service that would read its URI for that caller
  * (the fixed resource, else every matching template) when that service is {@link Subscribable}. A service hears
  * {@link Subscribable#subscribed} when a URI's count for it leaves zero and {@link Subscribable#unsubscribed} when
- * it comes back to zero. Catalog changes move the counts to the services that read the URIs now.
+ * it comes back to zero. Catalog changes move the counts to the services that read the URIs now, on the
+ * engine's timer (a burst of them once, and never on the thread that registers a service while holding the
+ * catalog's lock: a service that registers another as it hears of a subscriber does not re-enter it).
  */
 public final class ResourceWatches implements Catalog.Listener {
 
@@ -37,12 +43,18 @@ public final class ResourceWatches implements Catalog.Listener {
 
     private final Catalog catalog;
     private final Authorize authorize;
+    private final Executor moves;
     private final Map<Object, Subscriber> subscribers = new IdentityHashMap<>();
     private final Map<Watch, Integer> counts = new HashMap<>();
+    /** Whether a move of the counts is due (one is queued or runs): later changes wait for it. */
+    private final AtomicBoolean moveDue = new AtomicBoolean();
+    private boolean closed;
 
-    public ResourceWatches(Catalog catalog, Authorize authorize) {
+    /** @param moves where the counts move after catalog changes (the engine's timer) */
+    public ResourceWatches(Catalog catalog, Authorize authorize, Executor moves) {
         this.catalog = catalog;
         this.authorize = authorize;
+        this.moves = moves;
     }
 
     /**
@@ -51,6 +63,9 @@ public final class ResourceWatches implements Catalog.Listener {
      * @return true when this is the owner's first: it should {@link #removeAll} when it ends
      */
     public synchronized boolean add(Object owner, CallerIdentity caller, String uri) {
+        if (closed) {
+            return false;
+        }
         Subscriber subscriber = subscribers.get(owner);
         boolean first = subscriber == null;
         if (first) {
@@ -88,15 +103,42 @@ public final class ResourceWatches implements Catalog.Listener {
         return subscriber == null ? 0 : subscriber.uris().size();
     }
 
+    /** Whether {@code owner} is subscribed to {@code uri} through {@code service}: the service reads it for them. */
+    public synchronized boolean through(Object owner, String uri, Subscribable service) {
+        Subscriber subscriber = subscribers.get(owner);
+        Set<Subscribable> services = subscriber == null ? null : subscriber.uris().get(uri);
+        return services != null && services.contains(service);
+    }
+
     @Override
     public void changed(Catalog.Kind kind, boolean removed, Set<Scope> scopes) {
-        if (kind == Catalog.Kind.RESOURCES) {
-            moved();
+        if (kind == Catalog.Kind.RESOURCES && moveDue.compareAndSet(false, true)) {
+            try {
+                moves.execute(() -> {
+                    moveDue.set(false); // a change from now on moves them again
+                    moved();
+                });
+            } catch (RejectedExecutionException e) {
+                moveDue.set(false); // the engine stops
+            }
         }
+    }
+
+    /** Every count is dropped: each service hears that its last subscriber went. Nothing is counted after. */
+    public synchronized void close() {
+        closed = true;
+        for (Watch watch : List.copyOf(counts.keySet())) {
+            counts.put(watch, 1);
+            down(watch);
+        }
+        subscribers.clear();
     }
 
     /** Resolves every subscription again; the counts follow the services that read the URIs now. */
     synchronized void moved() {
+        if (closed) {
+            return;
+        }
         for (Subscriber subscriber : subscribers.values()) {
             for (Map.Entry<String, Set<Subscribable>> entry : subscriber.uris().entrySet()) {
                 String uri = entry.getKey();

@@ -66,10 +66,10 @@ public final class Listeners {
         }
     }
 
-    /** Tells the listeners that asked for the URI's updates, those whose caller {@code reads} it. */
-    public void resourceUpdated(String uri, Predicate<CallerIdentity> reads) {
+    /** Tells the listeners that asked for the URI's updates, those {@code hears} lets hear it. */
+    public void resourceUpdated(String uri, Predicate<Listener> hears) {
         for (Listener listener : open) {
-            if (listener.resources().contains(uri) && reads.test(listener.caller())) {
+            if (listener.resources().contains(uri) && hears.test(listener)) {
                 send(listener, JsonRpc.notification("notifications/resources/updated",
                         tagged(listener, Map.of("uri", uri))));
             }

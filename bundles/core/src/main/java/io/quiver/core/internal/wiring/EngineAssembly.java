@@ -32,13 +32,13 @@ public record EngineAssembly(Engine engine, ToolPipeline pipeline, Workers worke
         Workers workers = new Workers(settings.config());
         ToolPipeline pipeline = new ToolPipeline(catalog, workers, settings, limits, extensions);
         Listeners listeners = new Listeners();
-        ResourceWatches watches = new ResourceWatches(catalog, pipeline.authorize());
+        ResourceWatches watches = new ResourceWatches(catalog, pipeline.authorize(), workers.timer());
         catalog.addListener(watches);
         SessionEra sessionEra = new SessionEra(Handlers.sessionTable(catalog, pipeline, settings, watches));
         StatelessEra statelessEra = new StatelessEra(Handlers.statelessTable(catalog, pipeline, settings, listeners,
                 watches), settings);
         Engine engine = new Engine(catalog, settings, pipeline.shares(), workers, listeners, sessionEra, statelessEra,
-                watches::reads);
+                watches::reads, watches::through);
         return new EngineAssembly(engine, pipeline, workers, catalog, watches);
     }
 
@@ -52,6 +52,7 @@ public record EngineAssembly(Engine engine, ToolPipeline pipeline, Workers worke
     public void close() {
         catalog.removeListener(watches);
         engine.close();
+        watches.close(); // what listen streams and sessions held: the services hear their last subscribers went
         workers.close();
     }
 }

@@ -256,6 +256,11 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
     }
 
     @Override
+    public void updated(String uri, io.quiver.api.resource.Subscribable source) {
+        engine.resourceUpdated(uri, source);
+    }
+
+    @Override
     public List<CatalogEntry> tools() {
         List<CatalogEntry> all = new ArrayList<>();
         catalog.toolsByScope().forEach((scope, tools) ->

@@ -99,18 +99,57 @@ class ResourceSubscriptionsTest {
         ok(request(session, "resources/subscribe", "{\"uri\":\"test://a\"}"));
         assertEquals(List.of("t subscribed test://a"), heard);
 
+        // the counts move on the engine's timer, after the catalog changed
         long first = resource("a", "test://a", 0);
-        assertEquals(List.of("t subscribed test://a", "a subscribed test://a", "t unsubscribed test://a"), heard,
+        awaitHeard(List.of("t subscribed test://a", "a subscribed test://a", "t unsubscribed test://a"),
                 "a fixed resource is read ahead of any template");
         heard.clear();
         long ahead = resource("b", "test://a", 10);
-        assertEquals(List.of("b subscribed test://a", "a unsubscribed test://a"), heard, "the one ranked ahead reads it now");
+        awaitHeard(List.of("b subscribed test://a", "a unsubscribed test://a"), "the one ranked ahead reads it now");
         heard.clear();
         unregister(ahead);
-        assertEquals(List.of("a subscribed test://a", "b unsubscribed test://a"), heard);
+        awaitHeard(List.of("a subscribed test://a", "b unsubscribed test://a"), "back to the first");
         heard.clear();
         unregister(first);
-        assertEquals(List.of("t subscribed test://a", "a unsubscribed test://a"), heard, "back to the template");
+        awaitHeard(List.of("t subscribed test://a", "a unsubscribed test://a"), "back to the template");
+
+        // the engine stops: each service hears its subscribers went
+        heard.clear();
+        assembly.close();
+        assertEquals(List.of("t unsubscribed test://a"), heard);
+    }
+
+    @Test
+    void anUpdateFromAServiceReachesThoseSubscribedThroughIt() throws Exception {
+        // one URI served for two tenants by two services (two instances of one upstream server, say)
+        Heard acmes = new Heard("acme's");
+        Heard globexs = new Heard("globex's");
+        catalog.bindResource(acmes, new HashMap<>(Map.of("mcp.resource.uri", "test://readme", "mcp.resource.name", "readme",
+                "service.id", ++serviceId, Catalog.TENANT, "acme")));
+        catalog.bindResource(globexs, new HashMap<>(Map.of("mcp.resource.uri", "test://readme", "mcp.resource.name",
+                "readme", "service.id", ++serviceId, Catalog.TENANT, "globex")));
+        Map<String, Recorder> streams = new LinkedHashMap<>();
+        for (String tenant : List.of("acme", "globex")) {
+            CallerIdentity caller = new CallerIdentity("someone", tenant, Set.of(), true);
+            String session = initialize(caller);
+            ok(request(session, caller, "resources/subscribe", "{\"uri\":\"test://readme\"}"));
+            Recorder stream = new Recorder();
+            engine.session(session).orElseThrow().attach(stream);
+            streams.put(tenant, stream);
+        }
+        assertEquals(List.of("acme's subscribed test://readme", "globex's subscribed test://readme"), heard);
+        engine.resourceUpdated("test://readme", acmes);
+        assertEquals(1, streams.get("acme").interim.size(), "acme's subscriber hears of acme's copy");
+        assertEquals(0, streams.get("globex").interim.size(), "globex's does not: its copy did not change");
+    }
+
+    /** Waits until the services heard exactly this (the counts move on the engine's timer). */
+    private void awaitHeard(List<String> expected, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!heard.equals(expected) && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertEquals(expected, heard, what);
     }
 
     @Test
