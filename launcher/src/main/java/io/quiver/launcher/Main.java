@@ -52,6 +52,25 @@ public final class Main {
         System.exit(run(settings, settings.stdio() ? System.err : stdout, launcherStart));
     }
 
+    /**
+     * The orderly stop a signal asks for. A framework that has not stopped when it returns (a bundle that never
+     * finishes stopping, past the stop timeout) would leave the process running, its port held, until a second
+     * signal: the process ends anyway, with status 1.
+     */
+    static void stopOrHalt(Quiver quiver) {
+        try {
+            quiver.stop();
+        } catch (RuntimeException | Error e) {
+            System.err.println("quiver: the stop failed: " + e);
+        }
+        if (!quiver.stopped()) {
+            System.err.println("quiver: the framework did not stop within " + quiver.stopTimeout().toSeconds()
+                    + " s (a bundle that does not finish stopping): halting");
+            System.err.flush();
+            Runtime.getRuntime().halt(1);
+        }
+    }
+
     /** @param endpointOut where the endpoint line goes: stdout, or stderr when stdout is the protocol's */
     private static int run(LaunchSettings settings, PrintStream endpointOut, long launcherStart) {
         Quiver quiver = Quiver.builder().settings(settings).build();
@@ -62,7 +81,7 @@ public final class Main {
             // nothing has started, and the JVM ends the process with its own status (143 for SIGTERM)
             return 143;
         }
-        Signals.install(quiver::stop);
+        Signals.install(() -> stopOrHalt(quiver));
         try {
             quiver.start();
         } catch (QuiverException e) {

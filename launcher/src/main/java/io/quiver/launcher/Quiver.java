@@ -49,7 +49,8 @@ public final class Quiver implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Quiver.class);
     /** Longer than the engine's grace period for calls in flight (shutdownGraceMs, 10 s by default). */
-    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
+    /** How long a stop waits for the framework; the system property {@code quiver.stopTimeoutMs} changes it. */
+    private static final Duration STOP_TIMEOUT = Duration.ofMillis(Long.getLong("quiver.stopTimeoutMs", 60_000));
     private static final long ETC_TIMEOUT_MS = 3000;
     private static final String TRANSPORT_PID = "io.quiver.transport.http";
     /** The feature of the host bridge, added when the builder is given a {@link Host}. */
@@ -498,6 +499,17 @@ public final class Quiver implements AutoCloseable {
     }
 
     /** Blocks until the framework has stopped (by {@link #stop()}, or by anybody stopping the system bundle). */
+    /** Whether the framework is not running: never started, stopped, or failed. */
+    boolean stopped() {
+        Framework fw = framework;
+        return fw == null || (fw.getState() & (Bundle.STARTING | Bundle.ACTIVE | Bundle.STOPPING)) == 0;
+    }
+
+    /** How long a stop waits for the framework. */
+    Duration stopTimeout() {
+        return STOP_TIMEOUT;
+    }
+
     public void awaitStop() throws InterruptedException {
         Framework fw = framework;
         if (fw != null) {

@@ -121,12 +121,17 @@ final class QuiverServer implements AutoCloseable {
         if (userHome != null) {
             command.add("-Duser.home=" + userHome);
         }
+        for (String option : options) {
+            if (option.startsWith("-D")) {
+                command.add(option); // a system property is the JVM's
+            }
+        }
         command.addAll(List.of("-jar", System.getProperty("quiver.jar"), "run",
                 "--port", "0", "--features", features,
                 "--etc", home.resolve("etc").toString(),
                 "--deploy", home.resolve("deploy").toString(),
                 "--data", home.resolve("data").toString()));
-        command.addAll(List.of(options));
+        List.of(options).stream().filter(o -> !o.startsWith("-D")).forEach(command::add);
         // the server's working directory is its home: what it writes by default (audit/) stays there
         ProcessBuilder builder = new ProcessBuilder(command).directory(home.toFile())
                 .redirectError(home.resolve("server.log").toFile());

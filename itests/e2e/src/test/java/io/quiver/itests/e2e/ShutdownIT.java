@@ -91,6 +91,46 @@ class ShutdownIT {
      * stops the server as asked: status 0, nothing left running, and the log says the start was
      * overtaken. Before, the stopped framework failed the start (status 1).
      */
+    /**
+     * A bundle that never finishes stopping does not keep the process alive (its port held) after a signal: past the
+     * stop timeout it ends with status 1, saying why.
+     */
+    @Test
+    void aBundleThatNeverStopsDoesNotKeepTheProcessAlive() throws Exception {
+        QuiverServer server = QuiverServer.start("hanging-stop", "core,http", home -> hangingBundle(home.resolve(
+                "deploy/hanging.jar")), "-Dquiver.stopTimeoutMs=2000");
+        try {
+            Await.until(() -> server.log().contains("hanging activator started"), Duration.ofSeconds(30), server::log);
+            server.terminate();
+            int status = server.awaitExit(30);
+            String log = server.log();
+            assertTrue(log.contains("hanging activator stopping"), log);
+            assertEquals(1, status, "ended, not killed by the test (-1):\n" + log);
+            assertTrue(log.contains("quiver: the framework did not stop within 2 s"), log);
+        } finally {
+            server.close();
+        }
+    }
+
+    /** A bundle whose activator never returns from stop. */
+    private static void hangingBundle(java.nio.file.Path jar) throws IOException {
+        java.util.jar.Manifest manifest = new java.util.jar.Manifest();
+        java.util.jar.Attributes main = manifest.getMainAttributes();
+        main.putValue("Manifest-Version", "1.0");
+        main.putValue("Bundle-ManifestVersion", "2");
+        main.putValue("Bundle-SymbolicName", "io.quiver.itests.hanging");
+        main.putValue("Bundle-Version", "1.0.0");
+        main.putValue("Bundle-Activator", HangingActivator.class.getName());
+        main.putValue("Import-Package", "org.osgi.framework");
+        String entry = HangingActivator.class.getName().replace('.', '/') + ".class";
+        try (java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar), manifest);
+                java.io.InputStream in = HangingActivator.class.getClassLoader().getResourceAsStream(entry)) {
+            out.putNextEntry(new java.util.jar.JarEntry(entry));
+            in.transferTo(out);
+            out.closeEntry();
+        }
+    }
+
     @Test
     void aSignalWhileTheBundlesStartStopsTheServerWithStatusZero() throws Exception {
         QuiverServer server = QuiverServer.launchOnly("term-mid-start", "core,http,tools-default");
