@@ -21,6 +21,12 @@ public @interface McpPrompt {
     /** Human-readable title. */
     String title() default "";
 
+    /**
+     * Icons clients may show for it, each its URL ({@code https:} or a {@code data:} URI) or a JSON object as MCP lists
+     * icons, as for {@link io.quiver.api.McpTool#icons} (since 1.1).
+     */
+    String[] icons() default {};
+
     /** What the prompt is for. */
     String description() default "";
 }

@@ -1,4 +1,4 @@
 /** Prompts as services. */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.0.0")
+@org.osgi.annotation.versioning.Version("1.1.0")
 package io.quiver.api.prompt;

@@ -24,6 +24,12 @@ public @interface McpResourceTemplate {
     /** Human-readable title. */
     String title() default "";
 
+    /**
+     * Icons clients may show for them, each its URL ({@code https:} or a {@code data:} URI) or a JSON object as MCP
+     * lists icons, as for {@link io.quiver.api.McpTool#icons} (since 1.1).
+     */
+    String[] icons() default {};
+
     /** What the resources hold. */
     String description() default "";
 

@@ -57,16 +57,7 @@ final class ToolProperties {
         if (meta != null && meta.isObject() && !meta.isEmpty()) {
             p.put(prefix + "meta", McpClient.JSON.writeValueAsString(meta)); // a result-size hint, say
         }
-        List<String> icons = new ArrayList<>();
-        tool.path("icons").forEach(icon -> {
-            String entry = icon(icon);
-            if (entry != null) {
-                icons.add(entry);
-            }
-        });
-        if (!icons.isEmpty()) {
-            p.put(prefix + "icons", icons.toArray(String[]::new));
-        }
+        putIcons(p, prefix + "icons", tool);
         if (config.callTimeoutMs() > 0) {
             p.put(prefix + "timeoutMs", config.callTimeoutMs());
         }
@@ -98,6 +89,7 @@ final class ToolProperties {
         p.put(SERVER, server);
         putText(p, "mcp.prompt.title", prompt.path("title"));
         putText(p, "mcp.prompt.description", prompt.path("description"));
+        putIcons(p, "mcp.prompt.icons", prompt);
         p.put(ARGUMENTS, McpClient.JSON.writeValueAsString(prompt.path("arguments")));
         return scoped(p, config);
     }
@@ -123,7 +115,22 @@ final class ToolProperties {
         putText(p, kind + "title", resource.path("title"));
         putText(p, kind + "description", resource.path("description"));
         putText(p, kind + "mimeType", resource.path("mimeType"));
+        putIcons(p, kind + "icons", resource);
         return scoped(p, config);
+    }
+
+    /** The listed item's icons as {@code icons} property entries, where it has any. */
+    private static void putIcons(Hashtable<String, Object> p, String key, JsonNode item) {
+        List<String> icons = new ArrayList<>();
+        item.path("icons").forEach(icon -> {
+            String entry = icon(icon);
+            if (entry != null) {
+                icons.add(entry);
+            }
+        });
+        if (!icons.isEmpty()) {
+            p.put(key, icons.toArray(String[]::new));
+        }
     }
 
     private static void putText(Hashtable<String, Object> p, String key, JsonNode value) {

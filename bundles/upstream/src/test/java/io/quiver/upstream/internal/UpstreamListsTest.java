@@ -50,11 +50,13 @@ import tools.jackson.databind.JsonNode;
  */
 class UpstreamListsTest {
 
-    private static final String PROMPTS = "{\"prompts\": [{\"name\": \"greet\", \"title\": \"Greeting\", \"arguments\":"
+    private static final String PROMPTS = "{\"prompts\": [{\"name\": \"greet\", \"title\": \"Greeting\", \"icons\":"
+            + " [{\"src\": \"https://example.com/g.png\"}], \"arguments\":"
             + " [{\"name\": \"who\", \"description\": \"whom to greet\", \"required\": true}]}]}";
     private static final String PROMPTS_CHANGED = "{\"prompts\": [{\"name\": \"greet\", \"arguments\":"
             + " [{\"name\": \"who\", \"required\": true}, {\"name\": \"tone\"}]}]}";
-    private static final String RESOURCES = "{\"resources\": [{\"uri\": \"a://1\", \"name\": \"one\", \"mimeType\": \"text/plain\"},"
+    private static final String RESOURCES = "{\"resources\": [{\"uri\": \"a://1\", \"name\": \"one\", \"mimeType\": \"text/plain\","
+            + " \"icons\": [{\"src\": \"https://example.com/1.svg\", \"mimeType\": \"image/svg+xml\"}]},"
             + " {\"uri\": \"a://2\"}, {\"uri\": \"a://3\", \"name\": \"three\"}]}";
     private static final String TEMPLATES = "{\"resourceTemplates\": [{\"uriTemplate\": \"a://t/{id}\", \"name\": \"family\"}]}";
 
@@ -94,6 +96,11 @@ class UpstreamListsTest {
         Prompt greet = framework.services(Prompt.class).get("up.greet");
         assertEquals(List.of(new PromptArgument("who", "whom to greet", true)), greet.arguments());
         assertEquals("Greeting", framework.properties(Prompt.class, "up.greet").get("mcp.prompt.title"));
+        assertEquals(List.of("https://example.com/g.png"),
+                List.of((String[]) framework.properties(Prompt.class, "up.greet").get("mcp.prompt.icons")));
+        assertEquals(FakeConnection.JSON.readTree("{\"src\": \"https://example.com/1.svg\", \"mimeType\": \"image/svg+xml\"}"),
+                FakeConnection.JSON.readTree(((String[]) framework.properties(Resource.class, "a://1").get("mcp.resource.icons"))[0]),
+                "the server's icons, as the catalog reads them");
         assertEquals(List.of("a://1", "a://2", "a://3"), framework.services(Resource.class).keySet().stream().sorted().toList());
         assertEquals("a://2", framework.properties(Resource.class, "a://2").get("mcp.resource.name"),
                 "a resource listed without a name is named by its URI");

@@ -18,7 +18,7 @@ public record PromptEntry(String name, PromptDescriptor descriptor, List<PromptA
         }
         List<PromptArgument> arguments = List.copyOf(prompt.arguments());
         PromptDescriptor d = new PromptDescriptor(name, Props.string(props, P + "title"),
-                Props.string(props, P + "description"), arguments.stream()
+                Icons.of(props, P + "icons", "prompt " + name), Props.string(props, P + "description"), arguments.stream()
                         .map(a -> new PromptDescriptor.Argument(a.name(), a.description(), a.required())).toList());
         return new PromptEntry(name, d, arguments, prompt);
     }

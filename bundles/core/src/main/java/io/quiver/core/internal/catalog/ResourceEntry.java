@@ -16,7 +16,7 @@ public record ResourceEntry(String uri, ResourceDescriptor descriptor, Resource 
             throw new IllegalArgumentException("a resource service needs " + P + "uri and " + P + "name");
         }
         return new ResourceEntry(uri, new ResourceDescriptor(uri, name, Props.string(props, P + "title"),
-                Props.string(props, P + "description"), Props.string(props, P + "mimeType")), resource);
+                Icons.of(props, P + "icons", "resource " + uri), Props.string(props, P + "description"), Props.string(props, P + "mimeType")), resource);
     }
 
     @Override

@@ -17,7 +17,7 @@ public record TemplateEntry(String uriTemplate, TemplateDescriptor descriptor, U
             throw new IllegalArgumentException("a resource template service needs " + P + "uriTemplate and " + P + "name");
         }
         return new TemplateEntry(uriTemplate, new TemplateDescriptor(uriTemplate, name, Props.string(props, P + "title"),
-                Props.string(props, P + "description"), Props.string(props, P + "mimeType")),
+                Icons.of(props, P + "icons", "resource template " + uriTemplate), Props.string(props, P + "description"), Props.string(props, P + "mimeType")),
                 new UriTemplate(uriTemplate), template);
     }
 

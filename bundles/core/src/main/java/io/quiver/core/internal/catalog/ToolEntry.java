@@ -6,7 +6,6 @@ import io.quiver.api.content.Icon;
 import io.quiver.api.schema.RecordSchemas;
 import io.quiver.core.internal.json.Json;
 import io.quiver.core.internal.messages.ToolDescriptor;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,16 +37,7 @@ public record ToolEntry(String name, ToolDescriptor descriptor, Supplier<Schema>
         if (!NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("tool name '" + name + "' is not 1 to 128 of A-Z a-z 0-9 _ . -");
         }
-        List<Icon> icons = new ArrayList<>();
-        if (props.get(P + "icons") instanceof String[] given) {
-            for (String icon : given) {
-                if (!icon.isBlank()) {
-                    icons.add(icon(icon.trim(), name));
-                }
-            }
-        } else if (Props.string(props, P + "icons") != null) {
-            icons.add(icon(Props.string(props, P + "icons").trim(), name));
-        }
+        List<Icon> icons = Icons.of(props, P + "icons", "tool " + name);
         JsonNode input = generated(tool, props, "arguments", name);
         boolean written = false; // by the tool's author: checked and compiled now
         if (input == null) {
@@ -94,7 +84,7 @@ public record ToolEntry(String name, ToolDescriptor descriptor, Supplier<Schema>
             throw new IllegalArgumentException("tool " + name + ": taskSupport must be none, optional or required");
         }
         ToolDescriptor descriptor = new ToolDescriptor(name, title, orEmpty(Props.string(props, P + "description")),
-                icons.isEmpty() ? null : List.copyOf(icons), input, output, annotations,
+                icons, input, output, annotations,
                 "none".equals(taskSupport) ? null : new ToolDescriptor.Execution(taskSupport), meta(props, name));
         return new ToolEntry(name, descriptor, compiled, output, timeout, tool,
                 Props.number(props, "service.bundleid", -1), new ToolMapper(), taskSupport,
@@ -133,39 +123,6 @@ public record ToolEntry(String name, ToolDescriptor descriptor, Supplier<Schema>
             throw new IllegalArgumentException("tool " + name + ": meta must be a JSON object");
         }
         return meta == null || meta.isEmpty() ? null : meta;
-    }
-
-    /**
-     * One {@code mcp.tool.icons} entry: its URL, or a JSON object with {@code src} and any of {@code mimeType},
-     * {@code sizes} (strings) and {@code theme} ({@code light} or {@code dark}), as MCP's icons have them.
-     */
-    static Icon icon(String entry, String name) {
-        if (!entry.startsWith("{")) {
-            return new Icon(entry);
-        }
-        JsonNode icon;
-        try {
-            icon = Json.MAPPER.readTree(entry);
-        } catch (JacksonException e) {
-            throw new IllegalArgumentException("tool " + name + ": " + P + "icons entry is not JSON: "
-                    + e.getOriginalMessage());
-        }
-        String src = icon.path("src").asString("");
-        if (src.isBlank()) {
-            throw new IllegalArgumentException("tool " + name + ": " + P + "icons entry " + entry + " has no src");
-        }
-        JsonNode mimeType = icon.path("mimeType");
-        JsonNode sizes = icon.path("sizes");
-        JsonNode theme = icon.path("theme");
-        if (!mimeType.isMissingNode() && !mimeType.isString()
-                || !sizes.isMissingNode() && !(sizes.isArray() && sizes.valueStream().allMatch(JsonNode::isString))
-                || !theme.isMissingNode() && !Set.of("light", "dark").contains(theme.asString(""))) {
-            throw new IllegalArgumentException("tool " + name + ": " + P + "icons entry " + entry
-                    + " must have a string mimeType, sizes as an array of strings and theme light or dark");
-        }
-        return new Icon(src, mimeType.isString() ? mimeType.asString() : null,
-                sizes.isArray() ? sizes.valueStream().map(JsonNode::asString).toList() : null,
-                theme.isString() ? theme.asString() : null);
     }
 
     private static JsonNode parseSchema(Map<String, Object> props, String key, String name) {

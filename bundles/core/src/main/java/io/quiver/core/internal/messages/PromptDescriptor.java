@@ -1,9 +1,12 @@
 package io.quiver.core.internal.messages;
 
+import com.fasterxml.jackson.annotation.JsonView;
+import io.quiver.api.content.Icon;
 import java.util.List;
 
-/** A prompt as {@code prompts/list} shows it. */
-public record PromptDescriptor(String name, String title, String description, List<Argument> arguments) {
+/** A prompt as {@code prompts/list} shows it; icons for clients of 2025-06-18 and later. */
+public record PromptDescriptor(String name, String title, @JsonView(Views.R20250618.class) List<Icon> icons,
+        String description, List<Argument> arguments) {
 
     /** One argument of a prompt. */
     public record Argument(String name, String description, boolean required) {

@@ -1,5 +1,10 @@
 package io.quiver.core.internal.messages;
 
-/** A fixed resource as {@code resources/list} shows it. */
-public record ResourceDescriptor(String uri, String name, String title, String description, String mimeType) {
+import com.fasterxml.jackson.annotation.JsonView;
+import io.quiver.api.content.Icon;
+import java.util.List;
+
+/** A fixed resource as {@code resources/list} shows it; icons for clients of 2025-06-18 and later. */
+public record ResourceDescriptor(String uri, String name, String title, @JsonView(Views.R20250618.class) List<Icon> icons,
+        String description, String mimeType) {
 }

@@ -70,6 +70,28 @@ class CatalogTest {
     }
 
     @Test
+    void promptsResourcesAndTemplatesTakeIconsAsToolsDoAndAreRefusedForABadOne() {
+        long id = IDS.incrementAndGet();
+        catalog.bindPrompt(request -> null, new java.util.HashMap<>(Map.of("mcp.prompt.name", "p" + id, "service.id", id,
+                "mcp.prompt.icons", new String[] {"https://example.com/p.png", "{\"src\":\"https://example.com/d.png\","
+                        + "\"theme\":\"dark\"}"})));
+        assertEquals(List.of(new io.quiver.api.content.Icon("https://example.com/p.png"),
+                new io.quiver.api.content.Icon("https://example.com/d.png", null, null, "dark")),
+                catalog.prompts(CallerIdentity.ANONYMOUS).get("p" + id).descriptor().icons());
+        long bad = IDS.incrementAndGet();
+        catalog.bindResource(request -> List.of(), new java.util.HashMap<>(Map.of("mcp.resource.uri", "test://r" + bad,
+                "mcp.resource.name", "r", "service.id", bad, "mcp.resource.icons", "{\"theme\":\"dark\"}")));
+        assertNull(catalog.resources(CallerIdentity.ANONYMOUS).get("test://r" + bad));
+        String reason = catalog.problems().stream().filter(p -> p.serviceId() == bad).findFirst().orElseThrow().reason();
+        assertEquals("resource test://r" + bad + ": mcp.resource.icons entry {\"theme\":\"dark\"} has no src", reason);
+        long template = IDS.incrementAndGet();
+        catalog.bindTemplate(request -> List.of(), new java.util.HashMap<>(Map.of("mcp.template.uriTemplate", "test://t/{x}",
+                "mcp.template.name", "t", "service.id", template, "mcp.template.icons", "https://example.com/t.png")));
+        assertEquals(List.of(new io.quiver.api.content.Icon("https://example.com/t.png")),
+                catalog.templates(CallerIdentity.ANONYMOUS).get("test://t/{x}").descriptor().icons());
+    }
+
+    @Test
     void aToolsOwnMetaIsListedAndABadOneRefused() {
         long id = IDS.incrementAndGet();
         Map<String, Object> props = props(id, "{\"type\":\"object\"}", null);

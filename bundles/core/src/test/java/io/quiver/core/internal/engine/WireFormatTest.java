@@ -115,13 +115,17 @@ class WireFormatTest {
         register(Tool.class, "mcp.tool.", "long_job", Map.of("mcp.tool.description", "A task tool",
                 "mcp.tool.taskSupport", "optional"), (Tool) call -> Outcome.text("done"));
         register(Resource.class, "mcp.resource.", "test://static", Map.of("mcp.resource.name", "static",
-                "mcp.resource.mimeType", "text/plain", "mcp.resource.description", "A fixed text"),
+                "mcp.resource.mimeType", "text/plain", "mcp.resource.description", "A fixed text", "mcp.resource.icons",
+                new String[] {"{\"src\":\"https://example.com/static.svg\",\"mimeType\":\"image/svg+xml\",\"sizes\":[\"any\"]}"}),
                 (Resource) request -> List.of(new ResourceContents.Text("test://static", "text/plain", "hello")));
         register(ResourceTemplate.class, "mcp.template.", "test://items/{id}",
-                Map.of("mcp.template.name", "item", "mcp.template.mimeType", "application/json"),
+                Map.of("mcp.template.name", "item", "mcp.template.mimeType", "application/json", "mcp.template.icons",
+                        "https://example.com/item.png"),
                 (ResourceTemplate) request -> List.of(new ResourceContents.Text(request.uri(), "application/json",
                         "{\"id\":\"" + request.variables().get("id") + "\"}")));
-        register(Prompt.class, "mcp.prompt.", "greeting", Map.of("mcp.prompt.description", "Greets"), new Prompt() {
+        register(Prompt.class, "mcp.prompt.", "greeting", Map.of("mcp.prompt.description", "Greets", "mcp.prompt.icons",
+                new String[] {"https://example.com/greeting.png", "{\"src\":\"https://example.com/greeting-dark.png\","
+                        + "\"theme\":\"dark\"}"}), new Prompt() {
             @Override
             public List<PromptArgument> arguments() {
                 return List.of(new PromptArgument("name", "The name", true));
