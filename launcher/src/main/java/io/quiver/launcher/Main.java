@@ -53,19 +53,22 @@ public final class Main {
     }
 
     /**
-     * The orderly stop a signal asks for. A framework that has not stopped when it returns (a bundle that never
-     * finishes stopping, past the stop timeout) would leave the process running, its port held, until a second
-     * signal: the process ends anyway, with status 1.
+     * The orderly stop a signal asks for. A framework that it left running (a bundle that never finishes stopping,
+     * past the stop timeout; a stop that failed) would keep the process, and its port, until a second signal: the
+     * process ends anyway, with status 1.
      */
     static void stopOrHalt(Quiver quiver) {
+        boolean failed;
         try {
             quiver.stop();
+            failed = quiver.stopFailed();
         } catch (RuntimeException | Error e) {
             System.err.println("quiver: the stop failed: " + e);
+            failed = true;
         }
-        if (!quiver.stopped()) {
+        if (failed) {
             System.err.println("quiver: the framework did not stop within " + quiver.stopTimeout().toSeconds()
-                    + " s (a bundle that does not finish stopping): halting");
+                    + " s (a bundle that does not finish stopping, or the stop failed; see the log): halting");
             System.err.flush();
             Runtime.getRuntime().halt(1);
         }

@@ -48,9 +48,11 @@ import org.slf4j.LoggerFactory;
 public final class Quiver implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Quiver.class);
-    /** Longer than the engine's grace period for calls in flight (shutdownGraceMs, 10 s by default). */
-    /** How long a stop waits for the framework; the system property {@code quiver.stopTimeoutMs} changes it. */
-    private static final Duration STOP_TIMEOUT = Duration.ofMillis(Long.getLong("quiver.stopTimeoutMs", 60_000));
+    /**
+     * How long a stop waits for the framework: longer than the engine's grace period for calls in flight
+     * (shutdownGraceMs, 10 s by default). The system property {@code quiver.stopTimeoutMs} changes it (at least 1).
+     */
+    private static final Duration STOP_TIMEOUT = Duration.ofMillis(Math.max(1, Long.getLong("quiver.stopTimeoutMs", 60_000)));
     private static final long ETC_TIMEOUT_MS = 3000;
     private static final String TRANSPORT_PID = "io.quiver.transport.http";
     /** The feature of the host bridge, added when the builder is given a {@link Host}. */
@@ -60,6 +62,8 @@ public final class Quiver implements AutoCloseable {
     private final FeatureCatalog catalog;
     private final BundleRepository repository;
     private volatile Framework framework;
+    /** Set when a stop left the framework running (see {@link #stopFailed}). */
+    private volatile boolean stopFailed;
     private volatile boolean stopRequested;
     private volatile Storage storage;
     private volatile URI url;
@@ -498,11 +502,12 @@ public final class Quiver implements AutoCloseable {
         return problems;
     }
 
-    /** Blocks until the framework has stopped (by {@link #stop()}, or by anybody stopping the system bundle). */
-    /** Whether the framework is not running: never started, stopped, or failed. */
-    boolean stopped() {
-        Framework fw = framework;
-        return fw == null || (fw.getState() & (Bundle.STARTING | Bundle.ACTIVE | Bundle.STOPPING)) == 0;
+    /**
+     * Whether a stop left the framework running: it did not stop within the stop timeout (a bundle whose stop never
+     * returns), or stopping it failed.
+     */
+    boolean stopFailed() {
+        return stopFailed;
     }
 
     /** How long a stop waits for the framework. */
@@ -510,6 +515,7 @@ public final class Quiver implements AutoCloseable {
         return STOP_TIMEOUT;
     }
 
+    /** Blocks until the framework has stopped (by {@link #stop()}, or by anybody stopping the system bundle). */
     public void awaitStop() throws InterruptedException {
         Framework fw = framework;
         if (fw != null) {
@@ -548,11 +554,13 @@ public final class Quiver implements AutoCloseable {
                 FrameworkEvent event = fw.waitForStop(STOP_TIMEOUT.toMillis());
                 if (event.getType() == FrameworkEvent.WAIT_TIMEDOUT) {
                     LOG.warn("The framework did not stop within {} s", STOP_TIMEOUT.toSeconds());
+                    stopFailed = true;
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (Exception e) {
                 LOG.warn("Stopping the framework failed: {}", e.toString(), e);
+                stopFailed = true;
             }
         }
         BundleContext system = systemContext;

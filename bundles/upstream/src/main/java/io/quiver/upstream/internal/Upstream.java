@@ -550,8 +550,13 @@ final class Upstream {
                     return;
                 }
             }
+            synchronized (g) {
+                if (g.listening != subscription) {
+                    return; // replaced meanwhile: its end says nothing about the stream now open
+                }
+            }
             if (failure instanceof McpClient.RpcError e && e.code != -32603) {
-                if (!wanted.resources().isEmpty()) {
+                if (!wanted.resources().isEmpty() && e.code == INVALID_PARAMS) {
                     // too many URIs for it, say: the lists' changes still matter to every client
                     LOG.warn("Upstream {} refused subscriptions/listen naming {} resources ({}); its resource updates do"
                             + " not reach Quiver's clients, its list changes still do", spec.name(), wanted.resources().size(),
@@ -560,9 +565,12 @@ final class Upstream {
                     work.execute(() -> relisten(g));
                     return;
                 }
-                LOG.info("Upstream {} refused subscriptions/listen ({}); its lists are read at start only", spec.name(),
-                        e.getMessage());
-                return;
+                if (e.code == METHOD_NOT_FOUND || e.code == INVALID_PARAMS) {
+                    LOG.info("Upstream {} refused subscriptions/listen ({}); its lists are read at start only", spec.name(),
+                            e.getMessage());
+                    return;
+                }
+                // busy, say (its streams at their limit): opened again after the wait below
             }
             if (failure instanceof McpClient.Lost || failure instanceof java.util.concurrent.CancellationException) {
                 return;
@@ -678,6 +686,8 @@ final class Upstream {
     }
 
     private static final int METHOD_NOT_FOUND = -32601;
+    /** A listen stream's refusal of the resources it names (too many, say): other errors are the stream's lot. */
+    private static final int INVALID_PARAMS = -32602;
 
     /** Registers the exposed tools of a listing, updates those that changed, unregisters those gone. */
     private void register(Generation g, List<JsonNode> listing) {

@@ -143,7 +143,13 @@ public final class ResourceWatches implements Catalog.Listener {
             for (Map.Entry<String, Set<Subscribable>> entry : subscriber.uris().entrySet()) {
                 String uri = entry.getKey();
                 Set<Subscribable> was = entry.getValue();
-                Set<Subscribable> now = resolve(subscriber.caller(), uri);
+                Set<Subscribable> now;
+                try {
+                    now = resolve(subscriber.caller(), uri);
+                } catch (RuntimeException e) {
+                    LOG.warn("Could not tell which service reads {} now; its subscription stays where it was", uri, e);
+                    continue;
+                }
                 if (!now.equals(was)) {
                     // the new ones first: a service that stays counted throughout is never told in between
                     now.stream().filter(s -> !was.contains(s)).forEach(s -> up(new Watch(uri, s)));

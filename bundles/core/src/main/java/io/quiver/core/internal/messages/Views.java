@@ -15,11 +15,11 @@ public final class Views {
     public interface R20250326 extends R20241105 {
     }
 
-    /** 2025-06-18: titles, icons, output schemas, structured content, resource links. */
+    /** 2025-06-18: titles, output schemas, structured content, resource links. */
     public interface R20250618 extends R20250326 {
     }
 
-    /** 2025-11-25. */
+    /** 2025-11-25: icons of tools, prompts, resources and templates. */
     public interface R20251125 extends R20250618 {
     }
 

@@ -23,10 +23,12 @@ import java.util.Locale;
  *     that ignores case too
  * @param holderKeys the file keys of each of them and of every directory (or link) on the way to it, as named and
  *     as real: what may not be moved, since it would take an excluded directory with it
+ * @param keysPending whether an excluded directory did not exist yet (audit/ before the first audit line, say):
+ *     its identity is read again once it does
  * @param problems why configured roots were not taken (one line each), for the operator
  */
 record Settings(List<Root> roots, List<Path> excluded, Set<Object> excludedKeys, Set<Object> holderKeys,
-        boolean clientRoots, long maxReadBytes, long maxMediaBytes, long maxWriteBytes, int maxResults,
+        boolean keysPending, boolean clientRoots, long maxReadBytes, long maxMediaBytes, long maxWriteBytes, int maxResults,
         long maxSearchFileBytes, long maxSearchOutputBytes, int maxScannedEntries, long regexTimeoutMs,
         boolean readHardLinks, List<String> problems) {
 
@@ -73,6 +75,7 @@ record Settings(List<Root> roots, List<Path> excluded, Set<Object> excludedKeys,
         List<Path> excluded = new ArrayList<>();
         Set<Object> excludedKeys = new HashSet<>();
         Set<Object> holderKeys = new HashSet<>();
+        boolean keysPending = false;
         for (Path path : named) {
             Path real = real(path);
             for (Path spelling : real.equals(path) ? List.of(path) : List.of(path, real)) {
@@ -81,7 +84,7 @@ record Settings(List<Root> roots, List<Path> excluded, Set<Object> excludedKeys,
                     addKey(holderKeys, on, LinkOption.NOFOLLOW_LINKS);
                 }
             }
-            addKey(excludedKeys, real);
+            keysPending |= !addKey(excludedKeys, real);
         }
         for (String spec : TypedConfig.list(config.roots())) {
             try {
@@ -101,22 +104,27 @@ record Settings(List<Root> roots, List<Path> excluded, Set<Object> excludedKeys,
                         + " own configuration, deploy folder or storage): nothing in it can be reached");
             }
         }
-        return new Settings(roots, excluded, excludedKeys, holderKeys, config.clientRoots(), config.maxReadBytes(),
+        return new Settings(roots, excluded, excludedKeys, holderKeys, keysPending, config.clientRoots(), config.maxReadBytes(),
                 config.maxMediaBytes(),
                 config.maxWriteBytes(), config.maxResults(), config.maxSearchFileBytes(), config.maxSearchOutputBytes(),
                 config.maxScannedEntries(),
                 config.regexTimeoutMs(), config.readHardLinks(), problems);
     }
 
-    /** Adds the file key of what a path names (nothing when it does not exist, or the file system has none). */
-    private static void addKey(Set<Object> keys, Path path, LinkOption... options) {
+    /**
+     * Adds the file key of what a path names.
+     *
+     * @return false when it does not exist (yet): the paths alone guard it meanwhile
+     */
+    private static boolean addKey(Set<Object> keys, Path path, LinkOption... options) {
         try {
             Object key = Files.readAttributes(path, BasicFileAttributes.class, options).fileKey();
             if (key != null) {
                 keys.add(key);
             }
+            return true;
         } catch (IOException e) {
-            // not there (yet): the paths alone guard it
+            return false;
         }
     }
 

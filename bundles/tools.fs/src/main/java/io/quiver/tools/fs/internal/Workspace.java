@@ -136,10 +136,13 @@ public final class Workspace implements ProblemSource {
         settingsAt = System.nanoTime();
     }
 
-    /** The settings now; roots that were missing are looked for again at most once a second. */
+    /**
+     * The settings now; roots that were missing, and excluded directories that did not exist, are looked for again
+     * at most once a second.
+     */
     Settings settings() {
         Settings s = settings;
-        if (!s.problems().isEmpty() && System.nanoTime() - settingsAt > RETRY_MS * 1_000_000L) {
+        if ((!s.problems().isEmpty() || s.keysPending()) && System.nanoTime() - settingsAt > RETRY_MS * 1_000_000L) {
             resolve();
             s = settings;
         }

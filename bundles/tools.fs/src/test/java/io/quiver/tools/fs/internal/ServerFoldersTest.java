@@ -132,6 +132,21 @@ class ServerFoldersTest {
     }
 
     @Test
+    void aFolderMadeAfterTheSettingsWereReadIsKnownByIdentityToo(@TempDir Path temp) throws Exception {
+        Path base = temp.toRealPath();
+        Workspace later = new Workspace(Map.of("roots", ".:rw"), base, base, List.of());
+        Files.createDirectories(base.resolve("audit")); // the audit trail's folder, made at its first line
+        Files.writeString(base.resolve("audit/calls.jsonl"), "{\"arguments\": \"" + AUDITED + "\"}\n");
+        Thread.sleep(1_100); // the settings look for it again at most once a second
+        call(new ListAllowedDirectoriesTool(later), new ListAllowedDirectoriesTool.Arguments());
+        Files.move(base.resolve("audit"), base.resolve("renamed"));
+        ToolResult read = call(new ReadTextFileTool(later), new ReadTextFileTool.Arguments("renamed/calls.jsonl",
+                Optional.empty(), Optional.empty()));
+        assertTrue(read.isError() && text(read).contains("never reach"), text(read));
+        assertFalse(leaks(read));
+    }
+
+    @Test
     void aServerFolderThatIsALinkCannotBeMovedAsideAndReplaced(@TempDir Path temp) throws Exception {
         Path base = temp.toRealPath();
         Files.createDirectories(base.resolve("real-deploy"));
