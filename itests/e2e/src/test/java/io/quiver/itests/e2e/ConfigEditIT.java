@@ -44,7 +44,8 @@ class ConfigEditIT {
             "maxConcurrentRequests", "128", "maxInlineRequests", "16", "maxQueued", "512", "clientRequestTimeoutMs", "60000",
             "hostTimeoutMs", "120000",
             "sessionIdleTimeoutMs", "1800000", "handshakeTimeoutMs", "30000", "maxSessions", "5000",
-            "maxSessionsPerClient", "2000", "maxListeners", "1000", "pageSize", "3", "listChangedDebounceMs", "100",
+            "maxSessionsPerClient", "2000", "maxListeners", "1000", "maxResourceSubscriptions", "1", "pageSize", "3",
+            "listChangedDebounceMs", "100",
             "maxInputRounds", "5", "maxBatchSize", "16", "maxOutputBytes", "524288", "shutdownGraceMs", "5000", "listTtlMs", "1000",
             "readTtlMs", "1000", "cacheScope", "public", "requestStateKeys", "a-new-signing-key-of-at-least-32-chars",
             "requestStateTtlMs", "300000", "taskTtlMs", "1800000", "taskTimeoutMs", "1800000", "maxTasks", "5000");
@@ -79,6 +80,9 @@ class ConfigEditIT {
             JsonNode page = awaitPageOf(there, 3);
             assertTrue(page.has("nextCursor"), "pageSize 3 applies: " + page);
             assertEquals("{}", there.request("ping", Map.of()).path("result").toString(), "the session survived");
+            assertTrue(there.request("resources/subscribe", Map.of("uri", "test://one")).has("result"));
+            assertEquals(-32602, there.request("resources/subscribe", Map.of("uri", "test://two")).path("error").path("code")
+                    .asInt(), "maxResourceSubscriptions 1 applies");
             assertEquals(404, HTTP.send(HttpRequest.newBuilder(URI.create(server.url()))
                     .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.discarding())
                     .statusCode(), "the old path serves no new requests");
