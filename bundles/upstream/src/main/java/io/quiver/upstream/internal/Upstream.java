@@ -19,6 +19,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 
 import org.osgi.framework.BundleContext;
@@ -158,7 +159,7 @@ final class Upstream {
         private final Set<String> subscribed = new HashSet<>();
         private boolean syncing;
         /** Whether a task that brings the server's subscriptions to {@link #watched} is queued: one is enough. */
-        private final java.util.concurrent.atomic.AtomicBoolean syncQueued = new java.util.concurrent.atomic.AtomicBoolean();
+        private final AtomicBoolean syncQueued = new AtomicBoolean();
         /** A stateless server refused a listen stream naming resources: it is asked for list changes alone. */
         private volatile boolean listenUrisRefused;
 
@@ -778,13 +779,12 @@ final class Upstream {
             LOG.warn("Upstream {} lists more resources and templates than maxResources ({}); those beyond are left out",
                     spec.name(), c.maxResources());
         }
-        ProxyResource proxy = g.resources;
         synchronized (lock) {
             if (current != g || !g.ready) {
                 return;
             }
-            g.services.sync(Registrations.Kind.RESOURCES, fixed, uri -> proxy);
-            g.services.sync(Registrations.Kind.TEMPLATES, families, uriTemplate -> proxy);
+            g.services.sync(Registrations.Kind.RESOURCES, fixed, uri -> g.resources);
+            g.services.sync(Registrations.Kind.TEMPLATES, families, uriTemplate -> g.resources);
             Map<String, String> uriTemplates = new LinkedHashMap<>();
             families.keySet().forEach(uriTemplate -> uriTemplates.put(uriTemplate, uriTemplate));
             g.services.sync(Registrations.Kind.TEMPLATE_COMPLETERS, completers(g, "ref/resource", uriTemplates),

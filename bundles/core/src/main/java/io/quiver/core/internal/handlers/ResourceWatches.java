@@ -8,6 +8,7 @@ import io.quiver.core.internal.catalog.ResourceEntry;
 import io.quiver.core.internal.catalog.Scope;
 import io.quiver.core.internal.catalog.TemplateEntry;
 import io.quiver.core.internal.pipeline.Authorize;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
@@ -97,12 +98,6 @@ public final class ResourceWatches implements Catalog.Listener {
         }
     }
 
-    /** How many URIs {@code owner} is subscribed to. */
-    public synchronized int count(Object owner) {
-        Subscriber subscriber = subscribers.get(owner);
-        return subscriber == null ? 0 : subscriber.uris().size();
-    }
-
     /** Whether {@code owner} is subscribed to {@code uri} through {@code service}: the service reads it for them. */
     public synchronized boolean through(Object owner, String uri, Subscribable service) {
         Subscriber subscriber = subscribers.get(owner);
@@ -161,45 +156,42 @@ public final class ResourceWatches implements Catalog.Listener {
     }
 
     /**
-     * Whether the caller could read {@code uri}: a fixed resource of its view has it, or a template of its view
-     * matches it, and the call policy lets it read that. Only such callers hear of the URI's updates: a
-     * subscription to a URI of another tenant's (or one the policy hides) must not tell when it changes.
+     * Whether the caller could read {@code uri}: a service of its view reads it and the call policy lets it. Only
+     * such callers hear of the URI's updates: a subscription to a URI of another tenant's (or one the policy hides)
+     * must not tell when it changes.
      */
     public boolean reads(CallerIdentity caller, String uri) {
-        ResourceEntry fixed = catalog.resources(caller).get(uri);
-        if (fixed != null) {
-            return authorize.allows(caller, Target.resource(uri));
-        }
-        for (TemplateEntry template : catalog.templates(caller).values()) {
-            if (template.matcher().match(uri) != null
-                    && authorize.allows(caller, Target.resourceTemplate(template.uriTemplate()))) {
-                return true;
-            }
-        }
-        return false;
+        return !readers(caller, uri).isEmpty();
     }
 
-    /**
-     * The services that would read {@code uri} for the caller, among those that want to know: the fixed
-     * resource, else every template that matches it (as {@code resources/read} tries them), each only where the
-     * call policy lets the caller read it.
-     */
+    /** The services that would read {@code uri} for the caller, among those that want to know of subscribers. */
     private Set<Subscribable> resolve(CallerIdentity caller, String uri) {
         Set<Subscribable> services = new LinkedHashSet<>(2);
-        ResourceEntry fixed = catalog.resources(caller).get(uri);
-        if (fixed != null) {
-            if (fixed.resource() instanceof Subscribable s && authorize.allows(caller, Target.resource(uri))) {
-                services.add(s);
-            }
-            return services;
-        }
-        for (TemplateEntry template : catalog.templates(caller).values()) {
-            if (template.template() instanceof Subscribable s && template.matcher().match(uri) != null
-                    && authorize.allows(caller, Target.resourceTemplate(template.uriTemplate()))) {
+        for (Object reader : readers(caller, uri)) {
+            if (reader instanceof Subscribable s) {
                 services.add(s);
             }
         }
         return services;
+    }
+
+    /**
+     * The services that would read {@code uri} for the caller, as {@code resources/read} tries them: the fixed
+     * resource, else every template that matches it; each only where the call policy lets the caller read it.
+     */
+    private List<Object> readers(CallerIdentity caller, String uri) {
+        ResourceEntry fixed = catalog.resources(caller).get(uri);
+        if (fixed != null) {
+            return authorize.allows(caller, Target.resource(uri)) ? List.of(fixed.resource()) : List.of();
+        }
+        List<Object> readers = new ArrayList<>(1);
+        for (TemplateEntry template : catalog.templates(caller).values()) {
+            if (template.matcher().match(uri) != null
+                    && authorize.allows(caller, Target.resourceTemplate(template.uriTemplate()))) {
+                readers.add(template.template());
+            }
+        }
+        return readers;
     }
 
     private void up(Watch watch) {

@@ -43,11 +43,6 @@ record Settings(List<Root> roots, List<Path> excluded, Set<Object> excludedKeys,
         problems = List.copyOf(problems);
     }
 
-    /** The settings of a configuration, with roots resolved against a working directory and a home. */
-    static Settings of(FsConfig config, Path workingDirectory, Path home) {
-        return of(config, workingDirectory, home, List.of());
-    }
-
     /**
      * The settings of a configuration, with roots resolved against a working directory and a home, and the
      * server's own folders ({@code etc/}, {@code deploy/}, the framework storage) excluded besides the configured.
