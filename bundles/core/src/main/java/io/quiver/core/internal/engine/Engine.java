@@ -46,7 +46,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BiPredicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -88,8 +87,7 @@ public final class Engine implements AutoCloseable {
     /** Requests started and not yet answered (listen streams included until they end). */
     private final Set<RequestExchange> inflight = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean draining = new AtomicBoolean();
-    private final BiPredicate<CallerIdentity, String> reads;
-    private final Through through;
+    private final Hears hears;
     private volatile boolean accepting = true;
 
     /**
@@ -97,14 +95,13 @@ public final class Engine implements AutoCloseable {
      * @param listeners the listen streams, shared with the stateless era's {@code subscriptions/listen}
      * @param sessionEra the session era with its method table
      * @param statelessEra the stateless era with its method table
-     * @param reads whether a caller could read a resource URI: only such subscribers hear of its updates
-     * @param through whether a subscriber is subscribed to a URI through a service: only they hear of its updates
+     * @param hears who hears of a resource's update: its subscribers who could read it, or who subscribed through
+     *     the service that announced it
      */
     public Engine(Catalog catalog, EngineSettings settings, ToolShares shares, Workers workers,
             Listeners listeners, SessionEra sessionEra, StatelessEra statelessEra,
-            BiPredicate<CallerIdentity, String> reads, Through through) {
-        this.reads = reads;
-        this.through = through;
+            Hears hears) {
+        this.hears = hears;
         this.catalog = catalog;
         this.settings = settings;
         this.shares = shares;
@@ -397,28 +394,26 @@ public final class Engine implements AutoCloseable {
      * nothing of it.
      */
     public void resourceUpdated(String uri) {
-        for (Session session : sessions.all()) {
-            if (session.subscriptions().contains(uri) && reads.test(session.caller(), uri)) {
-                session.notify("notifications/resources/updated", Map.of("uri", uri));
-            }
-        }
-        listeners.resourceUpdated(uri, listener -> reads.test(listener.caller(), uri));
+        resourceUpdated(uri, null);
     }
 
-    /** Tells the sessions and listen streams subscribed to the URI through {@code source} that it changed. */
+    /**
+     * Tells the sessions and listen streams subscribed to the URI that it changed: those subscribed through
+     * {@code source}, or, without one, those whose caller could read it.
+     */
     public void resourceUpdated(String uri, Subscribable source) {
         for (Session session : sessions.all()) {
-            if (session.subscriptions().contains(uri) && through.through(session, uri, source)) {
+            if (hears.hears(session, session.caller(), uri, source)) {
                 session.notify("notifications/resources/updated", Map.of("uri", uri));
             }
         }
-        listeners.resourceUpdated(uri, listener -> through.through(listener, uri, source));
+        listeners.resourceUpdated(uri, listener -> hears.hears(listener, listener.caller(), uri, source));
     }
 
-    /** Whether a subscriber (a session or listen stream) is subscribed to a URI through a service. */
+    /** Whether a subscriber (a session or listen stream) hears of a URI's update from a service (null: any). */
     @FunctionalInterface
-    public interface Through {
-        boolean through(Object subscriber, String uri, Subscribable source);
+    public interface Hears {
+        boolean hears(Object subscriber, CallerIdentity caller, String uri, Subscribable source);
     }
 
     /**

@@ -72,7 +72,7 @@ final class ListenHandler implements MethodHandler<StreamOpen> {
                     + " listen streams are open, the most this server keeps; try again later");
         }
         // the services that read them learn of them; they forget them when the stream ends
-        resources.forEach(uri -> watches.add(listener, scope.caller(), uri));
+        resources.forEach(uri -> watches.add(listener, scope.caller(), uri, Integer.MAX_VALUE)); // bounded above
         scope.onCancel(() -> {
             listeners.remove(listener);
             watches.removeAll(listener);

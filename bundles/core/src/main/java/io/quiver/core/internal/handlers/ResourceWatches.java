@@ -22,7 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Which services clients are subscribed through: each subscription (a session's {@code resources/subscribe}, a
+ * The resource subscriptions of every session and listen stream (the one record of them), and which services clients
+ * are subscribed through: each subscription (a session's {@code resources/subscribe}, a
  * listen stream's {@code resourceSubscriptions}) counts for the service that would read its URI for that caller
  * (the fixed resource, else every matching template) when that service is {@link Subscribable}. A service hears
  * {@link Subscribable#subscribed} when a URI's count for it leaves zero and {@link Subscribable#unsubscribed} when
@@ -59,29 +60,29 @@ public final class ResourceWatches implements Catalog.Listener {
     }
 
     /**
-     * Counts a subscription of {@code owner} (a session or listen stream) to {@code uri}.
-     *
-     * @return true when this is the owner's first: it should {@link #removeAll} when it ends
+     * Subscribes {@code owner} (a session or listen stream) to {@code uri}, unless it holds {@code most} already,
+     * and counts it for the services that read it.
      */
-    public synchronized boolean add(Object owner, CallerIdentity caller, String uri) {
-        if (closed) {
-            return false;
-        }
+    public synchronized Added add(Object owner, CallerIdentity caller, String uri, int most) {
         Subscriber subscriber = subscribers.get(owner);
+        if (closed || subscriber != null && subscriber.uris().containsKey(uri)) {
+            return Added.ALREADY; // (a stopped engine counts nothing more)
+        }
+        if ((subscriber == null ? 0 : subscriber.uris().size()) >= most) {
+            return Added.FULL;
+        }
         boolean first = subscriber == null;
         if (first) {
             subscriber = new Subscriber(caller, new HashMap<>());
             subscribers.put(owner, subscriber);
         }
-        if (!subscriber.uris().containsKey(uri)) {
-            Set<Subscribable> services = resolve(caller, uri);
-            subscriber.uris().put(uri, services);
-            services.forEach(s -> up(new Watch(uri, s)));
-        }
-        return first;
+        Set<Subscribable> services = resolve(caller, uri);
+        subscriber.uris().put(uri, services);
+        services.forEach(s -> up(new Watch(uri, s)));
+        return first ? Added.FIRST : Added.MORE;
     }
 
-    /** Drops one subscription of {@code owner} (which stays known until {@link #removeAll}). */
+    /** Drops one subscription of {@code owner}, if it has it (the owner stays known until {@link #removeAll}). */
     public synchronized void remove(Object owner, String uri) {
         Subscriber subscriber = subscribers.get(owner);
         Set<Subscribable> services = subscriber == null ? null : subscriber.uris().remove(uri);
@@ -98,11 +99,29 @@ public final class ResourceWatches implements Catalog.Listener {
         }
     }
 
-    /** Whether {@code owner} is subscribed to {@code uri} through {@code service}: the service reads it for them. */
-    public synchronized boolean through(Object owner, String uri, Subscribable service) {
+    /**
+     * Whether {@code owner} (a session or listen stream) hears of an update of {@code uri}: it is subscribed to it
+     * through {@code source}, the service that announced it; or, where none is named, it could read the URI.
+     */
+    public synchronized boolean hears(Object owner, CallerIdentity caller, String uri, Subscribable source) {
         Subscriber subscriber = subscribers.get(owner);
         Set<Subscribable> services = subscriber == null ? null : subscriber.uris().get(uri);
-        return services != null && services.contains(service);
+        if (services == null) {
+            return false;
+        }
+        return source == null ? reads(caller, uri) : services.contains(source);
+    }
+
+    /** What {@link #add} did. */
+    public enum Added {
+        /** The owner's first subscription: it should {@link #removeAll} when it ends. */
+        FIRST,
+        /** Another subscription of the owner. */
+        MORE,
+        /** The owner was subscribed to the URI already. */
+        ALREADY,
+        /** The owner holds the most subscriptions it may: none was added. */
+        FULL
     }
 
     @Override
@@ -160,7 +179,7 @@ public final class ResourceWatches implements Catalog.Listener {
      * such callers hear of the URI's updates: a subscription to a URI of another tenant's (or one the policy hides)
      * must not tell when it changes.
      */
-    public boolean reads(CallerIdentity caller, String uri) {
+    private boolean reads(CallerIdentity caller, String uri) {
         return !readers(caller, uri).isEmpty();
     }
 

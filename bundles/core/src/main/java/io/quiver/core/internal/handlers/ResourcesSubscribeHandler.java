@@ -8,7 +8,6 @@ import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.request.Session;
 import io.quiver.core.internal.rpc.McpException;
-import java.util.Set;
 import java.util.function.IntSupplier;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -38,19 +37,13 @@ final class ResourcesSubscribeHandler implements MethodHandler<EmptyResult> {
             return EmptyResult.INSTANCE;
         }
         Session session = scope.session();
-        Set<String> subscriptions = session.subscriptions();
-        synchronized (subscriptions) { // in turn with an unsubscribe, so the counts follow the set
-            if (subscriptions.contains(uri)) {
-                return EmptyResult.INSTANCE;
-            }
-            int max = most.getAsInt();
-            if (subscriptions.size() >= max) {
-                throw McpException.invalidParams("Invalid params: this session is subscribed to " + max
-                        + " resources, the most it may be (maxResourceSubscriptions); unsubscribe from one first");
-            }
-            subscriptions.add(uri);
-            if (watches.add(session, scope.caller(), uri)) {
-                session.onClose(() -> watches.removeAll(session));
+        int max = most.getAsInt();
+        switch (watches.add(session, scope.caller(), uri, max)) {
+            case FULL -> throw McpException.invalidParams("Invalid params: this session is subscribed to " + max
+                    + " resources, the most it may be (maxResourceSubscriptions); unsubscribe from one first");
+            case FIRST -> session.onClose(() -> watches.removeAll(session));
+            default -> {
+                // subscribed now, or already
             }
         }
         return EmptyResult.INSTANCE;

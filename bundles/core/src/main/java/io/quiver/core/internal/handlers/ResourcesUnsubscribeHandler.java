@@ -3,7 +3,6 @@ package io.quiver.core.internal.handlers;
 import io.quiver.core.internal.messages.EmptyResult;
 import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.RequestScope;
-import java.util.Set;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@code resources/unsubscribe}: stops updates for the URI. */
@@ -17,13 +16,7 @@ final class ResourcesUnsubscribeHandler implements MethodHandler<EmptyResult> {
 
     @Override
     public EmptyResult handle(RequestScope scope, ObjectNode params) {
-        String uri = Params.requireString(params, "uri");
-        Set<String> subscriptions = scope.session().subscriptions();
-        synchronized (subscriptions) {
-            if (subscriptions.remove(uri)) {
-                watches.remove(scope.session(), uri);
-            }
-        }
+        watches.remove(scope.session(), Params.requireString(params, "uri"));
         return EmptyResult.INSTANCE;
     }
 }

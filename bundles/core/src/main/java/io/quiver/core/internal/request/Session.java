@@ -10,7 +10,6 @@ import io.quiver.core.internal.messages.ProtocolVersions;
 import io.quiver.core.internal.rpc.JsonRpc;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -19,7 +18,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
 
-/** The state of one session: negotiated revision, client, log level, subscriptions, requests in flight. */
+/** The state of one session: negotiated revision, client, log level, requests in flight (its resource subscriptions are the engine's ResourceWatches). */
 public final class Session implements McpSession {
 
     private final String id;
@@ -31,7 +30,6 @@ public final class Session implements McpSession {
     private final Map<String, InFlight> inflight = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<JsonNode>> clientRequests = new ConcurrentHashMap<>();
     private final AtomicLong clientRequestIds = new AtomicLong();
-    private final Set<String> subscriptions = ConcurrentHashMap.newKeySet();
     private final List<Runnable> closeActions = new CopyOnWriteArrayList<>();
 
     private volatile String protocolVersion = ProtocolVersions.LATEST_SESSION;
@@ -99,10 +97,6 @@ public final class Session implements McpSession {
 
     public void logLevel(LogLevel level) {
         this.logLevel = level;
-    }
-
-    public Set<String> subscriptions() {
-        return subscriptions;
     }
 
     /** Requests being served. */

@@ -38,7 +38,7 @@ public record EngineAssembly(Engine engine, ToolPipeline pipeline, Workers worke
         StatelessEra statelessEra = new StatelessEra(Handlers.statelessTable(catalog, pipeline, settings, listeners,
                 watches), settings);
         Engine engine = new Engine(catalog, settings, pipeline.shares(), workers, listeners, sessionEra, statelessEra,
-                watches::reads, watches::through);
+                watches::hears);
         return new EngineAssembly(engine, pipeline, workers, catalog, watches);
     }
 
