@@ -45,7 +45,8 @@ record Settings(List<Root> roots, List<Path> excluded, Set<Object> excludedKeys,
 
     /**
      * The settings of a configuration, with roots resolved against a working directory and a home, and the
-     * server's own folders ({@code etc/}, {@code deploy/}, the framework storage) excluded besides the configured.
+     * server's own folders ({@code etc/}, {@code deploy/}, the framework storage; {@code audit/}) excluded besides
+     * the configured ones.
      */
     static Settings of(FsConfig config, Path workingDirectory, Path home, List<Path> serverFolders) {
         List<Path> named = new ArrayList<>();
@@ -61,8 +62,7 @@ record Settings(List<Root> roots, List<Path> excluded, Set<Object> excludedKeys,
                 continue;
             }
             try {
-                Path underHome = PathRules.underHome(text, home);
-                named.add((underHome != null ? underHome : workingDirectory.resolve(text)).toAbsolutePath().normalize());
+                named.add(path(text, workingDirectory, home));
             } catch (InvalidPathException e) {
                 problems.add("exclude: " + spec + " is not a valid path (skipped)");
             }
@@ -99,10 +99,9 @@ record Settings(List<Root> roots, List<Path> excluded, Set<Object> excludedKeys,
                         + " own configuration, deploy folder or storage): nothing in it can be reached");
             }
         }
-        return new Settings(roots, excluded, excludedKeys, holderKeys, keysPending, config.clientRoots(), config.maxReadBytes(),
-                config.maxMediaBytes(),
-                config.maxWriteBytes(), config.maxResults(), config.maxSearchFileBytes(), config.maxSearchOutputBytes(),
-                config.maxScannedEntries(),
+        return new Settings(roots, excluded, excludedKeys, holderKeys, keysPending, config.clientRoots(),
+                config.maxReadBytes(), config.maxMediaBytes(), config.maxWriteBytes(), config.maxResults(),
+                config.maxSearchFileBytes(), config.maxSearchOutputBytes(), config.maxScannedEntries(),
                 config.regexTimeoutMs(), config.readHardLinks(), problems);
     }
 
@@ -136,6 +135,12 @@ record Settings(List<Root> roots, List<Path> excluded, Set<Object> excludedKeys,
         }
     }
 
+    /** A configured path as absolute: relative ones under the working directory, {@code ~} the home; normalized. */
+    private static Path path(String text, Path workingDirectory, Path home) {
+        Path underHome = PathRules.underHome(text, home);
+        return (underHome != null ? underHome : workingDirectory.resolve(text)).toAbsolutePath().normalize();
+    }
+
     /**
      * One root of the configuration: {@code path}, {@code path:rw} or {@code path:ro}.
      *
@@ -152,14 +157,12 @@ record Settings(List<Root> roots, List<Path> excluded, Set<Object> excludedKeys,
         if (text.isEmpty()) {
             throw new IllegalArgumentException(spec + " names no directory (skipped)");
         }
-        Path path;
+        Path given;
         try {
-            Path underHome = PathRules.underHome(text, home);
-            path = underHome != null ? underHome : workingDirectory.resolve(text);
+            given = path(text, workingDirectory, home);
         } catch (InvalidPathException e) {
             throw new IllegalArgumentException(spec + " is not a valid path (skipped)");
         }
-        Path given = path.toAbsolutePath().normalize();
         Path real;
         try {
             real = given.toRealPath();
