@@ -201,7 +201,11 @@ class UpstreamListsTest {
 
         prompts = PROMPTS_CHANGED;
         announce.complete("notifications/prompts/list_changed");
-        await(() -> framework.services(Prompt.class).get("up.greet") != before, "the prompt registered anew");
+        // registered anew: the old one unregistered, then the new one registered (not null in between)
+        await(() -> {
+            Prompt now = framework.services(Prompt.class).get("up.greet");
+            return now != null && now != before;
+        }, "the prompt registered anew");
         Prompt after = framework.services(Prompt.class).get("up.greet");
         assertEquals(List.of(new PromptArgument("who", null, true), new PromptArgument("tone", null, false)), after.arguments());
         assertEquals(null, framework.properties(Prompt.class, "up.greet").get("mcp.prompt.title"), "the title it no longer has");
