@@ -6,10 +6,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashSet;
 import java.util.Hashtable;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,7 +17,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 
 import org.osgi.framework.BundleContext;
@@ -153,15 +150,8 @@ final class Upstream {
         private final Object listenTurn = new Object();
         /** The proxy of every resource and template of this connection: the catalog counts subscriptions by service. */
         final ProxyResource resources = new ProxyResource(Upstream.this, this);
-        /** The URIs of this server Quiver's clients are subscribed to; guarded by the generation. */
-        private final Set<String> watched = new LinkedHashSet<>();
-        /** Those a session server was asked for the updates of; guarded by the generation. */
-        private final Set<String> subscribed = new HashSet<>();
-        private boolean syncing;
-        /** Whether a task that brings the server's subscriptions to {@link #watched} is queued: one is enough. */
-        private final AtomicBoolean syncQueued = new AtomicBoolean();
-        /** A stateless server refused a listen stream naming resources: it is asked for list changes alone. */
-        private volatile boolean listenUrisRefused;
+        /** The URIs of this server Quiver's clients are subscribed to, and those it was asked for. */
+        final Watched watched = new Watched();
 
         Generation(Connection connection) {
             this.connection = connection;
@@ -295,11 +285,7 @@ final class Upstream {
     }
 
     private ListenFor listenFor(Generation g) {
-        Set<String> uris;
-        synchronized (g) {
-            uris = subscribes(g) && !g.listenUrisRefused ? Set.copyOf(g.watched) : Set.of();
-        }
-        return new ListenFor(listenFilter(g), uris);
+        return new ListenFor(listenFilter(g), subscribes(g) ? g.watched.forListen() : Set.of());
     }
 
     /**
@@ -316,14 +302,9 @@ final class Upstream {
      * revision, else with {@code resources/subscribe} and {@code resources/unsubscribe}.
      */
     void watch(Generation g, String uri, boolean on) {
-        synchronized (g) {
-            if (!(on ? g.watched.add(uri) : g.watched.remove(uri))) {
-                return;
-            }
-        }
-        if (g.ready && subscribes(g) && g.syncQueued.compareAndSet(false, true)) {
+        if (g.watched.watch(uri, on) && g.ready && subscribes(g) && g.watched.queue()) {
             work.execute(() -> {
-                g.syncQueued.set(false); // a change from now on queues another
+                g.watched.dequeued();
                 if (g.client.isStateless()) {
                     relisten(g);
                 } else {
@@ -339,42 +320,22 @@ final class Upstream {
      * come, and the log says so.
      */
     private void subscribe(Generation g) {
-        synchronized (g) {
-            if (g.syncing) {
-                return;
-            }
-            g.syncing = true;
+        if (!g.watched.startSync()) {
+            return;
         }
-        while (true) {
-            String uri;
-            boolean on;
-            synchronized (g) {
-                uri = g.watched.stream().filter(u -> !g.subscribed.contains(u)).findFirst().orElse(null);
-                on = uri != null;
-                if (uri == null) {
-                    uri = g.subscribed.stream().filter(u -> !g.watched.contains(u)).findFirst().orElse(null);
-                }
-                if (uri == null || !g.ready) {
-                    g.syncing = false;
-                    return;
-                }
-                if (on) {
-                    g.subscribed.add(uri);
-                } else {
-                    g.subscribed.remove(uri);
-                }
-            }
-            String method = on ? "resources/subscribe" : "resources/unsubscribe";
+        Watched.Change change;
+        while ((change = g.watched.next(g.ready)) != null) {
+            String method = change.method();
             try {
-                Handshake.await(g.client, g.client.request(method, McpClient.JSON.createObjectNode().put("uri", uri)),
-                        Handshake.Deadline.in(Forwarded.timeoutMs(config), "callTimeoutMs (0: 60 s)"), method + " " + uri);
-                LOG.debug("Upstream {}: {} {}", spec.name(), method, uri);
+                Handshake.await(g.client, g.client.request(method, McpClient.JSON.createObjectNode().put("uri", change.uri())),
+                        Handshake.Deadline.in(Forwarded.timeoutMs(config), "callTimeoutMs (0: 60 s)"), method + " " + change.uri());
+                LOG.debug("Upstream {}: {} {}", spec.name(), method, change.uri());
             } catch (Exception e) {
                 if (e instanceof InterruptedException) {
                     Thread.currentThread().interrupt();
                 }
                 LOG.warn("Upstream {}: {} failed ({}){}", spec.name(), method, e.getMessage(),
-                        on ? "; its updates do not reach Quiver's clients" : "");
+                        change.on() ? "; its updates do not reach Quiver's clients" : "");
             }
         }
     }
@@ -382,12 +343,10 @@ final class Upstream {
     /** The server says a resource changed: Quiver's clients subscribed to it hear of it, if any are. */
     private void updated(Generation g, JsonNode params) {
         String uri = params == null ? "" : params.path("uri").asString("");
-        synchronized (g) {
-            if (!g.watched.contains(uri)) {
-                // not one of its resources anyone subscribed to: not passed on (a server may not announce others' URIs)
-                LOG.debug("Upstream {}: an update of {}, which no client is subscribed to through it", spec.name(), uri);
-                return;
-            }
+        if (!g.watched.contains(uri)) {
+            // not one of its resources anyone subscribed to: not passed on (a server may not announce others' URIs)
+            LOG.debug("Upstream {}: an update of {}, which no client is subscribed to through it", spec.name(), uri);
+            return;
         }
         ServiceReference<ResourceEvents> reference = context.getServiceReference(ResourceEvents.class);
         ResourceEvents events = reference == null ? null : context.getService(reference);
@@ -562,7 +521,7 @@ final class Upstream {
                     LOG.warn("Upstream {} refused subscriptions/listen naming {} resources ({}); its resource updates do"
                             + " not reach Quiver's clients, its list changes still do", spec.name(), wanted.resources().size(),
                             e.getMessage());
-                    g.listenUrisRefused = true;
+                    g.watched.refused();
                     work.execute(() -> relisten(g));
                     return;
                 }
