@@ -25,6 +25,8 @@ import tools.jackson.databind.node.ObjectNode;
  * once; a configuration with a problem registers no tool (a command half-understood is not run).
  *
  * @param defaults the {@code default} of each top-level property of the input schema
+ * @param variables the environment variable of each top-level property the input schema declares ({@code
+ *     QUIVER_ARG_} and its name in capitals); an argument the schema does not declare gets none
  * @param inheritEnv the globs of Quiver's variables the command gets
  * @param env the variables the configuration sets
  * @param answersOnStdin whether a run gets the answers on stdin ({@code answersVia = stdin}) rather than in
@@ -35,7 +37,7 @@ record CommandSpec(String name, String source, boolean enabled, String title, St
         String shellPath, Path workingDirectory, List<Pattern> inheritEnv, Map<String, String> env, long timeoutMs,
         long maxOutputBytes, String stderr, boolean outcomeEnvelope, boolean answersOnStdin, boolean readOnlyHint,
         boolean destructiveHint, boolean idempotentHint, boolean openWorldHint, String troubleshootingHint,
-        List<String> tenants, List<String> projects, Map<String, Object> defaults) {
+        List<String> tenants, List<String> projects, Map<String, Object> defaults, Map<String, String> variables) {
 
     static final JsonMapper JSON = JsonMapper.builder().build();
     /** The tool names MCP clients accept. */
@@ -145,6 +147,20 @@ record CommandSpec(String name, String source, boolean enabled, String title, St
             }
         }
         Map<String, Object> defaults = new LinkedHashMap<>();
+        Map<String, String> variables = new LinkedHashMap<>();
+        if (schema != null) {
+            Map<String, String> named = new LinkedHashMap<>();
+            schema.path("properties").properties().forEach(p -> {
+                String variable = variable(p.getKey());
+                String other = named.putIfAbsent(variable, p.getKey());
+                if (other != null) {
+                    problems.add("inputSchema's properties '" + other + "' and '" + p.getKey() + "' would both be $"
+                            + variable + ": rename one");
+                } else {
+                    variables.put(p.getKey(), variable);
+                }
+            });
+        }
         Set<String> optionArguments = new LinkedHashSet<>(TypedConfig.list(c.optionArguments()));
         if (schema != null && argv != null) {
             JsonNode props = schema.path("properties");
@@ -204,7 +220,7 @@ record CommandSpec(String name, String source, boolean enabled, String title, St
                 inherit, Map.copyOf(env), c.timeoutMs(), c.maxOutputBytes(), c.stderr(), c.outcomeEnvelope(),
                 "stdin".equals(c.answersVia()), c.readOnlyHint(), c.destructiveHint(), c.idempotentHint(),
                 c.openWorldHint(), c.troubleshootingHint(), TypedConfig.list(c.tenants()), TypedConfig.list(c.projects()),
-                defaults);
+                defaults, Map.copyOf(variables));
         return new Read(spec, List.of());
     }
 

@@ -94,7 +94,7 @@ final class CommandTool implements Tool {
     /**
      * The command's environment: the variables of Quiver's environment that {@code inheritEnv} names,
      * the configured {@code env}, then Quiver's own: {@value #ARGS}, {@code QUIVER_ARG_<NAME>} per
-     * argument, {@value #ANSWERS} (unless the answers go to stdin), {@code QUIVER_TOOL},
+     * argument the input schema declares (its default when the call leaves it out), {@value #ANSWERS} (unless the answers go to stdin), {@code QUIVER_TOOL},
      * {@code QUIVER_INVOCATION_ID}, {@code QUIVER_TENANT}, {@code QUIVER_PROJECT} (when there is one) and
      * {@code QUIVER_CLIENT_ELICITATION} ({@code true} when the caller's client can be asked).
      */
@@ -104,7 +104,12 @@ final class CommandTool implements Tool {
         env.putAll(spec.env());
         Map<String, Object> arguments = call.arguments();
         env.put(ARGS, CommandSpec.JSON.writeValueAsString(arguments));
-        arguments.forEach((name, value) -> {
+        // only what the schema declares, so that an argument it does not (DIR beside dir) never sets a variable
+        spec.variables().forEach((name, variable) -> {
+            Object value = arguments.get(name);
+            if (value == null) {
+                value = spec.defaults().get(name);
+            }
             if (value != null) {
                 String text;
                 try {
@@ -113,7 +118,7 @@ final class CommandTool implements Tool {
                     text = CommandSpec.JSON.writeValueAsString(value);
                 }
                 if (text.indexOf('\0') < 0) {
-                    env.put(CommandSpec.variable(name), text);
+                    env.put(variable, text);
                 }
             }
         });

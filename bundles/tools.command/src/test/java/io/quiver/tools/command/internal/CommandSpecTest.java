@@ -116,6 +116,8 @@ class CommandSpecTest {
         assertTrue(problems("shell", "true", "script", "ls {dir}", "argv", "{dir}").contains("never filled in"));
         assertTrue(problems("argv", "p", "stderr", "loud").contains("one of progress, log, both, none"));
         assertTrue(problems("argv", "p", "answersVia", "file").contains("one of env, stdin"));
+        assertTrue(problems("argv", "p", "inputSchema", "{\"type\": \"object\", \"properties\": {\"my-dir\": {},"
+                + " \"My_Dir\": {}}}").contains("'my-dir' and 'My_Dir' would both be $QUIVER_ARG_MY_DIR"));
     }
 
     @Test

@@ -123,6 +123,34 @@ class CommandToolTest {
     }
 
     @Test
+    void onlyTheArgumentsTheSchemaDeclaresGetAVariableAndAnAbsentOneItsDefault() throws Exception {
+        // the docs' shell example: dir limited by an enum, the schema silent on other properties
+        String schema = """
+                {"type": "object", "required": ["pattern"], "properties": {
+                  "pattern": {"type": "string"},
+                  "dir": {"type": "string", "enum": ["docs", "src"], "default": "docs"}}}""";
+        CommandTool t = tool("shell", "true", "script", "printf '%s|%s' \"$QUIVER_ARG_DIR\" \"${QUIVER_ARG_OTHER-unset}\"",
+                "argv", "{pattern}", "inputSchema", schema);
+        for (boolean declaredFirst : new boolean[] {true, false}) {
+            Map<String, Object> arguments = new java.util.LinkedHashMap<>();
+            arguments.put("pattern", "x");
+            if (declaredFirst) {
+                arguments.put("dir", "src");
+            }
+            arguments.put("DIR", "/etc");
+            arguments.put("Dir", "/etc");
+            arguments.put("other", "/etc");
+            if (!declaredFirst) {
+                arguments.put("dir", "src");
+            }
+            assertEquals("src|unset", text(t.call(attempt(arguments))), "declared first: " + declaredFirst);
+        }
+        Map<String, Object> withoutDir = new java.util.LinkedHashMap<>(Map.of("pattern", "x"));
+        withoutDir.put("DIR", "/etc");
+        assertEquals("docs|unset", text(t.call(attempt(withoutDir))), "the default, not the undeclared DIR");
+    }
+
+    @Test
     void theWorkingDirectory() throws Exception {
         Files.createDirectories(dir.resolve("work"));
         assertEquals(dir.resolve("work").toRealPath().toString(),
