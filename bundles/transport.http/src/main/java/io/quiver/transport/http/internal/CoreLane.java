@@ -130,7 +130,11 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
         }
         Body body = new Body(length);
         if (body.take(request)) {
-            proceed(post, body, caller);
+            try {
+                proceed(post, body, caller);
+            } catch (Throwable e) {
+                failed(post, e);
+            }
         } else {
             // the rest of the body is still on its way (a client that writes the headers first, such as Java's
             // HttpClient): waited for without a thread, and served on the thread that reads it
@@ -176,6 +180,19 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
         if (request.removeAttribute(FastPost.Handover.ATTRIBUTE) instanceof FastPost.Handover left
                 && left.receipt() instanceof Receipt.Pending pending) {
             pending.exchange().abandon();
+        }
+    }
+
+    /**
+     * A POST that failed unforeseen: answered 500 without a word of the failure (Jetty's error page would name it),
+     * unless it was answered or handed to the servlet already, whose failure then ends the exchange.
+     */
+    private void failed(Post post, Throwable e) {
+        if (post.answered() || post.handedOver()) {
+            LOG.warn("A POST to the MCP endpoint failed", e);
+            post.callback.failed(e);
+        } else {
+            servlet.fastFailed(post, e);
         }
     }
 
@@ -304,8 +321,7 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
             try {
                 proceed(post, body, caller);
             } catch (Throwable e) {
-                LOG.warn("A POST to the MCP endpoint failed", e);
-                post.callback.failed(e);
+                failed(post, e);
             }
         }
 

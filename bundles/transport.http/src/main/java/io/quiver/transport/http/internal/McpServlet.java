@@ -135,8 +135,31 @@ final class McpServlet extends HttpServlet {
                 load.threads(), load.busy(), load.max(), load.queued(), load.maxQueued());
     }
 
+    /**
+     * Serves a request; one that fails unforeseen (an error of the JVM's, such as running out of heap, included)
+     * is answered 500 with a JSON-RPC "Internal error" and nothing of the failure: Jetty's own error page would
+     * name the exception and its message.
+     */
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        try {
+            serve(req, resp);
+        } catch (RuntimeException | Error e) {
+            LOG.error("A request to the MCP endpoint failed", e);
+            if (resp.isCommitted()) {
+                throw e; // part of an answer is out: the connection is cut
+            }
+            resp.setHeader("Connection", "close");
+            if (req.isAsyncStarted()) {
+                finish(req.getAsyncContext(), HttpServletResponse.SC_INTERNAL_SERVER_ERROR, TransportErrors.INTERNAL_ERROR,
+                        "Internal error", true);
+            } else {
+                fail(resp, HttpServletResponse.SC_INTERNAL_SERVER_ERROR, TransportErrors.INTERNAL_ERROR, "Internal error");
+            }
+        }
+    }
+
+    private void serve(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         if (req.getAttribute(FastPost.Handover.ATTRIBUTE) instanceof FastPost.Handover handover) {
             handedOver(req, resp, handover);
             return;
@@ -513,11 +536,19 @@ final class McpServlet extends HttpServlet {
     void fastServe(FastPost post, byte[] body, CallerIdentity caller) {
         try {
             serveFast(post, body, caller);
-        } catch (RuntimeException e) {
-            LOG.error("A POST to the MCP endpoint failed", e);
-            post.answer(HttpServletResponse.SC_INTERNAL_SERVER_ERROR, Map.of(), MediaTypes.JSON,
-                    engine.errorResponse(TransportErrors.INTERNAL_ERROR, "Internal error"), null);
+        } catch (RuntimeException | Error e) {
+            fastFailed(post, e);
         }
+    }
+
+    /**
+     * Answers a POST of the core lane that failed unforeseen, as {@link #service} answers one of its own: 500, a
+     * JSON-RPC "Internal error" and nothing of the failure (unless the answer went out already).
+     */
+    void fastFailed(FastPost post, Throwable e) {
+        LOG.error("A POST to the MCP endpoint failed", e);
+        post.answer(HttpServletResponse.SC_INTERNAL_SERVER_ERROR, Map.of("Connection", "close"), MediaTypes.JSON,
+                engine.errorResponse(TransportErrors.INTERNAL_ERROR, "Internal error"), null);
     }
 
     private void serveFast(FastPost post, byte[] body, CallerIdentity caller) {

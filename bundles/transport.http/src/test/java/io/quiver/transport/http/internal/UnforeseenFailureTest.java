@@ -1,0 +1,142 @@
+package io.quiver.transport.http.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quiver.api.CallerIdentity;
+import io.quiver.api.transport.Inbound;
+import io.quiver.api.transport.McpEngine;
+import io.quiver.api.transport.McpSession;
+import io.quiver.api.transport.Receipt;
+import io.quiver.lib.config.TypedConfig;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A request the engine fails on unforeseen, the JVM's own errors included, is answered 500 with a JSON-RPC
+ * "Internal error" and not a word of the failure; before, an {@code OutOfMemoryError} reached the client by name
+ * through Jetty's error page.
+ */
+class UnforeseenFailureTest {
+
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+
+    @AfterEach
+    void stop() {
+        timer.shutdownNow();
+    }
+
+    private record Answer(int status, Map<String, String> headers, String body) {
+    }
+
+    private static McpEngine failing(Supplier<Throwable> failure) {
+        return new McpEngine() {
+            @Override
+            public Receipt receive(byte[] message, Inbound inbound) {
+                Throwable t = failure.get();
+                if (t instanceof Error e) {
+                    throw e;
+                }
+                throw (RuntimeException) t;
+            }
+
+            @Override
+            public Receipt receiveNow(byte[] message, Inbound inbound) {
+                return receive(message, inbound);
+            }
+
+            @Override
+            public Optional<McpSession> session(String id) {
+                return Optional.empty();
+            }
+
+            @Override
+            public byte[] errorResponse(int code, String message) {
+                return ("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" + code + ",\"message\":\"" + message + "\"}}")
+                        .getBytes(StandardCharsets.UTF_8);
+            }
+
+            @Override
+            public List<String> supportedVersions() {
+                return List.of("2025-11-25");
+            }
+
+            @Override
+            public void drain() {
+            }
+        };
+    }
+
+    private List<Answer> post(McpEngine engine) {
+        List<Answer> answers = new ArrayList<>();
+        HttpConfig config = TypedConfig.read(HttpConfig.class, Map.of(), null).config();
+        McpServlet servlet = new McpServlet(engine, config, timer, HeaderWatch.NONE, new Gatekeeper(false));
+        FastPost post = new FastPost() {
+            @Override
+            public String header(String name) {
+                return null;
+            }
+
+            @Override
+            public Map<String, String> headers() {
+                return Map.of();
+            }
+
+            @Override
+            public String remoteAddr() {
+                return "127.0.0.1";
+            }
+
+            @Override
+            public String scheme() {
+                return "http";
+            }
+
+            @Override
+            public String authority() {
+                return "127.0.0.1:7711";
+            }
+
+            @Override
+            public void watchClose(Runnable gone) {
+            }
+
+            @Override
+            public void answer(int status, Map<String, String> headers, String contentType, byte[] body, Runnable written) {
+                answers.add(new Answer(status, headers, new String(body, StandardCharsets.UTF_8)));
+            }
+
+            @Override
+            public void handOver(Handover handover) {
+                throw new AssertionError("nothing is handed over");
+            }
+        };
+        servlet.fastServe(post, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}".getBytes(StandardCharsets.UTF_8),
+                CallerIdentity.ANONYMOUS);
+        return answers;
+    }
+
+    @Test
+    void anErrorOfTheJvmIsAnsweredWithoutItsName() {
+        for (Throwable failure : List.of(new OutOfMemoryError("Java heap space"),
+                new IllegalStateException("secret detail /srv/quiver/etc"), new StackOverflowError())) {
+            List<Answer> answers = post(failing(() -> failure));
+            assertEquals(1, answers.size(), failure.toString());
+            Answer a = answers.get(0);
+            assertEquals(500, a.status());
+            assertEquals("close", a.headers().get("Connection"));
+            assertTrue(a.body().contains("\"message\":\"Internal error\""), a.body());
+            assertFalse(a.body().contains("Java heap space") || a.body().contains("secret") || a.body().contains("Error"),
+                    a.body());
+        }
+    }
+}
