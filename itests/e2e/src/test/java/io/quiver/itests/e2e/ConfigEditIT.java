@@ -44,7 +44,8 @@ class ConfigEditIT {
             "maxConcurrentRequests", "128", "maxInlineRequests", "16", "maxQueued", "512", "clientRequestTimeoutMs", "60000",
             "hostTimeoutMs", "120000",
             "sessionIdleTimeoutMs", "1800000", "handshakeTimeoutMs", "30000", "maxSessions", "5000",
-            "maxSessionsPerClient", "2000", "maxListeners", "1000", "maxResourceSubscriptions", "1", "pageSize", "3",
+            "maxSessionsPerClient", "2000", "maxListeners", "1000", "maxResourceSubscriptions", "1", "maxResourceUriLength", "16",
+            "maxResourceSubscriptionBytes", "1000000", "pageSize", "3",
             "listChangedDebounceMs", "100",
             "maxInputRounds", "5", "maxBatchSize", "16", "maxOutputBytes", "524288", "shutdownGraceMs", "5000", "listTtlMs", "1000",
             "readTtlMs", "1000", "cacheScope", "public", "requestStateKeys", "a-new-signing-key-of-at-least-32-chars",
@@ -83,6 +84,9 @@ class ConfigEditIT {
             assertTrue(there.request("resources/subscribe", Map.of("uri", "test://one")).has("result"));
             assertEquals(-32602, there.request("resources/subscribe", Map.of("uri", "test://two")).path("error").path("code")
                     .asInt(), "maxResourceSubscriptions 1 applies");
+            JsonNode tooLong = there.request("resources/subscribe", Map.of("uri", "test://" + "x".repeat(10)));
+            assertTrue(tooLong.path("error").path("message").asString().contains("maxResourceUriLength"),
+                    "maxResourceUriLength 16 applies: " + tooLong);
             assertEquals(404, HTTP.send(HttpRequest.newBuilder(URI.create(server.url()))
                     .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.discarding())
                     .statusCode(), "the old path serves no new requests");

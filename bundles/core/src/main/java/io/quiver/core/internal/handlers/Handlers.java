@@ -27,8 +27,7 @@ public final class Handlers {
             EngineSettings settings, Listeners listeners, ResourceWatches watches) {
         Map<String, MethodHandler> table = common(catalog, pipeline, settings);
         table.put("server/discover", new DiscoverHandler(settings));
-        table.put("subscriptions/listen", new ListenHandler(listeners, settings::maxListeners, watches,
-                () -> settings.config().maxResourceSubscriptions()));
+        table.put("subscriptions/listen", new ListenHandler(listeners, settings::maxListeners, watches, settings));
         table.put("tasks/get", new TasksGetHandler(pipeline));
         table.put("tasks/update", new TasksUpdateHandler(pipeline));
         table.put("tasks/cancel", new TasksCancelHandler(pipeline));
@@ -42,8 +41,7 @@ public final class Handlers {
         table.put("initialize", new InitializeHandler(settings));
         table.put("ping", new PingHandler());
         table.put("logging/setLevel", new SetLevelHandler());
-        table.put("resources/subscribe", new ResourcesSubscribeHandler(catalog, pipeline.authorize(), watches,
-                () -> settings.config().maxResourceSubscriptions()));
+        table.put("resources/subscribe", new ResourcesSubscribeHandler(catalog, pipeline.authorize(), watches, settings));
         table.put("resources/unsubscribe", new ResourcesUnsubscribeHandler(watches));
         return Map.copyOf(table);
     }

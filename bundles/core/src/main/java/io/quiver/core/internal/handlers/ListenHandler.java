@@ -14,6 +14,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import io.quiver.core.internal.settings.EngineSettings;
 import java.util.function.IntSupplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -27,13 +28,13 @@ final class ListenHandler implements MethodHandler<StreamOpen> {
     private final Listeners listeners;
     private final IntSupplier maxListeners;
     private final ResourceWatches watches;
-    private final IntSupplier maxResources;
+    private final EngineSettings settings;
 
-    ListenHandler(Listeners listeners, IntSupplier maxListeners, ResourceWatches watches, IntSupplier maxResources) {
+    ListenHandler(Listeners listeners, IntSupplier maxListeners, ResourceWatches watches, EngineSettings settings) {
         this.listeners = listeners;
         this.maxListeners = maxListeners;
         this.watches = watches;
-        this.maxResources = maxResources;
+        this.settings = settings;
     }
 
     @Override
@@ -50,12 +51,14 @@ final class ListenHandler implements MethodHandler<StreamOpen> {
         Set<String> resources = new LinkedHashSet<>();
         JsonNode uris = filter.get("resourceSubscriptions");
         if (uris != null && uris.isArray()) {
+            int longest = settings.config().maxResourceUriLength();
             for (JsonNode uri : uris) {
                 if (uri.isString()) {
+                    checkLength(uri.stringValue(), longest);
                     resources.add(uri.stringValue());
                 }
             }
-            int most = maxResources.getAsInt();
+            int most = settings.config().maxResourceSubscriptions();
             if (resources.size() > most) {
                 throw McpException.invalidParams("Invalid params: 'resourceSubscriptions' names " + resources.size()
                         + " resources, more than the " + most + " one stream may (maxResourceSubscriptions)");
@@ -67,18 +70,40 @@ final class ListenHandler implements MethodHandler<StreamOpen> {
         // meets the limit exactly (the engine refuses with 503 once it is reached)
         byte[] acknowledged = JsonRpc.notification("notifications/subscriptions/acknowledged",
                 Map.of("_meta", Map.of(Meta.SUBSCRIPTION, scope.requestId()), "notifications", honoured));
+        // the services that read them learn of them; they forget them when the stream ends
+        long budget = settings.maxResourceSubscriptionBytes();
+        for (String uri : resources) {
+            if (watches.add(listener, scope.caller(), uri, Integer.MAX_VALUE, budget) // (counted above)
+                    == ResourceWatches.Added.SERVER_FULL) {
+                watches.removeAll(listener);
+                throw serverFull();
+            }
+        }
         if (!listeners.tryOpen(listener, maxListeners.getAsInt(), acknowledged)) {
+            watches.removeAll(listener);
             throw new McpException(ErrorCodes.SERVER_UNAVAILABLE, "Server busy: " + maxListeners.getAsInt()
                     + " listen streams are open, the most this server keeps; try again later");
         }
-        // the services that read them learn of them; they forget them when the stream ends
-        resources.forEach(uri -> watches.add(listener, scope.caller(), uri, Integer.MAX_VALUE)); // bounded above
         scope.onCancel(() -> {
             listeners.remove(listener);
             watches.removeAll(listener);
             scope.sink().complete(null);
         });
         return StreamOpen.INSTANCE;
+    }
+
+    /** Refuses a URI longer than a subscription may name: -32602. */
+    static void checkLength(String uri, int longest) {
+        if (uri.length() > longest) {
+            throw McpException.invalidParams("Invalid params: a resource URI of " + uri.length()
+                    + " characters, longer than the " + longest + " a subscription may name (maxResourceUriLength)");
+        }
+    }
+
+    /** All subscriptions hold as much as they may: the server is busy (-32000). */
+    static McpException serverFull() {
+        return new McpException(ErrorCodes.SERVER_UNAVAILABLE, "Server busy: resource subscriptions hold as much memory"
+                + " as this server gives them (maxResourceSubscriptionBytes); try again later");
     }
 
     private static void flag(JsonNode filter, ObjectNode honoured, String field, Catalog.Kind kind,

@@ -50,6 +50,8 @@ public final class ResourceWatches implements Catalog.Listener {
     private final Map<Watch, Integer> counts = new HashMap<>();
     /** Whether a move of the counts is due (one is queued or runs): later changes wait for it. */
     private final AtomicBoolean moveDue = new AtomicBoolean();
+    /** What the subscriptions hold, by {@link #cost}. */
+    private long bytes;
     private boolean closed;
 
     /** @param moves where the counts move after catalog changes (the engine's timer) */
@@ -60,10 +62,11 @@ public final class ResourceWatches implements Catalog.Listener {
     }
 
     /**
-     * Subscribes {@code owner} (a session or listen stream) to {@code uri}, unless it holds {@code most} already,
-     * and counts it for the services that read it.
+     * Subscribes {@code owner} (a session or listen stream) to {@code uri}, unless it holds {@code most} already or
+     * all subscriptions together would hold more than {@code budget} bytes, and counts it for the services that
+     * read it.
      */
-    public synchronized Added add(Object owner, CallerIdentity caller, String uri, int most) {
+    public synchronized Added add(Object owner, CallerIdentity caller, String uri, int most, long budget) {
         Subscriber subscriber = subscribers.get(owner);
         if (closed || subscriber != null && subscriber.uris().containsKey(uri)) {
             return Added.ALREADY; // (a stopped engine counts nothing more)
@@ -71,6 +74,10 @@ public final class ResourceWatches implements Catalog.Listener {
         if ((subscriber == null ? 0 : subscriber.uris().size()) >= most) {
             return Added.FULL;
         }
+        if (bytes + cost(uri) > budget) {
+            return Added.SERVER_FULL;
+        }
+        bytes += cost(uri);
         boolean first = subscriber == null;
         if (first) {
             subscriber = new Subscriber(caller, new HashMap<>());
@@ -87,6 +94,7 @@ public final class ResourceWatches implements Catalog.Listener {
         Subscriber subscriber = subscribers.get(owner);
         Set<Subscribable> services = subscriber == null ? null : subscriber.uris().remove(uri);
         if (services != null) {
+            bytes -= cost(uri);
             services.forEach(s -> down(new Watch(uri, s)));
         }
     }
@@ -95,8 +103,21 @@ public final class ResourceWatches implements Catalog.Listener {
     public synchronized void removeAll(Object owner) {
         Subscriber subscriber = subscribers.remove(owner);
         if (subscriber != null) {
-            subscriber.uris().forEach((uri, services) -> services.forEach(s -> down(new Watch(uri, s))));
+            subscriber.uris().forEach((uri, services) -> {
+                bytes -= cost(uri);
+                services.forEach(s -> down(new Watch(uri, s)));
+            });
         }
+    }
+
+    /** What all subscriptions hold now, in bytes as {@code maxResourceSubscriptionBytes} counts them. */
+    public synchronized long bytes() {
+        return bytes;
+    }
+
+    /** What one subscription holds: its URI and about a hundred bytes of the maps that keep it. */
+    private static long cost(String uri) {
+        return uri.length() + 100L;
     }
 
     /**
@@ -121,7 +142,9 @@ public final class ResourceWatches implements Catalog.Listener {
         /** The owner was subscribed to the URI already. */
         ALREADY,
         /** The owner holds the most subscriptions it may: none was added. */
-        FULL
+        FULL,
+        /** All subscriptions together hold the most memory they may ({@code maxResourceSubscriptionBytes}). */
+        SERVER_FULL
     }
 
     @Override
@@ -146,6 +169,7 @@ public final class ResourceWatches implements Catalog.Listener {
             down(watch);
         }
         subscribers.clear();
+        bytes = 0;
     }
 
     /** Resolves every subscription again; the counts follow the services that read the URIs now. */

@@ -98,6 +98,17 @@ public @interface EngineConfig {
     @Min(1)
     int maxResourceSubscriptions() default 1000;
 
+    @AttributeDefinition(description = "Longest resource URI a subscription (resources/subscribe, a listen stream's"
+            + " resourceSubscriptions) may name, in characters; a longer one is refused with -32602")
+    @Min(1)
+    int maxResourceUriLength() default 4096;
+
+    @AttributeDefinition(description = "Memory every session's and listen stream's resource subscriptions may hold"
+            + " together (bytes: each URI's length and 100 more); 0 is a sixteenth of the heap limit. A subscription"
+            + " beyond it is refused with -32000 (server busy)")
+    @Min(0)
+    long maxResourceSubscriptionBytes() default 0;
+
     @AttributeDefinition(description = "Items per page of tools/list, resources/list, prompts/list")
     @Min(1)
     int pageSize() default 100;

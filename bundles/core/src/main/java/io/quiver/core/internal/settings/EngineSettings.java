@@ -51,6 +51,12 @@ public final class EngineSettings {
         return configured > 0 ? configured : Math.max(1, maxSessions() / 4);
     }
 
+    /** What all resource subscriptions may hold together: the setting, or a sixteenth of the heap limit. */
+    public long maxResourceSubscriptionBytes() {
+        long configured = config.maxResourceSubscriptionBytes();
+        return configured > 0 ? configured : Runtime.getRuntime().maxMemory() / 16;
+    }
+
     /** {@code subscriptions/listen} streams open at once: the setting, or {@link #maxSessions()}. */
     public int maxListeners() {
         int configured = config.maxListeners();

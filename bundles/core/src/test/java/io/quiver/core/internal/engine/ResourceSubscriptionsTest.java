@@ -241,6 +241,44 @@ class ResourceSubscriptionsTest {
         assertEquals(0, stream.interim.size(), "no acknowledgement: the stream was not opened");
     }
 
+    @Test
+    void aLongUriAndWhatAllSubscriptionsHoldAreBounded() throws Exception {
+        assembly.close();
+        // each subscription holds its URI's length and 100 bytes: two of test://N fit in 250, not three
+        assembly = EngineAssembly.of(catalog, EngineSettings.of(Map.of("maxResourceUriLength", 20,
+                "maxResourceSubscriptionBytes", 250)), new ToolLimitsRegistry(), extensions);
+        engine = assembly.engine();
+        String session = initialize();
+        JsonNode tooLong = request(session, "resources/subscribe", "{\"uri\":\"test://" + "a".repeat(14) + "\"}");
+        assertEquals(-32602, tooLong.path("error").path("code").asInt(), tooLong.toString());
+        assertTrue(tooLong.path("error").path("message").asString().contains("maxResourceUriLength"), tooLong.toString());
+        ok(request(session, "resources/subscribe", "{\"uri\":\"test://" + "a".repeat(13) + "\"}")); // 20: the most
+        ok(request(session, "resources/subscribe", "{\"uri\":\"test://1\"}"));
+
+        String other = initialize();
+        JsonNode busy = request(other, "resources/subscribe", "{\"uri\":\"test://2\"}");
+        assertEquals(-32000, busy.path("error").path("code").asInt(), "another session meets the server's bound: " + busy);
+        assertTrue(busy.path("error").path("message").asString().contains("maxResourceSubscriptionBytes"), busy.toString());
+        Recorder refusedStream = new Recorder();
+        assertInstanceOf(Receipt.Pending.class, engine.receive(bytes(listen(11, "[\"test://2\"]")),
+                new Inbound(null, null, CallerIdentity.ANONYMOUS))).exchange().start(refusedStream);
+        JsonNode error = Json.MAPPER.readTree(refusedStream.done.get(5, TimeUnit.SECONDS)).path("error");
+        assertEquals(-32000, error.path("code").asInt(), "and so does a listen stream: " + error);
+        assertEquals(0, refusedStream.interim.size(), "which is not opened");
+        Recorder longStream = new Recorder();
+        assertInstanceOf(Receipt.Pending.class, engine.receive(bytes(listen(12, "[\"test://" + "b".repeat(14) + "\"]")),
+                new Inbound(null, null, CallerIdentity.ANONYMOUS))).exchange().start(longStream);
+        assertEquals(-32602, Json.MAPPER.readTree(longStream.done.get(5, TimeUnit.SECONDS)).path("error").path("code")
+                .asInt(), "a listen stream naming a long URI is refused");
+
+        ok(request(session, "resources/unsubscribe", "{\"uri\":\"test://1\"}"));
+        ok(request(other, "resources/subscribe", "{\"uri\":\"test://2\"}")); // room again
+        assertEquals(-32000, request(other, "resources/subscribe", "{\"uri\":\"test://3\"}").path("error").path("code")
+                .asInt());
+        engine.session(session).orElseThrow().close();
+        ok(request(other, "resources/subscribe", "{\"uri\":\"test://3\"}")); // the closed session's went with it
+    }
+
     // -------------------------------------------------------------------------------------------
 
     /** A resource service that notes what it hears as {@code name}; its service id. */
