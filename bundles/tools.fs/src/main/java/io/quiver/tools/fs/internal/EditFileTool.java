@@ -8,6 +8,7 @@ import io.quiver.api.ToolResult;
 import io.quiver.api.content.TextContent;
 import io.quiver.api.schema.Description;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -76,6 +77,11 @@ public final class EditFileTool implements Tool {
         if (arguments.edits().isEmpty()) {
             throw new FsException("No edits were given.");
         }
+        int most = sandbox.settings().maxEdits();
+        if (arguments.edits().size() > most) {
+            throw new FsException(arguments.edits().size() + " edits were given, more than the " + most
+                    + " one call may make; nothing was written. Split them over several calls.");
+        }
         try (Entry entry = sandbox.locate(arguments.path(), true)) {
             if (!dryRun) {
                 sandbox.roots().requireWritable(entry.path(), arguments.path());
@@ -117,10 +123,14 @@ public final class EditFileTool implements Tool {
      * Applies the edits in order to text with {@code \n} line ends.
      *
      * @throws FsException naming the first edit whose text occurs nowhere or more than once
+     * @throws InterruptedIOException when the call was stopped (its time is up): each edit searches the whole text
      */
-    static String apply(String text, List<Edit> edits) throws FsException {
+    static String apply(String text, List<Edit> edits) throws FsException, InterruptedIOException {
         String result = text;
         for (int i = 0; i < edits.size(); i++) {
+            if (Thread.interrupted()) {
+                throw new InterruptedIOException("stopped before edit " + (i + 1) + " of " + edits.size());
+            }
             Edit edit = edits.get(i);
             String oldText = edit.oldText().replace("\r\n", "\n");
             String newText = edit.newText().replace("\r\n", "\n");
@@ -134,8 +144,8 @@ public final class EditFileTool implements Tool {
                 throw new FsException(which + ": oldText was not found; nothing was written." + hint
                         + " The text searched for:\n" + edit.oldText());
             }
-            int count = occurrences(result, oldText);
-            if (count > 1) {
+            if (result.indexOf(oldText, at + 1) >= 0) {
+                int count = occurrences(result, oldText);
                 throw new FsException(which + ": oldText occurs " + count + " times, so it is ambiguous; nothing was"
                         + " written. Include more surrounding lines so that it matches once. The text searched for:\n"
                         + edit.oldText());

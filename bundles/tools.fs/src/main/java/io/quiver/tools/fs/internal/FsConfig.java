@@ -53,6 +53,12 @@ public @interface FsConfig {
     @Max(1L << 30)
     long maxWriteBytes() default 4L << 20;
 
+    @AttributeDefinition(name = "Edit limit", description = "Most edits one edit_file call may make (each searches the"
+            + " whole file); a call with more is refused and nothing is written")
+    @Min(1)
+    @Max(100_000)
+    int maxEdits() default 100;
+
     @AttributeDefinition(name = "Result limit",
             description = "Most entries a listing, tree or search returns (more are counted, not shown)")
     @Min(1)

@@ -28,7 +28,7 @@ import java.util.Locale;
  * @param problems why configured roots were not taken (one line each), for the operator
  */
 record Settings(List<Root> roots, List<Path> excluded, Set<Object> excludedKeys, Set<Object> holderKeys,
-        boolean keysPending, boolean clientRoots, long maxReadBytes, long maxMediaBytes, long maxWriteBytes, int maxResults,
+        boolean keysPending, boolean clientRoots, long maxReadBytes, long maxMediaBytes, long maxWriteBytes, int maxEdits, int maxResults,
         long maxSearchFileBytes, long maxSearchOutputBytes, int maxScannedEntries, long regexTimeoutMs,
         boolean readHardLinks, List<String> problems) {
 
@@ -100,7 +100,7 @@ record Settings(List<Root> roots, List<Path> excluded, Set<Object> excludedKeys,
             }
         }
         return new Settings(roots, excluded, excludedKeys, holderKeys, keysPending, config.clientRoots(),
-                config.maxReadBytes(), config.maxMediaBytes(), config.maxWriteBytes(), config.maxResults(),
+                config.maxReadBytes(), config.maxMediaBytes(), config.maxWriteBytes(), config.maxEdits(), config.maxResults(),
                 config.maxSearchFileBytes(), config.maxSearchOutputBytes(), config.maxScannedEntries(),
                 config.regexTimeoutMs(), config.readHardLinks(), problems);
     }

@@ -154,6 +154,32 @@ class ToolsTest {
     }
 
     @Test
+    void editsAreBoundedInNumberAndStopWhenTheCallIsStopped() throws Exception {
+        Fixture few = new Fixture(Files.createDirectories(temp.resolve("few")), ":ro", Map.of("maxEdits", 2));
+        Files.writeString(few.root.resolve("a.txt"), "a b c\n");
+        EditFileTool.Edit[] three = {new EditFileTool.Edit("a", "A"), new EditFileTool.Edit("b", "B"),
+                new EditFileTool.Edit("c", "C")};
+        ToolResult refused = call(new EditFileTool(few.workspace), new EditFileTool.Arguments("a.txt", List.of(three),
+                Optional.of(true)));
+        assertTrue(refused.isError());
+        assertTrue(text(refused).contains("3 edits were given, more than the 2 one call may make"), text(refused));
+        ToolResult two = call(new EditFileTool(few.workspace), new EditFileTool.Arguments("a.txt",
+                List.of(three[0], three[1]), Optional.of(true)));
+        assertFalse(two.isError(), text(two));
+
+        // a dry run needs no writable root, and each edit searches the whole file: an interrupted call stops
+        Thread.currentThread().interrupt();
+        try {
+            EditFileTool.apply("a b c\n", List.of(three));
+            throw new AssertionError("an interrupted edit went on");
+        } catch (java.io.InterruptedIOException expected) {
+            assertTrue(expected.getMessage().contains("edit 1 of 3"), expected.getMessage());
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
+    @Test
     void anEditKeepsWindowsLineEndsAndPermissions() throws Exception {
         Path file = f.root.resolve("win.txt");
         Files.writeString(file, "one\r\ntwo\r\nthree\r\n");
