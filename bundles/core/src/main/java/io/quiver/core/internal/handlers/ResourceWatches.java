@@ -218,22 +218,14 @@ public final class ResourceWatches implements Catalog.Listener {
         return services;
     }
 
-    /**
-     * The services that would read {@code uri} for the caller, as {@code resources/read} tries them: the fixed
-     * resource, else every template that matches it; each only where the call policy lets the caller read it.
-     */
+    /** The services that would read {@code uri} for the caller, as {@code resources/read} tries them. */
     private List<Object> readers(CallerIdentity caller, String uri) {
-        ResourceEntry fixed = catalog.resources(caller).get(uri);
-        if (fixed != null) {
-            return authorize.allows(caller, Target.resource(uri)) ? List.of(fixed.resource()) : List.of();
+        ResourceReaders.Found found = ResourceReaders.of(catalog, authorize, caller, uri);
+        if (found.fixed() != null) {
+            return List.of(found.fixed().resource());
         }
-        List<Object> readers = new ArrayList<>(1);
-        for (TemplateEntry template : catalog.templates(caller).values()) {
-            if (template.matcher().match(uri) != null
-                    && authorize.allows(caller, Target.resourceTemplate(template.uriTemplate()))) {
-                readers.add(template.template());
-            }
-        }
+        List<Object> readers = new ArrayList<>(found.templates().size());
+        found.templates().forEach(match -> readers.add(match.template().template()));
         return readers;
     }
 

@@ -4,13 +4,9 @@ import io.quiver.api.RequestContext;
 import io.quiver.api.content.ResourceContents;
 import io.quiver.api.input.InputResponse;
 import io.quiver.api.resource.ResourceRequest;
-import io.quiver.api.call.Target;
 import io.quiver.core.internal.catalog.Catalog;
-import io.quiver.core.internal.catalog.ResourceEntry;
-import io.quiver.core.internal.catalog.TemplateEntry;
 import io.quiver.core.internal.messages.ReadResourceResult;
 import io.quiver.core.internal.messages.Result;
-import io.quiver.core.internal.pipeline.Authorize;
 import io.quiver.core.internal.pipeline.ToolPipeline;
 import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.RequestScope;
@@ -23,7 +19,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code resources/read}: a fixed resource by URI, else the first template that matches and has it;
- * what the call policy hides from the caller is not there for it.
+ * what the call policy hides from the caller is not there for it ({@link ResourceReaders}).
  */
 final class ResourcesReadHandler implements MethodHandler<Result> {
 
@@ -50,21 +46,15 @@ final class ResourcesReadHandler implements MethodHandler<Result> {
 
     private List<ResourceContents> read(RequestScope scope, String uri, Map<String, InputResponse> answers)
             throws Exception {
-        Authorize authorize = pipeline.authorize();
-        ResourceEntry fixed = catalog.resources(scope.caller()).get(uri);
-        if (fixed != null && authorize.allows(scope.caller(), Target.resource(uri))) {
-            return orEmpty(fixed.resource().read(new Request(uri, Map.of(), scope, answers)));
+        ResourceReaders.Found found = ResourceReaders.of(catalog, pipeline.authorize(), scope.caller(), uri);
+        if (found.fixed() != null) {
+            return orEmpty(found.fixed().resource().read(new Request(uri, Map.of(), scope, answers)));
         }
-        for (TemplateEntry template : catalog.templates(scope.caller()).values()) {
-            if (!authorize.allows(scope.caller(), Target.resourceTemplate(template.uriTemplate()))) {
-                continue;
-            }
-            Map<String, String> variables = template.matcher().match(uri);
-            if (variables != null) {
-                List<ResourceContents> contents = template.template().read(new Request(uri, variables, scope, answers));
-                if (contents != null && !contents.isEmpty()) {
-                    return contents;
-                }
+        for (ResourceReaders.Match match : found.templates()) {
+            List<ResourceContents> contents = match.template().template().read(new Request(uri, match.variables(), scope,
+                    answers));
+            if (contents != null && !contents.isEmpty()) {
+                return contents;
             }
         }
         return List.of();

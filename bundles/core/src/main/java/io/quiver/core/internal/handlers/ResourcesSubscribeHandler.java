@@ -1,7 +1,6 @@
 package io.quiver.core.internal.handlers;
 
 import io.quiver.api.call.Target;
-import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.pipeline.Authorize;
 import io.quiver.core.internal.messages.EmptyResult;
 import io.quiver.core.internal.request.MethodHandler;
@@ -20,13 +19,11 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class ResourcesSubscribeHandler implements MethodHandler<EmptyResult> {
 
-    private final Catalog catalog;
     private final Authorize authorize;
     private final ResourceWatches watches;
     private final EngineSettings settings;
 
-    ResourcesSubscribeHandler(Catalog catalog, Authorize authorize, ResourceWatches watches, EngineSettings settings) {
-        this.catalog = catalog;
+    ResourcesSubscribeHandler(Authorize authorize, ResourceWatches watches, EngineSettings settings) {
         this.authorize = authorize;
         this.watches = watches;
         this.settings = settings;
@@ -36,8 +33,8 @@ final class ResourcesSubscribeHandler implements MethodHandler<EmptyResult> {
     public EmptyResult handle(RequestScope scope, ObjectNode params) {
         String uri = Params.requireString(params, "uri");
         ListenHandler.checkLength(uri, settings.config().maxResourceUriLength());
-        // a resource the caller may not see is not there for it: nothing to hear about
-        if (catalog.resources(scope.caller()).get(uri) != null && !authorize.allows(scope.caller(), Target.resource(uri))) {
+        // a resource the caller may not read is not there for it: nothing to hear about, nothing kept
+        if (!authorize.allows(scope.caller(), Target.resource(uri))) {
             return EmptyResult.INSTANCE;
         }
         Session session = scope.session();

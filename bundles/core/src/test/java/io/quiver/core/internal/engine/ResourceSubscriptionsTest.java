@@ -242,6 +242,28 @@ class ResourceSubscriptionsTest {
     }
 
     @Test
+    void aDeniedUriIsReadAndHeardOfByNoServiceFixedOrTemplate() throws Exception {
+        resource("fixed", "test://f", 0);
+        template("t", "test://{x}");
+        extensions.addPolicy((caller, target) -> target.kind() == io.quiver.api.call.Target.Kind.RESOURCE
+                && (target.name().equals("test://f") || target.name().startsWith("test://secret")) ? Decision.deny("no")
+                        : Decision.allow(), 0, 1);
+        String session = initialize();
+        JsonNode open = request(session, "resources/read", "{\"uri\":\"test://open\"}");
+        assertEquals("t", open.path("result").path("contents").path(0).path("text").asString(), open.toString());
+        for (String denied : List.of("test://secret1", "test://f")) {
+            // before, the template served both: a denied fixed resource fell through to it, and its reads were
+            // checked against the template alone
+            JsonNode refused = request(session, "resources/read", "{\"uri\":\"" + denied + "\"}");
+            assertEquals(-32002, refused.path("error").path("code").asInt(), denied + ": " + refused);
+            ok(request(session, "resources/subscribe", "{\"uri\":\"" + denied + "\"}"));
+        }
+        assertEquals(List.of(), heard, "no service hears of a subscription to a URI the caller may not read");
+        ok(request(session, "resources/subscribe", "{\"uri\":\"test://open\"}"));
+        assertEquals(List.of("t subscribed test://open"), heard);
+    }
+
+    @Test
     void aLongUriAndWhatAllSubscriptionsHoldAreBounded() throws Exception {
         assembly.close();
         // each subscription holds its URI's length and 100 bytes: two of test://N fit in 250, not three
