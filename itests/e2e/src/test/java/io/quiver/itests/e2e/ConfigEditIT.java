@@ -49,7 +49,8 @@ class ConfigEditIT {
             "listChangedDebounceMs", "100",
             "maxInputRounds", "5", "maxBatchSize", "16", "maxOutputBytes", "524288", "shutdownGraceMs", "5000", "listTtlMs", "1000",
             "readTtlMs", "1000", "cacheScope", "public", "requestStateKeys", "a-new-signing-key-of-at-least-32-chars",
-            "requestStateTtlMs", "300000", "taskTtlMs", "1800000", "taskTimeoutMs", "1800000", "maxTasks", "5000");
+            "requestStateTtlMs", "300000", "taskTtlMs", "1800000", "taskTimeoutMs", "1800000", "maxTasks", "5000",
+            "maxTasksPerSubject", "8");
 
     /** And for every transport setting. */
     private static final Map<String, String> TRANSPORT = ordered(

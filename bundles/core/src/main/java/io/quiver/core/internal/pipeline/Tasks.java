@@ -50,6 +50,8 @@ public final class Tasks {
 
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Task> tasks = new ConcurrentHashMap<>();
+    /** Each owner's tasks that have not ended (working or waiting for input), bounded by maxTasksPerSubject. */
+    private final Map<String, Integer> unfinished = new ConcurrentHashMap<>();
     private final ExecutorService drivers;
     private final ScheduledExecutorService timer;
     private final EngineSettings settings;
@@ -98,6 +100,9 @@ public final class Tasks {
         synchronized (task) {
             task.result = result;
             task.status(TaskStatus.COMPLETED);
+        }
+        ended(task);
+        synchronized (task) {
             return describe(task, false);
         }
     }
@@ -109,13 +114,29 @@ public final class Tasks {
         if (tasks.size() >= settings.config().maxTasks()) {
             throw new McpException(ErrorCodes.INTERNAL_ERROR, "Server busy: too many tasks");
         }
+        RequestScope scope = call.scope();
+        String owner = owner(scope);
+        int most = settings.config().maxTasksPerSubject();
+        boolean[] admitted = {false};
+        unfinished.compute(owner, (o, n) -> {
+            int now = n == null ? 0 : n;
+            if (now >= most) {
+                return n;
+            }
+            admitted[0] = true;
+            return now + 1;
+        });
+        if (!admitted[0]) {
+            throw new McpException(ErrorCodes.SERVER_UNAVAILABLE, "Server busy: " + most + " of your tasks are working or"
+                    + " waiting for input, the most one caller may have (maxTasksPerSubject); try again when one has"
+                    + " ended, or cancel one");
+        }
         byte[] bytes = new byte[16];
         random.nextBytes(bytes);
-        RequestScope scope = call.scope();
         call.handOff(scope.detached());
         call.escalate("running as a task");
         long ttl = settings.config().taskTtlMs();
-        Task task = new Task(HexFormat.of().formatHex(bytes), owner(scope), call, ttl);
+        Task task = new Task(HexFormat.of().formatHex(bytes), owner, call, ttl);
         tasks.put(task.id, task);
         task.expiry = timer.schedule(() -> expire(task), ttl, TimeUnit.MILLISECONDS);
         return task;
@@ -234,7 +255,18 @@ public final class Tasks {
 
     /** The task's call is over (the task stays visible until its TTL). */
     private void over(Task task) {
+        ended(task);
         record.over(task.call);
+    }
+
+    /** The task ended (once for each task): it no longer counts against its owner's maxTasksPerSubject. */
+    private void ended(Task task) {
+        unfinished.computeIfPresent(task.owner, (o, n) -> n <= 1 ? null : n - 1);
+    }
+
+    /** How many tasks of an owner have not ended. */
+    int unfinished(String owner) {
+        return unfinished.getOrDefault(owner, 0);
     }
 
     private Task find(RequestScope scope, String taskId) {

@@ -260,6 +260,48 @@ class StatelessTest {
     }
 
     @Test
+    void aSubjectsUnfinishedTasksAreBoundedAndAnotherSubjectsAreNot() throws Exception {
+        assembly.close();
+        engine = assemble(EngineSettings.of(Map.of("maxTasksPerSubject", 2)), new ToolLimitsRegistry());
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger started = new AtomicInteger();
+        Map<String, Object> props = new HashMap<>();
+        props.put("mcp.tool.name", "job");
+        props.put("mcp.tool.description", "a job");
+        props.put("mcp.tool.taskSupport", "required");
+        props.put("service.id", (long) ++serviceId);
+        catalog.bindTool(call -> {
+            started.incrementAndGet();
+            release.await(10, TimeUnit.SECONDS);
+            return Outcome.text("job done");
+        }, props);
+        String call = "{\"name\":\"job\",\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientCapabilities\":{\"extensions\":{\"io.modelcontextprotocol/tasks\":{}}}}}";
+        List<String> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            JsonNode created = complete(request("tools/call", call, ALICE, null)).path("result");
+            assertEquals("task", created.path("resultType").asString(), created.toString());
+            ids.add(created.path("taskId").asString());
+        }
+        JsonNode third = complete(request("tools/call", call, ALICE, null));
+        assertEquals(-32000, third.path("error").path("code").asInt(), third.toString());
+        assertTrue(third.path("error").path("message").asString().contains("maxTasksPerSubject"), third.toString());
+        JsonNode others = complete(request("tools/call", call, MALLORY, null)).path("result");
+        assertEquals("task", others.path("resultType").asString(), "another subject has its own room: " + others);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (started.get() < 3 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(3, started.get(), "the refused task never ran");
+
+        String get = "{\"taskId\":\"" + ids.get(0) + "\"," + call.substring(call.indexOf("\"_meta\""));
+        complete(request("tasks/cancel", get, ALICE, null));
+        JsonNode again = complete(request("tools/call", call, ALICE, null)).path("result");
+        assertEquals("task", again.path("resultType").asString(), "a cancelled task frees its room: " + again);
+        release.countDown();
+    }
+
+    @Test
     void resourceReadsMayAskForInputToo() throws Exception {
         Map<String, Object> props = new HashMap<>();
         props.put("mcp.resource.uri", "secret://note");
