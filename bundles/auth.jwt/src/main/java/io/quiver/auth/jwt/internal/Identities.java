@@ -18,12 +18,14 @@ final class Identities {
     static final String SCP = "scp";
 
     private final String subjectClaim;
+    private final String subjectPrefix;
     private final String tenantClaim;
     private final String rolesClaim;
     private final String scopeClaim;
 
-    Identities(String subjectClaim, String tenantClaim, String rolesClaim, String scopeClaim) {
+    Identities(String subjectClaim, String subjectPrefix, String tenantClaim, String rolesClaim, String scopeClaim) {
         this.subjectClaim = subjectClaim;
+        this.subjectPrefix = subjectPrefix;
         this.tenantClaim = tenantClaim;
         this.rolesClaim = rolesClaim;
         this.scopeClaim = scopeClaim;
@@ -56,7 +58,7 @@ final class Identities {
         if (scopes == null) {
             return Authentication.refused("the " + scopeClaim + " claim is neither a list of texts nor a text");
         }
-        return Authentication.accepted(new CallerIdentity(sub, tenant, roles, true), scopes);
+        return Authentication.accepted(new CallerIdentity(subjectPrefix + sub, tenant, roles, true), scopes);
     }
 
     /**

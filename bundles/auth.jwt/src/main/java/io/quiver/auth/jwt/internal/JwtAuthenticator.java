@@ -170,8 +170,8 @@ public final class JwtAuthenticator implements Authenticator, ProblemSource {
         List<String> required = TypedConfig.list(c.requiredClaims());
         TokenCheck check = new TokenCheck(keys.selector(),
                 new ClaimsPolicy(issuer, new LinkedHashSet<>(audience), c.clockSkewSeconds(), required),
-                new Identities(c.subjectClaim().trim(), c.tenantClaim().trim(), c.rolesClaim().trim(),
-                        c.scopeClaim().trim()),
+                new Identities(c.subjectClaim().trim(), c.subjectPrefix().trim(), c.tenantClaim().trim(),
+                        c.rolesClaim().trim(), c.scopeClaim().trim()),
                 c.jwksMinRefreshSeconds());
         LOG.info("JWT authentication: issuer {}, audience {}, keys {}, algorithms {}, clock skew {} s{}", issuer,
                 audience, String.join("; ", keys.sources()), Algorithms.names(keys.selector().algorithms()),

@@ -54,6 +54,10 @@ public @interface JwtConfig {
     @AttributeDefinition(description = "Claim naming the caller (a dotted path such as a.b reads a nested claim)")
     String subjectClaim() default "sub";
 
+    @AttributeDefinition(description = "Put before every subject this authenticator names (e.g. idp:), so that no token"
+            + " can name a subject another authenticator (an API key) names; grants then say idp:alice")
+    String subjectPrefix() default "";
+
     @AttributeDefinition(description = "Claim naming the caller's tenant; a token without it belongs to tenant"
             + " default")
     String tenantClaim() default "tenant";

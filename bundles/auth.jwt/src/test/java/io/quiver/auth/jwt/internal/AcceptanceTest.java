@@ -203,6 +203,16 @@ class AcceptanceTest {
     }
 
     @Test
+    void aSubjectPrefixKeepsTokenSubjectsApartFromOtherAuthenticators() {
+        start(config("hmacSecret", SECRET, "subjectPrefix", "idp:"));
+        String token = sign(JWSAlgorithm.HS256, claims().subject("ci").build(), Tokens.hmac(SECRET));
+
+        Authentication result = assertAccepted(authenticator.authenticate(token));
+
+        assertEquals("idp:ci", result.caller().subject(), "not the API key subject ci");
+    }
+
+    @Test
     void oneOfSeveralAudiencesSuffices() {
         start(config("hmacSecret", SECRET, "audience", "https://other.example.com, " + AUDIENCE));
 
