@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quiver.itests.client.McpClient;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,6 +36,7 @@ class PermissionsIT {
     private static final String BOB = Credentials.newApiKey();
     private static final String ROOT = Credentials.newApiKey();
     private static final String OPS = Credentials.newApiKey();
+    private static final String CAROL = Credentials.newApiKey();
 
     private static QuiverServer server;
     private static Path witness;
@@ -41,7 +44,7 @@ class PermissionsIT {
 
     @BeforeAll
     static void start() throws Exception {
-        server = QuiverServer.start("permissions", "core,http,tools-default,admin", home -> {
+        server = QuiverServer.start("permissions", "core,http,tools-default,admin,conformance", home -> {
             Path etc = home.resolve("etc");
             Files.writeString(etc.resolve("io.quiver.auth.apikey-alice.cfg"), Credentials.apiKeyConfig(ALICE, "alice", "dev", ""));
             Files.writeString(etc.resolve("io.quiver.auth.apikey-bob.cfg"), Credentials.apiKeyConfig(BOB, "bob", "support", ""));
@@ -51,6 +54,9 @@ class PermissionsIT {
                     "roles = dev\nallow = tool:witness, tool:*_time\ndeny = tool:convert_time\n");
             Files.writeString(etc.resolve("io.quiver.permissions.grant-support.cfg"), "roles = support\nallow = tool:*\n");
             Files.writeString(etc.resolve("io.quiver.permissions.grant-admins.cfg"), "roles = admin\nallow = *\n");
+            Files.writeString(etc.resolve("io.quiver.auth.apikey-carol.cfg"), Credentials.apiKeyConfig(CAROL, "carol", "reader", ""));
+            Files.writeString(etc.resolve("io.quiver.permissions.grant-readers.cfg"),
+                    "roles = reader\nallow = *\ndeny = resource:test://template/*\n");
             installable = Files.createDirectories(home.resolve("installable"));
             Files.writeString(etc.resolve("io.quiver.tools.admin.cfg"), "allowedRoots = "
                     + installable.toAbsolutePath().toString().replace('\\', '/') + "\n");
@@ -103,6 +109,18 @@ class PermissionsIT {
         assertTrue(ranLine.path("argumentsDigest").asString().startsWith("sha256:"), ranLine.toString());
         String trail = Files.readString(server.home().resolve("audit/calls.jsonl"));
         assertFalse(trail.contains(ALICE) || trail.contains("by-alice"), "a credential or an argument reached the audit trail");
+    }
+
+    @Test
+    void aDeniedResourceUriIsNotReadThroughATemplateEither() throws Exception {
+        // test://template/{id}/data is a template of the conformance feature: before, only the template was checked
+        JsonNode denied = read(CAROL, "test://template/7/data");
+        JsonNode unknown = read(CAROL, "test://nothing/here");
+        assertFalse(denied.has("result"), denied.toString());
+        assertEquals(unknown.path("error").path("code").asInt(), denied.path("error").path("code").asInt(),
+                "a denied URI answers as one that does not exist: " + denied);
+        assertTrue(read(CAROL, "test://static-text").has("result"), "what the grant allows is read");
+        assertTrue(read(ROOT, "test://template/7/data").has("result"), "the template serves whom it may");
     }
 
     @Test
@@ -169,6 +187,13 @@ class PermissionsIT {
 
     private static JsonNode call(String key, String tool, Map<String, Object> arguments) throws Exception {
         return KeyedCalls.call(server.url(), key, tool, arguments);
+    }
+
+    private static JsonNode read(String key, String uri) throws Exception {
+        HttpResponse<String> r = Probe.statelessExchange(server.url(), "resources/read", uri, Map.of("uri", uri),
+                Credentials.bearer(key), T);
+        assertEquals(200, r.statusCode(), r.body());
+        return McpClient.JSON.readTree(r.body());
     }
 
     private static String text(JsonNode response) {
