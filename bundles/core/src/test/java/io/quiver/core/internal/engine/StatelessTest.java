@@ -222,15 +222,7 @@ class StatelessTest {
     @Test
     void taskToolsRunAsTasksForDeclaringClientsOnlyAndBelongToTheirCaller() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
-        Map<String, Object> props = new HashMap<>();
-        props.put("mcp.tool.name", "job");
-        props.put("mcp.tool.description", "a job");
-        props.put("mcp.tool.taskSupport", "required");
-        props.put("service.id", (long) ++serviceId);
-        catalog.bindTool(call -> {
-            release.await(5, TimeUnit.SECONDS);
-            return Outcome.text("job done");
-        }, props);
+        jobTool(release, new AtomicInteger());
         String tasksMeta = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
                 + "\"io.modelcontextprotocol/clientCapabilities\":{\"extensions\":{\"io.modelcontextprotocol/tasks\":{}}}}";
         Recorder refused = request("tools/call", "{\"name\":\"job\"," + META + "}}", ALICE, null);
@@ -265,16 +257,7 @@ class StatelessTest {
         engine = assemble(EngineSettings.of(Map.of("maxTasksPerSubject", 2)), new ToolLimitsRegistry());
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger started = new AtomicInteger();
-        Map<String, Object> props = new HashMap<>();
-        props.put("mcp.tool.name", "job");
-        props.put("mcp.tool.description", "a job");
-        props.put("mcp.tool.taskSupport", "required");
-        props.put("service.id", (long) ++serviceId);
-        catalog.bindTool(call -> {
-            started.incrementAndGet();
-            release.await(10, TimeUnit.SECONDS);
-            return Outcome.text("job done");
-        }, props);
+        jobTool(release, started);
         String call = "{\"name\":\"job\",\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
                 + "\"io.modelcontextprotocol/clientCapabilities\":{\"extensions\":{\"io.modelcontextprotocol/tasks\":{}}}}}";
         List<String> ids = new java.util.ArrayList<>();
@@ -299,6 +282,20 @@ class StatelessTest {
         JsonNode again = complete(request("tools/call", call, ALICE, null)).path("result");
         assertEquals("task", again.path("resultType").asString(), "a cancelled task frees its room: " + again);
         release.countDown();
+    }
+
+    /** A tool {@code job} that runs only as a task and ends with "job done" once released; each run counted. */
+    private void jobTool(CountDownLatch release, AtomicInteger started) {
+        Map<String, Object> props = new HashMap<>();
+        props.put("mcp.tool.name", "job");
+        props.put("mcp.tool.description", "a job");
+        props.put("mcp.tool.taskSupport", "required");
+        props.put("service.id", (long) ++serviceId);
+        catalog.bindTool(call -> {
+            started.incrementAndGet();
+            release.await(10, TimeUnit.SECONDS);
+            return Outcome.text("job done");
+        }, props);
     }
 
     @Test

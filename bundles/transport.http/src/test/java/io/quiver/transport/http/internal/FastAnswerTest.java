@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.quiver.api.transport.Receipt;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -17,52 +16,9 @@ import org.junit.jupiter.api.Test;
  */
 class FastAnswerTest {
 
-    private record Answer(int status, Map<String, String> headers, String type, String body, Runnable written) {
-    }
-
-    private final List<Answer> answers = new ArrayList<>();
+    private final RecordingPost post = new RecordingPost();
+    private final List<RecordingPost.Answer> answers = post.answers;
     private final StreamBudget budget = new StreamBudget();
-    private final FastPost post = new FastPost() {
-        @Override
-        public String header(String name) {
-            return null;
-        }
-
-        @Override
-        public Map<String, String> headers() {
-            return Map.of();
-        }
-
-        @Override
-        public String remoteAddr() {
-            return "127.0.0.1";
-        }
-
-        @Override
-        public String scheme() {
-            return "http";
-        }
-
-        @Override
-        public String authority() {
-            return "127.0.0.1:7711";
-        }
-
-        @Override
-        public void watchClose(Runnable gone) {
-        }
-
-        @Override
-        public void answer(int status, Map<String, String> headers, String contentType, byte[] body, Runnable written) {
-            answers.add(new Answer(status, headers, contentType, body == null ? null : new String(body, StandardCharsets.UTF_8),
-                    written));
-        }
-
-        @Override
-        public void handOver(Handover handover) {
-            throw new AssertionError("an answer is never handed over");
-        }
-    };
 
     @Test
     void aResponseAloneIsPlainJsonCountedUntilWritten() {
@@ -72,7 +28,7 @@ class FastAnswerTest {
         answer.complete(bytes("{\"id\":2}"));
 
         assertEquals(1, answers.size());
-        Answer a = answers.get(0);
+        RecordingPost.Answer a = answers.get(0);
         assertEquals(200, a.status());
         assertEquals(MediaTypes.JSON, a.type());
         assertEquals("{\"id\":1}", a.body());
@@ -103,7 +59,7 @@ class FastAnswerTest {
         answer.send(bytes("{\"method\":\"late\"}"));
 
         assertEquals(1, answers.size());
-        Answer a = answers.get(0);
+        RecordingPost.Answer a = answers.get(0);
         assertEquals(200, a.status());
         assertEquals(MediaTypes.SSE + ";charset=utf-8", a.type());
         assertEquals("event: message\ndata: {\"method\":\"notifications/progress\"}\n\n"
@@ -130,7 +86,7 @@ class FastAnswerTest {
         answer.send(bytes("{\"method\":\"notifications/message\"}"));
         answer.fail(Receipt.Reason.INVALID_REQUEST, bytes("{\"error\":{}}"));
 
-        Answer a = answers.get(0);
+        RecordingPost.Answer a = answers.get(0);
         assertEquals(200, a.status());
         assertEquals(MediaTypes.SSE + ";charset=utf-8", a.type());
         assertEquals("event: message\ndata: {\"method\":\"notifications/message\"}\n\nevent: message\ndata: {\"error\":{}}\n\n",

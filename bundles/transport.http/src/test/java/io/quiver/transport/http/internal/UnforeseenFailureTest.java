@@ -11,7 +11,6 @@ import io.quiver.api.transport.McpSession;
 import io.quiver.api.transport.Receipt;
 import io.quiver.lib.config.TypedConfig;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,9 +32,6 @@ class UnforeseenFailureTest {
     @AfterEach
     void stop() {
         timer.shutdownNow();
-    }
-
-    private record Answer(int status, Map<String, String> headers, String body) {
     }
 
     private static McpEngine failing(Supplier<Throwable> failure) {
@@ -76,62 +72,22 @@ class UnforeseenFailureTest {
         };
     }
 
-    private List<Answer> post(McpEngine engine) {
-        List<Answer> answers = new ArrayList<>();
+    private List<RecordingPost.Answer> post(McpEngine engine) {
         HttpConfig config = TypedConfig.read(HttpConfig.class, Map.of(), null).config();
         McpServlet servlet = new McpServlet(engine, config, timer, HeaderWatch.NONE, new Gatekeeper(false));
-        FastPost post = new FastPost() {
-            @Override
-            public String header(String name) {
-                return null;
-            }
-
-            @Override
-            public Map<String, String> headers() {
-                return Map.of();
-            }
-
-            @Override
-            public String remoteAddr() {
-                return "127.0.0.1";
-            }
-
-            @Override
-            public String scheme() {
-                return "http";
-            }
-
-            @Override
-            public String authority() {
-                return "127.0.0.1:7711";
-            }
-
-            @Override
-            public void watchClose(Runnable gone) {
-            }
-
-            @Override
-            public void answer(int status, Map<String, String> headers, String contentType, byte[] body, Runnable written) {
-                answers.add(new Answer(status, headers, new String(body, StandardCharsets.UTF_8)));
-            }
-
-            @Override
-            public void handOver(Handover handover) {
-                throw new AssertionError("nothing is handed over");
-            }
-        };
+        RecordingPost post = new RecordingPost();
         servlet.fastServe(post, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}".getBytes(StandardCharsets.UTF_8),
                 CallerIdentity.ANONYMOUS);
-        return answers;
+        return post.answers;
     }
 
     @Test
     void anErrorOfTheJvmIsAnsweredWithoutItsName() {
         for (Throwable failure : List.of(new OutOfMemoryError("Java heap space"),
                 new IllegalStateException("secret detail /srv/quiver/etc"), new StackOverflowError())) {
-            List<Answer> answers = post(failing(() -> failure));
+            List<RecordingPost.Answer> answers = post(failing(() -> failure));
             assertEquals(1, answers.size(), failure.toString());
-            Answer a = answers.get(0);
+            RecordingPost.Answer a = answers.get(0);
             assertEquals(500, a.status());
             assertEquals("close", a.headers().get("Connection"));
             assertTrue(a.body().contains("\"message\":\"Internal error\""), a.body());
