@@ -7,7 +7,6 @@ import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.request.Session;
 import io.quiver.core.internal.rpc.McpException;
-import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.settings.EngineSettings;
 import tools.jackson.databind.node.ObjectNode;
 
