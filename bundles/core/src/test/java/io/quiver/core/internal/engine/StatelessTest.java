@@ -167,6 +167,25 @@ class StatelessTest {
     }
 
     @Test
+    void aStateAnswersTheCallItWasIssuedForAndNoOtherArguments() throws Exception {
+        registerGreeter();
+        String asked = "{\"name\":\"greeter\",\"arguments\":{\"file\":\"a.txt\",\"n\":[1,{\"x\":1,\"y\":2}]},";
+        String state = complete(request("tools/call", asked + META + "}}", ALICE, null)).path("result")
+                .path("requestState").asString();
+        // the user approved a.txt: the approval is no approval of PROD.db
+        JsonNode other = complete(request("tools/call", retry(state).replace("{\"name\":\"greeter\",",
+                "{\"name\":\"greeter\",\"arguments\":{\"file\":\"PROD.db\",\"n\":[1,{\"x\":1,\"y\":2}]},"), ALICE, null));
+        assertEquals(-32602, other.path("error").path("code").asInt(), other.toString());
+        assertEquals(0, greeted.get(), "the answer never reached a call with other arguments");
+        // the same arguments, their properties in another order: the same call
+        String again = complete(request("tools/call", asked + META + "}}", ALICE, null)).path("result")
+                .path("requestState").asString();
+        JsonNode same = complete(request("tools/call", retry(again).replace("{\"name\":\"greeter\",",
+                "{\"name\":\"greeter\",\"arguments\":{\"n\":[1,{\"y\":2,\"x\":1}],\"file\":\"a.txt\"},"), ALICE, null));
+        assertEquals("Hello, Ada!", same.path("result").path("content").get(0).path("text").asString(), same.toString());
+    }
+
+    @Test
     void aRequestStateIsGoodForOneRetryOnly() throws Exception {
         registerGreeter();
         String state = complete(request("tools/call", "{\"name\":\"greeter\"," + META + "}}", ALICE, null))
