@@ -29,9 +29,11 @@ public @interface AdminConfig {
 
     @AttributeDefinition(name = "Protected bundles",
             description = "Symbolic names bundle_uninstall refuses (a trailing * matches any rest), besides the "
-                    + "system bundle")
+                    + "system bundle; by default the engine, the transports and the trust boundary (permissions, "
+                    + "authentication, audit): without the permissions bundle everyone may call everything")
     String[] protectedBundles() default {"io.quiver.api", "io.quiver.core", "io.quiver.transport.*",
-        "io.quiver.shell", "io.quiver.tools.admin", "org.apache.felix.*"};
+        "io.quiver.permissions", "io.quiver.auth.*", "io.quiver.audit", "io.quiver.shell", "io.quiver.tools.admin",
+        "org.apache.felix.*"};
 
     @AttributeDefinition(name = "Operator role",
             description = "bundle_install refuses a bundle that could register an authenticator, a call policy, a host "

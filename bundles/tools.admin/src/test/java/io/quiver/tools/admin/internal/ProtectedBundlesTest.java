@@ -3,22 +3,35 @@ package io.quiver.tools.admin.internal;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ProtectedBundlesTest {
 
-    private final ProtectedBundles defaults = new ProtectedBundles(new String[] {"io.quiver.api", "io.quiver.core",
+    private final ProtectedBundles some = new ProtectedBundles(new String[] {"io.quiver.api", "io.quiver.core",
         "io.quiver.transport.*", "io.quiver.shell", "io.quiver.tools.admin", "org.apache.felix.*", " "});
 
     @Test
     void exactNamesAndPrefixes() {
-        assertTrue(defaults.matches("io.quiver.core"));
-        assertTrue(defaults.matches("io.quiver.transport.http"));
-        assertTrue(defaults.matches("org.apache.felix.scr"));
-        assertFalse(defaults.matches("io.quiver.core.extra"));
-        assertFalse(defaults.matches("io.quiver.tools.time"));
-        assertFalse(defaults.matches(""));
-        assertFalse(defaults.matches(null));
+        assertTrue(some.matches("io.quiver.core"));
+        assertTrue(some.matches("io.quiver.transport.http"));
+        assertTrue(some.matches("org.apache.felix.scr"));
+        assertFalse(some.matches("io.quiver.core.extra"));
+        assertFalse(some.matches("io.quiver.tools.time"));
+        assertFalse(some.matches(""));
+        assertFalse(some.matches(null));
         assertFalse(new ProtectedBundles(null).matches("io.quiver.core"));
+    }
+
+    @Test
+    void byDefaultTheTrustBoundaryIsProtectedToo() throws Exception {
+        // an admin who uninstalled the permissions bundle opened every tool, the admin tools included, to everyone
+        ProtectedBundles defaults = new ProtectedBundles((String[]) AdminConfig.class.getMethod("protectedBundles")
+                .getDefaultValue());
+        for (String name : List.of("io.quiver.permissions", "io.quiver.auth.jwt", "io.quiver.auth.apikeys",
+                "io.quiver.audit", "io.quiver.core", "io.quiver.transport.http", "io.quiver.tools.admin")) {
+            assertTrue(defaults.matches(name), name);
+        }
+        assertFalse(defaults.matches("io.quiver.tools.time"));
     }
 }
