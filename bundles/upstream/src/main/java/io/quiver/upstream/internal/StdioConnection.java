@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -40,6 +41,8 @@ final class StdioConnection implements Connection {
     private static final JsonMapper JSON = McpClient.JSON;
     /** How long a closing child gets to exit on end of input, and then on SIGTERM. */
     static final long EXIT_GRACE_MS = 2_000;
+    /** How long after its process exits the lines it wrote may still be read before the connection ends. */
+    private static final long EXIT_LINES_MS = 500;
     /** The longest stderr line kept whole in the tail and the log. */
     private static final int MAX_STDERR_LINE = 2_000;
 
@@ -79,7 +82,10 @@ final class StdioConnection implements Connection {
         Map<String, String> environment = builder.environment();
         environment.keySet().retainAll(INHERITED);
         environment.putAll(spec.env());
-        builder.directory((spec.cwd() != null ? spec.cwd() : workingDirectory).toFile());
+        Path directory = spec.cwd() != null ? spec.cwd() : workingDirectory;
+        builder.directory(directory.toFile());
+        // in a session of its own: what it starts, even orphaned by its exit, is found and stopped with it
+        builder.command(ProcessTree.inOwnSession(command, directory));
         Process p;
         synchronized (lifecycle) { // a close before the start means no start: no process outlives its stop
             if (closing) {
@@ -95,6 +101,10 @@ final class StdioConnection implements Connection {
         Thread err = new Thread(() -> drainStderr(p.getErrorStream()), "quiver-upstream-" + spec.name() + "-err");
         err.setDaemon(true);
         err.start();
+        // a child it left running may hold its stdout open, and then stdout never ends: its exit ends the connection
+        // (after a moment for the last lines it wrote), and stops that child
+        p.onExit().thenRunAsync(() -> end("the process exited"),
+                CompletableFuture.delayedExecutor(EXIT_LINES_MS, TimeUnit.MILLISECONDS));
     }
 
     @Override
@@ -197,6 +207,7 @@ final class StdioConnection implements Connection {
                 if (p.waitFor(closing ? EXIT_GRACE_MS : 500, TimeUnit.MILLISECONDS)) {
                     clean = p.exitValue() == 0;
                     why = "the process exited with status " + p.exitValue();
+                    terminate(p); // what it started and left behind
                 } else if (!closing) {
                     why = why + " while the process kept running; it is stopped";
                     terminate(p);
@@ -227,13 +238,11 @@ final class StdioConnection implements Connection {
             // already closed
         }
         try {
-            if (!p.waitFor(EXIT_GRACE_MS, TimeUnit.MILLISECONDS)) {
-                terminate(p);
-            }
+            p.waitFor(EXIT_GRACE_MS, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            terminate(p);
         }
+        terminate(p); // it, if it is still running, and what it started, also when it exited by itself
         end("Quiver stopped it");
     }
 

@@ -1,0 +1,92 @@
+package io.quiver.upstream.internal;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A stdio upstream's process and what it started: nothing it started outlives it, whether it crashes (its
+ * children orphaned) or stops cleanly when Quiver closes its stdin (children it did not stop).
+ */
+@EnabledOnOs(OS.LINUX)
+class StdioConnectionTest {
+
+    @TempDir
+    Path dir;
+
+    /** A server that starts a child, writes the child's pid, then does {@code then}. */
+    private StdioConnection server(String then) throws Exception {
+        Path script = dir.resolve("server.sh");
+        Files.writeString(script, "sleep 1000 &\necho $! > " + dir.resolve("child.pid") + "\n" + then + "\n");
+        ServerSpec spec = new ServerSpec("evil", ServerSpec.Kind.STDIO, "/bin/sh", List.of(script.toString()), Map.of(),
+                null, null, Map.of(), null);
+        return new StdioConnection(spec, dir, 1 << 20, new StderrTail(10));
+    }
+
+    private ProcessHandle child() throws Exception {
+        Path pid = dir.resolve("child.pid");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while ((!Files.exists(pid) || Files.readString(pid).isBlank()) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        Optional<ProcessHandle> child = ProcessHandle.of(Long.parseLong(Files.readString(pid).trim()));
+        assertTrue(child.isPresent() && child.get().isAlive(), "the server's child runs");
+        return child.get();
+    }
+
+    private static final class Ends implements Connection.Listener {
+        final CompletableFuture<String> closed = new CompletableFuture<>();
+
+        @Override
+        public void message(ObjectNode message, JsonNode relatedTo) {
+        }
+
+        @Override
+        public void closed(String why, boolean clean) {
+            closed.complete(why);
+        }
+    }
+
+    @Test
+    void aServerThatCrashesLeavesNoChildBehind() throws Exception {
+        StdioConnection connection = server("sleep 0.3; exit 1");
+        Ends ends = new Ends();
+        connection.open(ends);
+        ProcessHandle child = child();
+        ends.closed.get(10, TimeUnit.SECONDS);
+        assertTrue(child.onExit().isDone() || waitGone(child), "the crashed server's child was stopped too");
+        connection.close();
+    }
+
+    @Test
+    void aServerStoppedCleanlyLeavesNoChildBehind() throws Exception {
+        StdioConnection connection = server("cat > /dev/null; exit 0"); // ends when its stdin does
+        Ends ends = new Ends();
+        connection.open(ends);
+        ProcessHandle child = child();
+        connection.close();
+        assertTrue(waitGone(child), "the child of a server that stopped when asked was stopped too");
+        assertFalse(child.isAlive());
+    }
+
+    private static boolean waitGone(ProcessHandle p) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (p.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        return !p.isAlive();
+    }
+}
