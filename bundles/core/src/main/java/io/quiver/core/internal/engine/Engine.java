@@ -202,7 +202,7 @@ public final class Engine implements AutoCloseable {
             Session session;
             try {
                 session = sessions.create(sessionEra, inbound.caller(), inbound.clientAddress(), settings.maxSessions(),
-                        settings.maxSessionsPerClient());
+                        settings.maxSessionsPerClient(), settings.maxSessionsPerSubject());
             } catch (McpException e) {
                 return new Receipt.Rejected(e.reason(), JsonRpc.error(id, e.toError()));
             }

@@ -10,8 +10,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Live sessions by id, bounded in number, overall and per client address. Ids are 128 random bits
- * in hex, so they cannot be guessed.
+ * Live sessions by id, bounded in number, overall, per client address and per authenticated subject (of its
+ * tenant and project). Ids are 128 random bits in hex, so they cannot be guessed.
  *
  * <p>When a bound is reached a new session is refused, not made room for: evicting the least
  * recently used idle session would let a flood of {@code initialize} calls push real clients out
@@ -26,6 +26,7 @@ public final class SessionRegistry {
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> perAddress = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> perSubject = new ConcurrentHashMap<>();
     private final AtomicInteger count = new AtomicInteger();
 
     /**
@@ -35,7 +36,8 @@ public final class SessionRegistry {
      * @param address the client's address, or {@code null} when the transport has none
      * @throws McpException ({@link io.quiver.api.transport.Receipt.Reason#UNAVAILABLE}) when a bound is reached
      */
-    public Session create(Era era, CallerIdentity caller, String address, int max, int maxPerAddress) {
+    public Session create(Era era, CallerIdentity caller, String address, int max, int maxPerAddress,
+            int maxPerSubject) {
         String key = address == null ? NO_ADDRESS : address;
         if (count.incrementAndGet() > max) {
             count.decrementAndGet();
@@ -48,6 +50,17 @@ public final class SessionRegistry {
             count.decrementAndGet();
             throw McpException.unavailable("Server busy: " + maxPerAddress + " sessions are open from your address,"
                     + " the most this server keeps per client; close some or try again later");
+        }
+        String subject = subject(caller);
+        if (subject != null && perSubject.computeIfAbsent(subject, k -> new AtomicInteger()).incrementAndGet()
+                > maxPerSubject) {
+            perSubject.computeIfPresent(subject, (k, n) -> n.decrementAndGet() <= 0 ? null : n);
+            if (!key.equals(NO_ADDRESS)) {
+                perAddress.computeIfPresent(key, (k, n) -> n.decrementAndGet() <= 0 ? null : n);
+            }
+            count.decrementAndGet();
+            throw McpException.unavailable("Server busy: " + maxPerSubject + " sessions of yours are open, the most"
+                    + " this server keeps per caller; close some or try again later");
         }
         byte[] bytes = new byte[16];
         random.nextBytes(bytes);
@@ -63,7 +76,17 @@ public final class SessionRegistry {
             if (!session.address().equals(NO_ADDRESS)) {
                 perAddress.computeIfPresent(session.address(), (k, n) -> n.decrementAndGet() <= 0 ? null : n);
             }
+            String subject = subject(session.caller());
+            if (subject != null) {
+                perSubject.computeIfPresent(subject, (k, n) -> n.decrementAndGet() <= 0 ? null : n);
+            }
         }
+    }
+
+    /** Whose sessions are counted together: an authenticated subject of its tenant and project; null for others. */
+    private static String subject(CallerIdentity caller) {
+        return caller == null || !caller.authenticated() ? null
+                : caller.tenant() + "/" + (caller.project() == null ? "" : caller.project()) + "/" + caller.subject();
     }
 
     /** A live session, or {@code null}. */

@@ -89,6 +89,12 @@ public @interface EngineConfig {
     @Min(0)
     int maxSessionsPerClient() default 0;
 
+    @AttributeDefinition(description = "Sessions open at once of one authenticated subject (of its tenant and project);"
+            + " 0 is a sixteenth of maxSessions. So that one key holder cannot take its address's or the server's"
+            + " sessions from the others")
+    @Min(0)
+    int maxSessionsPerSubject() default 0;
+
     @AttributeDefinition(description = "2026-07-28 subscriptions/listen streams open at once; 0 is the session limit")
     @Min(0)
     int maxListeners() default 0;

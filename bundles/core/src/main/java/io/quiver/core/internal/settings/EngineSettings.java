@@ -51,6 +51,12 @@ public final class EngineSettings {
         return configured > 0 ? configured : Math.max(1, maxSessions() / 4);
     }
 
+    /** Sessions open at once of one authenticated subject: the setting, or a sixteenth of {@link #maxSessions()}. */
+    public int maxSessionsPerSubject() {
+        int configured = config.maxSessionsPerSubject();
+        return configured > 0 ? configured : Math.max(1, maxSessions() / 16);
+    }
+
     /** What all resource subscriptions may hold together: the setting, or a sixteenth of the heap limit. */
     public long maxResourceSubscriptionBytes() {
         long configured = config.maxResourceSubscriptionBytes();

@@ -25,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -75,6 +76,27 @@ class EngineLimitsTest {
         engine.sessions().all().get(0).close();
         assertInstanceOf(Receipt.Pending.class, initialize("10.0.0.4"), "a closed session frees its room");
         assertEquals(5, engine.sessions().size());
+    }
+
+    @Test
+    void oneSubjectCannotTakeItsAddressesSessionsFromTheOthers() {
+        engine = assemble(EngineSettings.of(Map.of("maxSessions", 100, "maxSessionsPerClient", 10,
+                "maxSessionsPerSubject", 3)), new ToolLimitsRegistry());
+        CallerIdentity bob = new CallerIdentity("bob", "acme", Set.of(), true);
+        CallerIdentity root = new CallerIdentity("root", "acme", Set.of("admin"), true);
+        for (int i = 0; i < 3; i++) {
+            assertInstanceOf(Receipt.Pending.class, initialize("10.0.0.1", bob));
+        }
+        Receipt.Rejected refused = assertInstanceOf(Receipt.Rejected.class, initialize("10.0.0.2", bob),
+                "from any address");
+        assertEquals(Receipt.Reason.UNAVAILABLE, refused.reason());
+        assertTrue(Json.MAPPER.readTree(refused.body()).path("error").path("message").asString().contains("of yours"));
+        assertInstanceOf(Receipt.Pending.class, initialize("10.0.0.1", root), "another subject behind the same address");
+        assertInstanceOf(Receipt.Pending.class, initialize("10.0.0.1", new CallerIdentity("bob", "globex", Set.of(), true)),
+                "the same name in another tenant is another subject");
+        assertEquals(5, engine.sessions().size(), "a refused session takes no room");
+        engine.sessions().all().stream().filter(s -> s.caller().equals(bob)).findFirst().orElseThrow().close();
+        assertInstanceOf(Receipt.Pending.class, initialize("10.0.0.2", bob), "a closed session frees its room");
     }
 
     @Test
@@ -239,7 +261,11 @@ class EngineLimitsTest {
 
     /** An initialize, answered. */
     private Receipt initialize(String address) {
-        Receipt receipt = engine.receive(bytes(INIT), new Inbound(null, null, CallerIdentity.ANONYMOUS, null, address));
+        return initialize(address, CallerIdentity.ANONYMOUS);
+    }
+
+    private Receipt initialize(String address, CallerIdentity caller) {
+        Receipt receipt = engine.receive(bytes(INIT), new Inbound(null, null, caller, null, address));
         if (receipt instanceof Receipt.Pending pending) {
             Recorder answer = new Recorder();
             pending.exchange().start(answer);
