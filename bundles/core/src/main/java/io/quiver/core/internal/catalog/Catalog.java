@@ -308,7 +308,7 @@ public final class Catalog {
                 if (origin == null || origin.own() != null) {
                     continue;
                 }
-                Set<Scope> scopes = ruled(origin.bundle(), placed.entry().key());
+                Set<Scope> scopes = ruled(origin.bundle(), ruledName(registry, placed.entry().key()));
                 if (!scopes.equals(placed.scopes())) {
                     place(registry, kind, placed.entry(), scopes);
                 }
@@ -350,7 +350,7 @@ public final class Catalog {
             String name = key.apply(value);
             Origin origin = new Origin(symbolicNames.apply(bundleId), own);
             origins.put(serviceId, origin);
-            Set<Scope> scopes = own != null ? own : ruled(origin.bundle(), name);
+            Set<Scope> scopes = own != null ? own : ruled(origin.bundle(), ruledName(registry, name));
             place(registry, kind, new RankedRegistry.Entry<>(name, serviceId, Props.ranking(props), value), scopes);
         }
     }
@@ -429,6 +429,14 @@ public final class Catalog {
      * Where the operator's rules put an entry: the union of every matching rule's scopes, else global;
      * nowhere while rules of etc/ are still awaited.
      */
+    /**
+     * The name scope rules match an entry by: its key, but for a completer the prompt name or URI template it
+     * completes, so that a rule naming a prompt places the prompt's completer with it (not everywhere).
+     */
+    private String ruledName(ScopedRegistry<?> registry, String key) {
+        return registry == completers ? key.substring(key.indexOf(' ') + 1) : key;
+    }
+
     private Set<Scope> ruled(String bundle, String name) {
         if (rulesAwaited > 0) {
             return Set.of();

@@ -1,6 +1,7 @@
 package io.quiver.core.internal.catalog;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -134,6 +135,21 @@ class CatalogScopeTest {
 
         catalog.unbindScopeRule(acme);
         assertEquals(List.of("crm", "crm.report", "ledger"), names(ANYONE), "the rule removed: global again");
+    }
+
+    @Test
+    void aRuleThatNamesAPromptPlacesItsCompleterWithIt() {
+        // before, a rule's names were matched against the completer's key ("ref/prompt review"): never, so the
+        // completer stayed global and another tenant's prompt of the same name got acme's values
+        Map<String, Object> completer = new HashMap<>(Map.of("mcp.completion.refType", "ref/prompt",
+                "mcp.completion.ref", "review", "service.id", IDS.incrementAndGet(), "service.bundleid", 3L));
+        catalog.bindCompleter(request -> null, completer);
+        String key = Catalog.completerKey("ref/prompt", "review");
+        assertNotNull(catalog.completers(GLOBEX).get(key), "no rule yet: global");
+        catalog.bindScopeRule(rule("tenants", "acme", "names", "review"));
+        assertNotNull(catalog.completers(ACME).get(key));
+        assertNull(catalog.completers(GLOBEX).get(key), "placed with its prompt");
+        assertNull(catalog.completers(ANYONE).get(key));
     }
 
     @Test
