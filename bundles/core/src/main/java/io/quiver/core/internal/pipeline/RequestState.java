@@ -8,12 +8,14 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import tools.jackson.core.JacksonException;
@@ -25,13 +27,18 @@ import tools.jackson.databind.node.ObjectNode;
  * input requests the round asked, bound to the caller, the method and target (tool, prompt or
  * resource) and an expiry, signed with HMAC-SHA256. The client only echoes it; anything it changes
  * fails verification. Each state is good for one retry: a replay is refused like a tampered state
- * (the ids of redeemed states are remembered until they expire). Several keys verify (the first
+ * (the ids of redeemed states are remembered until they expire, within bounds per caller and overall). Several keys verify (the first
  * signs), so keys can be rotated without breaking rounds in progress.
  */
 public final class RequestState {
 
-    /** How many redeemed states are remembered at most; beyond it new ones are refused until some expire. */
+    /**
+     * How many redeemed states are remembered at most, and of one caller. Beyond either, the oldest of the caller
+     * with the most are forgotten: a state is bound to its caller, so only that caller could replay one, and no
+     * caller can fill the record to refuse the others' states.
+     */
     static final int MAX_REMEMBERED = 100_000;
+    static final int MAX_REMEMBERED_PER_CALLER = 10_000;
 
     private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder B64D = Base64.getUrlDecoder();
@@ -48,12 +55,26 @@ public final class RequestState {
     private final SecureRandom random = new SecureRandom();
     /** The key made when none is configured: kept for the engine's life, so a reconfiguration keeps states valid. */
     private final byte[] generated = new byte[32];
-    /** Ids of redeemed states with their expiry (epoch ms). */
-    private final Map<String, Long> redeemed = new ConcurrentHashMap<>();
+    /** Ids of redeemed states with their expiry (epoch ms), by caller, oldest first. Guarded by itself. */
+    private final Map<String, LinkedHashMap<String, Long>> redeemed = new HashMap<>();
+    /** How many ids {@link #redeemed} holds. */
+    private int remembered;
+    /** When expired ids were last dropped (epoch ms). */
+    private long swept;
     private volatile List<byte[]> keys;
     private volatile long ttlMs;
 
+    private final int most;
+    private final int mostPerCaller;
+
     public RequestState(List<String> configuredKeys, long ttlMs) {
+        this(configuredKeys, ttlMs, MAX_REMEMBERED, MAX_REMEMBERED_PER_CALLER);
+    }
+
+    /** With other bounds of the redeemed states remembered (for tests). */
+    RequestState(List<String> configuredKeys, long ttlMs, int most, int mostPerCaller) {
+        this.most = most;
+        this.mostPerCaller = mostPerCaller;
         random.nextBytes(generated);
         configure(configuredKeys, ttlMs);
     }
@@ -127,7 +148,7 @@ public final class RequestState {
             throw McpException.invalidParams("Invalid params: requestState has expired; start the request again");
         }
         String id = body.path("jti").asString("");
-        if (id.isEmpty() || !remember(id, expires, now)) {
+        if (id.isEmpty() || !remember(subject, id, expires, now)) {
             throw invalid();
         }
         Map<String, JsonNode> answers = new LinkedHashMap<>();
@@ -141,15 +162,51 @@ public final class RequestState {
         return new Verified(answers, asked);
     }
 
-    /** Records a redeemed state; false when it was redeemed before (or too many are remembered). */
-    private boolean remember(String id, long expires, long now) {
-        if (redeemed.size() >= MAX_REMEMBERED) {
-            redeemed.values().removeIf(exp -> exp < now);
-            if (redeemed.size() >= MAX_REMEMBERED) {
+    /** Records a redeemed state of a caller; false when it was redeemed before. */
+    private boolean remember(String caller, String id, long expires, long now) {
+        synchronized (redeemed) {
+            LinkedHashMap<String, Long> mine = redeemed.computeIfAbsent(caller, c -> new LinkedHashMap<>());
+            if (mine.containsKey(id)) {
                 return false;
             }
+            if (remembered >= most && now - swept > 1_000) {
+                swept = now;
+                for (Iterator<LinkedHashMap<String, Long>> all = redeemed.values().iterator(); all.hasNext(); ) {
+                    LinkedHashMap<String, Long> ids = all.next();
+                    int before = ids.size();
+                    ids.values().removeIf(exp -> exp < now);
+                    remembered -= before - ids.size();
+                    if (ids.isEmpty() && ids != mine) {
+                        all.remove();
+                    }
+                }
+            }
+            if (mine.size() >= mostPerCaller) {
+                forgetOldest(mine);
+            } else if (remembered >= most) {
+                forgetOldest(redeemed.values().stream().max(Comparator.comparingInt(Map::size)).orElse(mine));
+            }
+            mine.put(id, expires);
+            remembered++;
+            return true;
         }
-        return redeemed.putIfAbsent(id, expires) == null;
+    }
+
+    private void forgetOldest(LinkedHashMap<String, Long> ids) {
+        Iterator<String> oldest = ids.keySet().iterator();
+        if (oldest.hasNext()) {
+            oldest.next();
+            oldest.remove();
+            remembered--;
+        }
+    }
+
+    /** How many redeemed states of a caller are remembered. */
+    int remembered(String caller) {
+        synchronized (redeemed) {
+            LinkedHashMap<String, Long> ids = redeemed.get(caller);
+            return ids == null ? 0 : ids.size();
+        }
     }
 
     private static McpException invalid() {
