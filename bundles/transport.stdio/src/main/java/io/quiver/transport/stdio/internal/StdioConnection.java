@@ -8,6 +8,9 @@ import io.quiver.api.transport.MessageSink;
 import io.quiver.api.transport.Receipt;
 import io.quiver.api.transport.TransportErrors;
 import java.io.IOException;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,7 +53,7 @@ final class StdioConnection {
     /** Where the messages of each request go: straight out, as lines. */
     private final MessageSink replies;
     /** Where the session's own messages go (list changes, resource updates). */
-    private final MessageSink notifications;
+    private final Queued notifications;
     private volatile McpSession session;
     private volatile AutoCloseable attached;
     private volatile boolean closed;
@@ -68,7 +71,7 @@ final class StdioConnection {
         this.caller = caller;
         this.maxMessageBytes = maxMessageBytes;
         this.replies = new Lines(out);
-        this.notifications = new Lines(out);
+        this.notifications = new Queued(new Lines(out));
     }
 
     /**
@@ -137,6 +140,7 @@ final class StdioConnection {
     void close() {
         closed = true;
         detach();
+        notifications.stop();
     }
 
     private void detach() {
@@ -210,6 +214,60 @@ final class StdioConnection {
         public void complete(byte[] response) {
             if (response != null) {
                 out.write(response);
+            }
+        }
+    }
+
+    /**
+     * The session's own messages (list changes, resource updates), written by a thread of their own: the engine
+     * sends them from its timer, which must never wait for a client that does not read its stdout (the timer
+     * also runs the watchdog of tool timeouts and the session sweep). At most {@value #MAX_QUEUED} wait; beyond
+     * them a message is dropped and the log says so once.
+     */
+    static final class Queued implements MessageSink {
+        static final int MAX_QUEUED = 1024;
+        private final MessageSink lines;
+        private final BlockingQueue<Runnable> queue = new LinkedBlockingQueue<>(MAX_QUEUED);
+        private final AtomicBoolean dropped = new AtomicBoolean();
+        private final Thread writer = new Thread(this::drain, "quiver-stdio-notifications");
+
+        Queued(MessageSink lines) {
+            this.lines = lines;
+            writer.setDaemon(true);
+            writer.start();
+        }
+
+        /** No more is written: the connection is closed while the server goes on. */
+        void stop() {
+            writer.interrupt();
+        }
+
+        @Override
+        public void send(byte[] message) {
+            offer(() -> lines.send(message));
+        }
+
+        @Override
+        public void complete(byte[] response) {
+            offer(() -> lines.complete(response));
+        }
+
+        private void offer(Runnable write) {
+            if (!queue.offer(write) && dropped.compareAndSet(false, true)) {
+                LOG.warn("The client does not read its stdout: {} notifications wait, and the next are dropped",
+                        MAX_QUEUED);
+            }
+        }
+
+        private void drain() {
+            while (true) {
+                try {
+                    queue.take().run();
+                } catch (InterruptedException e) {
+                    return;
+                } catch (RuntimeException e) {
+                    LOG.warn("Writing a notification failed: {}", e.toString());
+                }
             }
         }
     }

@@ -61,12 +61,46 @@ class StdioConnectionTest {
     }
 
     @Test
-    void theSessionStreamIsAttachedOnceInitializeIsAnsweredAndItsNotificationsGoOut() throws IOException {
+    void theSessionStreamIsAttachedOnceInitializeIsAnsweredAndItsNotificationsGoOut() throws Exception {
         serve("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}\n");
         assertNotNull(engine.session.stream, "attached");
         assertEquals(1, engine.session.linesWhenAttached, "after the initialize response, never before it");
         engine.session.stream.send(utf8("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}"));
-        assertEquals("notifications/tools/list_changed", lines().get(1).path("method").asString());
+        assertEquals("notifications/tools/list_changed", awaitLines(2).get(1).path("method").asString());
+    }
+
+    @Test
+    void theEnginesNotificationsNeverWaitForAClientThatDoesNotRead() throws Exception {
+        // a client that stops reading stdout fills the pipe: before, the engine's timer, sending a list change, then
+        // waited with it, and with it the watchdog of tool timeouts and the session sweep
+        CountDownLatch never = new CountDownLatch(1);
+        LineWriter stuck = new LineWriter(new java.io.OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                try {
+                    never.await();
+                } catch (InterruptedException e) {
+                    throw new IOException(e);
+                }
+            }
+        });
+        StdioConnection.Queued timerSide = new StdioConnection.Queued(new MessageSink() {
+            @Override
+            public void send(byte[] message) {
+                stuck.write(message);
+            }
+
+            @Override
+            public void complete(byte[] response) {
+            }
+        });
+        long start = System.nanoTime();
+        for (int i = 0; i < 3 * StdioConnection.Queued.MAX_QUEUED; i++) {
+            timerSide.send(utf8("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}"));
+        }
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5), "the sender never waited for stdout");
+        timerSide.stop();
+        never.countDown();
     }
 
     @Test
@@ -156,6 +190,15 @@ class StdioConnectionTest {
     private StdioConnection connection(String input, long limit) {
         LineReader in = new LineReader(new ByteArrayInputStream(utf8(input)), () -> limit);
         return new StdioConnection(engine, in, out, CallerIdentity.ANONYMOUS, () -> limit);
+    }
+
+    /** The lines written, once there are at least {@code count} (within 5 s). */
+    private List<JsonNode> awaitLines(int count) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (lines().size() < count && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        return lines();
     }
 
     private List<JsonNode> lines() {
