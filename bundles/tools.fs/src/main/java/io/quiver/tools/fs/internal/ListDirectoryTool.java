@@ -62,7 +62,7 @@ public final class ListDirectoryTool implements Tool {
                 if (text.length() > 0) {
                     text.append('\n');
                 }
-                text.append("directory".equals(entry.type()) ? "[DIR] " : "[FILE] ").append(entry.name());
+                text.append("directory".equals(entry.type()) ? "[DIR] " : "[FILE] ").append(PathRules.plain(entry.name()));
             }
             if (listing.truncated()) {
                 text.append("\n[").append(listing.total() - listing.entries().size())

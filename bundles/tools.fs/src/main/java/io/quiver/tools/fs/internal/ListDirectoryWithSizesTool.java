@@ -90,7 +90,7 @@ public final class ListDirectoryWithSizesTool implements Tool {
             StringBuilder text = new StringBuilder();
             for (ListDirectoryTool.Listed entry : entries) {
                 boolean directory = "directory".equals(entry.type());
-                text.append(directory ? "[DIR] " : "[FILE] ").append(pad(entry.name(), 30)).append(' ')
+                text.append(directory ? "[DIR] " : "[FILE] ").append(pad(PathRules.plain(entry.name()), 30)).append(' ')
                         .append(directory ? "" : padStart(TextFiles.size(entry.size()), 10)).append('\n');
             }
             if (hidden > 0) {

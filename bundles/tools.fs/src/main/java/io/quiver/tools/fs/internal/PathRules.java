@@ -114,6 +114,30 @@ final class PathRules {
         return null;
     }
 
+    /**
+     * A name or path as a line of text output shows it: control characters (a line break in a file name, say,
+     * which would forge entries in a listing the model reads) as {@code \\uXXXX}. Structured output keeps the
+     * real name.
+     */
+    static String plain(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < 0x20 || c == 0x7F) {
+                StringBuilder b = new StringBuilder(name.length() + 8).append(name, 0, i);
+                for (int j = i; j < name.length(); j++) {
+                    char d = name.charAt(j);
+                    if (d < 0x20 || d == 0x7F) {
+                        b.append(String.format(Locale.ROOT, "\\u%04X", (int) d));
+                    } else {
+                        b.append(d);
+                    }
+                }
+                return b.toString();
+            }
+        }
+        return name;
+    }
+
     /** A requested path for a message: quoted, cut when long, control characters escaped. */
     static String show(String requested) {
         StringBuilder b = new StringBuilder("'");

@@ -291,7 +291,7 @@ public final class SearchFileContentsTool implements Tool {
                 }
                 for (int j = start; j <= to; j++) {
                     boolean isMatch = j == i || j > i && regexFinds(matcher, lines.get(j), deadline, path);
-                    shown.append(path).append(isMatch ? ':' : '-').append(j + 1).append(isMatch ? ": " : "- ")
+                    shown.append(PathRules.plain(path.toString())).append(isMatch ? ':' : '-').append(j + 1).append(isMatch ? ": " : "- ")
                             .append(cut(lines.get(j))).append('\n');
                 }
                 long size = size(match);

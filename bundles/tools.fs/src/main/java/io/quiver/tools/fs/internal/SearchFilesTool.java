@@ -92,7 +92,8 @@ public final class SearchFilesTool implements Tool {
                 return true;
             });
             boolean truncated = cut[0] || walker.limited();
-            StringBuilder text = new StringBuilder(matches.isEmpty() ? "No matches found" : String.join("\n", matches));
+            StringBuilder text = new StringBuilder(matches.isEmpty() ? "No matches found"
+                    : String.join("\n", matches.stream().map(PathRules::plain).toList()));
             if (truncated) {
                 text.append("\n[The search stopped early: ").append(cut[0] ? "the result limit is " + limit
                         : "it visited " + sandbox.settings().maxScannedEntries() + " entries")

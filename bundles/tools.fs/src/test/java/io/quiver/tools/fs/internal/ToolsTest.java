@@ -180,6 +180,18 @@ class ToolsTest {
     }
 
     @Test
+    void aLineBreakInAFileNameCannotForgeListingLines() throws Exception {
+        Files.writeString(f.root.resolve("x\n[DIR] secrets"), "");
+        String listing = text(call(new ListDirectoryTool(f.workspace), new PathArgument(".")));
+        assertFalse(listing.contains("\n[DIR] secrets"), listing);
+        assertTrue(listing.contains("[FILE] x\\u000A[DIR] secrets"), listing);
+        ToolResult found = call(new SearchFilesTool(f.workspace), new SearchFilesTool.Arguments(".", "*secrets*",
+                Optional.empty()));
+        assertEquals(1, text(found).lines().count(), text(found));
+        assertTrue(text(found).endsWith("x\\u000A[DIR] secrets"), text(found));
+    }
+
+    @Test
     void anEditKeepsWindowsLineEndsAndPermissions() throws Exception {
         Path file = f.root.resolve("win.txt");
         Files.writeString(file, "one\r\ntwo\r\nthree\r\n");
