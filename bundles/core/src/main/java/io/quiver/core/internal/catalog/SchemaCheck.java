@@ -9,8 +9,11 @@ import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.dialect.Dialect;
 import com.networknt.schema.dialect.Dialects;
 import com.networknt.schema.keyword.AnnotationKeyword;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
@@ -32,6 +35,12 @@ final class SchemaCheck {
             "http://json-schema.org/draft-06/schema", SpecificationVersion.DRAFT_6,
             "http://json-schema.org/draft-04/schema", SpecificationVersion.DRAFT_4);
     private static final int MAX_REPORTED = 3;
+    /**
+     * Most schema nodes a schema may amount to with its local {@code $ref}s written out: validating arguments walks
+     * them, so a schema of a few lines whose references double at every level (an upstream server's, say) would
+     * take minutes and the heap at every call.
+     */
+    static final long MAX_EXPANDED = 200_000;
 
     /**
      * JSON Schema 2020-12 knowing MCP's own annotation keyword {@code x-mcp-header} (2026-07-28), so it
@@ -78,6 +87,11 @@ final class SchemaCheck {
             throw new IllegalArgumentException(what + ": $schema " + declared + " is not a JSON Schema dialect this"
                     + " server knows (2020-12, 2019-09, draft-07, draft-06, draft-04)");
         }
+        long expanded = expanded(schema);
+        if (expanded > MAX_EXPANDED) {
+            throw new IllegalArgumentException(what + " is too complex to check arguments against: with its $refs"
+                    + " written out it has more than " + MAX_EXPANDED + " schemas");
+        }
         List<Error> errors = meta(dialect).validate(schema);
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException(what + " is not a valid JSON Schema: " + errors.stream()
@@ -110,6 +124,51 @@ final class SchemaCheck {
                 return s;
             }
         };
+    }
+
+    /**
+     * How many schema nodes a schema amounts to with its local {@code $ref}s ({@code #...}) written out, counted
+     * once per node (so in time linear in the schema), up to a little more than {@link #MAX_EXPANDED}. A reference
+     * back to a node being counted (a recursive schema) counts one: it goes as deep as the arguments do.
+     */
+    static long expanded(JsonNode root) {
+        return expanded(root, root, new IdentityHashMap<>(), Collections.newSetFromMap(new IdentityHashMap<>()));
+    }
+
+    private static long expanded(JsonNode node, JsonNode root, Map<JsonNode, Long> counted, Set<JsonNode> open) {
+        if (!node.isContainer()) {
+            return 1;
+        }
+        Long known = counted.get(node);
+        if (known != null) {
+            return known;
+        }
+        if (!open.add(node)) {
+            return 1;
+        }
+        long total = 1;
+        JsonNode ref = node.isObject() ? node.get("$ref") : null;
+        if (ref != null && ref.isString() && ref.stringValue().startsWith("#")) {
+            JsonNode target;
+            try {
+                target = root.at(ref.stringValue().substring(1));
+            } catch (IllegalArgumentException e) {
+                target = null; // an anchor (#name), not a pointer: compiling resolves or refuses it
+            }
+            if (target != null && !target.isMissingNode()) {
+                total += expanded(target, root, counted, open);
+            }
+        }
+        for (JsonNode child : node) {
+            if (total > MAX_EXPANDED) {
+                break;
+            }
+            total += expanded(child, root, counted, open);
+        }
+        open.remove(node);
+        total = Math.min(total, MAX_EXPANDED + 1);
+        counted.put(node, total);
+        return total;
     }
 
     /** The schema compiled in the registry, with every {@code $ref} resolved now rather than at a call. */

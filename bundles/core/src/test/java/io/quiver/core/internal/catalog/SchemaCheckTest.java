@@ -1,6 +1,7 @@
 package io.quiver.core.internal.catalog;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.networknt.schema.Schema;
@@ -51,5 +52,30 @@ class SchemaCheckTest {
         assertEquals(first, lazy.get(), "compiled once");
         assertTrue(first.validate(Json.MAPPER.readTree("{\"count\":2}")).isEmpty());
         assertEquals(1, first.validate(Json.MAPPER.readTree("{\"count\":\"two\"}")).size());
+    }
+    @Test
+    void aSchemaWhoseReferencesDoubleAtEveryLevelIsRefusedAtRegistration() {
+        // an upstream server listed one: validating a call's arguments took 70 s and then the heap
+        StringBuilder defs = new StringBuilder();
+        for (int i = 0; i < 30; i++) {
+            defs.append("\"d").append(i).append("\":{\"allOf\":[{\"$ref\":\"#/$defs/d").append(i + 1)
+                    .append("\"},{\"$ref\":\"#/$defs/d").append(i + 1).append("\"}]},");
+        }
+        defs.append("\"d30\":{\"type\":\"string\"}");
+        JsonNode bomb = Json.MAPPER.readTree("{\"type\":\"object\",\"properties\":{\"s\":{\"$ref\":\"#/$defs/d0\"}},"
+                + "\"$defs\":{" + defs + "}}");
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> check.compile(bomb, "tool bomb: inputSchema"));
+        assertTrue(refused.getMessage().contains("too complex"), refused.getMessage());
+
+        // a recursive schema (a tree) and a large flat one are fine
+        check.compile(Json.MAPPER.readTree("{\"type\":\"object\",\"properties\":{\"node\":{\"$ref\":\"#/$defs/n\"}},"
+                + "\"$defs\":{\"n\":{\"type\":\"object\",\"properties\":{\"kids\":{\"type\":\"array\","
+                + "\"items\":{\"$ref\":\"#/$defs/n\"}}}}}}"), "tree");
+        StringBuilder wide = new StringBuilder("{\"type\":\"object\",\"properties\":{");
+        for (int i = 0; i < 2000; i++) {
+            wide.append(i == 0 ? "" : ",").append("\"p").append(i).append("\":{\"type\":\"string\",\"maxLength\":9}");
+        }
+        check.compile(Json.MAPPER.readTree(wide + "}}"), "wide");
     }
 }
