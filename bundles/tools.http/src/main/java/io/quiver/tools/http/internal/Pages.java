@@ -13,12 +13,18 @@ import java.util.Set;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
+import org.jsoup.select.NodeTraversor;
 
 /**
  * What a fetched body is for the model: HTML converted to Markdown (jsoup parses it, flexmark-java's
  * converter writes Markdown), other text as text in its charset, anything else binary.
  */
 final class Pages {
+
+    /** Most elements a page may have to be converted to Markdown; a larger one is given as its text. */
+    static final int MAX_ELEMENTS = 50_000;
+    /** Deepest a page's elements may nest to be converted to Markdown; a deeper one is given as its text. */
+    static final int MAX_DEPTH = 128;
 
     /** The kinds of body. */
     enum Kind { HTML, TEXT, BINARY }
@@ -115,9 +121,28 @@ final class Pages {
                 image.attr("src", absolute);
             }
         }
+        int[] shape = shape(document.body());
+        if (shape[0] > MAX_ELEMENTS || shape[1] > MAX_DEPTH) {
+            // the converter's time grows with the square of such a page and no timeout stops it: its text instead
+            return "[This page has " + shape[0] + " elements nested up to " + shape[1] + " deep, more than is converted"
+                    + " to Markdown (" + MAX_ELEMENTS + " elements, " + MAX_DEPTH + " deep): its text follows.]\n\n"
+                    + document.body().wholeText().replaceAll("\\n\\s*\\n+", "\n\n").strip();
+        }
         StringBuilder markdown = new StringBuilder();
         converter().convert(document.body(), markdown, 1);
         return markdown.toString().strip();
+    }
+
+    /** How many elements a page's body has, and how deep they nest: {@code [elements, depth]}. */
+    static int[] shape(Element body) {
+        int[] shape = new int[2];
+        NodeTraversor.traverse((node, depth) -> {
+            if (node instanceof Element) {
+                shape[0]++;
+                shape[1] = Math.max(shape[1], depth);
+            }
+        }, body);
+        return shape;
     }
 
     /** A converter per page: cheap next to a fetch, and no question of sharing one between calls. */

@@ -95,6 +95,17 @@ class FetchToolTest {
     }
 
     @Test
+    void aPageNestedTooDeepForTheConverterIsGivenAsItsText() {
+        // 50,000 nested divs took the converter minutes of one core, long after the call had timed out
+        int depth = 50_000;
+        String page = "<html><body>" + "<div>".repeat(depth) + "deep text" + "</div>".repeat(depth) + "</body></html>";
+        server.content("/deep.html", "text/html; charset=utf-8", page);
+        ToolResult result = call(Map.of("url", url("/deep.html")));
+        assertFalse(result.isError(), text(result));
+        assertTrue(text(result).contains("its text follows") && text(result).contains("deep text"), text(result));
+    }
+
+    @Test
     void rawReturnsTheHtmlItself() {
         server.content("/page.html", "text/html", PAGE);
         String text = text(call(Map.of("url", url("/page.html"), "raw", true, "max_length", 100_000)));
