@@ -106,7 +106,14 @@ final class InputBroker {
             @SuppressWarnings("unchecked")
             Map<String, Object> content = answer.path("content").isObject()
                     ? Json.MAPPER.convertValue(answer.get("content"), Map.class) : Map.of();
-            return new InputResponse.Elicited(action, content);
+            InputResponse.Elicited elicited = new InputResponse.Elicited(action, content);
+            // what the user accepted fits the form, as the host's answers must: the tool gets the types it asked for
+            String misfit = HostAnswers.misfit(request, elicited);
+            if (misfit != null) {
+                throw McpException.invalidParams("Invalid params: the answer to input request '" + request.key()
+                        + "' does not fit its requestedSchema: " + misfit);
+            }
+            return elicited;
         }
         if (request instanceof InputRequest.Sampling) {
             Content content;

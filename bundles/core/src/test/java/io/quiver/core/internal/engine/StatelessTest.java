@@ -186,6 +186,19 @@ class StatelessTest {
     }
 
     @Test
+    void anAcceptedAnswerThatDoesNotFitTheFormIsRefused() throws Exception {
+        registerGreeter();
+        String state = complete(request("tools/call", "{\"name\":\"greeter\"," + META + "}}", ALICE, null))
+                .path("result").path("requestState").asString();
+        JsonNode misfit = complete(request("tools/call", retry(state).replace("{\"name\":\"Ada\"}", "{\"name\":42}"),
+                ALICE, null));
+        assertEquals(-32602, misfit.path("error").path("code").asInt(), misfit.toString());
+        assertTrue(misfit.path("error").path("message").asString().contains("does not fit its requestedSchema"),
+                misfit.toString());
+        assertEquals(0, greeted.get(), "the tool never got a number where it asked for a string");
+    }
+
+    @Test
     void aRequestStateIsGoodForOneRetryOnly() throws Exception {
         registerGreeter();
         String state = complete(request("tools/call", "{\"name\":\"greeter\"," + META + "}}", ALICE, null))
