@@ -124,8 +124,8 @@ public final class DirectoryTreeTool implements Tool {
             content.add(new TextContent(Json.pretty(top)));
             if (truncated) {
                 content.add(new TextContent("[The tree is incomplete: " + (cut[0] ? "the result limit is " + limit
-                        + " entries" : "the scan stopped after " + sandbox.settings().maxScannedEntries()
-                        + " entries") + ". Ask for a subdirectory, a smaller maxDepth, or exclude more.]"));
+                        + " entries" : "it stopped at " + walker.bound()) + ". Ask for a subdirectory, a smaller"
+                        + " maxDepth, or exclude more.]"));
             }
             return new ToolResult(content, new Tree(dir.path().toString(), flat, truncated), false, Map.of());
         }

@@ -180,10 +180,10 @@ public final class SearchFileContentsTool implements Tool {
             root = entry.path().toString();
             if (!entry.attributes().isDirectory()) {
                 search.file(entry.dir(), entry.name(), entry.path(), entry.attributes());
-                return search.result(root, false);
+                return search.result(root, null);
             }
         }
-        boolean limited;
+        String limited;
         try (Dir dir = sandbox.openDirectory(arguments.path())) {
             Walker walker = new Walker(call == null ? null : call.context(), settings.maxScannedEntries(), sandbox.roots());
             walker.walk(dir, 0, (parent, name, relative, attributes, depth) -> {
@@ -200,7 +200,7 @@ public final class SearchFileContentsTool implements Tool {
                 }
                 return true;
             });
-            limited = walker.limited();
+            limited = walker.limited() ? walker.bound() : null;
         }
         return search.result(root, limited);
     }
@@ -338,8 +338,9 @@ public final class SearchFileContentsTool implements Tool {
             return line.length() <= MAX_LINE_CHARS ? line : line.substring(0, MAX_LINE_CHARS) + "…";
         }
 
-        ToolResult result(String root, boolean limited) {
-            boolean truncated = full || limited;
+        /** @param limited the walk's bound it met, or null */
+        ToolResult result(String root, String limited) {
+            boolean truncated = full || limited != null;
             StringBuilder out = new StringBuilder(matches.isEmpty() && !outOfRoom ? "No matches found\n" : text);
             out.append("[").append(matches.size()).append(matches.size() == 1 ? " match" : " matches").append(" in ")
                     .append(searched).append(searched == 1 ? " file" : " files");
@@ -349,8 +350,7 @@ public final class SearchFileContentsTool implements Tool {
             if (truncated) {
                 out.append("; stopped early: ").append(outOfRoom ? "the output limit of " + budget + " bytes (fewer"
                         + " contextLines, or a narrower path, filePattern or pattern, show the rest)"
-                        : full ? "the result limit of " + limit + " matches"
-                        : "the scan limit of " + sandbox.settings().maxScannedEntries() + " entries");
+                        : full ? "the result limit of " + limit + " matches" : limited);
             }
             out.append("]");
             return new ToolResult(List.of(new TextContent(out.toString())),

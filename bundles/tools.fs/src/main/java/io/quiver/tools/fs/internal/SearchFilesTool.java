@@ -96,7 +96,7 @@ public final class SearchFilesTool implements Tool {
                     : String.join("\n", matches.stream().map(PathRules::plain).toList()));
             if (truncated) {
                 text.append("\n[The search stopped early: ").append(cut[0] ? "the result limit is " + limit
-                        : "it visited " + sandbox.settings().maxScannedEntries() + " entries")
+                        : "it reached " + walker.bound())
                         .append(". Narrow the path or the pattern.]");
             }
             return new ToolResult(List.of(new TextContent(text.toString())),

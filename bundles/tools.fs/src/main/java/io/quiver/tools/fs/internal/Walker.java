@@ -37,6 +37,8 @@ final class Walker {
     private final AllowedRoots roots;
     private int scanned;
     private boolean limited;
+    /** Whether a directory lay deeper than {@link #MAX_DEPTH}, and was not walked. */
+    private boolean tooDeep;
     private boolean stopped;
 
     Walker(RequestContext context, int maxScanned, AllowedRoots roots) {
@@ -81,6 +83,8 @@ final class Walker {
                         walk(child, relative, depth + 1, maxDepth, visitor);
                     }
                 }
+            } else if (into && attributes.isDirectory() && maxDepth == MAX_DEPTH && !stopped) {
+                tooDeep = true; // not what the caller asked for: the walk's own bound, said so
             }
         }
     }
@@ -90,9 +94,15 @@ final class Walker {
         stopped = true;
     }
 
-    /** Whether the walk stopped at the number of entries it may visit. */
+    /** Whether the walk left entries out by its own bounds: the entries it may visit, or the deepest level. */
     boolean limited() {
-        return limited;
+        return limited || tooDeep;
+    }
+
+    /** Which of its bounds the walk met, for the message that says the result is incomplete. */
+    String bound() {
+        return limited ? "the scan limit of " + maxScanned + " entries"
+                : "the deepest level a walk goes (" + MAX_DEPTH + " below the path)";
     }
 
     /** The type of an entry as the tools name it. */

@@ -192,6 +192,20 @@ class ToolsTest {
     }
 
     @Test
+    void aSearchThatMeetsTheDeepestLevelSaysItsResultIsIncomplete() throws Exception {
+        Path deep = f.root;
+        for (int i = 0; i < Walker.MAX_DEPTH + 4; i++) {
+            deep = deep.resolve("d");
+        }
+        Files.createDirectories(deep);
+        Files.writeString(deep.resolve("needle.txt"), "x");
+        ToolResult found = call(new SearchFilesTool(f.workspace), new SearchFilesTool.Arguments(".", "**/needle.txt",
+                Optional.empty()));
+        // before, "No matches found" and nothing more: as if the file were not there
+        assertTrue(text(found).contains("the deepest level a walk goes"), text(found));
+    }
+
+    @Test
     void anEditKeepsWindowsLineEndsAndPermissions() throws Exception {
         Path file = f.root.resolve("win.txt");
         Files.writeString(file, "one\r\ntwo\r\nthree\r\n");
