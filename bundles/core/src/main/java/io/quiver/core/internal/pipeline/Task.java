@@ -31,8 +31,12 @@ final class Task {
     Future<?> running;
     Future<?> expiry;
 
-    Task(String id, String owner, Call call, long ttlMs) {
+    /** Whether it counts against its owner's {@code maxTasksPerSubject} until it ends. */
+    final boolean counted;
+
+    Task(String id, String owner, Call call, long ttlMs, boolean counted) {
         this.id = id;
+        this.counted = counted;
         this.owner = owner;
         this.call = call;
         this.ttlMs = ttlMs;

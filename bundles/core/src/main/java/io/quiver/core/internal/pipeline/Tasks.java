@@ -86,7 +86,7 @@ public final class Tasks {
 
     /** Starts a task for a call with the answers it gathered so far; the task owns the call from now on. */
     TaskInfo start(Call call, Map<String, InputResponse> answers) {
-        Task task = create(call);
+        Task task = create(call, true);
         task.answers.putAll(answers);
         synchronized (task) {
             drive(task);
@@ -96,18 +96,16 @@ public final class Tasks {
 
     /** A task already completed with the call's result (a tool that gathered input, then just finished). */
     TaskInfo completed(Call call, CallToolResult result) {
-        Task task = create(call);
+        Task task = create(call, false); // its tool has run: nothing to bound, a refusal would hide what it did
         synchronized (task) {
             task.result = result;
             task.status(TaskStatus.COMPLETED);
-        }
-        ended(task);
-        synchronized (task) {
             return describe(task, false);
         }
     }
 
-    private Task create(Call call) {
+    /** @param bounded whether the task counts against its owner's maxTasksPerSubject (one that has not ended) */
+    private Task create(Call call, boolean bounded) {
         if (tasks.size() >= settings.config().maxTasks()) {
             expire();
         }
@@ -116,16 +114,20 @@ public final class Tasks {
         }
         RequestScope scope = call.scope();
         String owner = owner(scope);
+        // an authenticated subject's: the unauthenticated local callers are one owner, and bounded together by maxTasks
+        boolean counted = bounded && scope.caller() != null && scope.caller().authenticated();
         int most = settings.config().maxTasksPerSubject();
-        boolean[] admitted = {false};
-        unfinished.compute(owner, (o, n) -> {
-            int now = n == null ? 0 : n;
-            if (now >= most) {
-                return n;
-            }
-            admitted[0] = true;
-            return now + 1;
-        });
+        boolean[] admitted = {!counted};
+        if (counted) {
+            unfinished.compute(owner, (o, n) -> {
+                int now = n == null ? 0 : n;
+                if (now >= most) {
+                    return n;
+                }
+                admitted[0] = true;
+                return now + 1;
+            });
+        }
         if (!admitted[0]) {
             throw new McpException(ErrorCodes.SERVER_UNAVAILABLE, "Server busy: " + most + " of your tasks are working or"
                     + " waiting for input, the most one caller may have (maxTasksPerSubject); try again when one has"
@@ -136,7 +138,7 @@ public final class Tasks {
         call.handOff(scope.detached());
         call.escalate("running as a task");
         long ttl = settings.config().taskTtlMs();
-        Task task = new Task(HexFormat.of().formatHex(bytes), owner, call, ttl);
+        Task task = new Task(HexFormat.of().formatHex(bytes), owner, call, ttl, counted);
         tasks.put(task.id, task);
         task.expiry = timer.schedule(() -> expire(task), ttl, TimeUnit.MILLISECONDS);
         return task;
@@ -261,7 +263,9 @@ public final class Tasks {
 
     /** The task ended (once for each task): it no longer counts against its owner's maxTasksPerSubject. */
     private void ended(Task task) {
-        unfinished.computeIfPresent(task.owner, (o, n) -> n <= 1 ? null : n - 1);
+        if (task.counted) {
+            unfinished.computeIfPresent(task.owner, (o, n) -> n <= 1 ? null : n - 1);
+        }
     }
 
     /** How many tasks of an owner have not ended. */

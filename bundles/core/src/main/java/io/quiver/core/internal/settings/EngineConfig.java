@@ -172,8 +172,8 @@ public @interface EngineConfig {
     @Min(1)
     int maxTasks() default 10_000;
 
-    @AttributeDefinition(description = "Tasks extension: tasks one subject (of its tenant and project) may have working or"
-            + " waiting for input at once; a task beyond it is refused with -32000 (server busy)")
+    @AttributeDefinition(description = "Tasks extension: tasks one authenticated subject (of its tenant and project) may"
+            + " have working or waiting for input at once; a task beyond it is refused with -32000 (server busy)")
     @Min(1)
     int maxTasksPerSubject() default 16;
 }

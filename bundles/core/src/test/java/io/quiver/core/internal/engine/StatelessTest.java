@@ -308,6 +308,13 @@ class StatelessTest {
             Thread.sleep(10);
         }
         assertEquals(3, started.get(), "the refused task never ran");
+        Thread.sleep(50);
+        assertEquals(3, started.get(), "nor later");
+
+        for (int i = 0; i < 3; i++) {
+            assertEquals("task", complete(request("tools/call", call, CallerIdentity.ANONYMOUS, null)).path("result")
+                    .path("resultType").asString(), "the unauthenticated local callers are not one subject's bucket");
+        }
 
         String get = "{\"taskId\":\"" + ids.get(0) + "\"," + call.substring(call.indexOf("\"_meta\""));
         complete(request("tasks/cancel", get, ALICE, null));
