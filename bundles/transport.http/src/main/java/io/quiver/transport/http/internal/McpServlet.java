@@ -280,7 +280,7 @@ final class McpServlet extends HttpServlet {
                     public void body(byte[] body) {
                         try {
                             LaneThread.routed(route, () -> received(req, resp, async, body, caller));
-                        } catch (RuntimeException e) {
+                        } catch (RuntimeException | Error e) {
                             LOG.error("A POST to the MCP endpoint failed", e);
                             finish(async, HttpServletResponse.SC_INTERNAL_SERVER_ERROR, TransportErrors.INTERNAL_ERROR, "Internal error", true);
                         }
@@ -637,7 +637,7 @@ final class McpServlet extends HttpServlet {
         boolean taken = LaneThread.execute(pool, () -> {
             try {
                 rest.accept(async);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 LOG.error("A POST to the MCP endpoint failed", e);
                 dropped.run();
                 finish(async, HttpServletResponse.SC_INTERNAL_SERVER_ERROR, TransportErrors.INTERNAL_ERROR, "Internal error", true);
