@@ -41,7 +41,7 @@ public final class Handlers {
         table.put("initialize", new InitializeHandler(settings));
         table.put("ping", new PingHandler());
         table.put("logging/setLevel", new SetLevelHandler());
-        table.put("resources/subscribe", new ResourcesSubscribeHandler(pipeline.authorize(), watches, settings));
+        table.put("resources/subscribe", new ResourcesSubscribeHandler(watches, settings));
         table.put("resources/unsubscribe", new ResourcesUnsubscribeHandler(watches));
         return Map.copyOf(table);
     }

@@ -74,16 +74,19 @@ public final class ResourceWatches implements Catalog.Listener {
         if ((subscriber == null ? 0 : subscriber.uris().size()) >= most) {
             return Added.FULL;
         }
+        if (!authorize.allows(caller, Target.resource(uri))) {
+            return Added.DENIED; // a resource the caller may not read is not there for it: nothing to hear, nothing kept
+        }
         if (bytes + cost(uri) > budget) {
             return Added.SERVER_FULL;
         }
-        bytes += cost(uri);
+        Set<Subscribable> services = resolve(caller, uri);
         boolean first = subscriber == null;
         if (first) {
             subscriber = new Subscriber(caller, new HashMap<>());
             subscribers.put(owner, subscriber);
         }
-        Set<Subscribable> services = resolve(caller, uri);
+        bytes += cost(uri);
         subscriber.uris().put(uri, services);
         services.forEach(s -> up(new Watch(uri, s)));
         return first ? Added.FIRST : Added.MORE;
@@ -144,7 +147,9 @@ public final class ResourceWatches implements Catalog.Listener {
         /** The owner holds the most subscriptions it may: none was added. */
         FULL,
         /** All subscriptions together hold the most memory they may ({@code maxResourceSubscriptionBytes}). */
-        SERVER_FULL
+        SERVER_FULL,
+        /** The caller may not read the URI: nothing was kept (answered as if subscribed: no existence oracle). */
+        DENIED
     }
 
     @Override

@@ -1,7 +1,5 @@
 package io.quiver.core.internal.handlers;
 
-import io.quiver.api.call.Target;
-import io.quiver.core.internal.pipeline.Authorize;
 import io.quiver.core.internal.messages.EmptyResult;
 import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.RequestScope;
@@ -18,12 +16,10 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class ResourcesSubscribeHandler implements MethodHandler<EmptyResult> {
 
-    private final Authorize authorize;
     private final ResourceWatches watches;
     private final EngineSettings settings;
 
-    ResourcesSubscribeHandler(Authorize authorize, ResourceWatches watches, EngineSettings settings) {
-        this.authorize = authorize;
+    ResourcesSubscribeHandler(ResourceWatches watches, EngineSettings settings) {
         this.watches = watches;
         this.settings = settings;
     }
@@ -32,10 +28,6 @@ final class ResourcesSubscribeHandler implements MethodHandler<EmptyResult> {
     public EmptyResult handle(RequestScope scope, ObjectNode params) {
         String uri = Params.requireString(params, "uri");
         ListenHandler.checkLength(uri, settings.config().maxResourceUriLength());
-        // a resource the caller may not read is not there for it: nothing to hear about, nothing kept
-        if (!authorize.allows(scope.caller(), Target.resource(uri))) {
-            return EmptyResult.INSTANCE;
-        }
         Session session = scope.session();
         int max = settings.config().maxResourceSubscriptions();
         switch (watches.add(session, scope.caller(), uri, max, settings.maxResourceSubscriptionBytes())) {
@@ -44,7 +36,7 @@ final class ResourcesSubscribeHandler implements MethodHandler<EmptyResult> {
             case SERVER_FULL -> throw ListenHandler.serverFull();
             case FIRST -> session.onClose(() -> watches.removeAll(session));
             default -> {
-                // subscribed now, or already
+                // subscribed now, or already, or a URI the caller may not read (answered alike)
             }
         }
         return EmptyResult.INSTANCE;
