@@ -9,7 +9,10 @@ import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.dialect.Dialect;
 import com.networknt.schema.dialect.Dialects;
 import com.networknt.schema.keyword.AnnotationKeyword;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -127,15 +130,56 @@ final class SchemaCheck {
     }
 
     /**
-     * How many schema nodes a schema amounts to with its local {@code $ref}s ({@code #...}) written out, counted
-     * once per node (so in time linear in the schema), up to a little more than {@link #MAX_EXPANDED}. A reference
-     * back to a node being counted (a recursive schema) counts one: it goes as deep as the arguments do.
+     * How many schema nodes a schema amounts to with its references ({@code $ref}, {@code $dynamicRef}) written
+     * out, counted once per node (so in time linear in the schema), up to a little more than {@link #MAX_EXPANDED}.
+     * References are resolved as the validator resolves them within the schema: to the root, a JSON pointer (its
+     * percent-escapes decoded), an {@code $anchor} or {@code $dynamicAnchor}, or a subschema's {@code $id} with
+     * either after it. A reference back to a node being counted (a recursive schema) counts one: it goes as deep
+     * as the arguments do. One that resolves to nothing here fails to compile anyway (nothing is fetched).
      */
     static long expanded(JsonNode root) {
-        return expanded(root, root, new IdentityHashMap<>(), Collections.newSetFromMap(new IdentityHashMap<>()));
+        Map<String, JsonNode> named = new HashMap<>();
+        index(root, named);
+        return expanded(root, root, named, new IdentityHashMap<>(), Collections.newSetFromMap(new IdentityHashMap<>()));
     }
 
-    private static long expanded(JsonNode node, JsonNode root, Map<JsonNode, Long> counted, Set<JsonNode> open) {
+    /** The subschemas a reference may name: by {@code $id} (without a fragment) and by {@code #anchor}. */
+    private static void index(JsonNode node, Map<String, JsonNode> named) {
+        if (node.isObject()) {
+            for (String keyword : List.of("$id", "$anchor", "$dynamicAnchor")) {
+                JsonNode value = node.get(keyword);
+                if (value != null && value.isString()) {
+                    String name = value.stringValue();
+                    named.putIfAbsent(keyword.equals("$id") ? stripHash(name) : "#" + name, node);
+                }
+            }
+        }
+        if (node.isContainer()) {
+            for (JsonNode child : node) {
+                index(child, named);
+            }
+        }
+    }
+
+    private static JsonNode target(String ref, JsonNode root, Map<String, JsonNode> named) {
+        int hash = ref.indexOf('#');
+        JsonNode base = hash == 0 ? root : named.get(hash < 0 ? ref : ref.substring(0, hash));
+        if (base == null || hash < 0 || hash == ref.length() - 1) {
+            return base;
+        }
+        String fragment = ref.substring(hash + 1);
+        if (!fragment.startsWith("/")) {
+            return named.get("#" + fragment);
+        }
+        try {
+            return base.at(URLDecoder.decode(fragment.replace("+", "%2B"), StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static long expanded(JsonNode node, JsonNode root, Map<String, JsonNode> named, Map<JsonNode, Long> counted,
+            Set<JsonNode> open) {
         if (!node.isContainer()) {
             return 1;
         }
@@ -147,23 +191,20 @@ final class SchemaCheck {
             return 1;
         }
         long total = 1;
-        JsonNode ref = node.isObject() ? node.get("$ref") : null;
-        if (ref != null && ref.isString() && ref.stringValue().startsWith("#")) {
-            JsonNode target;
-            try {
-                target = root.at(ref.stringValue().substring(1));
-            } catch (IllegalArgumentException e) {
-                target = null; // an anchor (#name), not a pointer: compiling resolves or refuses it
-            }
-            if (target != null && !target.isMissingNode()) {
-                total += expanded(target, root, counted, open);
+        if (node.isObject()) {
+            for (String keyword : List.of("$ref", "$dynamicRef")) {
+                JsonNode ref = node.get(keyword);
+                JsonNode target = ref != null && ref.isString() ? target(ref.stringValue(), root, named) : null;
+                if (target != null && !target.isMissingNode()) {
+                    total += expanded(target, root, named, counted, open);
+                }
             }
         }
         for (JsonNode child : node) {
             if (total > MAX_EXPANDED) {
                 break;
             }
-            total += expanded(child, root, counted, open);
+            total += expanded(child, root, named, counted, open);
         }
         open.remove(node);
         total = Math.min(total, MAX_EXPANDED + 1);

@@ -67,6 +67,29 @@ class SchemaCheckTest {
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
                 () -> check.compile(bomb, "tool bomb: inputSchema"));
         assertTrue(refused.getMessage().contains("too complex"), refused.getMessage());
+        // the same by anchors, by escaped pointers, and by a subschema's $id: the validator resolves them all
+        for (String spelling : List.of("anchor", "escaped", "id")) {
+            StringBuilder other = new StringBuilder();
+            for (int i = 0; i <= 30; i++) {
+                String next = switch (spelling) {
+                    case "anchor" -> "#a" + (i + 1);
+                    case "escaped" -> "#/%24defs/d" + (i + 1);
+                    default -> "urn:quiver:d" + (i + 1);
+                };
+                String self = switch (spelling) {
+                    case "anchor" -> "\"$anchor\":\"a" + i + "\",";
+                    case "id" -> "\"$id\":\"urn:quiver:d" + i + "\",";
+                    default -> "";
+                };
+                other.append(i == 0 ? "" : ",").append("\"d").append(i).append("\":{").append(self)
+                        .append(i == 30 ? "\"type\":\"string\"}" : "\"allOf\":[{\"$ref\":\"" + next + "\"},{\"$ref\":\""
+                                + next + "\"}]}");
+            }
+            String first = spelling.equals("anchor") ? "#a0" : spelling.equals("escaped") ? "#/%24defs/d0" : "urn:quiver:d0";
+            JsonNode again = Json.MAPPER.readTree("{\"type\":\"object\",\"properties\":{\"s\":{\"$ref\":\"" + first
+                    + "\"}},\"$defs\":{" + other + "}}");
+            assertTrue(SchemaCheck.expanded(again) > SchemaCheck.MAX_EXPANDED, spelling);
+        }
 
         // a recursive schema (a tree) and a large flat one are fine
         check.compile(Json.MAPPER.readTree("{\"type\":\"object\",\"properties\":{\"node\":{\"$ref\":\"#/$defs/n\"}},"
