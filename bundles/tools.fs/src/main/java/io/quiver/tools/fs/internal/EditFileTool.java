@@ -138,13 +138,13 @@ public final class EditFileTool implements Tool {
             if (oldText.isEmpty()) {
                 throw new FsException(which + " has an empty oldText; nothing was written.");
             }
-            int at = result.indexOf(oldText);
+            int at = find(result, oldText, 0);
             if (at < 0) {
                 String hint = whitespaceHint(result, oldText);
                 throw new FsException(which + ": oldText was not found; nothing was written." + hint
                         + " The text searched for:\n" + edit.oldText());
             }
-            if (result.indexOf(oldText, at + 1) >= 0) {
+            if (find(result, oldText, at + 1) >= 0) {
                 int count = occurrences(result, oldText);
                 throw new FsException(which + ": oldText occurs " + count + " times, so it is ambiguous; nothing was"
                         + " written. Include more surrounding lines so that it matches once. The text searched for:\n"
@@ -153,6 +153,45 @@ public final class EditFileTool implements Tool {
             result = result.substring(0, at) + newText + result.substring(at + oldText.length());
         }
         return result;
+    }
+
+    /** Texts up to this long are searched with {@link String#indexOf}: its worst case, length times this, is short. */
+    private static final int SHORT = 64;
+
+    /**
+     * Where {@code part} first occurs in {@code text} from {@code from}, or -1: for a long {@code part} in time
+     * linear in both (Knuth-Morris-Pratt), since {@code indexOf}'s worst case is their product (a 4 MB file, a
+     * 1 MB oldText that nearly matches everywhere), and stopping when the call is.
+     */
+    static int find(String text, String part, int from) throws InterruptedIOException {
+        if (part.length() <= SHORT) {
+            return text.indexOf(part, from);
+        }
+        int[] border = new int[part.length()];
+        for (int i = 1, k = 0; i < part.length(); i++) {
+            while (k > 0 && part.charAt(i) != part.charAt(k)) {
+                k = border[k - 1];
+            }
+            if (part.charAt(i) == part.charAt(k)) {
+                k++;
+            }
+            border[i] = k;
+        }
+        for (int i = Math.max(0, from), k = 0; i < text.length(); i++) {
+            if ((i & 0xFFFF) == 0 && Thread.currentThread().isInterrupted()) {
+                throw new InterruptedIOException("stopped while searching the file");
+            }
+            while (k > 0 && text.charAt(i) != part.charAt(k)) {
+                k = border[k - 1];
+            }
+            if (text.charAt(i) == part.charAt(k)) {
+                k++;
+            }
+            if (k == part.length()) {
+                return i - k + 1;
+            }
+        }
+        return -1;
     }
 
     private static int occurrences(String text, String part) {

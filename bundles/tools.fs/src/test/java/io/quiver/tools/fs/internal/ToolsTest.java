@@ -206,6 +206,34 @@ class ToolsTest {
     }
 
     @Test
+    void aLongOldTextIsFoundAsIndexOfFindsItAndItsSearchStopsWithTheCall() throws Exception {
+        java.util.Random random = new java.util.Random(7);
+        for (int round = 0; round < 300; round++) {
+            StringBuilder text = new StringBuilder();
+            int length = 200 + random.nextInt(2000);
+            for (int i = 0; i < length; i++) {
+                text.append((char) ('a' + random.nextInt(2))); // two letters: many near matches
+            }
+            int start = random.nextInt(length - 100);
+            String part = round % 3 == 0 ? "ab".repeat(40) : text.substring(start, start + 65 + random.nextInt(35));
+            int from = random.nextInt(50);
+            assertEquals(text.indexOf(part, from), EditFileTool.find(text.toString(), part, from), part);
+        }
+        // the worst case of indexOf (a 1 MB text that nearly matches everywhere) is one pass here
+        String file = "a".repeat(1 << 20);
+        assertEquals(-1, EditFileTool.find(file, "a".repeat(1 << 16) + "b", 0));
+        Thread.currentThread().interrupt();
+        try {
+            EditFileTool.find(file, "a".repeat(100) + "b", 0);
+            throw new AssertionError("a stopped call's search went on");
+        } catch (java.io.InterruptedIOException expected) {
+            // stopped
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
+    @Test
     void anEditKeepsWindowsLineEndsAndPermissions() throws Exception {
         Path file = f.root.resolve("win.txt");
         Files.writeString(file, "one\r\ntwo\r\nthree\r\n");
