@@ -103,8 +103,13 @@ final class StdioConnection implements Connection {
         err.start();
         // a child it left running may hold its stdout open, and then stdout never ends: its exit ends the connection
         // (after a moment for the last lines it wrote), and stops that child
-        p.onExit().thenRunAsync(() -> end("the process exited"),
-                CompletableFuture.delayedExecutor(EXIT_LINES_MS, TimeUnit.MILLISECONDS));
+        // (on a thread of its own: the end waits for the process's session to stop, not on the common pool)
+        p.onExit().thenRunAsync(() -> end("the process exited"), CompletableFuture.delayedExecutor(EXIT_LINES_MS,
+                TimeUnit.MILLISECONDS, task -> {
+                    Thread ending = new Thread(task, "quiver-upstream-" + spec.name() + "-exit");
+                    ending.setDaemon(true);
+                    ending.start();
+                }));
     }
 
     @Override

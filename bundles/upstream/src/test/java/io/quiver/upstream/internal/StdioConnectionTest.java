@@ -2,7 +2,9 @@ package io.quiver.upstream.internal;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.quiver.lib.external.ProcessTree;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,6 +31,7 @@ class StdioConnectionTest {
 
     /** A server that starts a child, writes the child's pid, then does {@code then}. */
     private StdioConnection server(String then) throws Exception {
+        assumeTrue(ProcessTree.sessions(), "needs setsid (util-linux) to start the server in a session of its own");
         Path script = dir.resolve("server.sh");
         Files.writeString(script, "sleep 1000 &\necho $! > " + dir.resolve("child.pid") + "\n" + then + "\n");
         ServerSpec spec = new ServerSpec("evil", ServerSpec.Kind.STDIO, "/bin/sh", List.of(script.toString()), Map.of(),
@@ -62,7 +65,7 @@ class StdioConnectionTest {
 
     @Test
     void aServerThatCrashesLeavesNoChildBehind() throws Exception {
-        StdioConnection connection = server("sleep 0.3; exit 1");
+        StdioConnection connection = server("sleep 2; exit 1");
         Ends ends = new Ends();
         connection.open(ends);
         ProcessHandle child = child();
