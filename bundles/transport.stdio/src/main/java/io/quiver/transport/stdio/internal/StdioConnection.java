@@ -10,7 +10,9 @@ import io.quiver.api.transport.TransportErrors;
 import java.io.IOException;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +46,8 @@ final class StdioConnection {
 
     private static final Logger LOG = LoggerFactory.getLogger(StdioConnection.class);
     private static final ObjectMapper JSON = JsonMapper.builder().build();
+    /** How long the end waits for the session's last messages to be written. */
+    private static final long FLUSH_MS = 2_000;
 
     private final McpEngine engine;
     private final LineReader in;
@@ -134,12 +138,14 @@ final class StdioConnection {
     void end() {
         engine.drain();
         detach();
+        notifications.flush(FLUSH_MS);
     }
 
     /** Stops serving (the transport stops without the server): the session's stream is detached. */
     void close() {
         closed = true;
         detach();
+        notifications.flush(FLUSH_MS);
         notifications.stop();
     }
 
@@ -229,6 +235,8 @@ final class StdioConnection {
         private final MessageSink lines;
         private final BlockingQueue<Runnable> queue = new LinkedBlockingQueue<>(MAX_QUEUED);
         private final AtomicBoolean dropped = new AtomicBoolean();
+        /** Messages taken and not yet written. */
+        private final AtomicInteger pending = new AtomicInteger();
         private final Thread writer = new Thread(this::drain, "quiver-stdio-notifications");
 
         Queued(MessageSink lines) {
@@ -252,8 +260,26 @@ final class StdioConnection {
             offer(() -> lines.complete(response));
         }
 
+        /** Waits up to {@code ms} for what was taken to be written (a client that reads gets its last messages). */
+        void flush(long ms) {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+            while (pending.get() > 0 && System.nanoTime() < deadline) {
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+
         private void offer(Runnable write) {
-            if (!queue.offer(write) && dropped.compareAndSet(false, true)) {
+            pending.incrementAndGet();
+            if (queue.offer(write)) {
+                return;
+            }
+            pending.decrementAndGet();
+            if (dropped.compareAndSet(false, true)) {
                 LOG.warn("The client does not read its stdout: {} notifications wait, and the next are dropped",
                         MAX_QUEUED);
             }
@@ -261,12 +287,18 @@ final class StdioConnection {
 
         private void drain() {
             while (true) {
+                Runnable write;
                 try {
-                    queue.take().run();
+                    write = queue.take();
                 } catch (InterruptedException e) {
                     return;
+                }
+                try {
+                    write.run();
                 } catch (RuntimeException e) {
                     LOG.warn("Writing a notification failed: {}", e.toString());
+                } finally {
+                    pending.decrementAndGet();
                 }
             }
         }

@@ -70,6 +70,7 @@ class StdioConnectionTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(30)
     void theEnginesNotificationsNeverWaitForAClientThatDoesNotRead() throws Exception {
         // a client that stops reading stdout fills the pipe: before, the engine's timer, sending a list change, then
         // waited with it, and with it the watchdog of tool timeouts and the session sweep
