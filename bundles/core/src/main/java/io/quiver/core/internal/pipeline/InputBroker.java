@@ -46,7 +46,23 @@ final class InputBroker {
                     + " and the client did not declare that capability.");
         }
         JsonNode answer = scope.askClient(method(request), params(request), timeoutMs.getAsLong());
-        return answer(request, answer);
+        return checked(request, answer);
+    }
+
+    /**
+     * Reads an answer as {@link #answer} does, and holds an accepted form to its {@code requestedSchema}, as the
+     * host's answers are: the tool gets the types it asked for.
+     *
+     * @throws McpException (-32602) when it does not have the request's result shape or does not fit the form
+     */
+    static InputResponse checked(InputRequest request, JsonNode answer) {
+        InputResponse typed = answer(request, answer);
+        String misfit = HostAnswers.misfit(request, typed);
+        if (misfit != null) {
+            throw McpException.invalidParams("Invalid params: the answer to input request '" + request.key()
+                    + "' does not fit its requestedSchema: " + misfit);
+        }
+        return typed;
     }
 
     /** The client capability a request needs. */
@@ -106,14 +122,7 @@ final class InputBroker {
             @SuppressWarnings("unchecked")
             Map<String, Object> content = answer.path("content").isObject()
                     ? Json.MAPPER.convertValue(answer.get("content"), Map.class) : Map.of();
-            InputResponse.Elicited elicited = new InputResponse.Elicited(action, content);
-            // what the user accepted fits the form, as the host's answers must: the tool gets the types it asked for
-            String misfit = HostAnswers.misfit(request, elicited);
-            if (misfit != null) {
-                throw McpException.invalidParams("Invalid params: the answer to input request '" + request.key()
-                        + "' does not fit its requestedSchema: " + misfit);
-            }
-            return elicited;
+            return new InputResponse.Elicited(action, content);
         }
         if (request instanceof InputRequest.Sampling) {
             Content content;

@@ -94,8 +94,8 @@ final class RequestStateInput implements AttemptLoop.Source {
             }
             JsonNode response = responses == null || !asked.contains(request.key()) ? null
                     : responses.get(request.key());
-            if (response != null && !response.isNull()) {
-                InputBroker.answer(request, response);
+            if (response != null && !response.isNull()
+                    && HostAnswers.misfit(request, InputBroker.answer(request, response)) == null) {
                 signed.put(request.key(), Json.MAPPER.createObjectNode()
                         .put("method", InputBroker.method(request)).set("response", response));
                 answered = true;

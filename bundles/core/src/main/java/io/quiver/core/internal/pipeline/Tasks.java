@@ -162,7 +162,7 @@ public final class Tasks {
             for (Map.Entry<String, JsonNode> e : responses.properties()) {
                 InputRequest request = task.outstanding.get(e.getKey());
                 if (request != null) {
-                    task.answers.put(e.getKey(), InputBroker.answer(request, e.getValue()));
+                    task.answers.put(e.getKey(), InputBroker.checked(request, e.getValue()));
                     task.outstanding.remove(e.getKey());
                 }
             }

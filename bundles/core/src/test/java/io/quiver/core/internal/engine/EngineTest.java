@@ -244,6 +244,17 @@ class EngineTest {
                 + "\",\"result\":{\"action\":\"accept\",\"content\":{\"name\":\"Ada\"}}}";
         assertInstanceOf(Receipt.Accepted.class, engine.receive(bytes(answer), inbound(sessionId)));
         assertEquals("hello Ada", recorder.response().path("result").path("content").get(0).path("text").asString());
+
+        // an accepted answer that does not fit the form never reaches the tool
+        Recorder again = request(sessionId, callTool(3, "ask", "{}"));
+        JsonNode asked = again.awaitInterim();
+        assertInstanceOf(Receipt.Accepted.class, engine.receive(bytes("{\"jsonrpc\":\"2.0\",\"id\":\""
+                + asked.path("id").asString() + "\",\"result\":{\"action\":\"accept\",\"content\":{\"name\":42}}}"),
+                inbound(sessionId)));
+        JsonNode refused = again.response();
+        assertFalse(refused.path("result").path("content").path(0).path("text").asString().startsWith("hello"),
+                refused.toString());
+        assertTrue(refused.toString().contains("does not fit its requestedSchema"), refused.toString());
     }
 
     @Test
