@@ -426,10 +426,6 @@ public final class Catalog {
     }
 
     /**
-     * Where the operator's rules put an entry: the union of every matching rule's scopes, else global;
-     * nowhere while rules of etc/ are still awaited.
-     */
-    /**
      * The name scope rules match an entry by: its key, but for a completer the prompt name or URI template it
      * completes, so that a rule naming a prompt places the prompt's completer with it (not everywhere).
      */
@@ -437,6 +433,10 @@ public final class Catalog {
         return registry == completers ? key.substring(key.indexOf(' ') + 1) : key;
     }
 
+    /**
+     * Where the operator's rules put an entry: the union of every matching rule's scopes, else global;
+     * nowhere while rules of etc/ are still awaited.
+     */
     private Set<Scope> ruled(String bundle, String name) {
         if (rulesAwaited > 0) {
             return Set.of();

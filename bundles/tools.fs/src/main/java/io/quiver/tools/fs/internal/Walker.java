@@ -39,6 +39,8 @@ final class Walker {
     private boolean limited;
     /** Whether a directory lay deeper than {@link #MAX_DEPTH}, and was not walked. */
     private boolean tooDeep;
+    /** Whether the walk's own bound, not the caller's depth, decides how deep it goes. */
+    private boolean capped;
     private boolean stopped;
 
     Walker(RequestContext context, int maxScanned, AllowedRoots roots) {
@@ -49,7 +51,8 @@ final class Walker {
 
     /** Walks the entries under a directory, to {@code maxDepth} levels (0: no limit but {@link #MAX_DEPTH}). */
     void walk(Dir start, int maxDepth, Visitor visitor) throws FsException, IOException {
-        walk(start, "", 1, maxDepth <= 0 ? MAX_DEPTH : Math.min(maxDepth, MAX_DEPTH), visitor);
+        capped = maxDepth <= 0 || maxDepth > MAX_DEPTH;
+        walk(start, "", 1, capped ? MAX_DEPTH : maxDepth, visitor);
     }
 
     private void walk(Dir dir, String prefix, int depth, int maxDepth, Visitor visitor)
@@ -83,7 +86,7 @@ final class Walker {
                         walk(child, relative, depth + 1, maxDepth, visitor);
                     }
                 }
-            } else if (into && attributes.isDirectory() && maxDepth == MAX_DEPTH && !stopped) {
+            } else if (into && attributes.isDirectory() && capped && !stopped) {
                 tooDeep = true; // not what the caller asked for: the walk's own bound, said so
             }
         }
