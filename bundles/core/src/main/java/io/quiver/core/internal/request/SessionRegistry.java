@@ -25,8 +25,8 @@ public final class SessionRegistry {
 
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
-    private final Map<String, AtomicInteger> perAddress = new ConcurrentHashMap<>();
-    private final Map<String, AtomicInteger> perSubject = new ConcurrentHashMap<>();
+    private final Map<String, Integer> perAddress = new ConcurrentHashMap<>();
+    private final Map<String, Integer> perSubject = new ConcurrentHashMap<>();
     private final AtomicInteger count = new AtomicInteger();
 
     /**
@@ -44,19 +44,15 @@ public final class SessionRegistry {
             throw McpException.unavailable("Server busy: " + max + " sessions are open, the most this server keeps;"
                     + " try again later");
         }
-        AtomicInteger fromAddress = perAddress.computeIfAbsent(key, k -> new AtomicInteger());
-        if (!key.equals(NO_ADDRESS) && fromAddress.incrementAndGet() > maxPerAddress) {
-            fromAddress.decrementAndGet();
+        if (!key.equals(NO_ADDRESS) && !take(perAddress, key, maxPerAddress)) {
             count.decrementAndGet();
             throw McpException.unavailable("Server busy: " + maxPerAddress + " sessions are open from your address,"
                     + " the most this server keeps per client; close some or try again later");
         }
         String subject = subject(caller);
-        if (subject != null && perSubject.computeIfAbsent(subject, k -> new AtomicInteger()).incrementAndGet()
-                > maxPerSubject) {
-            perSubject.computeIfPresent(subject, (k, n) -> n.decrementAndGet() <= 0 ? null : n);
+        if (subject != null && !take(perSubject, subject, maxPerSubject)) {
             if (!key.equals(NO_ADDRESS)) {
-                perAddress.computeIfPresent(key, (k, n) -> n.decrementAndGet() <= 0 ? null : n);
+                give(perAddress, key);
             }
             count.decrementAndGet();
             throw McpException.unavailable("Server busy: " + maxPerSubject + " sessions of yours are open, the most"
@@ -74,13 +70,31 @@ public final class SessionRegistry {
         if (sessions.remove(session.id(), session)) {
             count.decrementAndGet();
             if (!session.address().equals(NO_ADDRESS)) {
-                perAddress.computeIfPresent(session.address(), (k, n) -> n.decrementAndGet() <= 0 ? null : n);
+                give(perAddress, session.address());
             }
             String subject = subject(session.caller());
             if (subject != null) {
-                perSubject.computeIfPresent(subject, (k, n) -> n.decrementAndGet() <= 0 ? null : n);
+                give(perSubject, subject);
             }
         }
+    }
+
+    /** Counts one more session for a key unless it has {@code most}: in one step, so no end of another is lost. */
+    private static boolean take(Map<String, Integer> counts, String key, int most) {
+        boolean[] taken = {false};
+        counts.compute(key, (k, n) -> {
+            int now = n == null ? 0 : n;
+            if (now >= most) {
+                return n;
+            }
+            taken[0] = true;
+            return now + 1;
+        });
+        return taken[0];
+    }
+
+    private static void give(Map<String, Integer> counts, String key) {
+        counts.computeIfPresent(key, (k, n) -> n <= 1 ? null : n - 1);
     }
 
     /** Whose sessions are counted together: an authenticated subject of its tenant and project; null for others. */
