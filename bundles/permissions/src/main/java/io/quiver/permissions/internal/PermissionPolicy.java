@@ -7,6 +7,7 @@ import io.quiver.api.call.HostChannel;
 import io.quiver.api.call.Target;
 import io.quiver.lib.config.TypedConfig;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -58,13 +59,25 @@ public final class PermissionPolicy implements CallPolicy {
         @AttributeDefinition(description = "The role that administers the server")
         String adminRole() default "admin";
 
+        @AttributeDefinition(description = "Tenants (globs) whose callers with the admin role administer the server;"
+                + " the admin tools install code that reaches every tenant, so by default only the server's own"
+                + " (default) tenant's administrators may use them")
+        String[] adminTenants() default {"default"};
+
         @AttributeDefinition(description = "Patterns ([kind:]glob) of what may be used only with a host application's"
                 + " approval: while no host channel is in force (an embedding host that decides), listed but every use is"
                 + " refused with a message saying so")
         String[] hostApproval() default {};
     }
 
-    private record Settings(List<TargetPattern> adminOnly, String adminRole, List<TargetPattern> hostApproval) {
+    private record Settings(List<TargetPattern> adminOnly, String adminRole, List<Pattern> adminTenants,
+            List<TargetPattern> hostApproval) {
+
+        /** Whether an authenticated caller administers the server: the admin role, in one of the admin tenants. */
+        boolean administers(CallerIdentity caller) {
+            return caller.roles().contains(adminRole)
+                    && adminTenants.stream().anyMatch(t -> t.matcher(caller.tenant()).matches());
+        }
     }
 
     /** The engine's bundle, the one whose marker says a host channel is in force. */
@@ -85,6 +98,7 @@ public final class PermissionPolicy implements CallPolicy {
         Config c = TypedConfig.read(Config.class, properties, null).config();
         settings = new Settings(TypedConfig.list(c.adminOnly()).stream().map(TargetPattern::parse).toList(),
                 c.adminRole().isBlank() ? "admin" : c.adminRole().trim(),
+                TypedConfig.list(c.adminTenants()).stream().map(TypedConfig::glob).toList(),
                 TypedConfig.list(c.hostApproval()).stream().map(TargetPattern::parse).toList());
     }
 
@@ -119,10 +133,11 @@ public final class PermissionPolicy implements CallPolicy {
     @Override
     public Decision decide(CallerIdentity caller, Target target) {
         Settings s = settings;
-        if (caller.authenticated() && !caller.roles().contains(s.adminRole())) {
+        if (caller.authenticated() && !s.administers(caller)) {
             for (TargetPattern p : s.adminOnly()) {
                 if (p.matches(target)) {
-                    return Decision.deny("admin only (" + p + "): needs the role " + s.adminRole());
+                    return Decision.deny("admin only (" + p + "): needs the role " + s.adminRole() + " in a tenant of "
+                            + "adminTenants");
                 }
             }
         }

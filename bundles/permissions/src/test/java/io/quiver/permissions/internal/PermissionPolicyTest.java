@@ -21,7 +21,8 @@ class PermissionPolicyTest {
 
     private static final CallerIdentity ALICE = new CallerIdentity("alice", "acme", Set.of("dev"), true);
     private static final CallerIdentity BOB = new CallerIdentity("bob", "acme", Set.of("ops"), true);
-    private static final CallerIdentity ROOT = new CallerIdentity("root", "acme", Set.of("admin"), true);
+    private static final CallerIdentity ROOT = new CallerIdentity("root", CallerIdentity.DEFAULT_TENANT, Set.of("admin"), true);
+    private static final CallerIdentity TENANT_ADMIN = new CallerIdentity("carol", "acme", Set.of("admin"), true);
     private static final CallerIdentity EVE = new CallerIdentity("eve", "other", Set.of("dev"), true);
 
     @Test
@@ -140,8 +141,19 @@ class PermissionPolicyTest {
     }
 
     @Test
+    void aTenantsAdministratorIsNotTheServersUnlessTheTenantIsNamed() {
+        // the admin tools install code that reaches every tenant: an acme admin would administer globex too
+        Decision denied = new PermissionPolicy(Map.of()).decide(TENANT_ADMIN, Target.tool("bundle_install"));
+        assertFalse(denied.allowed());
+        assertTrue(denied.reason().contains("adminTenants"), denied.reason());
+        assertTrue(new PermissionPolicy(Map.of("adminTenants", "default, acme")).decide(TENANT_ADMIN,
+                Target.tool("bundle_install")).allowed());
+    }
+
+    @Test
     void theAdminPatternsAndRoleAreConfigurable() {
-        PermissionPolicy policy = new PermissionPolicy(Map.of("adminOnly", "tool:deploy_*", "adminRole", "ops"));
+        PermissionPolicy policy = new PermissionPolicy(Map.of("adminOnly", "tool:deploy_*", "adminRole", "ops",
+                "adminTenants", "acme"));
         assertFalse(policy.decide(ALICE, Target.tool("deploy_now")).allowed());
         assertTrue(policy.decide(BOB, Target.tool("deploy_now")).allowed());
         assertTrue(policy.decide(ALICE, Target.tool("bundle_install")).allowed(), "no longer admin-only");
