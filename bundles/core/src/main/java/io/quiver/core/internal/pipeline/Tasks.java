@@ -9,6 +9,7 @@ import io.quiver.core.internal.messages.InputRequiredResult;
 import io.quiver.core.internal.messages.Result;
 import io.quiver.core.internal.messages.TaskInfo;
 import io.quiver.core.internal.messages.TaskStatus;
+import io.quiver.core.internal.request.Counts;
 import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.McpException;
@@ -22,6 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -51,7 +53,7 @@ public final class Tasks {
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Task> tasks = new ConcurrentHashMap<>();
     /** Each owner's tasks that have not ended (working or waiting for input), bounded by maxTasksPerSubject. */
-    private final Map<String, Integer> unfinished = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Integer> unfinished = new ConcurrentHashMap<>();
     private final ExecutorService drivers;
     private final ScheduledExecutorService timer;
     private final EngineSettings settings;
@@ -117,18 +119,7 @@ public final class Tasks {
         // an authenticated subject's: the unauthenticated local callers are one owner, and bounded together by maxTasks
         boolean counted = bounded && scope.caller() != null && scope.caller().authenticated();
         int most = settings.config().maxTasksPerSubject();
-        boolean[] admitted = {!counted};
-        if (counted) {
-            unfinished.compute(owner, (o, n) -> {
-                int now = n == null ? 0 : n;
-                if (now >= most) {
-                    return n;
-                }
-                admitted[0] = true;
-                return now + 1;
-            });
-        }
-        if (!admitted[0]) {
+        if (counted && !Counts.take(unfinished, owner, most)) {
             throw new McpException(ErrorCodes.SERVER_UNAVAILABLE, "Server busy: " + most + " of your tasks are working or"
                     + " waiting for input, the most one caller may have (maxTasksPerSubject); try again when one has"
                     + " ended, or cancel one");
@@ -264,7 +255,7 @@ public final class Tasks {
     /** The task ended (once for each task): it no longer counts against its owner's maxTasksPerSubject. */
     private void ended(Task task) {
         if (task.counted) {
-            unfinished.computeIfPresent(task.owner, (o, n) -> n <= 1 ? null : n - 1);
+            Counts.give(unfinished, task.owner);
         }
     }
 

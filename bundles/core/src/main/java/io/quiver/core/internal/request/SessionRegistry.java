@@ -7,6 +7,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -25,8 +26,8 @@ public final class SessionRegistry {
 
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
-    private final Map<String, Integer> perAddress = new ConcurrentHashMap<>();
-    private final Map<String, Integer> perSubject = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Integer> perAddress = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Integer> perSubject = new ConcurrentHashMap<>();
     private final AtomicInteger count = new AtomicInteger();
 
     /**
@@ -44,15 +45,15 @@ public final class SessionRegistry {
             throw McpException.unavailable("Server busy: " + max + " sessions are open, the most this server keeps;"
                     + " try again later");
         }
-        if (!key.equals(NO_ADDRESS) && !take(perAddress, key, maxPerAddress)) {
+        if (!key.equals(NO_ADDRESS) && !Counts.take(perAddress, key, maxPerAddress)) {
             count.decrementAndGet();
             throw McpException.unavailable("Server busy: " + maxPerAddress + " sessions are open from your address,"
                     + " the most this server keeps per client; close some or try again later");
         }
         String subject = subject(caller);
-        if (subject != null && !take(perSubject, subject, maxPerSubject)) {
+        if (subject != null && !Counts.take(perSubject, subject, maxPerSubject)) {
             if (!key.equals(NO_ADDRESS)) {
-                give(perAddress, key);
+                Counts.give(perAddress, key);
             }
             count.decrementAndGet();
             throw McpException.unavailable("Server busy: " + maxPerSubject + " sessions of yours are open, the most"
@@ -70,31 +71,13 @@ public final class SessionRegistry {
         if (sessions.remove(session.id(), session)) {
             count.decrementAndGet();
             if (!session.address().equals(NO_ADDRESS)) {
-                give(perAddress, session.address());
+                Counts.give(perAddress, session.address());
             }
             String subject = subject(session.caller());
             if (subject != null) {
-                give(perSubject, subject);
+                Counts.give(perSubject, subject);
             }
         }
-    }
-
-    /** Counts one more session for a key unless it has {@code most}: in one step, so no end of another is lost. */
-    private static boolean take(Map<String, Integer> counts, String key, int most) {
-        boolean[] taken = {false};
-        counts.compute(key, (k, n) -> {
-            int now = n == null ? 0 : n;
-            if (now >= most) {
-                return n;
-            }
-            taken[0] = true;
-            return now + 1;
-        });
-        return taken[0];
-    }
-
-    private static void give(Map<String, Integer> counts, String key) {
-        counts.computeIfPresent(key, (k, n) -> n <= 1 ? null : n - 1);
     }
 
     /** Whose sessions are counted together: an authenticated subject of its tenant and project; null for others. */
