@@ -5,14 +5,9 @@ import io.quiver.api.input.InputResponse;
 import io.quiver.core.internal.json.Json;
 import io.quiver.core.internal.messages.InputRequiredResult;
 import io.quiver.core.internal.messages.Result;
+import io.quiver.core.internal.request.Owner;
 import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.rpc.McpException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
-import java.util.Base64;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +43,9 @@ final class RequestStateInput implements AttemptLoop.Source {
         this.scope = scope;
         this.state = state;
         // bound to the arguments too: an answer given for one call ("Delete a.txt?") is no answer for another
-        this.target = target + " " + digest(params.get("arguments"));
+        JsonNode arguments = params.get("arguments");
+        this.target = target + " " + ArgumentsDigest.of(arguments == null || arguments.isNull()
+                ? Json.MAPPER.createObjectNode() : arguments);
         this.subject = Owner.of(scope.caller());
         JsonNode given = params.get("inputResponses");
         if (given != null && !given.isNull() && !given.isObject()) {
@@ -112,44 +109,6 @@ final class RequestStateInput implements AttemptLoop.Source {
             return Optional.empty();
         }
         return Optional.of(new InputRequiredResult(unanswered, state.sign(subject, target, signed, unanswered.keySet())));
-    }
-
-    /**
-     * A digest of a request's arguments (none and {@code {}} alike), the same for the same arguments in any order
-     * of their properties: SHA-256 of their JSON with every object's properties sorted, in base64url.
-     */
-    static String digest(JsonNode arguments) {
-        StringBuilder canonical = new StringBuilder();
-        canonical(arguments == null || arguments.isNull() ? Json.MAPPER.createObjectNode() : arguments, canonical);
-        try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(canonical.toString().getBytes(StandardCharsets.UTF_8));
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(hash);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is not available", e);
-        }
-    }
-
-    private static void canonical(JsonNode node, StringBuilder out) {
-        if (node.isObject()) {
-            List<String> names = new ArrayList<>(node.propertyNames());
-            Collections.sort(names);
-            out.append('{');
-            for (String name : names) {
-                out.append(Json.MAPPER.writeValueAsString(name)).append(':');
-                canonical(node.get(name), out);
-                out.append(',');
-            }
-            out.append('}');
-        } else if (node.isArray()) {
-            out.append('[');
-            for (JsonNode item : node) {
-                canonical(item, out);
-                out.append(',');
-            }
-            out.append(']');
-        } else {
-            out.append(node);
-        }
     }
 
     /** The typed answers of the signed raw ones (each {@code {method, response}}). */

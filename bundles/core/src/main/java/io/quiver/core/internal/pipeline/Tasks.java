@@ -10,6 +10,7 @@ import io.quiver.core.internal.messages.Result;
 import io.quiver.core.internal.messages.TaskInfo;
 import io.quiver.core.internal.messages.TaskStatus;
 import io.quiver.core.internal.request.Counts;
+import io.quiver.core.internal.request.Owner;
 import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.McpException;
@@ -257,11 +258,6 @@ public final class Tasks {
         if (task.counted) {
             Counts.give(unfinished, task.owner);
         }
-    }
-
-    /** How many tasks of an owner have not ended. */
-    int unfinished(String owner) {
-        return unfinished.getOrDefault(owner, 0);
     }
 
     private Task find(RequestScope scope, String taskId) {

@@ -82,8 +82,7 @@ public final class SessionRegistry {
 
     /** Whose sessions are counted together: an authenticated subject of its tenant and project; null for others. */
     private static String subject(CallerIdentity caller) {
-        return caller == null || !caller.authenticated() ? null
-                : caller.tenant() + "/" + (caller.project() == null ? "" : caller.project()) + "/" + caller.subject();
+        return caller == null || !caller.authenticated() ? null : Owner.of(caller);
     }
 
     /** A live session, or {@code null}. */
