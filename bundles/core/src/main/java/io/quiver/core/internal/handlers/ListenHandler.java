@@ -54,7 +54,7 @@ final class ListenHandler implements MethodHandler<StreamOpen> {
             int longest = settings.config().maxResourceUriLength();
             for (JsonNode uri : uris) {
                 if (uri.isString()) {
-                    checkLength(uri.stringValue(), longest);
+                    ResourceWatches.checkLength(uri.stringValue(), longest);
                     resources.add(uri.stringValue());
                 }
             }
@@ -76,7 +76,7 @@ final class ListenHandler implements MethodHandler<StreamOpen> {
             if (watches.add(listener, scope.caller(), uri, Integer.MAX_VALUE, budget) // (counted above)
                     == ResourceWatches.Added.SERVER_FULL) {
                 watches.removeAll(listener);
-                throw serverFull();
+                throw ResourceWatches.serverFull();
             }
         }
         if (!listeners.tryOpen(listener, maxListeners.getAsInt(), acknowledged)) {
@@ -90,20 +90,6 @@ final class ListenHandler implements MethodHandler<StreamOpen> {
             scope.sink().complete(null);
         });
         return StreamOpen.INSTANCE;
-    }
-
-    /** Refuses a URI longer than a subscription may name: -32602. */
-    static void checkLength(String uri, int longest) {
-        if (uri.length() > longest) {
-            throw McpException.invalidParams("Invalid params: a resource URI of " + uri.length()
-                    + " characters, longer than the " + longest + " a subscription may name (maxResourceUriLength)");
-        }
-    }
-
-    /** All subscriptions hold as much as they may: the server is busy (-32000). */
-    static McpException serverFull() {
-        return new McpException(ErrorCodes.SERVER_UNAVAILABLE, "Server busy: resource subscriptions hold as much memory"
-                + " as this server gives them (maxResourceSubscriptionBytes); try again later");
     }
 
     private static void flag(JsonNode filter, ObjectNode honoured, String field, Catalog.Kind kind,

@@ -4,11 +4,10 @@ import io.quiver.api.CallerIdentity;
 import io.quiver.api.call.Target;
 import io.quiver.api.resource.Subscribable;
 import io.quiver.core.internal.catalog.Catalog;
-import io.quiver.core.internal.catalog.ResourceEntry;
 import io.quiver.core.internal.catalog.Scope;
-import io.quiver.core.internal.catalog.TemplateEntry;
 import io.quiver.core.internal.pipeline.Authorize;
-import java.util.ArrayList;
+import io.quiver.core.internal.rpc.ErrorCodes;
+import io.quiver.core.internal.rpc.McpException;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
@@ -209,29 +208,39 @@ public final class ResourceWatches implements Catalog.Listener {
      * must not tell when it changes.
      */
     private boolean reads(CallerIdentity caller, String uri) {
-        return !readers(caller, uri).isEmpty();
+        return !ResourceReaders.of(catalog, authorize, caller, uri).isEmpty();
     }
 
-    /** The services that would read {@code uri} for the caller, among those that want to know of subscribers. */
+    /**
+     * The services that would read {@code uri} for the caller ({@link ResourceReaders}), among those that want to
+     * know of subscribers.
+     */
     private Set<Subscribable> resolve(CallerIdentity caller, String uri) {
+        ResourceReaders.Found found = ResourceReaders.of(catalog, authorize, caller, uri);
         Set<Subscribable> services = new LinkedHashSet<>(2);
-        for (Object reader : readers(caller, uri)) {
-            if (reader instanceof Subscribable s) {
+        if (found.fixed() != null && found.fixed().resource() instanceof Subscribable s) {
+            services.add(s);
+        }
+        for (ResourceReaders.Match match : found.templates()) {
+            if (match.template().template() instanceof Subscribable s) {
                 services.add(s);
             }
         }
         return services;
     }
 
-    /** The services that would read {@code uri} for the caller, as {@code resources/read} tries them. */
-    private List<Object> readers(CallerIdentity caller, String uri) {
-        ResourceReaders.Found found = ResourceReaders.of(catalog, authorize, caller, uri);
-        if (found.fixed() != null) {
-            return List.of(found.fixed().resource());
+    /** Refuses a URI longer than a subscription may name ({@code maxResourceUriLength}): -32602. */
+    static void checkLength(String uri, int longest) {
+        if (uri.length() > longest) {
+            throw McpException.invalidParams("Invalid params: a resource URI of " + uri.length()
+                    + " characters, longer than the " + longest + " a subscription may name (maxResourceUriLength)");
         }
-        List<Object> readers = new ArrayList<>(found.templates().size());
-        found.templates().forEach(match -> readers.add(match.template().template()));
-        return readers;
+    }
+
+    /** All subscriptions hold as much as they may: the server is busy (-32000). */
+    static McpException serverFull() {
+        return new McpException(ErrorCodes.SERVER_UNAVAILABLE, "Server busy: resource subscriptions hold as much memory"
+                + " as this server gives them (maxResourceSubscriptionBytes); try again later");
     }
 
     private void up(Watch watch) {

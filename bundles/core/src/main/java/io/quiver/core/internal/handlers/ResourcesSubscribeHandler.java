@@ -27,13 +27,13 @@ final class ResourcesSubscribeHandler implements MethodHandler<EmptyResult> {
     @Override
     public EmptyResult handle(RequestScope scope, ObjectNode params) {
         String uri = Params.requireString(params, "uri");
-        ListenHandler.checkLength(uri, settings.config().maxResourceUriLength());
+        ResourceWatches.checkLength(uri, settings.config().maxResourceUriLength());
         Session session = scope.session();
         int max = settings.config().maxResourceSubscriptions();
         switch (watches.add(session, scope.caller(), uri, max, settings.maxResourceSubscriptionBytes())) {
             case FULL -> throw McpException.invalidParams("Invalid params: this session is subscribed to " + max
                     + " resources, the most it may be (maxResourceSubscriptions); unsubscribe from one first");
-            case SERVER_FULL -> throw ListenHandler.serverFull();
+            case SERVER_FULL -> throw ResourceWatches.serverFull();
             case FIRST -> session.onClose(() -> watches.removeAll(session));
             default -> {
                 // subscribed now, or already, or a URI the caller may not read (answered alike)
