@@ -8,11 +8,12 @@ import io.quiver.api.transport.MessageSink;
 import io.quiver.api.transport.Receipt;
 import io.quiver.api.transport.TransportErrors;
 import java.io.IOException;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -233,74 +234,56 @@ final class StdioConnection {
     static final class Queued implements MessageSink {
         static final int MAX_QUEUED = 1024;
         private final MessageSink lines;
-        private final BlockingQueue<Runnable> queue = new LinkedBlockingQueue<>(MAX_QUEUED);
         private final AtomicBoolean dropped = new AtomicBoolean();
-        /** Messages taken and not yet written. */
-        private final AtomicInteger pending = new AtomicInteger();
-        private final Thread writer = new Thread(this::drain, "quiver-stdio-notifications");
+        /** One thread, in order; beyond the queue's room a message is dropped (said once). */
+        private final ThreadPoolExecutor writer = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(MAX_QUEUED), r -> {
+                    Thread t = new Thread(r, "quiver-stdio-notifications");
+                    t.setDaemon(true);
+                    return t;
+                }, (write, pool) -> {
+                    if (!pool.isShutdown() && dropped.compareAndSet(false, true)) {
+                        LOG.warn("The client does not read its stdout: {} notifications wait, and the next are dropped",
+                                MAX_QUEUED);
+                    }
+                });
 
         Queued(MessageSink lines) {
             this.lines = lines;
-            writer.setDaemon(true);
-            writer.start();
-        }
-
-        /** No more is written: the connection is closed while the server goes on. */
-        void stop() {
-            writer.interrupt();
         }
 
         @Override
         public void send(byte[] message) {
-            offer(() -> lines.send(message));
+            writer.execute(() -> write(() -> lines.send(message)));
         }
 
         @Override
         public void complete(byte[] response) {
-            offer(() -> lines.complete(response));
+            writer.execute(() -> write(() -> lines.complete(response)));
+        }
+
+        private static void write(Runnable write) {
+            try {
+                write.run();
+            } catch (RuntimeException e) {
+                LOG.warn("Writing a notification failed: {}", e.toString());
+            }
         }
 
         /** Waits up to {@code ms} for what was taken to be written (a client that reads gets its last messages). */
         void flush(long ms) {
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
-            while (pending.get() > 0 && System.nanoTime() < deadline) {
-                try {
-                    Thread.sleep(5);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
+            try {
+                writer.submit(() -> { }).get(ms, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                // not written within the time (or dropped with a full queue): the client does not read
             }
         }
 
-        private void offer(Runnable write) {
-            pending.incrementAndGet();
-            if (queue.offer(write)) {
-                return;
-            }
-            pending.decrementAndGet();
-            if (dropped.compareAndSet(false, true)) {
-                LOG.warn("The client does not read its stdout: {} notifications wait, and the next are dropped",
-                        MAX_QUEUED);
-            }
-        }
-
-        private void drain() {
-            while (true) {
-                Runnable write;
-                try {
-                    write = queue.take();
-                } catch (InterruptedException e) {
-                    return;
-                }
-                try {
-                    write.run();
-                } catch (RuntimeException e) {
-                    LOG.warn("Writing a notification failed: {}", e.toString());
-                } finally {
-                    pending.decrementAndGet();
-                }
-            }
+        /** No more is written: the connection is closed while the server goes on. */
+        void stop() {
+            writer.shutdownNow();
         }
     }
 
