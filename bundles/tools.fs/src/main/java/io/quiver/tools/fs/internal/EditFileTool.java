@@ -159,14 +159,31 @@ public final class EditFileTool implements Tool {
     private static final int SHORT = 64;
 
     /**
-     * Where {@code part} first occurs in {@code text} from {@code from}, or -1: for a long {@code part} in time
-     * linear in both (Knuth-Morris-Pratt), since {@code indexOf}'s worst case is their product (a 4 MB file, a
-     * 1 MB oldText that nearly matches everywhere), and stopping when the call is.
+     * Where {@code part} first occurs in {@code text} from {@code from}, or -1. For a long {@code part} in time
+     * linear in both ({@link #scan}), since {@code indexOf}'s worst case is their product (a 4 MB file, a 1 MB
+     * oldText that nearly matches everywhere).
      */
     static int find(String text, String part, int from) throws InterruptedIOException {
-        if (part.length() <= SHORT) {
-            return text.indexOf(part, from);
+        return part.length() <= SHORT ? text.indexOf(part, from) : scan(text, part, from, true);
+    }
+
+    /** How many times {@code part} occurs in {@code text}, overlapping occurrences included. */
+    private static int occurrences(String text, String part) throws InterruptedIOException {
+        if (part.length() > SHORT) {
+            return scan(text, part, 0, false);
         }
+        int count = 0;
+        for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) {
+            count++;
+        }
+        return count;
+    }
+
+    /**
+     * Knuth-Morris-Pratt from {@code from}: the first occurrence's index (-1: none) when {@code first}, else the
+     * number of occurrences. Stops when the call is stopped (it looks every 64 Ki characters).
+     */
+    private static int scan(String text, String part, int from, boolean first) throws InterruptedIOException {
         int[] border = new int[part.length()];
         for (int i = 1, k = 0; i < part.length(); i++) {
             while (k > 0 && part.charAt(i) != part.charAt(k)) {
@@ -177,6 +194,7 @@ public final class EditFileTool implements Tool {
             }
             border[i] = k;
         }
+        int count = 0;
         for (int i = Math.max(0, from), k = 0; i < text.length(); i++) {
             if ((i & 0xFFFF) == 0 && Thread.currentThread().isInterrupted()) {
                 throw new InterruptedIOException("stopped while searching the file");
@@ -188,18 +206,14 @@ public final class EditFileTool implements Tool {
                 k++;
             }
             if (k == part.length()) {
-                return i - k + 1;
+                if (first) {
+                    return i - k + 1;
+                }
+                count++;
+                k = border[k - 1];
             }
         }
-        return -1;
-    }
-
-    private static int occurrences(String text, String part) {
-        int count = 0;
-        for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) {
-            count++;
-        }
-        return count;
+        return first ? -1 : count;
     }
 
     /** A hint when the text occurs with other indentation or spacing. */

@@ -120,39 +120,27 @@ final class PathRules {
      * real name.
      */
     static String plain(String name) {
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (c < 0x20 || c == 0x7F) {
-                StringBuilder b = new StringBuilder(name.length() + 8).append(name, 0, i);
-                for (int j = i; j < name.length(); j++) {
-                    char d = name.charAt(j);
-                    if (d < 0x20 || d == 0x7F) {
-                        b.append(String.format(Locale.ROOT, "\\u%04X", (int) d));
-                    } else {
-                        b.append(d);
-                    }
-                }
-                return b.toString();
-            }
+        if (name.chars().noneMatch(PathRules::control)) {
+            return name;
         }
-        return name;
+        StringBuilder b = new StringBuilder(name.length() + 8);
+        name.chars().forEach(c -> {
+            if (control(c)) {
+                b.append(String.format(Locale.ROOT, "\\u%04X", c));
+            } else {
+                b.append((char) c);
+            }
+        });
+        return b.toString();
+    }
+
+    private static boolean control(int c) {
+        return c < 0x20 || c == 0x7F;
     }
 
     /** A requested path for a message: quoted, cut when long, control characters escaped. */
     static String show(String requested) {
-        StringBuilder b = new StringBuilder("'");
-        int limit = Math.min(requested.length(), 200);
-        for (int i = 0; i < limit; i++) {
-            char c = requested.charAt(i);
-            if (c < 0x20 || c == 0x7F) {
-                b.append(String.format(Locale.ROOT, "\\u%04X", (int) c));
-            } else {
-                b.append(c);
-            }
-        }
-        if (requested.length() > limit) {
-            b.append("...");
-        }
-        return b.append('\'').toString();
+        boolean cut = requested.length() > 200;
+        return "'" + plain(cut ? requested.substring(0, 200) : requested) + (cut ? "..." : "") + "'";
     }
 }

@@ -109,6 +109,13 @@ final class Pages {
     static String markdown(MediaType type, byte[] body, String baseUri) throws IOException {
         Document document = parse(type, body, baseUri);
         document.select(REMOVED).remove();
+        int[] shape = shape(document.body());
+        if (shape[0] > MAX_ELEMENTS || shape[1] > MAX_DEPTH) {
+            // the converter's time grows with the square of such a page and no timeout stops it: its text instead
+            return "[This page has " + shape[0] + " elements nested up to " + shape[1] + " deep, more than is converted"
+                    + " to Markdown (" + MAX_ELEMENTS + " elements, " + MAX_DEPTH + " deep): its text follows.]\n\n"
+                    + document.body().wholeText().replaceAll("\\n\\s*\\n+", "\n\n").strip();
+        }
         for (Element link : document.select("a[href]")) {
             String absolute = link.absUrl("href");
             if (!absolute.isEmpty()) {
@@ -120,13 +127,6 @@ final class Pages {
             if (!absolute.isEmpty()) {
                 image.attr("src", absolute);
             }
-        }
-        int[] shape = shape(document.body());
-        if (shape[0] > MAX_ELEMENTS || shape[1] > MAX_DEPTH) {
-            // the converter's time grows with the square of such a page and no timeout stops it: its text instead
-            return "[This page has " + shape[0] + " elements nested up to " + shape[1] + " deep, more than is converted"
-                    + " to Markdown (" + MAX_ELEMENTS + " elements, " + MAX_DEPTH + " deep): its text follows.]\n\n"
-                    + document.body().wholeText().replaceAll("\\n\\s*\\n+", "\n\n").strip();
         }
         StringBuilder markdown = new StringBuilder();
         converter().convert(document.body(), markdown, 1);
