@@ -102,8 +102,7 @@ final class StdioConnection implements Connection {
         err.setDaemon(true);
         err.start();
         // a child it left running may hold its stdout open, and then stdout never ends: its exit ends the connection
-        // (after a moment for the last lines it wrote), and stops that child
-        // (on a thread of its own: the end waits for the process's session to stop, not on the common pool)
+        // (after a moment for the last lines it wrote) and stops that child, on a thread of its own, not the common pool
         p.onExit().thenRunAsync(() -> end("the process exited"), CompletableFuture.delayedExecutor(EXIT_LINES_MS,
                 TimeUnit.MILLISECONDS, task -> {
                     Thread ending = new Thread(task, "quiver-upstream-" + spec.name() + "-exit");
@@ -212,10 +211,11 @@ final class StdioConnection implements Connection {
                 if (p.waitFor(closing ? EXIT_GRACE_MS : 500, TimeUnit.MILLISECONDS)) {
                     clean = p.exitValue() == 0;
                     why = "the process exited with status " + p.exitValue();
-                    terminate(p); // what it started and left behind
                 } else if (!closing) {
                     why = why + " while the process kept running; it is stopped";
-                    terminate(p);
+                }
+                if (!closing) {
+                    terminate(p); // it, if it still runs, and what it started and left behind (close() does its own)
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
