@@ -80,9 +80,13 @@ public final class ListDirectoryTool implements Tool {
             names.sort(Walker.ORDER);
             List<Listed> entries = new ArrayList<>();
             int total = 0;
+            AllowedRoots roots = sandbox.roots();
             for (String name : names) {
+                if (roots.isExcluded(dir.path().resolve(name))) {
+                    continue; // a folder no tool reaches is not shown either, as in a walk
+                }
                 BasicFileAttributes attributes = dir.stat(name);
-                if (attributes == null) {
+                if (attributes == null || roots.isExcluded(attributes)) {
                     continue;
                 }
                 total++;

@@ -91,6 +91,23 @@ class ServerFoldersTest {
     }
 
     @Test
+    void noListingShowsThem() throws Exception {
+        ToolResult top = call(new ListDirectoryTool(workspace), new PathArgument("."));
+        assertTrue(text(top).contains("[DIR] docs"), text(top));
+        ToolResult sized = call(new ListDirectoryWithSizesTool(workspace), new ListDirectoryWithSizesTool.Arguments(".",
+                Optional.empty()));
+        assertTrue(text(sized).contains("docs"), text(sized));
+        for (String name : List.of("etc", "deploy", "audit")) {
+            assertFalse(text(top).contains("[DIR] " + name), name + " in " + text(top));
+            assertFalse(text(sized).contains(name), name + " in " + text(sized));
+            assertFalse(String.valueOf(top.structuredContent()).contains("name=" + name + ","), name + " in " + top.structuredContent());
+        }
+        ToolResult state = call(new ListDirectoryTool(workspace), new PathArgument("state"));
+        assertFalse(state.isError(), text(state));
+        assertFalse(text(state).contains("storage"), text(state));
+    }
+
+    @Test
     void noWriteOrMoveChangesThem() throws Exception {
         List<ToolResult> writes = List.of(
                 call(new WriteFileTool(workspace), new WriteFileTool.Arguments("etc/io.quiver.grants.cfg", "x")),
