@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,7 +66,7 @@ class ConformanceClientIT {
         Path dir = Files.createDirectories(Path.of(System.getProperty("reports.dir"), "client"));
         // the driver's jars are copies: a build installing the upstream jar meanwhile must not change it under a run
         Path lib = dir.resolve("lib");
-        delete(lib);
+        Dirs.delete(lib);
         Files.createDirectories(lib);
         List<String> classPath = new ArrayList<>();
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
@@ -161,7 +160,7 @@ class ConformanceClientIT {
     /** One scenario at a revision's wire, its checks read from the checks.json it leaves. */
     private static Run run(String revision, String scenario) throws Exception {
         Path reports = Path.of(System.getProperty("reports.dir"), "client", revision, scenario.replace('/', '_'));
-        delete(reports);
+        Dirs.delete(reports);
         Files.createDirectories(reports);
         Run console = node(List.of("client", "--command", driver.toString(), "--scenario", scenario, "--spec-version",
                 revision, "-o", reports.toString()), reports);
@@ -213,16 +212,6 @@ class ConformanceClientIT {
         }
         assertTrue(ended, "not done within 3 minutes (ended, with its children): " + String.join(" ", command) + "\n" + output);
         return new Run(process.exitValue(), output, 0, 0, 0, 0, "");
-    }
-
-    private static void delete(Path dir) throws IOException {
-        if (Files.exists(dir)) {
-            try (Stream<Path> old = Files.walk(dir)) {
-                for (Path p : old.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
     }
 
     private static Map<String, Integer> ordered(Object... pairs) {

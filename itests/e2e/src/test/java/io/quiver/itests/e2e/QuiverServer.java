@@ -217,6 +217,10 @@ final class QuiverServer implements AutoCloseable {
         if (process.isAlive()) {
             stop();
         }
+        if (!process.isAlive()) {
+            // the framework's storage is a copy of the bundles (~30 MB a server): the home keeps its log, etc/ and deploy/
+            Dirs.delete(home.resolve("data"));
+        }
     }
 
     static String javaBinary() {
