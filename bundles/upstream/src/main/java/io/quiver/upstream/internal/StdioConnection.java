@@ -151,7 +151,13 @@ final class StdioConnection implements Connection {
         try {
             message = JSON.readTree(bytes);
         } catch (JacksonException e) {
-            // reported below
+            // a byte that is not UTF-8 (a server that writes its platform's encoding): read as U+FFFD, so that the
+            // answer still reaches its call rather than leave it waiting for its timeout; anything else reported below
+            try {
+                message = JSON.readTree(new String(bytes, StandardCharsets.UTF_8));
+            } catch (JacksonException again) {
+                // reported below
+            }
         }
         if (message instanceof ObjectNode object) {
             listener.message(object, null);

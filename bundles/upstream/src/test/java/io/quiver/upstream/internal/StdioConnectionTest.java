@@ -1,5 +1,6 @@
 package io.quiver.upstream.internal;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -60,6 +61,36 @@ class StdioConnectionTest {
         @Override
         public void closed(String why, boolean clean) {
             closed.complete(why);
+        }
+    }
+
+    @Test
+    void aMessageWithBytesThatAreNotUtf8StillArrives() throws Exception {
+        // "caf\xe9" as Latin-1 writes it: the answer reaches its caller, the byte read as U+FFFD
+        Path script = dir.resolve("latin1.sh");
+        Files.writeString(script, "printf '{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"text\":\"caf\\351\"}}\\n'\n"
+                + "cat > /dev/null\n");
+        ServerSpec spec = new ServerSpec("latin1", ServerSpec.Kind.STDIO, "/bin/sh", List.of(script.toString()), Map.of(),
+                null, null, Map.of(), null);
+        StdioConnection connection = new StdioConnection(spec, dir, 1 << 20, new StderrTail(10));
+        CompletableFuture<ObjectNode> got = new CompletableFuture<>();
+        connection.open(new Connection.Listener() {
+            @Override
+            public void message(ObjectNode message, JsonNode relatedTo) {
+                got.complete(message);
+            }
+
+            @Override
+            public void closed(String why, boolean clean) {
+                got.completeExceptionally(new AssertionError("closed: " + why));
+            }
+        });
+        try {
+            ObjectNode message = got.get(10, TimeUnit.SECONDS);
+            assertEquals(7, message.path("id").asInt());
+            assertEquals("caf\uFFFD", message.path("result").path("text").asString());
+        } finally {
+            connection.close();
         }
     }
 
