@@ -5,7 +5,10 @@ import io.quiver.api.call.CallPolicy;
 import io.quiver.api.call.Decision;
 import io.quiver.api.call.HostChannel;
 import io.quiver.api.call.Target;
+import io.quiver.api.operator.Problem;
+import io.quiver.api.operator.ProblemSource;
 import io.quiver.lib.config.TypedConfig;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 import java.util.Map;
@@ -21,6 +24,8 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.Designate;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The call policy from server configuration: the grants in {@code etc/} ({@link Grant}) and the
@@ -36,15 +41,20 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
  * approval and was not run (without an embedding host there is no one to approve it, and no terminal
  * never means unattended execution). With one, the host is asked before every call anyway.</li>
  * <li>A deny of any grant that applies to the caller wins.</li>
+ * <li>A pattern of this file that cannot be read (one that names nothing, a value of the wrong type) is a problem
+ * ({@code problems_list}, the log): while there is one, nothing is allowed to anyone, since what it was meant to
+ * close cannot be known.</li>
  * <li>Without any grant configured, everything else is allowed (as without this bundle). With grants,
  * what no applicable grant allows is denied.</li>
  * </ol>
  * Grants are private services of this bundle: only files in {@code etc/} make them, never a tool or
  * another bundle. Changes apply to the next decision; a call already running is not stopped.
  */
-@Component(service = CallPolicy.class, configurationPid = PermissionPolicy.PID, immediate = true)
+@Component(service = {CallPolicy.class, ProblemSource.class}, configurationPid = PermissionPolicy.PID, immediate = true)
 @Designate(ocd = PermissionPolicy.Config.class)
-public final class PermissionPolicy implements CallPolicy {
+public final class PermissionPolicy implements CallPolicy, ProblemSource {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PermissionPolicy.class);
 
     static final String PID = "io.quiver.permissions";
 
@@ -70,8 +80,12 @@ public final class PermissionPolicy implements CallPolicy {
         String[] hostApproval() default {};
     }
 
+    /**
+     * @param problems what could not be read: while there is any, nothing is allowed (a pattern that names nothing
+     *     would otherwise leave open what it was meant to close)
+     */
     private record Settings(List<TargetPattern> adminOnly, String adminRole, List<Pattern> adminTenants,
-            List<TargetPattern> hostApproval) {
+            List<TargetPattern> hostApproval, List<Problem> problems) {
 
         /** Whether an authenticated caller administers the server: the admin role, in one of the admin tenants. */
         boolean administers(CallerIdentity caller) {
@@ -95,11 +109,35 @@ public final class PermissionPolicy implements CallPolicy {
 
     @Modified
     void modified(Map<String, Object> properties) {
-        Config c = TypedConfig.read(Config.class, properties, null).config();
-        settings = new Settings(TypedConfig.list(c.adminOnly()).stream().map(TargetPattern::parse).toList(),
+        String source = TypedConfig.source(properties);
+        TypedConfig.Result<Config> read = TypedConfig.read(Config.class, properties, null);
+        Config c = read.config();
+        List<Problem> problems = new ArrayList<>();
+        read.problems().forEach(p -> problems.add(new Problem(p.source(), p.reason())));
+        Settings next = new Settings(patterns(c.adminOnly(), "adminOnly", source, problems),
                 c.adminRole().isBlank() ? "admin" : c.adminRole().trim(),
                 TypedConfig.list(c.adminTenants()).stream().map(TypedConfig::glob).toList(),
-                TypedConfig.list(c.hostApproval()).stream().map(TargetPattern::parse).toList());
+                patterns(c.hostApproval(), "hostApproval", source, problems), List.copyOf(problems));
+        next.problems().forEach(p -> LOG.error("{}; nothing is allowed until it is fixed", p));
+        settings = next;
+    }
+
+    private static List<TargetPattern> patterns(String[] values, String key, String source, List<Problem> problems) {
+        List<TargetPattern> patterns = new ArrayList<>();
+        for (String text : TypedConfig.list(values)) {
+            try {
+                patterns.add(TargetPattern.parse(text));
+            } catch (IllegalArgumentException e) {
+                problems.add(new Problem(source, key + " = " + text + ": " + e.getMessage()));
+            }
+        }
+        return List.copyOf(patterns);
+    }
+
+    @Override
+    public List<Problem> problems() {
+        return settings.problems().stream()
+                .map(p -> new Problem(p.subject(), p.reason() + "; nothing is allowed until it is fixed")).toList();
     }
 
     /**
@@ -133,6 +171,10 @@ public final class PermissionPolicy implements CallPolicy {
     @Override
     public Decision decide(CallerIdentity caller, Target target) {
         Settings s = settings;
+        if (!s.problems().isEmpty()) {
+            return Decision.deny("the server's permission settings have a problem (" + s.problems().get(0).subject()
+                    + "): nothing is allowed until it is fixed");
+        }
         if (caller.authenticated() && !s.administers(caller)) {
             for (TargetPattern p : s.adminOnly()) {
                 if (p.matches(target)) {

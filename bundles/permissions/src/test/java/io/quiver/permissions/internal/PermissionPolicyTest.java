@@ -57,6 +57,25 @@ class PermissionPolicyTest {
     }
 
     @Test
+    void aPatternOfThisFileThatNamesNothingAllowsNothingToAnyoneUntilFixed() {
+        // it used to fail the component, and with no policy at all everything was allowed to everyone
+        for (Map<String, Object> broken : java.util.List.<Map<String, Object>>of(Map.of("hostApproval", "tool:"),
+                Map.of("adminOnly", "tool:bundle_*, tool:"))) {
+            PermissionPolicy policy = new PermissionPolicy(broken);
+            for (CallerIdentity caller : java.util.List.of(ALICE, ROOT, CallerIdentity.ANONYMOUS)) {
+                Decision d = policy.decide(caller, Target.tool("current_time"));
+                assertFalse(d.allowed(), broken + " " + caller);
+                assertTrue(d.reason().contains("nothing is allowed until it is fixed"), d.reason());
+            }
+            assertEquals(1, policy.problems().size(), policy.problems().toString());
+            assertTrue(policy.problems().get(0).reason().contains("names nothing"), policy.problems().toString());
+            policy.modified(Map.of("hostApproval", "tool:deploy_*"));
+            assertTrue(policy.problems().isEmpty(), "fixed in place");
+            assertTrue(policy.decide(ALICE, Target.tool("current_time")).allowed());
+        }
+    }
+
+    @Test
     void whatNeedsAHostsApprovalIsDeniedWhileNoHostCanGiveIt() {
         PermissionPolicy policy = new PermissionPolicy(Map.of("hostApproval", "tool:deploy_*, prompt:release"));
         Decision denied = policy.decide(ALICE, Target.tool("deploy_prod"));
