@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceReference;
 import org.osgi.framework.wiring.BundleWiring;
@@ -33,6 +34,7 @@ final class ConfigAdminBridge {
     private final Method listConfigurations;
     private final Method update;
     private final Method getProperties;
+    private final Method delete;
 
     private ConfigAdminBridge(Object admin, Class<?> adminApi, Class<?> configurationApi) throws NoSuchMethodException {
         this.admin = admin;
@@ -41,6 +43,7 @@ final class ConfigAdminBridge {
         this.listConfigurations = adminApi.getMethod("listConfigurations", String.class);
         this.update = configurationApi.getMethod("update", Dictionary.class);
         this.getProperties = configurationApi.getMethod("getProperties");
+        this.delete = configurationApi.getMethod("delete");
     }
 
     /** The Configuration Admin service if one is registered now. */
@@ -91,6 +94,19 @@ final class ConfigAdminBridge {
             }
         }
         return result;
+    }
+
+    /** Deletes the configurations matching an LDAP filter whose properties {@code which} picks; their properties. */
+    List<Map<String, Object>> deleteIf(String filter, Predicate<Map<String, Object>> which) {
+        List<Map<String, Object>> deleted = new ArrayList<>();
+        for (Object c : list(filter)) {
+            Map<String, Object> p = asMap((Dictionary<?, ?>) call(getProperties, c));
+            if (p != null && which.test(p)) {
+                call(delete, c);
+                deleted.add(p);
+            }
+        }
+        return deleted;
     }
 
     private Object[] list(String filter) {

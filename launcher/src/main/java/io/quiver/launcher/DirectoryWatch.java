@@ -1,6 +1,7 @@
 package io.quiver.launcher;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -123,6 +124,27 @@ final class DirectoryWatch {
                 return missing;
             }
             Thread.sleep(10);
+        }
+    }
+
+    /**
+     * Whether a file FileInstall named ({@value #FILENAME}: a {@code file:} URL or a path) is in {@code etc/} now, by
+     * its real path.
+     */
+    boolean holds(String filename) {
+        Path file;
+        try {
+            file = filename.startsWith("file:") ? Path.of(URI.create(filename)) : Path.of(filename);
+        } catch (RuntimeException e) {
+            return false;
+        }
+        if (!Files.isRegularFile(file)) {
+            return false;
+        }
+        try {
+            return file.toRealPath().getParent().equals(etc.toRealPath());
+        } catch (IOException e) {
+            return false;
         }
     }
 

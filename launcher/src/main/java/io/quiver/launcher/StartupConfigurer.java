@@ -24,6 +24,8 @@ final class StartupConfigurer implements Consumer<Bundle> {
 
     private static final Logger LOG = LoggerFactory.getLogger(StartupConfigurer.class);
     private static final String FILEINSTALL = "org.apache.felix.fileinstall";
+    /** How much longer the start waits for a file of the trust boundary before it refuses to go on without it. */
+    static final long GUARDS_TIMEOUT_MS = 10_000;
 
     private final BundleContext context;
     private final Map<String, Map<String, Object>> configurations;
@@ -48,6 +50,7 @@ final class StartupConfigurer implements Consumer<Bundle> {
                 return;
             }
             configAdmin = found.get();
+            removeLeftOvers();
             applyFeatureConfigurations();
             configAdmin.apply(DirectoryWatch.ETC_PID, watch.etcConfiguration());
         }
@@ -75,6 +78,21 @@ final class StartupConfigurer implements Consumer<Bundle> {
         }
     }
 
+    /**
+     * Removes the configurations a kept framework storage holds from files that are not in {@code etc/} now: deleted
+     * while the server was stopped, or in another folder than this start's {@code etc/}. FileInstall removes the
+     * configuration of a file deleted while it runs, but never learns of one deleted before it started; the
+     * configuration (an API key, a grant, a setting) would stay in force, and "delete the file to revoke it" would not
+     * hold across a restart.
+     */
+    private void removeLeftOvers() {
+        for (Map<String, Object> gone : configAdmin.deleteIf("(" + DirectoryWatch.FILENAME + "=*)",
+                p -> !watch.holds(String.valueOf(p.get(DirectoryWatch.FILENAME))))) {
+            LOG.info("Configuration {} came from {}, which is not in {} now: removed", gone.get("service.pid"),
+                    gone.get(DirectoryWatch.FILENAME), watch.etc());
+        }
+    }
+
     private void applyFeatureConfigurations() {
         for (Map.Entry<String, Map<String, Object>> c : configurations.entrySet()) {
             Map<String, Object> current = configAdmin.properties(c.getKey());
@@ -94,6 +112,17 @@ final class StartupConfigurer implements Consumer<Bundle> {
     private void awaitEtc() {
         try {
             List<String> missing = watch.awaitEtcApplied(configAdmin, etcTimeoutMs);
+            List<String> guarding = missing.stream().filter(StartupConfigurer::guards).toList();
+            if (!guarding.isEmpty()) {
+                // a machine that is only slow gets longer before the start is refused
+                missing = watch.awaitEtcApplied(configAdmin, GUARDS_TIMEOUT_MS);
+                guarding = missing.stream().filter(StartupConfigurer::guards).toList();
+            }
+            if (!guarding.isEmpty()) {
+                throw new IllegalStateException("FileInstall could not read " + String.join(", ", guarding) + " in "
+                        + watch.etc() + " (the log above says why): without it, what it grants, denies or"
+                        + " authenticates would not hold, so the server does not start");
+            }
             if (!missing.isEmpty()) {
                 LOG.warn("FileInstall has not applied {} from {} after {} ms; starting anyway",
                         missing, watch.etc(), etcTimeoutMs);
@@ -103,6 +132,11 @@ final class StartupConfigurer implements Consumer<Bundle> {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Whether an {@code etc/} file is one of the trust boundary's: permissions, grants, credentials. */
+    static boolean guards(String fileName) {
+        return fileName.startsWith("io.quiver.permissions") || fileName.startsWith("io.quiver.auth.");
     }
 
     private boolean isActive(String symbolicName) {

@@ -44,6 +44,38 @@ class AuthenticationAtRunTimeIT {
         }
     }
 
+    @Test
+    void aKeyFileDeletedWhileTheServerIsStoppedIsRevokedWhenItStartsAgain() throws Exception {
+        // the framework storage (--data) is kept between the two runs, as an operator keeps it
+        String key = Credentials.newApiKey();
+        String other = Credentials.newApiKey();
+        try (QuiverServer first = QuiverServer.start("auth-restart", "core,http,tools-default", home -> {
+            Files.writeString(home.resolve("etc/io.quiver.auth.apikey-ops.cfg"), Credentials.apiKeyConfig(key, "ops", "", ""));
+            Files.writeString(home.resolve("etc/io.quiver.auth.apikey-dev.cfg"), Credentials.apiKeyConfig(other, "dev", "", ""));
+        })) {
+            assertEquals(200, call(first, Credentials.bearer(key)).statusCode());
+            first.stop();
+            Files.delete(first.home().resolve("etc/io.quiver.auth.apikey-ops.cfg"));
+            try (QuiverServer second = first.restart()) {
+                assertEquals(200, call(second, Credentials.bearer(other)).statusCode(), "the key still in etc/ works");
+                assertEquals(401, call(second, Credentials.bearer(key)).statusCode(),
+                        "the deleted key's configuration was left in the storage:\n" + second.log());
+                assertTrue(second.log().contains("io.quiver.auth.apikey~ops") || second.log().contains("apikey-ops"),
+                        second.log());
+            }
+        }
+    }
+
+    @Test
+    void aKeyFileThatCannotBeReadStopsTheStartInsteadOfLeavingTheEndpointOpen() throws Exception {
+        // without it the loopback endpoint would serve everyone as the local operator
+        QuiverServer.Failure failure = QuiverServer.startFailing("auth-unreadable", "core,http,tools-default",
+                home -> Files.writeString(home.resolve("etc/io.quiver.auth.apikey-ops.cfg"),
+                        "subject = ops\nnote = bad \\u00ZZ\n"));
+        assertTrue(failure.exitCode() != 0, "exit " + failure.exitCode());
+        assertTrue(failure.log().contains("could not read io.quiver.auth.apikey-ops.cfg"), failure.log());
+    }
+
     private static void awaitStatus(QuiverServer server, Map<String, String> headers, int status) throws Exception {
         long deadline = System.nanoTime() + EFFECT.toNanos();
         int last;

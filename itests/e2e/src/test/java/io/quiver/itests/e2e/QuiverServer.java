@@ -23,11 +23,17 @@ final class QuiverServer implements AutoCloseable {
     private final Process process;
     private final String url;
     private final Path home;
+    private final String features;
+    private final Path userHome;
+    private final String[] options;
 
-    private QuiverServer(Process process, String url, Path home) {
+    private QuiverServer(Process process, String url, Path home, String features, Path userHome, String... options) {
         this.process = process;
         this.url = url;
         this.home = home;
+        this.features = features;
+        this.userHome = userHome;
+        this.options = options;
     }
 
     /** Starts a server with the given features and waits for its endpoint line. */
@@ -62,6 +68,21 @@ final class QuiverServer implements AutoCloseable {
     private static QuiverServer start(String name, String features, Preparation prepare, Path userHome,
             String... options) throws Exception {
         Path home = home(name, prepare);
+        return started(home, features, userHome, options);
+    }
+
+    /**
+     * Stops this server (SIGTERM) and starts another on the same home: its {@code etc/}, {@code deploy/} and
+     * framework storage ({@code --data}), as an operator restarts it; the log goes on in the same file.
+     */
+    QuiverServer restart() throws Exception {
+        if (process.isAlive()) {
+            stop();
+        }
+        return started(home, features, userHome, options);
+    }
+
+    private static QuiverServer started(Path home, String features, Path userHome, String... options) throws Exception {
         Process process = launch(home, features, userHome, options);
         CompletableFuture<String> endpoint = CompletableFuture.supplyAsync(() -> {
             try (BufferedReader out = new BufferedReader(
@@ -83,13 +104,13 @@ final class QuiverServer implements AutoCloseable {
             throw new IllegalStateException("the server did not start; see " + home.resolve("server.log")
                     + ":\n" + Files.readString(home.resolve("server.log")));
         }
-        return new QuiverServer(process, url, home);
+        return new QuiverServer(process, url, home, features, userHome, options);
     }
 
     /** Launches a server and returns at once, without waiting for its endpoint (for what happens during a start). */
     static QuiverServer launchOnly(String name, String features) throws Exception {
         Path home = home(name, h -> { });
-        return new QuiverServer(launch(home, features, null), null, home);
+        return new QuiverServer(launch(home, features, null), null, home, features, null);
     }
 
     /** How a start that was meant to fail ended. */
@@ -134,7 +155,7 @@ final class QuiverServer implements AutoCloseable {
         List.of(options).stream().filter(o -> !o.startsWith("-D")).forEach(command::add);
         // the server's working directory is its home: what it writes by default (audit/) stays there
         ProcessBuilder builder = new ProcessBuilder(command).directory(home.toFile())
-                .redirectError(home.resolve("server.log").toFile());
+                .redirectError(ProcessBuilder.Redirect.appendTo(home.resolve("server.log").toFile()));
         if (userHome != null) {
             builder.environment().put("HOME", userHome.toString());
         }
