@@ -171,7 +171,7 @@ final class HttpConnection implements Connection {
     @Override
     public void send(ObjectNode message, Map<String, String> headers) throws IOException {
         if (ended.get()) {
-            throw new IOException("the connection to " + spec.url() + " has ended");
+            throw new IOException("the connection to " + spec.shownUrl() + " has ended");
         }
         JsonNode id = message.get("id");
         String method = message.path("method").isString() ? message.get("method").asString() : null;
@@ -211,7 +211,7 @@ final class HttpConnection implements Connection {
             try {
                 if (failure != null) {
                     if (!exchange.abandoned && !(unwrap(failure) instanceof CancellationException)) {
-                        end("cannot reach " + spec.url() + ": " + describe(failure));
+                        end("cannot reach " + spec.shownUrl() + ": " + describe(failure));
                     }
                     return;
                 }
@@ -587,6 +587,6 @@ final class HttpConnection implements Connection {
 
     @Override
     public String detail() {
-        return spec.url().toString();
+        return spec.shownUrl();
     }
 }

@@ -46,6 +46,19 @@ record ServerSpec(String name, Kind kind, String command, List<String> args, Map
         headers = Map.copyOf(headers);
     }
 
+    /**
+     * The URL as messages, the log and {@code upstreams_list} show it: without its user information and query, where
+     * credentials go ({@code ?key=...}, {@code https://user:token@...}, a {@code ${env:...}} written into either).
+     */
+    String shownUrl() {
+        if (url == null) {
+            return null;
+        }
+        String shown = url.getScheme() + "://" + url.getHost() + (url.getPort() < 0 ? "" : ":" + url.getPort())
+                + (url.getRawPath() == null ? "" : url.getRawPath());
+        return url.getRawQuery() == null ? shown : shown + "?…";
+    }
+
     /** A server the host shares through the service of that id (see {@link SharedConnection}). */
     static ServerSpec shared(String name, long serviceId) {
         return new ServerSpec(name, Kind.SHARED, "service.id=" + serviceId, List.of(), Map.of(), null, null, Map.of(), null);
@@ -91,7 +104,7 @@ record ServerSpec(String name, Kind kind, String command, List<String> args, Map
     String describe() {
         return switch (kind) {
             case STDIO -> command + (args.isEmpty() ? "" : " " + String.join(" ", args));
-            case HTTP -> url.toString();
+            case HTTP -> shownUrl();
             case SHARED -> "shared by the host application (" + command + ")";
         };
     }

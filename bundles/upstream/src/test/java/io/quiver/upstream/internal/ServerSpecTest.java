@@ -50,6 +50,18 @@ class ServerSpecTest {
     }
 
     @Test
+    void credentialsInTheUrlAreNeverShown() {
+        ServerSpec spec = parse("remote", """
+                {"type": "http", "url": "https://bot:pa55@mcp.example.com:8443/mcp?key=${env:TOKEN}&x=1"}""");
+        assertEquals("https://mcp.example.com:8443/mcp?key=s3cret&x=1", spec.url().toString().replace("bot:pa55@", ""),
+                "the request still carries them");
+        assertEquals("https://mcp.example.com:8443/mcp?…", spec.shownUrl());
+        assertEquals(spec.shownUrl(), spec.describe());
+        HttpConnection connection = new HttpConnection(spec, java.time.Duration.ofSeconds(1), new StderrTail(4));
+        assertFalse(connection.detail().contains("s3cret") || connection.detail().contains("pa55"), connection.detail());
+    }
+
+    @Test
     void aUrlAloneMeansHttp() {
         assertEquals(ServerSpec.Kind.HTTP, parse("r", "{\"url\": \"http://127.0.0.1:9/mcp\"}").kind());
     }
