@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The host channel's chance to answer a tool's input request before the client is asked. An accepted
  * form is checked against the form's schema: an answer that does not fit is asked for once more, and a
- * second that does not fit fails the call (the tool never gets it). A host that fails is logged and the
- * client is asked, as without a host; one that does not answer in time fails the call. Answers are never
+ * second that does not fit fails the call (the tool never gets it). A host that fails (throws) fails the call and is
+ * logged, as one that does not answer in time: the client is asked only when the host leaves the question to it. Answers are never
  * logged nor put in the call's decisions, only the key they answer.
  */
 final class HostAnswers {
@@ -59,9 +59,11 @@ final class HostAnswers {
                 } catch (CancellationException | HostWait.Failed e) {
                     throw e;
                 } catch (RuntimeException e) {
+                    // not asked of the client instead: the question was the host's (it may be its user's secret), and
+                    // only the host's own leaveToClient() hands it on
                     LOG.error("The host channel failed to answer {} of {} ({})", request.key(), call.name(),
                             call.scope().invocationId(), e);
-                    return Optional.empty();
+                    throw new HostWait.Failed("The host failed to answer " + request.key() + ".");
                 }
                 if (answer == null || answer.isEmpty()) {
                     return Optional.empty();

@@ -26,6 +26,15 @@ class HostAnswersTest {
     private final Stages stages = new Stages().tool("t", call -> Outcome.text("ran"), null);
     private final AtomicInteger asked = new AtomicInteger();
 
+    @Test
+    void aHostThatThrowsFailsTheCallAndTheQuestionIsNotLeftToTheClient() {
+        // the question may be meant for the host's user alone: a failing host must not hand it to the remote client
+        Call call = hosted(List.of());
+        HostWait.Failed failed = assertThrows(HostWait.Failed.class,
+                () -> new HostAnswers(stages.hostWait).of(call).apply(QUESTION));
+        assertTrue(failed.getMessage().contains("failed to answer how_many"), failed.getMessage());
+    }
+
     private Call hosted(List<InputResponse> answers) {
         stages.extensions.addHost(new HostChannel() {
             @Override
@@ -35,6 +44,9 @@ class HostAnswersTest {
 
             @Override
             public Optional<InputResponse> answer(Invocation invocation, InputRequest request) {
+                if (answers.isEmpty()) {
+                    throw new IllegalStateException("the host's user interface is gone");
+                }
                 return Optional.of(answers.get(Math.min(asked.getAndIncrement(), answers.size() - 1)));
             }
         }, 0, 1);
