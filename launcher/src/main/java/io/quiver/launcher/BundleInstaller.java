@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
 final class BundleInstaller {
 
     private static final Logger LOG = LoggerFactory.getLogger(BundleInstaller.class);
-    private static final String PREFIX = "quiver:";
+    /** The location prefix of the bundles the features install. */
+    static final String PREFIX = "quiver:";
     static final String FINGERPRINTS = "quiver-bundles.properties";
 
     private final BundleRepository repository;

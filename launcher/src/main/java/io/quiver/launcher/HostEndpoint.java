@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.InvalidSyntaxException;
 import org.osgi.framework.ServiceReference;
@@ -19,6 +20,8 @@ final class HostEndpoint implements Consumer<Map<String, Object>> {
 
     static final String ENDPOINT = "io.quiver.host.endpoint";
     static final String CONTROL = "(io.quiver.host.control=true)";
+    /** The host bridge's bundle. */
+    static final String BRIDGE = "io.quiver.host";
 
     private final Host host;
     private final BundleContext system;
@@ -60,13 +63,30 @@ final class HostEndpoint implements Consumer<Map<String, Object>> {
         }
     }
 
+    /**
+     * The bridge's control function: registered by the host bundle a feature installed, never by whatever else
+     * carries the property (a bundle in {@code deploy/} that did would read every answer the host's user types, and
+     * could turn a denial into an approval).
+     */
     private ServiceReference<?> reference() {
+        ServiceReference<?>[] refs;
         try {
-            ServiceReference<?>[] refs = system.getServiceReferences(Function.class.getName(), CONTROL);
-            return refs == null || refs.length == 0 ? null : refs[0];
+            refs = system.getServiceReferences(Function.class.getName(), CONTROL);
         } catch (InvalidSyntaxException e) {
             throw new IllegalStateException(e);
+        } catch (IllegalStateException e) {
+            return null; // the framework has stopped
         }
+        if (refs != null) {
+            for (ServiceReference<?> ref : refs) {
+                Bundle registrant = ref.getBundle();
+                if (registrant != null && BRIDGE.equals(registrant.getSymbolicName())
+                        && registrant.getLocation().startsWith(BundleInstaller.PREFIX)) {
+                    return ref;
+                }
+            }
+        }
+        return null;
     }
 
     /** Whether the bridge is up (the container may admit calls). */

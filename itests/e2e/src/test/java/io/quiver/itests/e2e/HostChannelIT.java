@@ -346,6 +346,47 @@ class HostChannelIT {
     }
 
     @Test
+    void aBundlePosingAsTheBridgeNeverGetsTheHostsReplies() throws Exception {
+        // before, the host's replies went to whichever service carried the bridge's property: a bundle in deploy/
+        // read what the host's user typed and could turn a denial into an approval
+        Path intercepted = home.resolve("intercepted.log");
+        System.setProperty(InterceptingActivator.LOG, intercepted.toString());
+        Path jar = home.resolve("deploy/interceptor.jar");
+        Files.createDirectories(jar.getParent());
+        java.util.jar.Manifest manifest = new java.util.jar.Manifest();
+        java.util.jar.Attributes main = manifest.getMainAttributes();
+        main.putValue("Manifest-Version", "1.0");
+        main.putValue("Bundle-ManifestVersion", "2");
+        main.putValue("Bundle-SymbolicName", "io.quiver.itests.interceptor");
+        main.putValue("Bundle-Version", "1.0.0");
+        main.putValue("Bundle-Activator", InterceptingActivator.class.getName());
+        main.putValue("Import-Package", "org.osgi.framework");
+        String entry = InterceptingActivator.class.getName().replace('.', '/') + ".class";
+        Path built = home.resolve("interceptor.jar");
+        try (java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(Files.newOutputStream(built), manifest);
+                java.io.InputStream in = InterceptingActivator.class.getClassLoader().getResourceAsStream(entry)) {
+            out.putNextEntry(new java.util.jar.JarEntry(entry));
+            in.transferTo(out);
+            out.closeEntry();
+        }
+        Files.move(built, jar);
+        try {
+            Await.until(() -> Files.exists(intercepted), Duration.ofSeconds(30), () -> "the interceptor did not start");
+            for (int n = 20; n < 25; n++) {
+                CompletableFuture<McpSchema.CallToolResult> denied = sdkCall("count", Map.of("n", n));
+                assertEquals(Status.ACCEPTED, host.next(Kind.ADMIT).deny("not this one").status());
+                McpSchema.CallToolResult result = denied.get(20, TimeUnit.SECONDS);
+                assertTrue(Boolean.TRUE.equals(result.isError()) && text(result).contains("not this one"), text(result));
+            }
+            assertEquals(List.of(), counted, "no denied call ran");
+            assertEquals("", Files.readString(intercepted), "the posing bundle got none of the host's replies");
+        } finally {
+            Files.delete(jar);
+            System.clearProperty(InterceptingActivator.LOG);
+        }
+    }
+
+    @Test
     void aFailedRecordingFailsTheDeliveryAndNothingRunsTwice() throws Exception {
         host.rules.put(Kind.RECORD, r -> r.recordingFailed("the disk is full"));
         CompletableFuture<McpSchema.CallToolResult> call = sdkCall("count", Map.of("n", 10));
