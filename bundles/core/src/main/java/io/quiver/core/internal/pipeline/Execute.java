@@ -137,7 +137,7 @@ final class Execute {
             }
         });
         Outcome outcome = null;
-        Exception failure = null;
+        Throwable failure = null;
         int how;
         try (AutoCloseable hook = call.scope().onCancel(() -> {
             if (watch.interrupt(Watch.CANCELLED)) {
@@ -146,7 +146,9 @@ final class Execute {
         })) {
             try {
                 outcome = call.tool().tool().call(attempt);
-            } catch (Exception e) {
+            } catch (Exception | Error e) {
+                // an Error too (StackOverflowError, a NoClassDefFoundError of a missing optional import): the tool
+                // failed, as it does on a tool thread, where the future holds whatever the tool threw
                 failure = e;
             } finally {
                 how = watch.returned();
@@ -231,8 +233,18 @@ final class Execute {
             }
         }
         health.failed(call.tool());
-        LOG.error("Tool {} failed ({})", call.name(), call.scope().invocationId(), cause);
+        LOG.error("Tool {} failed ({})", call.name(), call.scope().invocationId(), shortened(cause));
         return failed(call, String.valueOf(cause));
+    }
+
+    /** A stack overflow's trace as far as it says something: its first frames, not the thousand repeated ones. */
+    static Throwable shortened(Throwable cause) {
+        if (cause instanceof StackOverflowError && cause.getStackTrace().length > 32) {
+            StackOverflowError copy = new StackOverflowError(cause.getMessage() + " (the first 32 frames)");
+            copy.setStackTrace(java.util.Arrays.copyOf(cause.getStackTrace(), 32));
+            return copy;
+        }
+        return cause;
     }
 
     /** Thrown on the serving thread when its call was answered elsewhere while the tool held it. */

@@ -181,8 +181,9 @@ public final class ToolPipeline {
             }
             call.end(CallEvent.Ending.CANCELLED, "cancelled");
             throw e;
-        } catch (Exception e) {
-            LOG.error("Tool {} failed ({})", name, scope.invocationId(), e);
+        } catch (Exception | Error e) {
+            // an Error of a stage (a host channel's, a listener's) too: the call ends FAILED, and says so
+            LOG.error("Tool {} failed ({})", name, scope.invocationId(), Execute.shortened(e));
             return Execute.failedResult(call, String.valueOf(e));
         } finally {
             if (!handedOff) {

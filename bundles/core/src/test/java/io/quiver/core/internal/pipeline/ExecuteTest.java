@@ -287,6 +287,24 @@ class ExecuteTest {
     }
 
     @Test
+    void anInlineToolThatThrowsAnErrorFailsItsCallAsOnAToolThread() {
+        // before, a StackOverflowError left the attempt as a JSON-RPC internal error, the call's ending COMPLETED
+        stages.tool("deep", call -> {
+            throw new StackOverflowError();
+        }, null);
+        stages.tool("missing", call -> {
+            throw new NoClassDefFoundError("com/example/Optional");
+        }, null);
+        for (String name : java.util.List.of("deep", "missing")) {
+            Call call = inlineCall(name);
+            Outcome outcome = inline.attempt(call, Map.of(), false, false);
+            assertTrue(((Outcome.Done) outcome).result().isError(), name);
+            assertTrue(text(outcome).startsWith("The tool " + name + " failed (invocation "), text(outcome));
+            assertEquals(CallEvent.Ending.FAILED, stages.over(call).ending(), name);
+        }
+    }
+
+    @Test
     void anInlineToolThatStopsWhenInterruptedAtItsTimeoutFailsTheCallOnItsOwnThread() throws Exception {
         stages.tool("slow", call -> {
             try {
