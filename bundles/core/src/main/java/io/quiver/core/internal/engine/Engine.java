@@ -235,7 +235,11 @@ public final class Engine implements AutoCloseable {
     /** The live session the message names, or null: a session belongs to the principal that opened it, to anyone else it does not exist. */
     private Session session(Inbound inbound) {
         Session session = sessions.get(inbound.sessionId());
-        return session == null || !session.caller().samePrincipal(inbound.caller()) ? null : session;
+        if (session == null || !session.caller().samePrincipal(inbound.caller())) {
+            return null;
+        }
+        session.authenticatedAs(inbound.caller());
+        return session;
     }
 
     /** A message of a live session, other than {@code initialize}: a notification or response taken, a request registered. */

@@ -23,7 +23,8 @@ public final class Session implements McpSession {
 
     private final String id;
     private final Era era;
-    private final CallerIdentity caller;
+    /** Who the session's latest request proved to be: the same principal throughout, its roles as its credential says now. */
+    private volatile CallerIdentity caller;
     private final String address;
     private final Consumer<Session> onEnd;
     private final AtomicReference<MessageSink> stream = new AtomicReference<>();
@@ -67,6 +68,17 @@ public final class Session implements McpSession {
     @Override
     public CallerIdentity caller() {
         return caller;
+    }
+
+    /**
+     * Takes the caller a request of this session was authenticated as (the same principal: {@link
+     * CallerIdentity#samePrincipal}), so that its roles are those its credential carries now: a role taken away
+     * from a key, or a narrower token, applies from the session's next request, not from its next session.
+     */
+    public void authenticatedAs(CallerIdentity now) {
+        if (now != null && now.authenticated() && caller.samePrincipal(now) && !caller.equals(now)) {
+            caller = now;
+        }
     }
 
     @Override

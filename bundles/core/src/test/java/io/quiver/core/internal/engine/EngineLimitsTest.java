@@ -79,6 +79,33 @@ class EngineLimitsTest {
     }
 
     @Test
+    void aSessionsRolesAreThoseOfItsLatestRequestsCredential() throws Exception {
+        // a role taken from a key (or a narrower token) applies from the session's next request, not its next session
+        engine = assemble(EngineSettings.of(Map.of()), new ToolLimitsRegistry());
+        register("secret", call -> Outcome.text("s"));
+        register("open", call -> Outcome.text("o"));
+        extensions.addPolicy((caller, target) -> "secret".equals(target.name()) && !caller.roles().contains("admin")
+                ? io.quiver.api.call.Decision.deny("admins only") : io.quiver.api.call.Decision.allow(), 0, 1);
+        CallerIdentity admin = new CallerIdentity("bob", "acme", Set.of("admin"), true);
+        CallerIdentity demoted = new CallerIdentity("bob", "acme", Set.of("user"), true);
+        assertInstanceOf(Receipt.Pending.class, initialize("10.0.0.1", admin));
+        String id = engine.sessions().all().get(0).id();
+        assertEquals(2, listed(id, admin), "the admin sees both");
+        assertEquals(1, listed(id, demoted), "the same key without the role, in the same session");
+        assertEquals(demoted, engine.sessions().all().get(0).caller());
+        Receipt other = engine.receive(bytes("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\"}"),
+                new Inbound(id, null, new CallerIdentity("eve", "acme", Set.of("admin"), true)));
+        assertEquals(Receipt.Reason.SESSION_NOT_FOUND, assertInstanceOf(Receipt.Rejected.class, other).reason());
+        assertEquals(demoted, engine.sessions().all().get(0).caller(), "another principal changes nothing");
+    }
+
+    private int listed(String session, CallerIdentity caller) throws Exception {
+        JsonNode answer = start(engine.receive(bytes("{\"jsonrpc\":\"2.0\",\"id\":" + System.nanoTime() % 100_000
+                + ",\"method\":\"tools/list\"}"), new Inbound(session, null, caller))).json();
+        return answer.path("result").path("tools").size();
+    }
+
+    @Test
     void oneSubjectCannotTakeItsAddressesSessionsFromTheOthers() {
         engine = assemble(EngineSettings.of(Map.of("maxSessions", 100, "maxSessionsPerClient", 10,
                 "maxSessionsPerSubject", 3)), new ToolLimitsRegistry());
