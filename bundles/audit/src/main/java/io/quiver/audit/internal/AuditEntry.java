@@ -12,7 +12,9 @@ import java.util.Map;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.SerializableString;
+import tools.jackson.core.io.CharacterEscapes;
 import tools.jackson.core.io.SerializedString;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.util.TokenBuffer;
 
@@ -27,7 +29,53 @@ final class AuditEntry {
     private static final DateTimeFormatter TIME =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
+    /**
+     * The longest name (subject, tenant, project, client name, protocol version, tool, invocation id, a
+     * decision's stage) a line holds whole. Callers choose most of them (a client its {@code clientInfo} name,
+     * anyone the name of a tool that is not there, a token's issuer the subject), and every line carries them:
+     * uncapped, a client that names itself with megabytes makes each of its calls a line of megabytes, and a few
+     * hundred calls rotate the whole kept history out.
+     */
+    static final int NAME_LIMIT = 256;
+
+    /**
+     * The longest text (a decision's reason, the deciding rule, the ending's detail) kept whole: error texts may
+     * quote what the caller sent.
+     */
+    static final int TEXT_LIMIT = 1024;
+
+    /**
+     * Characters written as <code>&#92;uXXXX</code> though JSON lets them stand raw. NEL (U+0085, with the other C1
+     * controls) and the line and paragraph separators U+2028 and U+2029 end a line for many readers (Python's
+     * {@code splitlines}, editors), which would split a record in two; the bidirectional controls (U+061C,
+     * U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069) show text in another order than it is stored, so that a
+     * line could read as something other than what it holds.
+     */
+    static final CharacterEscapes ESCAPES = new LineEscapes();
+
     private AuditEntry() {
+    }
+
+    /**
+     * The factory of the file's lines: no separator between the lines of a batch (the writer ends each with a
+     * newline; the default is a space), and the {@link #ESCAPES}.
+     */
+    static JsonFactory lineFactory() {
+        return JsonFactory.builder().rootValueSeparator((SerializableString) null).characterEscapes(ESCAPES)
+                .build();
+    }
+
+    /**
+     * {@code value} whole when it is at most {@code limit} characters long, otherwise its first {@code limit}
+     * (never half a surrogate pair) and {@code ...[cut N chars]}, so that a reader sees that it was cut and by how
+     * much.
+     */
+    static String cap(String value, int limit) {
+        if (value == null || value.length() <= limit) {
+            return value;
+        }
+        int keep = Character.isHighSurrogate(value.charAt(limit - 1)) ? limit - 1 : limit;
+        return value.substring(0, keep) + "...[cut " + (value.length() - keep) + " chars]";
     }
 
     /**
@@ -68,37 +116,38 @@ final class AuditEntry {
     /**
      * The fields of a call written straight to a generator: the file's line without a map per call and a map
      * per decision, or Jackson's look-up of each value's serializer (a tenth of the bytes a trivial call
-     * allocated, and most of the writer's time).
+     * allocated, and most of the writer's time). Every text is capped ({@link #NAME_LIMIT}, {@link #TEXT_LIMIT}),
+     * the server's own ones too: which of them a caller can reach through some path is not this class's to know.
      */
     static void write(JsonGenerator g, CallEvent event) {
         CallerIdentity caller = event.caller();
         g.writeStartObject();
         string(g, TIME_NAME, time(event.started()));
-        string(g, INVOCATION_ID, event.invocationId());
-        string(g, SUBJECT, caller == null ? null : caller.subject());
-        string(g, TENANT, caller == null ? null : caller.tenant());
-        string(g, PROJECT, caller == null ? null : caller.project());
+        string(g, INVOCATION_ID, cap(event.invocationId(), NAME_LIMIT));
+        string(g, SUBJECT, caller == null ? null : cap(caller.subject(), NAME_LIMIT));
+        string(g, TENANT, caller == null ? null : cap(caller.tenant(), NAME_LIMIT));
+        string(g, PROJECT, caller == null ? null : cap(caller.project(), NAME_LIMIT));
         g.writeName(AUTHENTICATED);
         g.writeBoolean(caller != null && caller.authenticated());
-        string(g, CLIENT_NAME, event.clientName());
-        string(g, PROTOCOL_VERSION, event.protocolVersion());
-        string(g, TOOL, event.tool());
+        string(g, CLIENT_NAME, cap(event.clientName(), NAME_LIMIT));
+        string(g, PROTOCOL_VERSION, cap(event.protocolVersion(), NAME_LIMIT));
+        string(g, TOOL, cap(event.tool(), NAME_LIMIT));
         g.writeName(DECISIONS);
         g.writeStartArray();
         String rule = null;
         for (CallEvent.Step step : event.decisions()) {
             g.writeStartObject();
-            string(g, STAGE, step.stage());
+            string(g, STAGE, cap(step.stage(), NAME_LIMIT));
             g.writeName(ALLOWED);
             g.writeBoolean(step.allowed());
-            string(g, REASON, step.reason());
+            string(g, REASON, cap(step.reason(), TEXT_LIMIT));
             g.writeEndObject();
             if (rule == null && !step.allowed()) {
                 rule = step.reason(); // the first step that said no decided the call
             }
         }
         g.writeEndArray();
-        string(g, RULE, rule);
+        string(g, RULE, cap(rule, TEXT_LIMIT));
         g.writeName(DURATION_MS);
         if (event.took() == null) {
             g.writeNull();
@@ -107,8 +156,8 @@ final class AuditEntry {
             g.writeNumber(event.took().toNanos() / 1000 / 1000.0);
         }
         string(g, ENDING, event.ending() == null ? null : event.ending().name());
-        string(g, DETAIL, event.detail());
-        string(g, ARGUMENTS_DIGEST, event.argumentsDigest());
+        string(g, DETAIL, cap(event.detail(), TEXT_LIMIT));
+        string(g, ARGUMENTS_DIGEST, cap(event.argumentsDigest(), NAME_LIMIT));
         g.writeEndObject();
     }
 
@@ -190,6 +239,27 @@ final class AuditEntry {
         for (int i = at + width - 1; i >= at; i--) {
             c[i] = (char) ('0' + value % 10);
             value /= 10;
+        }
+    }
+
+    /** {@link #ESCAPES}: JSON's own for ASCII, <code>&#92;uXXXX</code> for the characters listed there. */
+    private static final class LineEscapes extends CharacterEscapes {
+        private static final long serialVersionUID = 1L;
+        private static final int[] ASCII = standardAsciiEscapesForJSON();
+
+        @Override
+        public int[] getEscapeCodesForAscii() {
+            return ASCII;
+        }
+
+        @Override
+        public SerializableString getEscapeSequence(int ch) {
+            return escaped(ch) ? new SerializedString(String.format("\\u%04X", ch)) : null;
+        }
+
+        static boolean escaped(int ch) {
+            return ch >= 0x80 && ch <= 0x9F || ch == 0x061C || ch == 0x200E || ch == 0x200F
+                    || ch >= 0x2028 && ch <= 0x202E || ch >= 0x2066 && ch <= 0x2069;
         }
     }
 }

@@ -1,10 +1,12 @@
 package io.quiver.audit.internal;
 
 import java.io.IOException;
-import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -16,6 +18,8 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The audit file: each line goes to the operating system in one write as it comes, nothing is buffered
@@ -23,6 +27,11 @@ import java.util.stream.Stream;
  * when the machine itself went down). Before a line would take the file past its size, or on the first
  * line of a new UTC day, the file is renamed to {@code <name>-<time of its last line>.<ext>} and a new
  * one begins; the oldest rotated files beyond the number kept are deleted.
+ *
+ * <p>A batch that fails part-way (a full disk) is cut off the file again, so that no half line joins the
+ * next one and the batch is lost whole, as counted. A file deleted or moved away while open is noticed at
+ * the next batch, and a new one begins where the settings say: lines would otherwise go on into a file no
+ * one can find.
  *
  * <p>Not thread-safe: the audit log's one writer thread uses it.
  */
@@ -51,16 +60,33 @@ final class AuditFile implements AutoCloseable {
     private static final DateTimeFormatter STAMP =
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
+    private static final Logger LOG = LoggerFactory.getLogger(AuditFile.class);
+
+    /** Writes some of the bytes to the channel, as {@link FileChannel#write(ByteBuffer)} does. */
+    @FunctionalInterface
+    interface Write {
+        int write(FileChannel channel, ByteBuffer bytes) throws IOException;
+    }
+
     private final Clock clock;
+    /** {@link FileChannel#write(ByteBuffer)}, or a test's that fails like a full disk. */
+    private final Write write;
     private Settings settings;
-    private OutputStream out;
+    private FileChannel out;
+    /** The open file's identity (its inode): whether the path still leads to it; null where the system has none. */
+    private Object key;
     private long size;
     /** When the current file got its last line (for a file found on disk: its modification time), or null. */
     private Instant lastLine;
 
     AuditFile(Settings settings, Clock clock) {
+        this(settings, clock, FileChannel::write);
+    }
+
+    AuditFile(Settings settings, Clock clock, Write write) {
         this.settings = settings;
         this.clock = clock;
+        this.write = write;
     }
 
     Settings settings() {
@@ -76,7 +102,9 @@ final class AuditFile implements AutoCloseable {
     }
 
     /**
-     * Opens the file for appending (creating its folder) if it is not open yet.
+     * Opens the file for appending (creating its folder) if it is not open yet. A file that does not end with a
+     * newline (its last line was torn: the machine went down, a cut failed) gets one first, so that the next
+     * line is a line of its own.
      *
      * @throws IOException when it cannot be: the caller says where and why
      */
@@ -86,11 +114,40 @@ final class AuditFile implements AutoCloseable {
         }
         Path file = settings.file();
         Files.createDirectories(file.getParent());
-        // a plain channel stream: every write() is one system call, nothing waits in a buffer of ours
-        out = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND,
-                StandardOpenOption.WRITE);
-        size = Files.size(file);
-        lastLine = size == 0 ? null : Files.getLastModifiedTime(file).toInstant();
+        // a plain channel: every write() is one system call, nothing waits in a buffer of ours
+        out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+        try {
+            key = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+            size = out.size();
+            lastLine = size == 0 ? null : Files.getLastModifiedTime(file).toInstant();
+            if (size > 0 && !endsWithNewline(file, size)) {
+                writeFully(ByteBuffer.wrap(new byte[] {'\n'}));
+                size++;
+            }
+        } catch (IOException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private static boolean endsWithNewline(Path file, long size) throws IOException {
+        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer last = ByteBuffer.allocate(1);
+            return in.read(last, size - 1) == 1 && last.get(0) == '\n';
+        }
+    }
+
+    /**
+     * Whether the path no longer leads to the open file: it was deleted, moved away or replaced. One
+     * {@code stat} per batch; where the system gives files no key, only a file gone is noticed.
+     */
+    private boolean replaced() {
+        try {
+            Object now = Files.readAttributes(settings.file(), BasicFileAttributes.class).fileKey();
+            return key != null && !key.equals(now);
+        } catch (IOException e) {
+            return true; // gone, or cannot be looked at: opening it anew says which
+        }
     }
 
     /**
@@ -101,23 +158,42 @@ final class AuditFile implements AutoCloseable {
         append(line, line.length);
     }
 
-    /** Appends the first {@code length} bytes of {@code lines}, whole lines. */
+    /**
+     * Appends the first {@code length} bytes of {@code lines}, whole lines. When the write fails, the file is cut
+     * back to where the batch began: none of its lines is in the file, and the next batch starts a line.
+     */
     void append(byte[] lines, int length) throws IOException {
+        if (out != null && replaced()) {
+            LOG.warn("The audit file {} was deleted or moved away while it was written: a new one begins there",
+                    settings.file());
+            close();
+        }
         open();
         Instant now = clock.instant();
         if (size > 0 && (size + length > settings.maxBytes() || settings.daily() && newDay(now))) {
             rotate();
             open();
         }
+        long before = out.size(); // not size: that counts only our own lines
         try {
-            out.write(lines, 0, length);
-            out.flush();
+            writeFully(ByteBuffer.wrap(lines, 0, length));
         } catch (IOException e) {
+            try {
+                out.truncate(before);
+            } catch (IOException | RuntimeException f) {
+                e.addSuppressed(f); // then open() ends the torn line before the next one
+            }
             close(); // opened again at the next line: the disk may have room by then
             throw e;
         }
         size += length;
         lastLine = now;
+    }
+
+    private void writeFully(ByteBuffer bytes) throws IOException {
+        while (bytes.hasRemaining()) {
+            write.write(out, bytes);
+        }
     }
 
     private boolean newDay(Instant now) {

@@ -39,8 +39,6 @@ import org.osgi.service.metatype.annotations.Designate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JsonGenerator;
-import tools.jackson.core.SerializableString;
-import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -209,8 +207,7 @@ public final class AuditLog implements CallListener, ProblemSource {
     // ----------------------------------------------------------------- the writer thread
 
     private void write() {
-        // no separator between lines of a batch (the writer ends each with a newline); the default is a space
-        json = JsonMapper.builder(JsonFactory.builder().rootValueSeparator((SerializableString) null).build()).build();
+        json = JsonMapper.builder(AuditEntry.lineFactory()).build();
         try {
             AuditConfig applied = apply(config);
             while (!closing) {

@@ -1,9 +1,11 @@
 package io.quiver.audit.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -112,6 +114,61 @@ class AuditFileTest {
         assertEquals(List.of("audit", "audit-20260728T100000Z"), names());
     }
 
+    @Test
+    void aFileDeletedWhileOpenIsBegunAnew() throws IOException {
+        Path calls = dir.resolve("calls.jsonl");
+        file = new AuditFile(new AuditFile.Settings(calls, 1 << 20, false, 14), clock);
+        file.append(line("before", 10));
+        Files.delete(calls);
+        file.append(line("after", 10));
+        assertEquals(List.of(text("after", 10)), lines(calls), "not into the deleted file");
+    }
+
+    @Test
+    void aFileMovedAwayWhileOpenIsBegunAnew() throws IOException {
+        Path calls = dir.resolve("calls.jsonl");
+        file = new AuditFile(new AuditFile.Settings(calls, 1 << 20, false, 14), clock);
+        file.append(line("before", 10));
+        Path moved = Files.move(calls, dir.resolve("elsewhere.jsonl"));
+        Files.writeString(calls, "{\"other\":1}\n"); // and another put in its place
+        file.append(line("after", 10));
+        assertEquals(List.of(text("before", 10)), lines(moved));
+        assertEquals(List.of("{\"other\":1}", text("after", 10)), lines(calls));
+    }
+
+    @Test
+    void aBatchThatFailsPartWayIsCutOffTheFile() throws IOException {
+        Path calls = dir.resolve("calls.jsonl");
+        boolean[] full = {false};
+        // a full disk: half of what is asked goes on the disk, then the write fails
+        file = new AuditFile(new AuditFile.Settings(calls, 1 << 20, false, 14), clock, (channel, bytes) -> {
+            if (!full[0]) {
+                return channel.write(bytes);
+            }
+            ByteBuffer half = bytes.duplicate();
+            half.limit(bytes.position() + bytes.remaining() / 2);
+            channel.write(half);
+            throw new IOException("No space left on device");
+        });
+        file.append(line("first", 10));
+        full[0] = true;
+        byte[] batch = (new String(line("second", 10), StandardCharsets.UTF_8)
+                + new String(line("third", 10), StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8);
+        assertThrows(IOException.class, () -> file.append(batch));
+        assertEquals(10, Files.size(calls), "none of the failed batch, no half line");
+        full[0] = false;
+        file.append(line("fourth", 10));
+        assertEquals(List.of(text("first", 10), text("fourth", 10)), lines(calls));
+    }
+
+    @Test
+    void aTornLastLineIsEndedBeforeTheNextLine() throws IOException {
+        Path calls = Files.writeString(dir.resolve("calls.jsonl"), "{\"whole\":1}\n{\"torn\":");
+        file = new AuditFile(new AuditFile.Settings(calls, 1 << 20, false, 14), clock);
+        file.append(line("next", 10));
+        assertEquals(List.of("{\"whole\":1}", "{\"torn\":", text("next", 10)), lines(calls));
+    }
+
     /** A line of exactly {@code bytes} bytes, newline included. */
     private static byte[] line(String text, int bytes) {
         StringBuilder s = new StringBuilder(text);
@@ -119,6 +176,11 @@ class AuditFileTest {
             s.append('.');
         }
         return (s + "\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** {@link #line}'s text without its newline. */
+    private static String text(String text, int bytes) {
+        return new String(line(text, bytes), StandardCharsets.UTF_8).strip();
     }
 
     private List<String> names() throws IOException {

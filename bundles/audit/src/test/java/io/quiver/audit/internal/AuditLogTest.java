@@ -102,6 +102,19 @@ class AuditLogTest {
     }
 
     @Test
+    void aClientNameWithLineSeparatorsAndBidiControlsStaysOneLine() throws Exception {
+        log = start(Map.of());
+        String name = "evil\u2028{\"forged\":true}\u2029\u0085\u202Egnp.exe\u2066";
+        log.called(new CallEvent("inv-1", ALICE, "2025-11-25", "t", Instant.parse("2026-07-28T09:00:00Z"),
+                Duration.ofMillis(1), List.of(), CallEvent.Ending.COMPLETED, null, name + "x".repeat(100_000), null));
+        log.deactivate();
+        String text = Files.readString(dir.resolve("calls.jsonl"));
+        assertEquals(1, text.split("\\R").length, text);
+        assertTrue(text.length() < 4096, "the name is cut");
+        assertTrue(lines().get(0).path("clientName").asString().startsWith(name + "xxx"));
+    }
+
+    @Test
     void noArgumentValueReachesTheFileOnlyItsDigest() throws Exception {
         log = start(Map.of());
         String arguments = "{\"apiKey\":\"sk-live-7f3a9\",\"query\":\"salaries 2026\"}";
