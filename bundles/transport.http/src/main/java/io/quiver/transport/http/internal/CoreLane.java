@@ -369,12 +369,20 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
 
         @Override
         public String header(String name) {
-            return request.getHeaders().get(name);
+            HttpFields fields = request.getHeaders();
+            String first = fields.get(name);
+            if (first == null) {
+                return null;
+            }
+            List<String> all = fields.getValuesList(name);
+            return all.size() == 1 ? first : String.join(", ", all); // as HttpHeaders#joined
         }
 
         /**
-         * The headers by lower-case name, the first value of each: as one immutable map, which {@code Inbound} keeps
-         * as it is instead of copying it again, unless there are more than {@value CoreLane#FEW_HEADERS}.
+         * The headers by lower-case name, a repeated one's values joined by {@code ", "} as HTTP reads them (one list:
+         * a repeated {@code Mcp-Name} is then refused for not naming the body's tool, never taken by its first value
+         * while a gateway read its last): as one immutable map, which {@code Inbound} keeps as it is instead of
+         * copying it again, unless there are more than {@value CoreLane#FEW_HEADERS}.
          */
         @Override
         public Map<String, String> headers() {
@@ -385,7 +393,7 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
                 for (int i = 0; i < size; i++) {
                     HttpField field = fields.getField(i);
                     String value = field.getValue();
-                    headers.putIfAbsent(lowerCaseName(field), value == null ? "" : value);
+                    headers.merge(lowerCaseName(field), value == null ? "" : value, HttpHeaders::joined);
                 }
                 return headers;
             }
@@ -396,12 +404,13 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
             for (int i = 0; i < size; i++) {
                 HttpField field = fields.getField(i);
                 String name = lowerCaseName(field);
+                String value = field.getValue();
                 for (int j = 0; j < count; j++) {
                     if (entries[j].getKey().equals(name)) {
+                        entries[j] = Map.entry(name, HttpHeaders.joined(entries[j].getValue(), value == null ? "" : value));
                         continue next;
                     }
                 }
-                String value = field.getValue();
                 entries[count++] = Map.entry(name, value == null ? "" : value);
             }
             return Map.ofEntries(count == size ? entries : Arrays.copyOf(entries, count));

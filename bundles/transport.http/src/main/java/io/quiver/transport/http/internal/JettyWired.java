@@ -46,7 +46,7 @@ final class JettyWired {
             return false;
         }
         for (HttpField field : jetty.getHeaders()) {
-            into.putIfAbsent(field.getLowerCaseName(), field.getValue());
+            into.merge(field.getLowerCaseName(), field.getValue() == null ? "" : field.getValue(), HttpHeaders::joined);
         }
         return true;
     }

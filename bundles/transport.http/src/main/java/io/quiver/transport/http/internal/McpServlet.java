@@ -165,7 +165,7 @@ final class McpServlet extends HttpServlet {
             return;
         }
         headers.observe(req);
-        Admission admission = admission(req::getHeader, req.getServletPath() + (req.getPathInfo() == null ? "" : req.getPathInfo()),
+        Admission admission = admission(name -> header(req, name), req.getServletPath() + (req.getPathInfo() == null ? "" : req.getPathInfo()),
                 req.getQueryString(), req.getRemoteAddr(), () -> gate.metadataUrl(req), false);
         if (admission instanceof Refused refused) {
             if (refused.challenge() != null) {
@@ -791,7 +791,9 @@ final class McpServlet extends HttpServlet {
         }
         for (Enumeration<String> names = req.getHeaderNames(); names.hasMoreElements();) {
             String name = names.nextElement();
-            headers.putIfAbsent(name.toLowerCase(Locale.ROOT), req.getHeader(name));
+            for (Enumeration<String> values = req.getHeaders(name); values.hasMoreElements();) {
+                headers.merge(name.toLowerCase(Locale.ROOT), values.nextElement(), HttpHeaders::joined);
+            }
         }
         return headers;
     }
@@ -963,8 +965,19 @@ final class McpServlet extends HttpServlet {
         HttpErrors.sendWithoutBlocking(async, status, body);
     }
 
+    /** A header's value; a repeated one's values joined ({@link HttpHeaders#joined}), as the lanes read them. */
     private static String header(HttpServletRequest req, String name) {
-        return trimmed(req.getHeader(name));
+        String first = req.getHeader(name);
+        if (first == null) {
+            return null;
+        }
+        Enumeration<String> values = req.getHeaders(name);
+        values.nextElement();
+        String all = first;
+        while (values.hasMoreElements()) {
+            all = HttpHeaders.joined(all, values.nextElement());
+        }
+        return trimmed(all);
     }
 
 
