@@ -149,6 +149,29 @@ class HttpEdgeCasesIT {
     }
 
     @Test
+    void aChunkedBodyWhoseFramingIsBrokenIsABadRequestNotAnEmptyOk() throws Exception {
+        // before, such a request got "200 OK" with no body: the client was told its message was taken
+        String ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+        String[] bodies = {
+            "zz\r\n" + ping + "\r\n0\r\n\r\n", // a chunk size that is not hex
+            ping, // no chunk framing at all
+            Integer.toHexString(ping.length()) + "\r\n" + ping + "\r\n", // no last chunk, then the client's side closes
+        };
+        for (String body : bodies) {
+            try (Probe.Raw raw = new Probe.Raw(server.url())) {
+                raw.send(Probe.postHead(server.url(), "Mcp-Session-Id: " + session + "\r\nMCP-Protocol-Version: " + VERSION
+                        + "\r\nTransfer-Encoding: chunked\r\n") + body);
+                raw.socket.shutdownOutput();
+                int status = raw.status();
+                String rest = raw.rest();
+                assertEquals(400, status, body + "\n" + rest);
+                assertTrue(rest.contains("-32700") || rest.contains("Bad Message") || rest.contains("Bad Request"), rest);
+            }
+        }
+        Probe.normalCallAnswers(server.url());
+    }
+
+    @Test
     void aBodyDeclaredFarOverTheLimitIsAnsweredAtOnceAndItsConnectionClosed() throws Exception {
         try (Probe.Raw raw = new Probe.Raw(server.url())) {
             raw.send(Probe.postHead(server.url(), "Content-Length: 100000000\r\n") + "{\"jsonrpc\":");

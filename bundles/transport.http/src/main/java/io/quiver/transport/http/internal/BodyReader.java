@@ -29,6 +29,9 @@ final class BodyReader implements ReadListener {
 
         /** The client went away, or the read failed: nothing can be answered. */
         void lost(Throwable cause);
+
+        /** The body was not HTTP ({@link HttpErrors#malformed}): answered 400, and the connection closed. */
+        void malformed(Throwable cause);
     }
 
     private final ServletInputStream in;
@@ -109,6 +112,8 @@ final class BodyReader implements ReadListener {
         finish();
         if (HttpErrors.timedOut(t)) {
             outcome.tooSlow();
+        } else if (HttpErrors.malformed(t)) {
+            outcome.malformed(t);
         } else {
             outcome.lost(t);
         }

@@ -151,6 +151,8 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
             // away: answered here, on whichever thread noticed, which may be a timer's
             if (HttpErrors.timedOut(body.failure)) {
                 servlet.fastTooSlow(post, caller);
+            } else if (HttpErrors.malformed(body.failure)) {
+                servlet.fastMalformed(post);
             } else {
                 LOG.debug("A client went away while sending its request body: {}", body.failure.toString());
                 post.callback.failed(body.failure);

@@ -27,6 +27,34 @@ final class HttpErrors {
         return failure instanceof TimeoutException || failure.getCause() instanceof TimeoutException;
     }
 
+    /**
+     * Whether a body's read failed because the body was not HTTP (a chunk size that is not hex, a chunked body whose
+     * last chunk never came before the client closed its side): Jetty's {@code BadMessageException}, or its
+     * {@code HttpException} with a 4xx code, anywhere in the causes. Such a request is answered 400, not treated as a
+     * client gone (which left the container to write an empty 200). By name: the transport needs no Jetty classes.
+     */
+    static boolean malformed(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            for (Class<?> c = t.getClass(); c != null; c = c.getSuperclass()) {
+                if (c.getName().equals("org.eclipse.jetty.http.BadMessageException")) {
+                    return true;
+                }
+                for (Class<?> i : c.getInterfaces()) {
+                    if (i.getName().equals("org.eclipse.jetty.http.HttpException")) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /** JSON-RPC's parse error: a body that could not be read as one. */
+    static final int PARSE_ERROR = -32700;
+
+    /** The message of a request whose body was not HTTP. */
+    static final String MALFORMED = "Bad Request: the request body's framing is broken (its chunked encoding, or its end)";
+
     /** Seconds a client is asked to wait before it tries again after a 503. */
     static final int RETRY_AFTER_SECONDS = 5;
 

@@ -298,6 +298,12 @@ final class McpServlet extends HttpServlet {
                     }
 
                     @Override
+                    public void malformed(Throwable cause) {
+                        LOG.debug("A request body that is not HTTP: {}", cause.toString());
+                        finish(async, HttpServletResponse.SC_BAD_REQUEST, HttpErrors.PARSE_ERROR, HttpErrors.MALFORMED, true);
+                    }
+
+                    @Override
                     public void lost(Throwable cause) {
                         LOG.debug("A client went away while sending its request body: {}", cause.toString());
                         try {
@@ -520,6 +526,12 @@ final class McpServlet extends HttpServlet {
      * Answers a POST whose body did not arrive within {@code bodyTimeoutMs}, as the servlet does: 408, closed; counted
      * against the caller's rate as the servlet counts every request it reads.
      */
+    /** The core lane's body that was not HTTP: 400, the connection closed. */
+    void fastMalformed(FastPost post) {
+        post.answer(HttpServletResponse.SC_BAD_REQUEST, Map.of("Connection", "close"), MediaTypes.JSON,
+                engine.errorResponse(HttpErrors.PARSE_ERROR, HttpErrors.MALFORMED), null);
+    }
+
     void fastTooSlow(FastPost post, CallerIdentity caller) {
         HttpConfig c = config;
         limits.admit(caller);
