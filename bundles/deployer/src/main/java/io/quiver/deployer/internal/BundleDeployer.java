@@ -6,12 +6,14 @@ import io.quiver.lib.feature.platform.PlatformLibraries;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.jar.Attributes;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
@@ -64,6 +66,42 @@ public final class BundleDeployer implements ArtifactInstaller {
         this.problems = problems;
         this.platformLibraries = PlatformLibraries.parse(context.getProperty(PlatformLibraries.PROPERTY));
         modified(properties);
+        removeGone(context.getProperty(FeatureInstaller.DEPLOY_FOLDER));
+    }
+
+    /**
+     * Uninstalls the bundles of jars deleted from the deploy folder while the server was stopped: with a
+     * kept framework storage they would run on, as FileInstall tells no deletion for them.
+     */
+    private synchronized void removeGone(String deployFolder) {
+        if (deployFolder == null || !new File(deployFolder).isDirectory()) {
+            return; // not there (an unmounted share?): nothing is taken as deleted
+        }
+        String folder = location(new File(deployFolder));
+        String prefix = folder.endsWith("/") ? folder : folder + "/";
+        for (Bundle bundle : context.getBundles()) {
+            String location = bundle.getLocation();
+            if (!location.startsWith(prefix)) {
+                continue;
+            }
+            File file;
+            try {
+                file = new File(URI.create(location));
+            } catch (IllegalArgumentException e) {
+                continue;
+            }
+            if (!file.exists()) {
+                String label = label(bundle);
+                try {
+                    bundle.uninstall();
+                    refresh(bundle);
+                    LOG.info("{} was removed while the server was stopped: uninstalled {}", file, label);
+                } catch (BundleException | IllegalStateException e) {
+                    LOG.warn("{} was removed while the server was stopped, but {} could not be uninstalled: {}", file,
+                            label, e.getMessage());
+                }
+            }
+        }
     }
 
     @Modified
@@ -114,9 +152,10 @@ public final class BundleDeployer implements ArtifactInstaller {
             }
             Bundle bundle = context.getBundle(location(artifact));
             boolean update = bundle != null;
+            boolean wasActive = update && bundle.getState() == Bundle.ACTIVE;
             try (InputStream in = Files.newInputStream(artifact.toPath())) {
                 if (update) {
-                    stop(bundle);
+                    stop(bundle); // so that the new version starts below, within startTimeoutMs
                     bundle.update(in);
                     refresh(bundle);
                 } else {
@@ -124,7 +163,7 @@ public final class BundleDeployer implements ArtifactInstaller {
                 }
             } catch (BundleException | IOException | IllegalStateException e) {
                 problems.report(artifact, "refused: the framework cannot " + (update ? "update" : "install")
-                        + " it: " + e.getMessage());
+                        + " it: " + e.getMessage() + (update ? restart(bundle, wasActive) : ""));
                 return;
             }
             if (bundle.getHeaders("").get(Constants.FRAGMENT_HOST) != null) {
@@ -133,8 +172,12 @@ public final class BundleDeployer implements ArtifactInstaller {
                 return;
             }
             try {
-                bundle.start();
+                BoundedStart.start(bundle, config.startTimeoutMs());
                 LOG.info("{}: {} and started {}", artifact, update ? "updated" : "installed", label(bundle));
+            } catch (TimeoutException e) {
+                problems.report(artifact, (update ? "updated " : "installed ") + label(bundle)
+                        + " but it did not finish starting within " + config.startTimeoutMs() + " ms (startTimeoutMs of "
+                        + DeployerConfig.PID + "); it goes on starting in the background");
             } catch (BundleException | IllegalStateException e) {
                 String reason = e instanceof BundleException be && be.getType() == BundleException.RESOLVE_ERROR
                         ? "does not resolve: " + e.getMessage() : "did not start: " + cause(e);
@@ -218,6 +261,24 @@ public final class BundleDeployer implements ArtifactInstaller {
             bundle.stop(Bundle.STOP_TRANSIENT);
         } catch (BundleException | IllegalStateException e) {
             LOG.debug("Stopping {} before its update: {}", label(bundle), e.getMessage());
+        }
+    }
+
+    /**
+     * After a refused update: starts the old version again if it was active, since it was stopped for the
+     * update and must go on serving; says what the bundle keeps.
+     */
+    private String restart(Bundle bundle, boolean wasActive) {
+        if (!wasActive) {
+            return "; the bundle keeps its previous version";
+        }
+        try {
+            BoundedStart.start(bundle, config.startTimeoutMs());
+            return "; the previous version goes on running";
+        } catch (TimeoutException e) {
+            return "; the previous version is starting again";
+        } catch (BundleException | IllegalStateException e) {
+            return "; the previous version did not start again: " + cause(e);
         }
     }
 

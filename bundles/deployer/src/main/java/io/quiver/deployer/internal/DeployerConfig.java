@@ -17,4 +17,9 @@ public @interface DeployerConfig {
     @AttributeDefinition(description = "Largest file taken from deploy/ (bytes); a larger one is refused and listed as a problem")
     @Min(1)
     long maxFileBytes() default 128L << 20;
+
+    @AttributeDefinition(description = "How long a bundle from deploy/ may take to start (ms); a longer start goes on"
+            + " in the background, listed as a problem, and deploy/ moves on to its other files")
+    @Min(1)
+    long startTimeoutMs() default 30_000;
 }

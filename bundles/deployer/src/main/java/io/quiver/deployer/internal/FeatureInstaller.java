@@ -1,22 +1,33 @@
 package io.quiver.deployer.internal;
 
 import io.quiver.lib.config.TypedConfig;
+import io.quiver.lib.feature.platform.NameHolder;
 import io.quiver.lib.feature.platform.PlatformLibraries;
+import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Dictionary;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Hashtable;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeoutException;
+import java.util.jar.JarFile;
+import java.util.jar.JarInputStream;
+import java.util.jar.Manifest;
 import org.apache.felix.fileinstall.ArtifactInstaller;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleException;
+import org.osgi.framework.Constants;
 import org.osgi.service.cm.Configuration;
 import org.osgi.service.cm.ConfigurationAdmin;
 import org.osgi.service.component.annotations.Activate;
@@ -31,6 +42,18 @@ import org.slf4j.LoggerFactory;
  * {@code bundles/} or in a local Maven repository; bundles already installed are left alone) and its
  * configurations. Deleting the file uninstalls what it installed and deletes its configurations;
  * changing it does both and installs again.
+ *
+ * <ul>
+ * <li>A bundle whose symbolic name is held already (the platform, any other bundle) refuses the
+ * feature, as a jar dropped into deploy/ is refused.</li>
+ * <li>A configuration whose PID a file of etc/ configures is not applied (etc/ wins) and is listed as
+ * a problem; removing the feature deletes only the configurations it created and restores the ones it
+ * replaced.</li>
+ * <li>A bundle two features name stays until neither is installed.</li>
+ * <li>An install that fails halfway takes back what it did.</li>
+ * <li>What is installed is recorded in the bundle's data, so that a feature file deleted while the
+ * server was stopped (with a kept framework storage) is removed at the next start.</li>
+ * </ul>
  */
 @Component(service = ArtifactInstaller.class, configurationPid = DeployerConfig.PID, immediate = true)
 @Designate(ocd = DeployerConfig.class)
@@ -38,17 +61,24 @@ public final class FeatureInstaller implements ArtifactInstaller {
 
     private static final Logger LOG = LoggerFactory.getLogger("io.quiver.deploy");
     private static final String LOCATION = "feature:";
+    /** The property Felix FileInstall puts on a configuration it read from a file of etc/. */
+    static final String FILENAME = "felix.fileinstall.filename";
+    /** The framework property naming the deploy folder (set by the launcher). */
+    static final String DEPLOY_FOLDER = "quiver.deploy";
+    private static final String STATE = "deployed-features.properties";
 
     private final BundleContext context;
     private final ConfigurationAdmin configurationAdmin;
     private final DeployProblems problems;
     private final BundleLocator locator;
+    private final long startTimeoutMs;
+    private final long maxFileBytes;
     /** What the server's class path provides in place of bundles: fixed for the framework's life. */
     private final PlatformLibraries platformLibraries;
-    private final Map<Path, Installed> installed = new ConcurrentHashMap<>();
-
-    private record Installed(String featureId, List<Bundle> bundles, List<String> pids) {
-    }
+    /** Installed feature files and what their features created, kept across restarts. */
+    private final FeatureState state;
+    /** Per installed feature file, the configurations it replaced with their properties before (this run only). */
+    private final Map<String, Map<String, Dictionary<String, Object>>> replaced = new HashMap<>();
 
     @Activate
     public FeatureInstaller(BundleContext context, @Reference ConfigurationAdmin configurationAdmin,
@@ -58,6 +88,8 @@ public final class FeatureInstaller implements ArtifactInstaller {
         this.problems = problems;
         this.platformLibraries = PlatformLibraries.parse(context.getProperty(PlatformLibraries.PROPERTY));
         DeployerConfig config = TypedConfig.read(DeployerConfig.class, properties, null).config();
+        this.startTimeoutMs = config.startTimeoutMs();
+        this.maxFileBytes = config.maxFileBytes();
         List<Path> repositories = new ArrayList<>();
         for (String r : config.mavenRepositories()) {
             if (!r.isBlank()) {
@@ -68,6 +100,10 @@ public final class FeatureInstaller implements ArtifactInstaller {
             repositories.add(Path.of(System.getProperty("user.home"), ".m2", "repository"));
         }
         this.locator = new BundleLocator(repositories);
+        this.state = new FeatureState(context.getDataFile(STATE));
+        synchronized (this) {
+            reconcile(context.getProperty(DEPLOY_FOLDER));
+        }
     }
 
     /** Every {@code .json} file: one that is not a valid feature is refused with a reason, not ignored. */
@@ -96,48 +132,164 @@ public final class FeatureInstaller implements ArtifactInstaller {
     private void installFeature(File artifact) throws Exception {
         Path path = artifact.toPath().toAbsolutePath();
         FeatureFile feature = FeatureFile.read(artifact);
-        List<Path> jars = new ArrayList<>();
+        List<byte[]> jars = new ArrayList<>();
+        Set<String> names = new HashSet<>();
         for (FeatureFile.BundleRef ref : feature.bundles()) {
+            if (alreadyInstalled(ref)) {
+                jars.add(null);
+                continue;
+            }
             Path jar = locator.find(path, ref);
-            if (jar == null && !alreadyInstalled(ref)) {
+            if (jar == null) {
                 throw new IOException("feature " + feature.id() + ": bundle " + ref.coordinates()
                         + " not found beside the feature (bundles/) nor in a local Maven repository");
             }
-            jars.add(jar);
+            if (Files.size(jar) > maxFileBytes) {
+                throw new IOException("feature " + feature.id() + ": bundle " + ref.coordinates() + " (" + jar + ") is "
+                        + Files.size(jar) + " bytes, more than maxFileBytes (" + maxFileBytes + ") of configuration "
+                        + DeployerConfig.PID);
+            }
+            byte[] content = Files.readAllBytes(jar); // checked and installed from the same bytes
+            checkName(feature, ref, content, names);
+            jars.add(content);
         }
-        List<String> pids = new ArrayList<>();
-        for (Map.Entry<String, Map<String, Object>> c : feature.configurations().entrySet()) {
-            configuration(c.getKey()).update(new Hashtable<>(c.getValue()));
-            pids.add(c.getKey());
-        }
+        Undo undo = new Undo(feature.id());
+        List<String> notApplied = new ArrayList<>();
         List<Bundle> bundles = new ArrayList<>();
-        for (int i = 0; i < jars.size(); i++) {
-            Path jar = jars.get(i);
-            FeatureFile.BundleRef ref = feature.bundles().get(i);
-            if (jar == null || alreadyInstalled(ref)) {
-                continue;
+        try {
+            for (Map.Entry<String, Map<String, Object>> c : feature.configurations().entrySet()) {
+                apply(c.getKey(), c.getValue(), undo, notApplied);
             }
-            try (InputStream in = Files.newInputStream(jar)) {
-                bundles.add(context.installBundle(LOCATION + feature.id() + "/" + ref.coordinates(), in));
+            for (int i = 0; i < jars.size(); i++) {
+                if (jars.get(i) != null) {
+                    String location = LOCATION + feature.id() + "/" + feature.bundles().get(i).coordinates();
+                    bundles.add(context.installBundle(location, new ByteArrayInputStream(jars.get(i))));
+                    undo.bundles.add(bundles.get(bundles.size() - 1));
+                }
             }
+        } catch (Exception | LinkageError e) {
+            undo.run();
+            throw e;
         }
+        String file = path.toString();
+        state.installed(file, feature.id(), feature.bundles().stream().map(FeatureFile.BundleRef::coordinates).toList());
+        replaced.put(file, undo.replaced);
+        sweep(); // the bundles an earlier version of the file named and this one does not
         List<String> failed = new ArrayList<>();
         for (Bundle bundle : bundles) {
             try {
                 if (bundle.getHeaders().get("Fragment-Host") == null) {
-                    bundle.start();
+                    BoundedStart.start(bundle, startTimeoutMs);
                 }
-            } catch (BundleException e) {
+            } catch (BundleException | IllegalStateException e) {
                 failed.add(bundle.getSymbolicName() + ": " + e.getMessage());
+            } catch (TimeoutException e) {
+                failed.add(bundle.getSymbolicName() + ": did not finish starting within " + startTimeoutMs
+                        + " ms (startTimeoutMs of " + DeployerConfig.PID + "); it goes on starting in the background");
             }
         }
-        installed.put(path, new Installed(feature.id(), bundles, pids));
+        List<String> told = new ArrayList<>(notApplied);
         if (!failed.isEmpty()) {
-            problems.report(artifact, "installed feature " + feature.id() + " but " + failed.size()
-                    + " of its bundles did not start: " + String.join("; ", failed));
+            told.add(failed.size() + " of its bundles did not start: " + String.join("; ", failed));
+        }
+        if (!told.isEmpty()) {
+            problems.report(artifact, "installed feature " + feature.id() + " but " + String.join("; ", told));
         }
         LOG.info("Installed feature {} from {}: {} bundles, {} configurations", feature.id(), artifact,
-                bundles.size(), pids.size());
+                bundles.size(), feature.configurations().size() - notApplied.size());
+    }
+
+    /**
+     * Refuses a feature bundle whose symbolic name is held already, as {@link BundleDeployer} refuses a
+     * jar dropped directly: a feature must not bring a second copy of a platform bundle (or of any other)
+     * by naming it under other coordinates.
+     */
+    private void checkName(FeatureFile feature, FeatureFile.BundleRef ref, byte[] jar, Set<String> names)
+            throws IOException {
+        Manifest manifest = manifest(jar);
+        String name = manifest == null ? null
+                : NameHolder.symbolicName(manifest.getMainAttributes().getValue(Constants.BUNDLE_SYMBOLICNAME));
+        String bundle = "feature " + feature.id() + ": bundle " + ref.coordinates();
+        if (name == null) {
+            throw new IOException(bundle + " is not an OSGi bundle: no manifest with a Bundle-SymbolicName");
+        }
+        if (!names.add(name)) {
+            throw new IOException(bundle + " is " + name + ", which the feature names twice");
+        }
+        String own = LOCATION + feature.id() + "/"; // an earlier install of this feature may hold it
+        Optional<NameHolder> holder = NameHolder.of(platformLibraries, context, name,
+                b -> b.getLocation().startsWith(own));
+        if (holder.isPresent()) {
+            NameHolder h = holder.get();
+            String by = h.platform() ? "the running platform" : h.bundle().getLocation();
+            throw new IOException(bundle + " is " + name + ", which " + by + " already holds; deploy/ installs"
+                    + " new bundles only");
+        }
+    }
+
+    /** The manifest of a jar's bytes, wherever it lies in the jar (a stream finds only a leading one), or null. */
+    private static Manifest manifest(byte[] jar) throws IOException {
+        try (JarInputStream in = new JarInputStream(new ByteArrayInputStream(jar))) {
+            if (in.getManifest() != null) {
+                return in.getManifest();
+            }
+        }
+        Path copy = Files.createTempFile("quiver-feature-bundle", ".jar");
+        try {
+            Files.write(copy, jar);
+            try (JarFile file = new JarFile(copy.toFile())) {
+                return file.getManifest();
+            }
+        } finally {
+            Files.deleteIfExists(copy);
+        }
+    }
+
+    /**
+     * Applies one configuration of a feature, unless its PID's configuration came from a file of etc/:
+     * the operator's file wins (as it does over the launcher's features), and a feature must not widen
+     * what it allows. Remembers what it replaced or created, to undo it.
+     */
+    private void apply(String pid, Map<String, Object> properties, Undo undo, List<String> notApplied)
+            throws IOException {
+        Configuration configuration = configuration(pid);
+        Dictionary<String, Object> current = configuration.getProperties();
+        if (current != null && current.get(FILENAME) != null) {
+            notApplied.add("its configuration " + pid + " is not applied: " + current.get(FILENAME)
+                    + " configures it, and etc/ wins");
+            return;
+        }
+        if (current == null) {
+            state.created(pid, undo.featureId);
+            undo.created.add(pid);
+        } else if (!state.createdBy(undo.featureId).contains(pid)) {
+            undo.replaced.putIfAbsent(pid, current);
+        }
+        configuration.update(new Hashtable<>(properties));
+    }
+
+    /** What one install did, so that a failure halfway, or the removal of the file, can take it back. */
+    private final class Undo {
+        final String featureId;
+        final List<Bundle> bundles = new ArrayList<>();
+        final List<String> created = new ArrayList<>();
+        /** The configurations the feature replaced (none from a file), with their properties before. */
+        final Map<String, Dictionary<String, Object>> replaced = new LinkedHashMap<>();
+
+        Undo(String featureId) {
+            this.featureId = featureId;
+        }
+
+        void run() {
+            for (Bundle bundle : bundles) {
+                uninstall(featureId, bundle);
+            }
+            for (String pid : created) {
+                deleteUnlessFromFile(pid);
+                state.forget(pid);
+            }
+            restore(featureId, replaced);
+        }
     }
 
     @Override
@@ -149,22 +301,115 @@ public final class FeatureInstaller implements ArtifactInstaller {
     @Override
     public synchronized void uninstall(File artifact) throws Exception {
         problems.clear(artifact);
-        Installed previous = installed.remove(artifact.toPath().toAbsolutePath());
-        if (previous == null) {
+        String file = artifact.toPath().toAbsolutePath().toString();
+        String featureId = state.featureOf(file);
+        if (featureId == null) {
             return;
         }
-        for (Bundle bundle : previous.bundles()) {
+        remove(file);
+        sweep();
+        LOG.info("Uninstalled feature {}", featureId);
+    }
+
+    /**
+     * Forgets an installed feature file and takes back its configurations: deletes the ones it created
+     * and restores the ones it replaced, unless a file of etc/ configures them now. Its bundles go with
+     * the next {@link #sweep()}.
+     */
+    private void remove(String file) {
+        String featureId = state.featureOf(file);
+        state.removed(file);
+        for (String pid : state.createdBy(featureId)) {
+            deleteUnlessFromFile(pid);
+            state.forget(pid);
+        }
+        Map<String, Dictionary<String, Object>> before = replaced.remove(file);
+        if (before != null) {
+            restore(featureId, before);
+        }
+    }
+
+    private void restore(String featureId, Map<String, Dictionary<String, Object>> before) {
+        for (Map.Entry<String, Dictionary<String, Object>> e : before.entrySet()) {
             try {
-                bundle.uninstall();
-            } catch (BundleException | IllegalStateException e) {
-                LOG.warn("Feature {}: could not uninstall {}: {}", previous.featureId(), bundle.getSymbolicName(),
-                        e.getMessage());
+                Configuration configuration = configuration(e.getKey());
+                Dictionary<String, Object> current = configuration.getProperties();
+                if (current == null || current.get(FILENAME) == null) {
+                    configuration.update(e.getValue());
+                }
+            } catch (IOException | IllegalStateException ex) {
+                LOG.warn("Feature {}: could not restore configuration {}: {}", featureId, e.getKey(), ex.getMessage());
             }
         }
-        for (String pid : previous.pids()) {
-            configuration(pid).delete();
+    }
+
+    private void deleteUnlessFromFile(String pid) {
+        try {
+            Configuration configuration = configuration(pid);
+            Dictionary<String, Object> current = configuration.getProperties();
+            if (current == null || current.get(FILENAME) == null) {
+                configuration.delete();
+            }
+        } catch (IOException | IllegalStateException e) {
+            LOG.warn("Could not delete configuration {}: {}", pid, e.getMessage());
         }
-        LOG.info("Uninstalled feature {}", previous.featureId());
+    }
+
+    /**
+     * Uninstalls every bundle a feature installed ({@code feature:<id>/<coordinates>}) that no installed
+     * feature names any more: one two features name stays until both are gone, and one whose feature file
+     * went while the server was stopped goes at the next start.
+     */
+    private void sweep() {
+        Set<String> named = state.namedBundles();
+        for (Bundle bundle : context.getBundles()) {
+            String location = bundle.getLocation();
+            if (location.startsWith(LOCATION) && !named.contains(location.substring(location.lastIndexOf('/') + 1))) {
+                uninstall(location.substring(LOCATION.length(), location.lastIndexOf('/')), bundle);
+            }
+        }
+    }
+
+    private static void uninstall(String featureId, Bundle bundle) {
+        String name = bundle.getSymbolicName();
+        try {
+            bundle.uninstall();
+            LOG.info("Feature {}: uninstalled {}", featureId, name);
+        } catch (BundleException | IllegalStateException e) {
+            LOG.warn("Feature {}: could not uninstall {}: {}", featureId, name, e.getMessage());
+        }
+    }
+
+    /**
+     * Brings the installed features in line with deploy/ as it is now: a feature file deleted while the
+     * server was stopped is removed (FileInstall tells no deletion then), a file present but not recorded
+     * (installed by an older deployer) is recorded as it is, and the bundles no feature names go.
+     */
+    private void reconcile(String deployFolder) {
+        if (deployFolder == null || !new File(deployFolder).isDirectory()) {
+            return; // not there (an unmounted share?): nothing is taken as deleted
+        }
+        for (String file : state.files()) {
+            if (!Files.exists(Path.of(file))) {
+                LOG.info("Feature file {} was removed while the server was stopped: uninstalling feature {}", file,
+                        state.featureOf(file));
+                remove(file);
+            }
+        }
+        File[] files = new File(deployFolder).listFiles(f -> f.isFile() && canHandle(f));
+        for (File f : files == null ? new File[0] : files) {
+            String file = f.toPath().toAbsolutePath().toString();
+            if (state.featureOf(file) == null) {
+                try {
+                    FeatureFile feature = FeatureFile.read(f);
+                    state.installed(file, feature.id(),
+                            feature.bundles().stream().map(FeatureFile.BundleRef::coordinates).toList());
+                } catch (IOException | RuntimeException e) {
+                    LOG.debug("{} is not a feature: {}", f, e.getMessage());
+                }
+            }
+        }
+        sweep();
     }
 
     private boolean alreadyInstalled(FeatureFile.BundleRef ref) {

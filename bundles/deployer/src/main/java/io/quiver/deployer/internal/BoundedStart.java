@@ -1,0 +1,53 @@
+package io.quiver.deployer.internal;
+
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleException;
+
+/**
+ * Starts a bundle on a thread of its own and waits a bounded time: a bundle whose activator never
+ * returns must not hold FileInstall's thread (and the deployer's lock), or every later change to
+ * deploy/ would be ignored. A start that takes longer goes on in the background.
+ */
+final class BoundedStart {
+
+    private static final ExecutorService STARTERS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "quiver-deploy-start");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private BoundedStart() {
+    }
+
+    /**
+     * Starts the bundle, waiting at most {@code timeoutMs}.
+     *
+     * @throws TimeoutException when it has not finished starting by then (it goes on)
+     */
+    static void start(Bundle bundle, long timeoutMs) throws BundleException, TimeoutException {
+        Future<?> started = STARTERS.submit(() -> {
+            bundle.start();
+            return null;
+        });
+        try {
+            started.get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TimeoutException("interrupted while waiting");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof BundleException be) {
+                throw be;
+            }
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+}
