@@ -70,7 +70,7 @@ public final class Main {
             System.err.println("quiver: the framework did not stop within " + quiver.stopTimeout().toSeconds()
                     + " s (a bundle that does not finish stopping, or the stop failed; see the log): halting");
             System.err.flush();
-            Runtime.getRuntime().halt(1);
+            Halt.now(1);
         }
     }
 

@@ -7,7 +7,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Turns SIGINT and SIGTERM into an orderly stop, so that the process exits with status 0 (a plain
- * shutdown hook would still end with 130 or 143). A second signal while stopping halts at once.
+ * shutdown hook would still end with 130 or 143). A second signal while stopping halts at once, killing the
+ * processes the server started ({@link Halt}).
  * Uses {@code sun.misc.Signal} (module jdk.unsupported) through reflection; where it is missing,
  * {@link #install} returns false and the caller relies on its shutdown hook. A signal ignored when
  * the JVM started (SIGINT of a background job) stays ignored.
@@ -33,7 +34,7 @@ final class Signals {
                             } else {
                                 System.err.println("quiver: a second signal while stopping: halting at once");
                                 System.err.flush();
-                                Runtime.getRuntime().halt(1);
+                                Halt.now(1);
                             }
                             return null;
                         }

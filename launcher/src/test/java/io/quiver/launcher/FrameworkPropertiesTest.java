@@ -24,7 +24,7 @@ class FrameworkPropertiesTest {
         LaunchSettings d = LaunchSettings.defaults();
         LaunchSettings settings = new LaunchSettings(d.features(), 0, d.bind(), home.resolve("etc"),
                 home.resolve("deploy"), null, given, d.startTimeout(), true);
-        return FrameworkProperties.of(settings, new Storage(home.resolve("data"), true),
+        return FrameworkProperties.of(settings, Storage.temporaryAt(home.resolve("data")),
                 new DirectoryWatch(settings.etc(), settings.deploy()), shared);
     }
 

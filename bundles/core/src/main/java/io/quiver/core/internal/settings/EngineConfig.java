@@ -135,8 +135,10 @@ public @interface EngineConfig {
     @Min(1)
     long maxOutputBytes() default 1L << 20;
 
-    @AttributeDefinition(description = "On shutdown, how long calls in flight may finish before they are cancelled (ms)")
+    @AttributeDefinition(description = "On shutdown, how long calls in flight may finish before they are cancelled (ms);"
+            + " at most 45 s, so that the stop is over within the launcher's stop timeout (60 s), past which it halts")
     @Min(0)
+    @Max(45_000)
     long shutdownGraceMs() default 10_000;
 
     @AttributeDefinition(description = "2026-07-28 cache hint (ttlMs) on discover and list results")
