@@ -77,7 +77,8 @@ public interface HostChannel {
     /**
      * The result as it will be delivered (after review and output limits): the host records it before
      * the caller gets it. A recording that fails (this throws) fails the delivery: the caller gets an
-     * error result saying the result could not be recorded, never the unrecorded result.
+     * error result saying the result could not be recorded, never the unrecorded result; it reads the reason
+     * of a {@link RecordingFailed}, and of anything else only that the host failed.
      */
     default void record(Invocation invocation, ToolResult delivered) {
     }

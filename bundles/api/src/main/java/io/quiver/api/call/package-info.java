@@ -5,5 +5,5 @@
  * and release each tool call, and every {@link CallListener} hears one {@link CallEvent} per call.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.2.0")
+@org.osgi.annotation.versioning.Version("1.3.0")
 package io.quiver.api.call;

@@ -4,6 +4,7 @@ import io.quiver.api.ToolResult;
 import io.quiver.api.call.Admission;
 import io.quiver.api.call.HostChannel;
 import io.quiver.api.call.Invocation;
+import io.quiver.api.call.RecordingFailed;
 import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
 import io.quiver.lib.content.ContentJson;
@@ -131,7 +132,7 @@ public final class HostBridge implements HostChannel, Function<Map<String, Objec
         details.put("raw", raw.getOrDefault(invocation.invocationId(), result));
         Map<String, Object> reply = ask(invocation, "record", details);
         if ("failed".equals(reply.get("decision"))) {
-            throw new IllegalStateException(reply.get("reason") == null ? "the host's recording failed"
+            throw new RecordingFailed(reply.get("reason") == null ? "the host's recording failed"
                     : (String) reply.get("reason"));
         }
     }

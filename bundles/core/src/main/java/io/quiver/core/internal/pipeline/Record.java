@@ -3,6 +3,7 @@ package io.quiver.core.internal.pipeline;
 import io.quiver.api.call.CallEvent;
 import io.quiver.api.call.CallListener;
 import io.quiver.api.call.HostChannel;
+import io.quiver.api.call.RecordingFailed;
 import io.quiver.core.internal.messages.CallToolResult;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -51,12 +52,17 @@ final class Record {
             LOG.warn("The host channel did not record {} ({}) in time", call.name(), call.scope().invocationId());
             call.step("record", false, e.getMessage());
             return Review.undelivered(call, e.getMessage());
-        } catch (RuntimeException e) {
+        } catch (RecordingFailed e) {
             // a host that says its recording failed is answered as it asked: one line, not a stack trace
-            LOG.warn("The host channel did not record {} ({}): {}", call.name(), call.scope().invocationId(), e.toString());
+            LOG.warn("The host channel did not record {} ({}): {}", call.name(), call.scope().invocationId(), e.getMessage());
             String why = "The host could not record it" + (e.getMessage() == null ? "." : ": " + e.getMessage());
             call.step("record", false, why);
             return Review.undelivered(call, why);
+        } catch (RuntimeException e) {
+            // anything else is the host's fault, and its message may name the host's internals: the log has it
+            LOG.error("The host channel failed to record {} ({})", call.name(), call.scope().invocationId(), e);
+            call.step("record", false, "the host failed: " + e);
+            return Review.undelivered(call, "The host failed to record it.");
         }
     }
 

@@ -103,6 +103,20 @@ class RecordTest {
 
     @Test
     void aRecordingThatFailsFailsTheDeliveryVisibly() {
+        String text = failedRecording(new io.quiver.api.call.RecordingFailed("the disk is full"));
+        assertTrue(text.contains("was not delivered") && text.contains("the disk is full"), text);
+    }
+
+    @Test
+    void aHostThatFailsToRecordByAccidentSaysSoWithoutItsInternals() {
+        // its message reached the remote caller word for word (attacker review)
+        String text = failedRecording(new IllegalStateException("callback exploded SECRET-HOST-DETAIL"));
+        assertTrue(text.contains("was not delivered") && text.contains("The host failed to record it."), text);
+        assertFalse(text.contains("SECRET-HOST-DETAIL"), text);
+    }
+
+    /** What the caller reads when the host's record throws {@code thrown}. */
+    private String failedRecording(RuntimeException thrown) {
         stages.extensions.addHost(new HostChannel() {
             @Override
             public Admission admit(Invocation invocation) {
@@ -111,7 +125,7 @@ class RecordTest {
 
             @Override
             public void record(Invocation invocation, ToolResult delivered) {
-                throw new IllegalStateException("the disk is full");
+                throw thrown;
             }
         }, 0, 1);
         stages.listening();
@@ -120,8 +134,8 @@ class RecordTest {
         CallToolResult delivered = record.delivered(call, CallToolResult.of(ToolResult.text("the tool's answer"), Json.MAPPER));
         assertTrue(delivered.isError());
         String text = Review.toolResult(delivered).content().toString();
-        assertTrue(text.contains("was not delivered") && text.contains("the disk is full"), text);
         assertFalse(text.contains("the tool's answer"), "the unrecorded result is not delivered");
         assertEquals(CallEvent.Ending.FAILED, stages.over(call).ending());
+        return text;
     }
 }
