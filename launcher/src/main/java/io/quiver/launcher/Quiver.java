@@ -94,6 +94,9 @@ public final class Quiver implements AutoCloseable {
         this.repository = repository;
     }
 
+    /** The framework property naming an embedding application's private folders ({@link Builder#privateFolder}). */
+    public static final String PRIVATE_FOLDERS = "quiver.private";
+
     public static Builder builder() {
         return new Builder();
     }
@@ -657,6 +660,18 @@ public final class Quiver implements AutoCloseable {
         /** A framework storage kept between runs (default: a temporary one, deleted on stop). */
         public Builder data(Path folder) {
             data = folder;
+            return this;
+        }
+
+        /**
+         * A folder of the application's own that no file tool reaches, whatever the roots say, as none reaches the
+         * server's {@code etc/}, {@code deploy/} and storage: where the application keeps its records or secrets
+         * (by path, real path and identity; framework property {@value #PRIVATE_FOLDERS}, separated by the
+         * platform's path separator).
+         */
+        public Builder privateFolder(Path folder) {
+            String path = folder.toAbsolutePath().normalize().toString();
+            properties.merge(PRIVATE_FOLDERS, path, (a, b) -> a + java.io.File.pathSeparator + b);
             return this;
         }
 

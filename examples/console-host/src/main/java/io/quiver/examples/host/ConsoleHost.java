@@ -73,6 +73,8 @@ public final class ConsoleHost {
                     .etc(home.resolve("etc"))
                     .deploy(home.resolve("deploy"))
                     .data(home.resolve("data"))
+                    // the records and the notes: no file tool reaches them, though the home is under the working directory
+                    .privateFolder(home)
                     .tool(NOTE_TOOL, "Adds a note (one line of text) to the user's notes file", NOTE_SCHEMA,
                             arguments -> addNote(notes, arguments))
                     .host(console::enqueue)     // only queues: the console thread replies

@@ -91,17 +91,22 @@ public final class Workspace implements ProblemSource {
     /**
      * The folders of the server's own that no tool may reach, whatever the roots say: its configuration (where
      * secrets, grants and keys are), its deploy folder (a bundle dropped there runs in the server) and the
-     * framework storage, as the launcher names them.
+     * framework storage, as the launcher names them, and an embedding application's private folders.
      */
     static List<Path> serverFolders(BundleContext context) {
         List<Path> folders = new ArrayList<>();
-        for (String property : List.of(ETC, DEPLOY, Constants.FRAMEWORK_STORAGE)) {
+        for (String property : List.of(ETC, DEPLOY, Constants.FRAMEWORK_STORAGE, PRIVATE)) {
             String value = context.getProperty(property);
-            if (value != null && !value.isBlank()) {
+            if (value == null || value.isBlank()) {
+                continue;
+            }
+            for (String one : property.equals(PRIVATE) ? value.split(java.io.File.pathSeparator) : new String[] {value}) {
                 try {
-                    folders.add(Path.of(value));
+                    if (!one.isBlank()) {
+                        folders.add(Path.of(one.strip()));
+                    }
                 } catch (InvalidPathException e) {
-                    LOG.warn("The framework property {} is not a path: {}", property, value);
+                    LOG.warn("The framework property {} is not a path: {}", property, one);
                 }
             }
         }
@@ -111,6 +116,8 @@ public final class Workspace implements ProblemSource {
     /** The framework properties the launcher names its configuration and deploy folders with. */
     static final String ETC = "quiver.etc";
     static final String DEPLOY = "quiver.deploy";
+    /** An embedding application's own folders (its records, its secrets), separated by the path separator. */
+    static final String PRIVATE = "quiver.private";
 
     @Modified
     void modified(Map<String, Object> properties) {

@@ -91,6 +91,29 @@ class ServerFoldersTest {
     }
 
     @Test
+    void anEmbeddingApplicationsPrivateFoldersAreTheServersToo(@TempDir Path temp) throws Exception {
+        // the console host kept every caller's arguments and results under the working directory, readable by
+        // search_file_contents (attacker review): the launcher's privateFolder names such folders
+        Path base = temp.toRealPath();
+        Files.createDirectories(base.resolve("app-home"));
+        Files.writeString(base.resolve("app-home/calls.jsonl"), AUDITED + "\n");
+        Files.createDirectories(base.resolve("records"));
+        Map<String, String> properties = Map.of(Workspace.PRIVATE,
+                base.resolve("app-home") + java.io.File.pathSeparator + base.resolve("records"));
+        org.osgi.framework.BundleContext context = (org.osgi.framework.BundleContext) java.lang.reflect.Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {org.osgi.framework.BundleContext.class},
+                (proxy, method, args) -> method.getName().equals("getProperty") ? properties.get((String) args[0]) : null);
+        List<Path> folders = Workspace.serverFolders(context);
+        assertTrue(folders.contains(base.resolve("app-home")) && folders.contains(base.resolve("records")), folders.toString());
+        Workspace embedded = new Workspace(Map.of("roots", "."), base, base, folders);
+        ToolResult grep = call(new SearchFileContentsTool(embedded), new SearchFileContentsTool.Arguments(".",
+                "never-shown", Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
+        assertFalse(leaks(grep), text(grep));
+        assertTrue(call(new ReadTextFileTool(embedded), new ReadTextFileTool.Arguments("app-home/calls.jsonl",
+                Optional.empty(), Optional.empty())).isError());
+    }
+
+    @Test
     void noListingShowsThem() throws Exception {
         ToolResult top = call(new ListDirectoryTool(workspace), new PathArgument("."));
         assertTrue(text(top).contains("[DIR] docs"), text(top));
