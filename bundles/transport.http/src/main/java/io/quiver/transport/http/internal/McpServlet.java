@@ -254,7 +254,13 @@ final class McpServlet extends HttpServlet {
         }
         if (!MediaTypes.isJson(req.getContentType())) {
             refuseUnread(req, resp, HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE, TransportErrors.SERVER_ERROR,
-                    "Unsupported Media Type: the body must be application/json");
+                    "Unsupported Media Type: the body must be application/json in UTF-8");
+            return;
+        }
+        if (!MediaTypes.unencoded(header(req, "Content-Encoding"))) {
+            resp.setHeader("Accept-Encoding", "identity");
+            refuseUnread(req, resp, HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE, TransportErrors.SERVER_ERROR,
+                    "Unsupported Media Type: the body must be sent without a Content-Encoding");
             return;
         }
         HttpConfig c = config;
@@ -508,7 +514,8 @@ final class McpServlet extends HttpServlet {
         String accept = post.header("Accept");
         if (admission == null || length <= 0 || length > c.maxBodyBytes() || length > Integer.MAX_VALUE - 8
                 || post.header("Expect") != null || !MediaTypes.accepts(accept, MediaTypes.JSON)
-                || !MediaTypes.accepts(accept, MediaTypes.SSE) || !MediaTypes.isJson(post.header("Content-Type"))) {
+                || !MediaTypes.accepts(accept, MediaTypes.SSE) || !MediaTypes.isJson(post.header("Content-Type"))
+                || post.header("Content-Encoding") != null) {
             return null; // an authenticator that may wait (checked off the lane), or what the servlet answers
         }
         return ((Admitted) admission).caller();

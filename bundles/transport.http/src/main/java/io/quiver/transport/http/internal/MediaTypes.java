@@ -35,7 +35,10 @@ final class MediaTypes {
         return false;
     }
 
-    /** Whether a Content-Type header is JSON (parameters such as charset allowed). */
+    /**
+     * Whether a Content-Type header is JSON the server reads as it is sent: UTF-8 (a {@code charset} parameter, if
+     * any, says {@code utf-8}; another one would be read wrongly), other parameters allowed.
+     */
     static boolean isJson(String contentType) {
         if (contentType == null) {
             return false;
@@ -43,7 +46,28 @@ final class MediaTypes {
         int semicolon = contentType.indexOf(';');
         int end = semicolon < 0 ? contentType.length() : semicolon;
         int from = skipSpace(contentType, 0, end);
-        return is(contentType, from, trimSpace(contentType, from, end), JSON);
+        if (!is(contentType, from, trimSpace(contentType, from, end), JSON)) {
+            return false;
+        }
+        for (int at = end; at < contentType.length(); ) {
+            int next = contentType.indexOf(';', at + 1);
+            int stop = next < 0 ? contentType.length() : next;
+            String parameter = contentType.substring(at + 1, stop).strip();
+            int equals = parameter.indexOf('=');
+            if (equals > 0 && parameter.substring(0, equals).strip().equalsIgnoreCase("charset")) {
+                String charset = parameter.substring(equals + 1).strip().replace("\"", "");
+                if (!charset.equalsIgnoreCase("utf-8") && !charset.equalsIgnoreCase("utf8")) {
+                    return false;
+                }
+            }
+            at = stop;
+        }
+        return true;
+    }
+
+    /** Whether a body is sent as it is: no {@code Content-Encoding}, or {@code identity} (the server decodes none). */
+    static boolean unencoded(String contentEncoding) {
+        return contentEncoding == null || contentEncoding.isBlank() || contentEncoding.strip().equalsIgnoreCase("identity");
     }
 
     private static boolean is(String text, int from, int to, String expected) {

@@ -35,4 +35,16 @@ class MediaTypesTest {
         assertFalse(MediaTypes.isJson("application/json-seq"));
         assertFalse(MediaTypes.isJson(""));
     }
+
+    @Test
+    void aCharsetOtherThanUtf8OrAnEncodedBodyIsNotReadAsIfItWereNot() {
+        // before, Latin-1 was decoded as UTF-8 (-32700 for any accented letter) and gzip was a parse error
+        assertTrue(MediaTypes.isJson("application/json;charset=\"UTF-8\""));
+        assertTrue(MediaTypes.isJson("application/json; v=1; charset=utf8"));
+        assertFalse(MediaTypes.isJson("application/json; charset=iso-8859-1"));
+        assertFalse(MediaTypes.isJson("application/json;charset=utf-16"));
+        assertTrue(MediaTypes.unencoded(null));
+        assertTrue(MediaTypes.unencoded(" Identity "));
+        assertFalse(MediaTypes.unencoded("gzip"));
+    }
 }
