@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.slf4j.LoggerFactory;
 
 /**
  * The two folders Apache Felix FileInstall watches (poll every second, first scan at once):
@@ -46,8 +47,15 @@ final class DirectoryWatch {
         this.deploy = deploy.toAbsolutePath().normalize();
     }
 
-    /** Creates both folders if they are missing. */
+    /**
+     * Creates both folders if they are missing. A missing {@code etc/} is said in the log: a mistyped {@code --etc}
+     * would otherwise start a server without the keys, grants and settings meant for it.
+     */
     void createFolders() throws IOException {
+        if (!Files.exists(etc)) {
+            LoggerFactory.getLogger(DirectoryWatch.class).warn("{} did not exist: created empty, so no setting, key"
+                    + " or grant of a file applies (is --etc right?)", etc);
+        }
         Files.createDirectories(etc);
         Files.createDirectories(deploy);
     }
