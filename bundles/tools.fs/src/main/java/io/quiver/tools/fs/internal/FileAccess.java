@@ -152,7 +152,12 @@ final class FileAccess {
                 LinkOption.NOFOLLOW_LINKS);
         boolean moved = false;
         try {
-            try (SeekableByteChannel channel = dir.newByteChannel(temporary, options)) {
+            // owner-only until the file's own permissions are set: a file of 0600 is never readable by others as its
+            // new content is written (nor after a crash, which leaves the temporary file behind)
+            java.nio.file.attribute.FileAttribute<?>[] ownerOnly = permissions == null ? new java.nio.file.attribute.FileAttribute<?>[0]
+                    : new java.nio.file.attribute.FileAttribute<?>[] {java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                            java.util.EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE))};
+            try (SeekableByteChannel channel = dir.newByteChannel(temporary, options, ownerOnly)) {
                 java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(content);
                 while (buffer.hasRemaining()) {
                     channel.write(buffer);

@@ -245,6 +245,46 @@ class ToolsTest {
     }
 
     @Test
+    void aPrivateFileBeingRewrittenIsNeverReadableByOthers() throws Exception {
+        // the temporary file was made with the default permissions (0644) and given the file's own only before the
+        // rename: a poll of the folder saw the new content of a 0600 file readable by everyone (attacker review)
+        Path file = f.root.resolve("secret.txt");
+        Files.writeString(file, "old");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        java.util.Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.concurrent.atomic.AtomicBoolean writing = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread poll = new Thread(() -> {
+            while (writing.get()) {
+                try (var entries = Files.newDirectoryStream(f.root, ".quiver-*.tmp")) {
+                    for (Path temporary : entries) {
+                        try {
+                            seen.add(PosixFilePermissions.toString(Files.getPosixFilePermissions(temporary)));
+                        } catch (java.io.IOException gone) {
+                            // renamed meanwhile
+                        }
+                    }
+                } catch (java.io.IOException e) {
+                    // the folder is there throughout
+                }
+            }
+        });
+        poll.start();
+        String content = "x".repeat(3 << 20);
+        WriteFileTool write = new WriteFileTool(f.workspace);
+        try {
+            for (int i = 0; i < 8; i++) {
+                ToolResult written = call(write, new WriteFileTool.Arguments("secret.txt", content + i));
+                assertFalse(written.isError(), text(written));
+            }
+        } finally {
+            writing.set(false);
+            poll.join();
+        }
+        assertTrue(seen.stream().allMatch("rw-------"::equals), seen.toString());
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+    }
+
+    @Test
     void writeCreatesOrReplacesButNeedsTheParent() throws Exception {
         WriteFileTool write = new WriteFileTool(f.workspace);
         ToolResult created = call(write, new WriteFileTool.Arguments("sub/new.txt", "héllo"));
