@@ -60,6 +60,8 @@ public final class Grant implements ProblemSource {
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(Grant.class);
+    /** What a grant with a problem does meanwhile. */
+    private static final String NOTHING = "; this grant allows nothing until it is fixed";
 
     /** A grant as read: its patterns, and what was wrong with the file. */
     private record Rules(String name, List<Pattern> subjects, List<String> roles,
@@ -80,6 +82,17 @@ public final class Grant implements ProblemSource {
         Rules read = read(properties);
         read.problems().forEach(p -> LOG.warn("{}", p));
         rules = read;
+        Runnable listener = onChange;
+        if (listener != null) {
+            listener.run();
+        }
+    }
+
+    /** Who hears that this grant's rules changed (the policy), or null. */
+    private volatile Runnable onChange;
+
+    void onChange(Runnable listener) {
+        onChange = listener;
     }
 
     String name() {
@@ -126,8 +139,8 @@ public final class Grant implements ProblemSource {
         String source = TypedConfig.source(properties);
         Config c = TypedConfig.read(Config.class, properties, null).config();
         List<Problem> problems = new ArrayList<>();
-        List<TargetPattern> allow = patterns(c.allow(), "allow", source, problems);
-        List<TargetPattern> deny = patterns(c.deny(), "deny", source, problems);
+        List<TargetPattern> allow = TargetPattern.parseAll(c.allow(), "allow", source, NOTHING, problems);
+        List<TargetPattern> deny = TargetPattern.parseAll(c.deny(), "deny", source, NOTHING, problems);
         List<String> tenants = TypedConfig.list(c.tenants());
         List<String> projects = TypedConfig.list(c.projects());
         return new Rules(TypedConfig.factoryName(properties, FACTORY_PID), globs(TypedConfig.list(c.subjects())),
@@ -138,18 +151,5 @@ public final class Grant implements ProblemSource {
 
     private static List<Pattern> globs(List<String> texts) {
         return texts.stream().map(TypedConfig::glob).toList();
-    }
-
-    private static List<TargetPattern> patterns(String[] values, String key, String source, List<Problem> problems) {
-        List<TargetPattern> patterns = new ArrayList<>();
-        for (String text : TypedConfig.list(values)) {
-            try {
-                patterns.add(TargetPattern.parse(text));
-            } catch (IllegalArgumentException e) {
-                problems.add(new Problem(source, key + " = " + text + ": " + e.getMessage()
-                        + "; this grant allows nothing until it is fixed"));
-            }
-        }
-        return List.copyOf(patterns);
     }
 }

@@ -14,9 +14,11 @@ import java.util.regex.Pattern;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceReference;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
@@ -103,7 +105,14 @@ public final class PermissionPolicy implements CallPolicy, ProblemSource {
     private volatile Settings settings;
 
     @Activate
-    public PermissionPolicy(Map<String, Object> properties) {
+    public PermissionPolicy(BundleContext context, Map<String, Object> properties) {
+        this.revisions = new PolicyRevision(context);
+        modified(properties);
+    }
+
+    /** Without a framework: no marker (tests). */
+    PermissionPolicy(Map<String, Object> properties) {
+        this.revisions = null;
         modified(properties);
     }
 
@@ -114,24 +123,13 @@ public final class PermissionPolicy implements CallPolicy, ProblemSource {
         Config c = read.config();
         List<Problem> problems = new ArrayList<>();
         read.problems().forEach(p -> problems.add(new Problem(p.source(), p.reason())));
-        Settings next = new Settings(patterns(c.adminOnly(), "adminOnly", source, problems),
+        Settings next = new Settings(TargetPattern.parseAll(c.adminOnly(), "adminOnly", source, "", problems),
                 c.adminRole().isBlank() ? "admin" : c.adminRole().trim(),
                 TypedConfig.list(c.adminTenants()).stream().map(TypedConfig::glob).toList(),
-                patterns(c.hostApproval(), "hostApproval", source, problems), List.copyOf(problems));
+                TargetPattern.parseAll(c.hostApproval(), "hostApproval", source, "", problems), List.copyOf(problems));
         next.problems().forEach(p -> LOG.error("{}; nothing is allowed until it is fixed", p));
         settings = next;
-    }
-
-    private static List<TargetPattern> patterns(String[] values, String key, String source, List<Problem> problems) {
-        List<TargetPattern> patterns = new ArrayList<>();
-        for (String text : TypedConfig.list(values)) {
-            try {
-                patterns.add(TargetPattern.parse(text));
-            } catch (IllegalArgumentException e) {
-                problems.add(new Problem(source, key + " = " + text + ": " + e.getMessage()));
-            }
-        }
-        return List.copyOf(patterns);
+        changed();
     }
 
     @Override
@@ -159,13 +157,40 @@ public final class PermissionPolicy implements CallPolicy, ProblemSource {
         }
     }
 
+    /**
+     * Grants come, change and go while the server runs; each time the rules change, the engine is told (through
+     * {@link #revisions}), so that it tells every client its lists may have changed: a tool granted or taken away.
+     */
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
     void addGrant(Grant grant) {
         grants.add(grant);
+        grant.onChange(this::changed);
+        changed();
     }
 
     void removeGrant(Grant grant) {
         grants.remove(grant);
+        grant.onChange(null);
+        changed();
+    }
+
+    /**
+     * The marker the engine follows ({@value PolicyRevision#PROPERTY}): its revision changes with every change of the
+     * rules. Null without a framework (tests).
+     */
+    private final PolicyRevision revisions;
+
+    private void changed() {
+        if (revisions != null) {
+            revisions.next();
+        }
+    }
+
+    @Deactivate
+    void deactivate() {
+        if (revisions != null) {
+            revisions.close();
+        }
     }
 
     @Override

@@ -1,7 +1,10 @@
 package io.quiver.permissions.internal;
 
 import io.quiver.api.call.Target;
+import io.quiver.api.operator.Problem;
 import io.quiver.lib.config.TypedConfig;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -36,6 +39,23 @@ record TargetPattern(Target.Kind kind, Pattern glob, String text) {
             throw new IllegalArgumentException("'" + text + "' names nothing");
         }
         return new TargetPattern(kind, TypedConfig.glob(t), text.trim());
+    }
+
+    /**
+     * The patterns of one setting; each that cannot be read is a problem ({@code key = text: why} and then
+     * {@code consequence}) and left out.
+     */
+    static List<TargetPattern> parseAll(String[] values, String key, String source, String consequence,
+            List<Problem> problems) {
+        List<TargetPattern> patterns = new ArrayList<>();
+        for (String text : TypedConfig.list(values)) {
+            try {
+                patterns.add(parse(text));
+            } catch (IllegalArgumentException e) {
+                problems.add(new Problem(source, key + " = " + text + ": " + e.getMessage() + consequence));
+            }
+        }
+        return List.copyOf(patterns);
     }
 
     boolean matches(Target target) {

@@ -145,6 +145,31 @@ class PermissionsIT {
     }
 
     @Test
+    void aGrantChangedWhileAClientIsConnectedTellsItThatItsToolsChanged() throws Exception {
+        // before, the lists changed silently: a client kept offering a tool it could no longer call
+        Path grant = server.home().resolve("etc/io.quiver.permissions.grant-support.cfg");
+        String saved = Files.readString(grant);
+        try (McpClient bob = McpClient.connect(server.url(), "bob", T, Credentials.bearer(BOB))) {
+            io.quiver.itests.client.MessageStream stream = bob.openEventStream();
+            Files.writeString(grant, saved + "deny = tool:witness\n");
+            stream.await("notifications/tools/list_changed", 1, EFFECT);
+            long deadline = System.nanoTime() + EFFECT.toNanos();
+            while (tools(BOB).contains("witness")) {
+                assertTrue(System.nanoTime() < deadline, "the new deny never applied");
+                Thread.sleep(100);
+            }
+            Files.writeString(grant, saved);
+            stream.await("notifications/tools/list_changed", 2, EFFECT);
+        } finally {
+            Files.writeString(grant, saved);
+            long back = System.nanoTime() + EFFECT.toNanos();
+            while (!tools(BOB).contains("witness") && System.nanoTime() < back) {
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    @Test
     void aGrantRemovedDuringACallLetsItFinishAndDeniesTheNext() throws Exception {
         Path grant = server.home().resolve("etc/io.quiver.permissions.grant-support.cfg");
         CompletableFuture<JsonNode> slow = CompletableFuture.supplyAsync(() -> {

@@ -453,6 +453,16 @@ public final class Catalog {
         return scopes == null ? Set.of(Scope.GLOBAL) : Set.copyOf(scopes);
     }
 
+    /**
+     * What a caller may see changed without a change of the catalog (a call policy came, went, or changed its rules):
+     * every list may look different to anyone, so clients are told of all three.
+     */
+    public void policyChanged() {
+        for (Kind kind : Kind.values()) {
+            fire(kind, false, Set.of(Scope.GLOBAL));
+        }
+    }
+
     private void fire(Kind kind, boolean removed, Set<Scope> scopes) {
         if (kind == null || scopes.isEmpty()) {
             return;

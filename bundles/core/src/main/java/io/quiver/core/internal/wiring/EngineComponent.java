@@ -149,10 +149,24 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
             unbind = "unbindPolicy", updated = "bindPolicy")
     void bindPolicy(CallPolicy policy, Map<String, Object> properties) {
         extensions.addPolicy(policy, ranking(properties), serviceId(properties));
+        catalog.policyChanged();
     }
+
+    /**
+     * A call policy's marker that its rules changed ({@value #POLICY_REVISION}: the permissions bundle's, after a grant
+     * came, changed or went): every client is told its lists may have changed.
+     */
+    @Reference(service = Object.class, cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            target = "(" + POLICY_REVISION + "=*)", unbind = "policyRevised", updated = "policyRevised")
+    void policyRevised(Map<String, Object> properties) {
+        catalog.policyChanged();
+    }
+
+    static final String POLICY_REVISION = "io.quiver.policy.revision";
 
     void unbindPolicy(CallPolicy policy, Map<String, Object> properties) {
         extensions.removePolicy(serviceId(properties));
+        catalog.policyChanged();
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
