@@ -95,9 +95,13 @@ public final class Main {
             System.err.println("quiver: cannot start: " + e.getMessage());
             return 1;
         }
-        if (quiver.settings().awaitEndpoint() && hasEndpoint(quiver)) {
+        boolean endpoint = hasEndpoint(quiver);
+        if (quiver.settings().awaitEndpoint() && endpoint) {
             endpointOut.println("Quiver MCP endpoint: " + quiver.url());
             endpointOut.flush();
+        } else if (!endpoint && !quiver.settings().features().contains("stdio")) {
+            System.err.println("quiver: no transport runs (the features name neither http nor stdio): no client can"
+                    + " reach this server");
         }
         System.err.println("Quiver started in " + sinceProcessStart(launcherStart) + " ms"
                 + (quiver.problems().isEmpty() ? "" : " with " + quiver.problems().size() + " bundle problem(s)"));

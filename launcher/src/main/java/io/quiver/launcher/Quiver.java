@@ -558,18 +558,32 @@ public final class Quiver implements AutoCloseable {
             h.close();
         }
         if (fw != null) {
+            // the stop is waited for even when this thread is interrupted meanwhile: a stop() from a tool call's
+            // thread is interrupted by the very stop (shutdownHost, the engine's grace), and returning then would
+            // delete the storage under a framework still stopping; the interrupt is kept for the caller
+            boolean interrupted = Thread.interrupted();
+            long deadline = System.nanoTime() + STOP_TIMEOUT.toNanos();
             try {
                 fw.stop();
-                FrameworkEvent event = fw.waitForStop(STOP_TIMEOUT.toMillis());
-                if (event.getType() == FrameworkEvent.WAIT_TIMEDOUT) {
-                    LOG.warn("The framework did not stop within {} s", STOP_TIMEOUT.toSeconds());
-                    stopFailed = true;
+                while (true) {
+                    try {
+                        FrameworkEvent event = fw.waitForStop(Math.max(1, (deadline - System.nanoTime()) / 1_000_000L));
+                        if (event.getType() == FrameworkEvent.WAIT_TIMEDOUT) {
+                            LOG.warn("The framework did not stop within {} s", STOP_TIMEOUT.toSeconds());
+                            stopFailed = true;
+                        }
+                        break;
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
             } catch (Exception e) {
                 LOG.warn("Stopping the framework failed: {}", e.toString(), e);
                 stopFailed = true;
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
             }
         }
         BundleContext system = systemContext;

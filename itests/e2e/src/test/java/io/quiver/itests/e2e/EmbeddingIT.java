@@ -85,6 +85,46 @@ class EmbeddingIT {
     }
 
     @Test
+    void aStopFromAToolsOwnThreadWaitsUntilTheFrameworkHasStopped() throws Exception {
+        // the host's shutdown interrupted the very thread that asked for the stop: stop() returned at once, with the
+        // framework still stopping and its temporary storage already deleted (attacker review)
+        java.util.concurrent.atomic.AtomicReference<Quiver> self = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.CompletableFuture<Integer> stateAfterStop = new java.util.concurrent.CompletableFuture<>();
+        Quiver quiver = Quiver.builder().features("core", "http")
+                .etc(home.resolve("etc")).deploy(home.resolve("deploy"))   // a temporary storage: deleted by the stop
+                .host(request -> {
+                    switch (request.kind()) {
+                        case ADMIT -> request.approve();
+                        case RELEASE -> request.release();
+                        case REVIEW -> request.deliver();
+                        case RECORD -> request.recorded();
+                        default -> { }
+                    }
+                })
+                .tool("quit", "Stops the server", null, arguments -> {
+                    self.get().stop();
+                    stateAfterStop.complete(self.get().framework().getState());
+                    return "stopped";
+                })
+                .start();
+        self.set(quiver);
+        McpSyncClient client = connect(quiver.url());
+        try {
+            client.callTool(new McpSchema.CallToolRequest("quit", Map.of()));
+        } catch (RuntimeException e) {
+            // the server went away under its answer
+        }
+        int state = stateAfterStop.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        assertTrue(state != org.osgi.framework.Bundle.STOPPING && state != org.osgi.framework.Bundle.ACTIVE,
+                "stop() returned while the framework was in state " + state);
+        try {
+            client.close();
+        } catch (RuntimeException e) {
+            // gone
+        }
+    }
+
+    @Test
     void twoContainersInOneJvmShareNothing() throws Exception {
         try (Quiver left = Quiver.builder().features("core", "http").etc(home.resolve("left/etc"))
                     .deploy(home.resolve("left/deploy")).data(home.resolve("left/data"))
