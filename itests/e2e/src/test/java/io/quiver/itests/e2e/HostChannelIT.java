@@ -353,22 +353,8 @@ class HostChannelIT {
         System.setProperty(InterceptingActivator.LOG, intercepted.toString());
         Path jar = home.resolve("deploy/interceptor.jar");
         Files.createDirectories(jar.getParent());
-        java.util.jar.Manifest manifest = new java.util.jar.Manifest();
-        java.util.jar.Attributes main = manifest.getMainAttributes();
-        main.putValue("Manifest-Version", "1.0");
-        main.putValue("Bundle-ManifestVersion", "2");
-        main.putValue("Bundle-SymbolicName", "io.quiver.itests.interceptor");
-        main.putValue("Bundle-Version", "1.0.0");
-        main.putValue("Bundle-Activator", InterceptingActivator.class.getName());
-        main.putValue("Import-Package", "org.osgi.framework");
-        String entry = InterceptingActivator.class.getName().replace('.', '/') + ".class";
-        Path built = home.resolve("interceptor.jar");
-        try (java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(Files.newOutputStream(built), manifest);
-                java.io.InputStream in = InterceptingActivator.class.getClassLoader().getResourceAsStream(entry)) {
-            out.putNextEntry(new java.util.jar.JarEntry(entry));
-            in.transferTo(out);
-            out.closeEntry();
-        }
+        Path built = ToolBundles.activatorJar(home.resolve("interceptor.jar"), "io.quiver.itests.interceptor",
+                InterceptingActivator.class);
         Files.move(built, jar);
         try {
             Await.until(() -> Files.exists(intercepted), Duration.ofSeconds(30), () -> "the interceptor did not start");

@@ -191,6 +191,17 @@ class HttpEdgeCasesIT {
                 .header("Content-Type", "application/json").header("Accept", "application/json")
                 .POST(body(initializeBody())).build();
         assertEquals(406, HTTP.send(jsonOnly, HttpResponse.BodyHandlers.ofString()).statusCode());
+        // a body the server would read wrongly: another charset, or compressed (before: decoded as UTF-8, -32700)
+        HttpRequest latin1 = HttpRequest.newBuilder(URI.create(server.url())).timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json; charset=iso-8859-1")
+                .header("Accept", "application/json, text/event-stream").POST(body(initializeBody())).build();
+        assertEquals(415, HTTP.send(latin1, HttpResponse.BodyHandlers.ofString()).statusCode());
+        HttpRequest gzip = HttpRequest.newBuilder(URI.create(server.url())).timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json").header("Content-Encoding", "gzip")
+                .header("Accept", "application/json, text/event-stream").POST(body(initializeBody())).build();
+        HttpResponse<String> refused = HTTP.send(gzip, HttpResponse.BodyHandlers.ofString());
+        assertEquals(415, refused.statusCode(), refused.body());
+        assertEquals("identity", refused.headers().firstValue("Accept-Encoding").orElse(null));
     }
 
     @Test

@@ -114,21 +114,7 @@ class ShutdownIT {
 
     /** A bundle whose activator never returns from stop. */
     private static void hangingBundle(java.nio.file.Path jar) throws IOException {
-        java.util.jar.Manifest manifest = new java.util.jar.Manifest();
-        java.util.jar.Attributes main = manifest.getMainAttributes();
-        main.putValue("Manifest-Version", "1.0");
-        main.putValue("Bundle-ManifestVersion", "2");
-        main.putValue("Bundle-SymbolicName", "io.quiver.itests.hanging");
-        main.putValue("Bundle-Version", "1.0.0");
-        main.putValue("Bundle-Activator", HangingActivator.class.getName());
-        main.putValue("Import-Package", "org.osgi.framework");
-        String entry = HangingActivator.class.getName().replace('.', '/') + ".class";
-        try (java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar), manifest);
-                java.io.InputStream in = HangingActivator.class.getClassLoader().getResourceAsStream(entry)) {
-            out.putNextEntry(new java.util.jar.JarEntry(entry));
-            in.transferTo(out);
-            out.closeEntry();
-        }
+        ToolBundles.activatorJar(jar, "io.quiver.itests.hanging", HangingActivator.class);
     }
 
     @Test

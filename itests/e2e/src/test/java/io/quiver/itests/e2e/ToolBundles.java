@@ -137,6 +137,26 @@ final class ToolBundles {
     static final String BAD_SCHEMA_BUNDLE = "io.quiver.examples.greeting.badschema";
     static final String BAD_SCHEMA_TOOL = "greet_badly";
 
+    /** A bundle of one class, its activator (a class of these tests that needs only {@code org.osgi.framework}). */
+    static Path activatorJar(Path target, String symbolicName, Class<?> activator) throws IOException {
+        Manifest manifest = new Manifest();
+        Attributes main = manifest.getMainAttributes();
+        main.put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        main.putValue("Bundle-ManifestVersion", "2");
+        main.putValue("Bundle-SymbolicName", symbolicName);
+        main.putValue("Bundle-Version", "1.0.0");
+        main.putValue("Bundle-Activator", activator.getName());
+        main.putValue("Import-Package", "org.osgi.framework");
+        String entry = activator.getName().replace('.', '/') + ".class";
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(target), manifest);
+                java.io.InputStream in = activator.getClassLoader().getResourceAsStream(entry)) {
+            out.putNextEntry(new JarEntry(entry));
+            in.transferTo(out);
+            out.closeEntry();
+        }
+        return target;
+    }
+
     /** A jar with nothing but a manifest of these headers (an impostor, a bundle that cannot start, ...). */
     static Path manifestOnly(Path target, Map<String, String> headers) throws IOException {
         Files.createDirectories(target.toAbsolutePath().getParent());
