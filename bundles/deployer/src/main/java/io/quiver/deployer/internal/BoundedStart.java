@@ -25,6 +25,12 @@ final class BoundedStart {
     private BoundedStart() {
     }
 
+    /** What is said of a bundle that took longer than {@code timeoutMs} to start. */
+    static String tooLong(long timeoutMs) {
+        return "did not finish starting within " + timeoutMs + " ms (startTimeoutMs of " + DeployerConfig.PID
+                + "); it goes on starting in the background";
+    }
+
     /**
      * Starts the bundle, waiting at most {@code timeoutMs}.
      *

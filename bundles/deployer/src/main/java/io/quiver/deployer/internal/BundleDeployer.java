@@ -91,15 +91,8 @@ public final class BundleDeployer implements ArtifactInstaller {
                 continue;
             }
             if (!file.exists()) {
-                String label = label(bundle);
-                try {
-                    bundle.uninstall();
-                    refresh(bundle);
-                    LOG.info("{} was removed while the server was stopped: uninstalled {}", file, label);
-                } catch (BundleException | IllegalStateException e) {
-                    LOG.warn("{} was removed while the server was stopped, but {} could not be uninstalled: {}", file,
-                            label, e.getMessage());
-                }
+                LOG.info("{} was removed while the server was stopped", file);
+                uninstall(file);
             }
         }
     }
@@ -175,9 +168,8 @@ public final class BundleDeployer implements ArtifactInstaller {
                 BoundedStart.start(bundle, config.startTimeoutMs());
                 LOG.info("{}: {} and started {}", artifact, update ? "updated" : "installed", label(bundle));
             } catch (TimeoutException e) {
-                problems.report(artifact, (update ? "updated " : "installed ") + label(bundle)
-                        + " but it did not finish starting within " + config.startTimeoutMs() + " ms (startTimeoutMs of "
-                        + DeployerConfig.PID + "); it goes on starting in the background");
+                problems.report(artifact, (update ? "updated " : "installed ") + label(bundle) + " but it "
+                        + BoundedStart.tooLong(config.startTimeoutMs()));
             } catch (BundleException | IllegalStateException e) {
                 String reason = e instanceof BundleException be && be.getType() == BundleException.RESOLVE_ERROR
                         ? "does not resolve: " + e.getMessage() : "did not start: " + cause(e);

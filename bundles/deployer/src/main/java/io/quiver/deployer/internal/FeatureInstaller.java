@@ -1,9 +1,9 @@
 package io.quiver.deployer.internal;
 
 import io.quiver.lib.config.TypedConfig;
+import io.quiver.lib.feature.platform.BundleJar;
 import io.quiver.lib.feature.platform.NameHolder;
 import io.quiver.lib.feature.platform.PlatformLibraries;
-import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,9 +20,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
-import java.util.jar.JarFile;
-import java.util.jar.JarInputStream;
-import java.util.jar.Manifest;
 import org.apache.felix.fileinstall.ArtifactInstaller;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
@@ -132,11 +129,19 @@ public final class FeatureInstaller implements ArtifactInstaller {
     private void installFeature(File artifact) throws Exception {
         Path path = artifact.toPath().toAbsolutePath();
         FeatureFile feature = FeatureFile.read(artifact);
-        List<byte[]> jars = new ArrayList<>();
+        Map<String, BundleJar> jars = new LinkedHashMap<>(); // by location: the bundles to install, checked as read
+        try {
+            installFeature(artifact, path, feature, jars);
+        } finally {
+            jars.values().forEach(BundleJar::close);
+        }
+    }
+
+    private void installFeature(File artifact, Path path, FeatureFile feature, Map<String, BundleJar> jars)
+            throws Exception {
         Set<String> names = new HashSet<>();
         for (FeatureFile.BundleRef ref : feature.bundles()) {
             if (alreadyInstalled(ref)) {
-                jars.add(null);
                 continue;
             }
             Path jar = locator.find(path, ref);
@@ -149,23 +154,19 @@ public final class FeatureInstaller implements ArtifactInstaller {
                         + Files.size(jar) + " bytes, more than maxFileBytes (" + maxFileBytes + ") of configuration "
                         + DeployerConfig.PID);
             }
-            byte[] content = Files.readAllBytes(jar); // checked and installed from the same bytes
+            BundleJar content = BundleJar.read(jar.toUri().toString()); // checked and installed from the same copy
+            jars.put(LOCATION + feature.id() + "/" + ref.coordinates(), content);
             checkName(feature, ref, content, names);
-            jars.add(content);
         }
         Undo undo = new Undo(feature.id());
         List<String> notApplied = new ArrayList<>();
-        List<Bundle> bundles = new ArrayList<>();
+        List<Bundle> bundles = undo.bundles;
         try {
             for (Map.Entry<String, Map<String, Object>> c : feature.configurations().entrySet()) {
                 apply(c.getKey(), c.getValue(), undo, notApplied);
             }
-            for (int i = 0; i < jars.size(); i++) {
-                if (jars.get(i) != null) {
-                    String location = LOCATION + feature.id() + "/" + feature.bundles().get(i).coordinates();
-                    bundles.add(context.installBundle(location, new ByteArrayInputStream(jars.get(i))));
-                    undo.bundles.add(bundles.get(bundles.size() - 1));
-                }
+            for (Map.Entry<String, BundleJar> jar : jars.entrySet()) {
+                bundles.add(jar.getValue().install(context, jar.getKey()));
             }
         } catch (Exception | LinkageError e) {
             undo.run();
@@ -178,14 +179,13 @@ public final class FeatureInstaller implements ArtifactInstaller {
         List<String> failed = new ArrayList<>();
         for (Bundle bundle : bundles) {
             try {
-                if (bundle.getHeaders().get("Fragment-Host") == null) {
+                if (bundle.getHeaders("").get(Constants.FRAGMENT_HOST) == null) {
                     BoundedStart.start(bundle, startTimeoutMs);
                 }
             } catch (BundleException | IllegalStateException e) {
                 failed.add(bundle.getSymbolicName() + ": " + e.getMessage());
             } catch (TimeoutException e) {
-                failed.add(bundle.getSymbolicName() + ": did not finish starting within " + startTimeoutMs
-                        + " ms (startTimeoutMs of " + DeployerConfig.PID + "); it goes on starting in the background");
+                failed.add(bundle.getSymbolicName() + ": " + BoundedStart.tooLong(startTimeoutMs));
             }
         }
         List<String> told = new ArrayList<>(notApplied);
@@ -204,11 +204,9 @@ public final class FeatureInstaller implements ArtifactInstaller {
      * jar dropped directly: a feature must not bring a second copy of a platform bundle (or of any other)
      * by naming it under other coordinates.
      */
-    private void checkName(FeatureFile feature, FeatureFile.BundleRef ref, byte[] jar, Set<String> names)
+    private void checkName(FeatureFile feature, FeatureFile.BundleRef ref, BundleJar jar, Set<String> names)
             throws IOException {
-        Manifest manifest = manifest(jar);
-        String name = manifest == null ? null
-                : NameHolder.symbolicName(manifest.getMainAttributes().getValue(Constants.BUNDLE_SYMBOLICNAME));
+        String name = jar.symbolicName();
         String bundle = "feature " + feature.id() + ": bundle " + ref.coordinates();
         if (name == null) {
             throw new IOException(bundle + " is not an OSGi bundle: no manifest with a Bundle-SymbolicName");
@@ -227,24 +225,6 @@ public final class FeatureInstaller implements ArtifactInstaller {
         }
     }
 
-    /** The manifest of a jar's bytes, wherever it lies in the jar (a stream finds only a leading one), or null. */
-    private static Manifest manifest(byte[] jar) throws IOException {
-        try (JarInputStream in = new JarInputStream(new ByteArrayInputStream(jar))) {
-            if (in.getManifest() != null) {
-                return in.getManifest();
-            }
-        }
-        Path copy = Files.createTempFile("quiver-feature-bundle", ".jar");
-        try {
-            Files.write(copy, jar);
-            try (JarFile file = new JarFile(copy.toFile())) {
-                return file.getManifest();
-            }
-        } finally {
-            Files.deleteIfExists(copy);
-        }
-    }
-
     /**
      * Applies one configuration of a feature, unless its PID's configuration came from a file of etc/:
      * the operator's file wins (as it does over the launcher's features), and a feature must not widen
@@ -254,7 +234,7 @@ public final class FeatureInstaller implements ArtifactInstaller {
             throws IOException {
         Configuration configuration = configuration(pid);
         Dictionary<String, Object> current = configuration.getProperties();
-        if (current != null && current.get(FILENAME) != null) {
+        if (fromEtc(current)) {
             notApplied.add("its configuration " + pid + " is not applied: " + current.get(FILENAME)
                     + " configures it, and etc/ wins");
             return;
@@ -333,8 +313,7 @@ public final class FeatureInstaller implements ArtifactInstaller {
         for (Map.Entry<String, Dictionary<String, Object>> e : before.entrySet()) {
             try {
                 Configuration configuration = configuration(e.getKey());
-                Dictionary<String, Object> current = configuration.getProperties();
-                if (current == null || current.get(FILENAME) == null) {
+                if (!fromEtc(configuration.getProperties())) {
                     configuration.update(e.getValue());
                 }
             } catch (IOException | IllegalStateException ex) {
@@ -346,8 +325,7 @@ public final class FeatureInstaller implements ArtifactInstaller {
     private void deleteUnlessFromFile(String pid) {
         try {
             Configuration configuration = configuration(pid);
-            Dictionary<String, Object> current = configuration.getProperties();
-            if (current == null || current.get(FILENAME) == null) {
+            if (!fromEtc(configuration.getProperties())) {
                 configuration.delete();
             }
         } catch (IOException | IllegalStateException e) {
@@ -382,8 +360,9 @@ public final class FeatureInstaller implements ArtifactInstaller {
 
     /**
      * Brings the installed features in line with deploy/ as it is now: a feature file deleted while the
-     * server was stopped is removed (FileInstall tells no deletion then), a file present but not recorded
-     * (installed by an older deployer) is recorded as it is, and the bundles no feature names go.
+     * server was stopped is removed (FileInstall tells no deletion then), the files present are recorded as they are
+     * when there is no record yet (an older deployer installed them; later, a file not recorded was refused), and the
+     * bundles no feature names go.
      */
     private void reconcile(String deployFolder) {
         if (deployFolder == null || !new File(deployFolder).isDirectory()) {
@@ -396,7 +375,7 @@ public final class FeatureInstaller implements ArtifactInstaller {
                 remove(file);
             }
         }
-        File[] files = new File(deployFolder).listFiles(f -> f.isFile() && canHandle(f));
+        File[] files = state.existed() ? null : new File(deployFolder).listFiles(f -> f.isFile() && canHandle(f));
         for (File f : files == null ? new File[0] : files) {
             String file = f.toPath().toAbsolutePath().toString();
             if (state.featureOf(file) == null) {
@@ -424,6 +403,11 @@ public final class FeatureInstaller implements ArtifactInstaller {
             }
         }
         return false;
+    }
+
+    /** Whether a configuration's properties came from a file of etc/ (FileInstall names it): the operator's, which wins. */
+    private static boolean fromEtc(Dictionary<String, Object> properties) {
+        return properties != null && properties.get(FILENAME) != null;
     }
 
     private Configuration configuration(String pid) throws IOException {

@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,17 +31,25 @@ final class FeatureState {
 
     private final File store;
     private final Properties entries = new Properties();
+    /** Whether a record was there to read: none, and the deploy/ folder's features are from an older deployer. */
+    private final boolean existed;
 
     /** @param store where the state is kept, or null to keep it only in memory */
     FeatureState(File store) {
         this.store = store;
-        if (store != null && store.isFile()) {
+        this.existed = store != null && store.isFile();
+        if (existed) {
             try (InputStream in = Files.newInputStream(store.toPath())) {
                 entries.load(in);
             } catch (IOException e) {
                 LOG.warn("Cannot read {}: the features of deploy/ are taken as not installed: {}", store, e.getMessage());
             }
         }
+    }
+
+    /** Whether there was a record when the deployer started. */
+    boolean existed() {
+        return existed;
     }
 
     /** Records a feature file as installed, naming these bundles ({@code group:artifact:version}). */
@@ -110,8 +120,13 @@ final class FeatureState {
         if (store == null) {
             return;
         }
-        try (OutputStream out = Files.newOutputStream(store.toPath())) {
-            entries.store(out, "Feature files installed from deploy/ (io.quiver.deployer)");
+        // written beside and moved in place: a crash mid-write leaves the last whole record, not half of one
+        Path next = store.toPath().resolveSibling(store.getName() + ".next");
+        try {
+            try (OutputStream out = Files.newOutputStream(next)) {
+                entries.store(out, "Feature files installed from deploy/ (io.quiver.deployer)");
+            }
+            Files.move(next, store.toPath(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             LOG.warn("Cannot write {}: after a restart the features of deploy/ may not be removed: {}", store,
                     e.getMessage());
