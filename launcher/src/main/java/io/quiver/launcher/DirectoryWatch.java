@@ -136,22 +136,14 @@ final class DirectoryWatch {
     }
 
     /**
-     * Whether a file FileInstall named ({@value #FILENAME}: a {@code file:} URL or a path) is in {@code etc/} now, by
-     * its real path.
+     * Whether a file FileInstall named ({@value #FILENAME}: a {@code file:} URL or a path) is in the folder
+     * {@code realEtc} (the real path of {@code etc/}) now, by its real path.
      */
-    boolean holds(String filename) {
-        Path file;
+    static boolean holds(Path realEtc, String filename) {
         try {
-            file = filename.startsWith("file:") ? Path.of(URI.create(filename)) : Path.of(filename);
-        } catch (RuntimeException e) {
-            return false;
-        }
-        if (!Files.isRegularFile(file)) {
-            return false;
-        }
-        try {
-            return file.toRealPath().getParent().equals(etc.toRealPath());
-        } catch (IOException e) {
+            Path file = filename.startsWith("file:") ? Path.of(URI.create(filename)) : Path.of(filename);
+            return Files.isRegularFile(file) && file.toRealPath().getParent().equals(realEtc);
+        } catch (IOException | RuntimeException e) {
             return false;
         }
     }

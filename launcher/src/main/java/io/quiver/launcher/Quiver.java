@@ -154,10 +154,8 @@ public final class Quiver implements AutoCloseable {
                     + failure.getMessage() + http;
         }
         if (failure instanceof java.nio.file.FileSystemException fs) {
-            // its message is often the path alone: say what went wrong with it
-            return fs.getClass().getSimpleName().replace("Exception", "").replaceAll("([a-z])([A-Z])", "$1 $2")
-                    .toLowerCase(java.util.Locale.ROOT) + ": " + fs.getMessage()
-                    + " (a folder of --etc, --deploy or --data that is a file, or cannot be made or written?)";
+            // its message is often the path alone: its type says what went wrong with it
+            return fs + " (a folder of --etc, --deploy or --data that is a file, or cannot be made or written?)";
         }
         return failure.getMessage() == null ? failure.toString() : failure.getMessage();
     }

@@ -1,6 +1,7 @@
 package io.quiver.launcher;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -86,8 +87,15 @@ final class StartupConfigurer implements Consumer<Bundle> {
      * hold across a restart.
      */
     private void removeLeftOvers() {
+        Path realEtc;
+        try {
+            realEtc = watch.etc().toRealPath();
+        } catch (IOException e) {
+            realEtc = watch.etc(); // not there yet: no file is in it
+        }
+        Path in = realEtc;
         for (Map<String, Object> gone : configAdmin.deleteIf("(" + DirectoryWatch.FILENAME + "=*)",
-                p -> !watch.holds(String.valueOf(p.get(DirectoryWatch.FILENAME))))) {
+                p -> !DirectoryWatch.holds(in, String.valueOf(p.get(DirectoryWatch.FILENAME))))) {
             LOG.info("Configuration {} came from {}, which is not in {} now: removed", gone.get("service.pid"),
                     gone.get(DirectoryWatch.FILENAME), watch.etc());
         }

@@ -57,6 +57,8 @@ import org.slf4j.LoggerFactory;
 public final class PermissionPolicy implements CallPolicy, ProblemSource {
 
     private static final Logger LOG = LoggerFactory.getLogger(PermissionPolicy.class);
+    /** What a problem of this file means meanwhile. */
+    private static final String NOTHING = "; nothing is allowed until it is fixed";
 
     static final String PID = "io.quiver.permissions";
 
@@ -122,20 +124,19 @@ public final class PermissionPolicy implements CallPolicy, ProblemSource {
         TypedConfig.Result<Config> read = TypedConfig.read(Config.class, properties, null);
         Config c = read.config();
         List<Problem> problems = new ArrayList<>();
-        read.problems().forEach(p -> problems.add(new Problem(p.source(), p.reason())));
-        Settings next = new Settings(TargetPattern.parseAll(c.adminOnly(), "adminOnly", source, "", problems),
+        read.problems().forEach(p -> problems.add(new Problem(p.source(), p.reason() + NOTHING)));
+        Settings next = new Settings(TargetPattern.parseAll(c.adminOnly(), "adminOnly", source, NOTHING, problems),
                 c.adminRole().isBlank() ? "admin" : c.adminRole().trim(),
                 TypedConfig.list(c.adminTenants()).stream().map(TypedConfig::glob).toList(),
-                TargetPattern.parseAll(c.hostApproval(), "hostApproval", source, "", problems), List.copyOf(problems));
-        next.problems().forEach(p -> LOG.error("{}; nothing is allowed until it is fixed", p));
+                TargetPattern.parseAll(c.hostApproval(), "hostApproval", source, NOTHING, problems), List.copyOf(problems));
+        next.problems().forEach(p -> LOG.error("{}", p));
         settings = next;
         changed();
     }
 
     @Override
     public List<Problem> problems() {
-        return settings.problems().stream()
-                .map(p -> new Problem(p.subject(), p.reason() + "; nothing is allowed until it is fixed")).toList();
+        return settings.problems();
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.quiver.permissions.internal;
 
 import java.util.Hashtable;
-import java.util.concurrent.atomic.AtomicLong;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
 
@@ -15,7 +14,7 @@ final class PolicyRevision implements AutoCloseable {
     /** The marker's property, the same the engine's reference names. */
     static final String PROPERTY = "io.quiver.policy.revision";
 
-    private final AtomicLong revision = new AtomicLong();
+    private long revision;
     private final ServiceRegistration<?> registration;
 
     PolicyRevision(BundleContext context) {
@@ -25,7 +24,7 @@ final class PolicyRevision implements AutoCloseable {
     /** A new revision: the engine's reference hears of it. */
     synchronized void next() {
         try {
-            registration.setProperties(properties(revision.incrementAndGet()));
+            registration.setProperties(properties(++revision));
         } catch (IllegalStateException e) {
             // unregistered: the bundle stops
         }

@@ -11,8 +11,11 @@ import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -154,9 +157,8 @@ final class FileAccess {
         try {
             // owner-only until the file's own permissions are set: a file of 0600 is never readable by others as its
             // new content is written (nor after a crash, which leaves the temporary file behind)
-            java.nio.file.attribute.FileAttribute<?>[] ownerOnly = permissions == null ? new java.nio.file.attribute.FileAttribute<?>[0]
-                    : new java.nio.file.attribute.FileAttribute<?>[] {java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                            java.util.EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE))};
+            FileAttribute<?>[] ownerOnly = permissions == null ? new FileAttribute<?>[0] : new FileAttribute<?>[] {
+                PosixFilePermissions.asFileAttribute(EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE))};
             try (SeekableByteChannel channel = dir.newByteChannel(temporary, options, ownerOnly)) {
                 java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(content);
                 while (buffer.hasRemaining()) {

@@ -371,13 +371,17 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
 
         @Override
         public String header(String name) {
+            // one scan, as HttpFields.get does; a repeated header's values joined (HttpHeaders#joined)
             HttpFields fields = request.getHeaders();
-            String first = fields.get(name);
-            if (first == null) {
-                return null;
+            String value = null;
+            for (int i = 0, size = fields.size(); i < size; i++) {
+                HttpField field = fields.getField(i);
+                if (field.is(name)) {
+                    String v = field.getValue() == null ? "" : field.getValue();
+                    value = value == null ? v : HttpHeaders.joined(value, v);
+                }
             }
-            List<String> all = fields.getValuesList(name);
-            return all.size() == 1 ? first : String.join(", ", all); // as HttpHeaders#joined
+            return value;
         }
 
         /**

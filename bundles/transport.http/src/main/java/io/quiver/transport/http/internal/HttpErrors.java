@@ -29,8 +29,8 @@ final class HttpErrors {
 
     /**
      * Whether a body's read failed because the body was not HTTP (a chunk size that is not hex, a chunked body whose
-     * last chunk never came before the client closed its side): Jetty's {@code BadMessageException}, or its
-     * {@code HttpException} with a 4xx code, anywhere in the causes. Such a request is answered 400, not treated as a
+     * last chunk never came before the client closed its side): Jetty's {@code BadMessageException}, or another of its
+     * {@code HttpException}s, anywhere in the causes. Such a request is answered 400, not treated as a
      * client gone (which left the container to write an empty 200). By name: the transport needs no Jetty classes.
      */
     static boolean malformed(Throwable failure) {

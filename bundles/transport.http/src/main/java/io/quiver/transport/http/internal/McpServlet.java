@@ -986,13 +986,8 @@ final class McpServlet extends HttpServlet {
 
     /** A header's value; a repeated one's values joined ({@link HttpHeaders#joined}), as the lanes read them. */
     private static String header(HttpServletRequest req, String name) {
-        String first = req.getHeader(name);
-        if (first == null) {
-            return null;
-        }
         Enumeration<String> values = req.getHeaders(name);
-        values.nextElement();
-        String all = first;
+        String all = values.hasMoreElements() ? values.nextElement() : null;
         while (values.hasMoreElements()) {
             all = HttpHeaders.joined(all, values.nextElement());
         }
