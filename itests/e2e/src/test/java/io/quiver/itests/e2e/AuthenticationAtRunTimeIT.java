@@ -3,18 +3,30 @@ package io.quiver.itests.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
  * Authentication switched on and off while the server runs, as an operator does it: a loopback server
  * started without any serves the anonymous local caller; an API key file written into {@code etc/}
  * makes every request need a credential within seconds (the key works, none or another does not); a
- * broken key file alone keeps it locked; deleting the key files opens the loopback server again.
+ * broken key file alone keeps it locked; deleting the key files opens the loopback server again. A GET
+ * stream open when its credential stops being accepted ends.
  */
 class AuthenticationAtRunTimeIT {
 
@@ -74,6 +86,113 @@ class AuthenticationAtRunTimeIT {
                         "subject = ops\nnote = bad \\u00ZZ\n"));
         assertTrue(failure.exitCode() != 0, "exit " + failure.exitCode());
         assertTrue(failure.log().contains("could not read io.quiver.auth.apikey-ops.cfg"), failure.log());
+    }
+
+    @Test
+    void anOpenGetStreamEndsWhenItsCredentialIsNoLongerAccepted() throws Exception {
+        try (QuiverServer server = QuiverServer.start("auth-streams", "core,http", home -> Files.writeString(
+                home.resolve("etc/io.quiver.transport.http.cfg"), "sseKeepAliveMs = 1000\n"))) {
+            Path etc = server.home().resolve("etc");
+            // opened while nobody needs a credential: it ends once every request needs one
+            try (Stream anonymous = Stream.open(server.url(), Map.of())) {
+                String ops = Credentials.newApiKey();
+                String dev = Credentials.newApiKey();
+                Files.writeString(etc.resolve("io.quiver.auth.apikey-ops.cfg"), Credentials.apiKeyConfig(ops, "ops", "", ""));
+                Files.writeString(etc.resolve("io.quiver.auth.apikey-dev.cfg"), Credentials.apiKeyConfig(dev, "dev", "", ""));
+                awaitStatus(server, Map.of(), 401);
+                anonymous.awaitEnd(EFFECT, server);
+
+                try (Stream revoked = Stream.open(server.url(), Credentials.bearer(ops));
+                     Stream kept = Stream.open(server.url(), Credentials.bearer(dev))) {
+                    kept.awaitLine(": keep-alive", EFFECT, server);
+                    Files.delete(etc.resolve("io.quiver.auth.apikey-ops.cfg"));
+                    awaitStatus(server, Credentials.bearer(ops), 401);
+                    revoked.awaitEnd(EFFECT, server);
+                    kept.lines.clear();
+                    kept.awaitLine(": keep-alive", EFFECT, server); // still open, still served
+                    assertTrue(server.log().contains("A GET stream of ops ended"), server.log());
+                }
+            }
+        }
+    }
+
+    /** A session's GET stream as a client holds it: its lines as they come, and its end. */
+    private static final class Stream implements AutoCloseable {
+        private static final String END = "\u0000end";
+        private static final HttpClient HTTP = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1).build();
+        final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        private final InputStream body;
+
+        private Stream(InputStream body) {
+            this.body = body;
+            Thread reader = new Thread(() -> {
+                try (BufferedReader in = new BufferedReader(
+                        new InputStreamReader(body, StandardCharsets.UTF_8))) {
+                    for (String line = in.readLine(); line != null; line = in.readLine()) {
+                        lines.add(line);
+                    }
+                } catch (IOException e) {
+                    // closed by the test, or cut: either way the end
+                }
+                lines.add(END);
+            }, "stream-reader");
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        /** Initializes a session with {@code headers} and opens its GET stream. */
+        static Stream open(String url, Map<String, String> headers) throws Exception {
+            String init = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+                    + "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"streams\",\"version\":\"1\"}}}";
+            HttpResponse<String> initialized = HTTP.send(post(url, headers, null).POST(
+                    HttpRequest.BodyPublishers.ofString(init)).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, initialized.statusCode(), initialized.body());
+            String session = initialized.headers().firstValue("Mcp-Session-Id").orElseThrow();
+            HttpResponse<String> notified = HTTP.send(post(url, headers, session).POST(HttpRequest.BodyPublishers
+                    .ofString("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(202, notified.statusCode(), notified.body());
+            HttpRequest.Builder get = HttpRequest.newBuilder(URI.create(url))
+                    .header("Accept", "text/event-stream").header("Mcp-Session-Id", session)
+                    .header("MCP-Protocol-Version", "2025-11-25").GET();
+            headers.forEach(get::header);
+            HttpResponse<InputStream> stream = HTTP.send(get.build(), HttpResponse.BodyHandlers.ofInputStream());
+            assertEquals(200, stream.statusCode());
+            return new Stream(stream.body());
+        }
+
+        private static HttpRequest.Builder post(String url, Map<String, String> headers, String session) {
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url))
+                    .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream");
+            if (session != null) {
+                b.header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2025-11-25");
+            }
+            headers.forEach(b::header);
+            return b;
+        }
+
+        void awaitLine(String line, Duration limit, QuiverServer server) throws Exception {
+            long deadline = System.nanoTime() + limit.toNanos();
+            for (String next = ""; !line.equals(next); ) {
+                next = lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                assertTrue(next != null && !END.equals(next), "no " + line + " on the stream, which " + (next == null
+                        ? "is still open" : "ended") + ":\n" + server.log());
+            }
+        }
+
+        void awaitEnd(Duration limit, QuiverServer server) throws Exception {
+            long deadline = System.nanoTime() + limit.toNanos();
+            for (String next = ""; !END.equals(next); ) {
+                next = lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                assertTrue(next != null, "the stream is still open:\n" + server.log());
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            body.close();
+        }
     }
 
     private static void awaitStatus(QuiverServer server, Map<String, String> headers, int status) throws Exception {

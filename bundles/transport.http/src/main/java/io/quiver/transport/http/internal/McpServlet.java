@@ -77,6 +77,8 @@ final class McpServlet extends HttpServlet {
     /** {@code sseMethods} as a set, read on every request (the configuration proxy copies its array on each read). */
     private transient volatile Set<String> sseMethods = Set.of();
     private final transient Gatekeeper gate;
+    /** The credentials of the open GET streams, checked again while they stay open. */
+    private final transient StreamCredentials streamCredentials;
     private final transient CallerLimits limits = new CallerLimits();
     private transient volatile Endpoints endpoints;
 
@@ -85,6 +87,7 @@ final class McpServlet extends HttpServlet {
         this.timer = timer;
         this.headers = headers;
         this.gate = gate;
+        this.streamCredentials = new StreamCredentials(gate);
         this.calls = new CallPool(timer);
         configure(config);
     }
@@ -855,6 +858,7 @@ final class McpServlet extends HttpServlet {
             Connection connection = connect(async, ticket);
             if (connection != null) {
                 async.addListener(new StreamListener(resumed, connection));
+                streamCredentials.hold(connection, header(req, "Authorization"), req.getRemoteAddr(), caller);
                 resumed.resume(connection, after);
             }
             return;
@@ -871,6 +875,7 @@ final class McpServlet extends HttpServlet {
         Connection connection = connect(async, ticket);
         if (connection != null) {
             async.addListener(new StreamListener(stream, connection));
+            streamCredentials.hold(connection, header(req, "Authorization"), req.getRemoteAddr(), caller);
             stream.open(connection, c.sseRetryMs(), session.streamPolicy().prime());
         }
     }
@@ -995,8 +1000,12 @@ final class McpServlet extends HttpServlet {
     }
 
 
-    /** Keeps idle streams alive and finds stateless requests whose client left. */
+    /**
+     * Keeps idle streams alive and finds stateless requests whose client left; ends the GET streams whose
+     * credential is not accepted any more.
+     */
     void keepAlive() {
+        streamCredentials.recheck();
         for (Map.Entry<SessionStreams, Runnable> own : stateless.entrySet()) {
             for (SseStream stream : own.getKey().all()) {
                 if (stream.keepAlive()) {
@@ -1011,7 +1020,13 @@ final class McpServlet extends HttpServlet {
         }
     }
 
+    /** An authenticator came or went: the GET streams' credentials are checked again now, not at the next tick. */
+    void recheckStreams() {
+        streamCredentials.recheck();
+    }
+
     void closeAll() {
+        streamCredentials.close();
         calls.close();
         stateless.keySet().forEach(SessionStreams::closeAll);
         stateless.clear();
