@@ -100,12 +100,18 @@ public final class ToolPipeline {
     }
 
     /**
-     * Whether a call of the named tool can run without waiting on anything: the tool exists for this
-     * caller, is declared non-blocking, never runs as a task, and no host channel has a say in it.
+     * Whether a call of the named tool can run without waiting on anything: the tool is unknown to this
+     * caller (the answer is an error at once), or it is declared non-blocking, never runs as a task, and no
+     * host channel has a say in it.
      */
     public boolean quick(CallerIdentity caller, String name) {
         ToolEntry tool = resolve.find(caller, name);
-        return tool != null && !tool.blocking() && "none".equals(tool.taskSupport()) && extensions.host() == null
+        if (tool == null) {
+            // an unknown or hidden tool is an error at once: it never waits behind the calls that hold the
+            // threads which may wait (tools stuck past their timeout among them)
+            return true;
+        }
+        return !tool.blocking() && "none".equals(tool.taskSupport()) && extensions.host() == null
                 && !extensions.hostRequired();
     }
 

@@ -113,12 +113,16 @@ class RunNowTest {
     }
 
     @Test
-    void anUnknownToolIsDeclinedAndAnsweredByTheThreadThatMayWait() {
+    void anUnknownToolIsAnsweredAtOnceOnTheCallingThread() {
+        // also while a host channel is in force: the call never gets as far as asking it
+        extensions.addHost(invocation -> Admission.approve(), 0, 1L);
         Receipt.Pending pending = pending(callTool(2, "nope"));
+        assertTrue(pending.exchange().quick());
         Sink sink = new Sink();
-        assertFalse(pending.exchange().runNow(sink));
-        pending.exchange().run(sink);
+        assertTrue(pending.exchange().runNow(sink), "an unknown tool waits on nothing");
+        assertSame(Thread.currentThread(), sink.answeredOn);
         assertEquals(-32602, sink.answer().path("error").path("code").asInt());
+        assertTrue(sink.answer().path("error").path("message").asString().contains("Unknown tool: nope"));
     }
 
     @Test

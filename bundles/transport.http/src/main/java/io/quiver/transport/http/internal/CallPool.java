@@ -1,5 +1,7 @@
 package io.quiver.transport.http.internal;
 
+import io.quiver.api.transport.MessageSink;
+import io.quiver.api.transport.Receipt;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -29,6 +31,12 @@ import org.slf4j.LoggerFactory;
  * not helped by more threads taking turns on it. Threads beyond {@code core} stop after a minute
  * without work. Beyond {@code maxQueued} waiting tasks {@link #execute} refuses, and the
  * caller takes its other way.
+ *
+ * <p>A task whose answer was given from another thread while its own thread stays in it (a tool that
+ * ignores the interrupt of its timeout or cancellation: the engine answers from its timer) gives up its
+ * {@link Seat} after {@link #ABANDON_AFTER_MS}: its thread no longer counts against {@code max}, so
+ * another takes its place, and it ends once the task returns, if ever. Up to {@code max} threads are given
+ * up so at once; beyond that they count again, so stuck tools cannot make threads without end.
  */
 final class CallPool implements Executor {
 
@@ -61,6 +69,13 @@ final class CallPool implements Executor {
     private long due;
     private boolean closed;
     private final AtomicInteger started = new AtomicInteger();
+    /** Threads that gave up their seat (still in their task) and no longer count in {@link #threads}. */
+    private int abandoned;
+    /** How long an answer given elsewhere waits for its thread to come back before the seat is given up: {@value} ms. */
+    static final long ABANDON_AFTER_MS = 1_000;
+    private final long abandonAfterNanos;
+    private static final ThreadLocal<Seat> SEAT = new ThreadLocal<>();
+    private final Throttled stuck = new Throttled(LOG, 60_000);
     private volatile int core;
     private volatile int max;
     private volatile int maxQueued;
@@ -68,7 +83,113 @@ final class CallPool implements Executor {
 
     /** @param timer where the looks at the queue run; the pool takes work once {@link #resize} sized it */
     CallPool(ScheduledExecutorService timer) {
+        this(timer, ABANDON_AFTER_MS);
+    }
+
+    CallPool(ScheduledExecutorService timer, long abandonAfterMs) {
         this.timer = timer;
+        this.abandonAfterNanos = TimeUnit.MILLISECONDS.toNanos(abandonAfterMs);
+    }
+
+    /**
+     * A call thread's place in the pool, for the task it runs: {@link #answeredElsewhere} when that task's
+     * answer was given on another thread.
+     */
+    final class Seat {
+        private final Thread thread;
+        /** Under the pool's lock: the number of the task it runs (or ran last), whether it runs one, whether given up. */
+        private long task;
+        private boolean running;
+        private boolean left;
+
+        private Seat(Thread thread) {
+            this.thread = thread;
+        }
+
+        private CallPool owner() {
+            return CallPool.this;
+        }
+
+        /** {@code sink}, telling this seat when its answer is given ({@link #answeredElsewhere}). */
+        MessageSink watching(MessageSink sink) {
+            return new MessageSink() {
+                @Override
+                public void send(byte[] message) {
+                    sink.send(message);
+                }
+
+                @Override
+                public void complete(byte[] response) {
+                    answeredElsewhere();
+                    sink.complete(response);
+                }
+
+                @Override
+                public void fail(Receipt.Reason reason, byte[] response) {
+                    answeredElsewhere();
+                    sink.fail(reason, response);
+                }
+            };
+        }
+
+        /**
+         * The task's answer was given; when that happened on another thread while this one is still in the task,
+         * the seat is given up unless the thread comes back within {@link #ABANDON_AFTER_MS}.
+         */
+        void answeredElsewhere() {
+            if (Thread.currentThread() == thread) {
+                return;
+            }
+            long number;
+            lock.lock();
+            try {
+                if (!running || left || closed) {
+                    return;
+                }
+                number = task;
+            } finally {
+                lock.unlock();
+            }
+            try {
+                timer.schedule(() -> leave(this, number), abandonAfterNanos, TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException e) {
+                // the transport is stopping
+            }
+        }
+    }
+
+    /** The seat of the calling thread when it is one of this pool's, else null. */
+    Seat seat() {
+        Seat seat = SEAT.get();
+        return seat != null && seat.owner() == this ? seat : null;
+    }
+
+    /** Gives up a seat whose thread is still in task {@code number}; a thread takes its place when work waits. */
+    private void leave(Seat seat, long number) {
+        boolean start = false;
+        int given;
+        lock.lock();
+        try {
+            if (!seat.running || seat.left || seat.task != number || closed || abandoned >= max) {
+                return;
+            }
+            seat.left = true;
+            threads--;
+            abandoned++;
+            given = abandoned;
+            if (!queue.isEmpty() && idle <= signalled && threads < max) {
+                threads++;
+                start = true;
+            }
+        } finally {
+            lock.unlock();
+        }
+        stuck.warn("call threads were left in tasks answered from elsewhere (tools that ignore the interrupt of their"
+                + " timeout or cancellation), and others took their places ({})",
+                given + " so held now, at most maxCallThreads; the last " + seat.thread.getName());
+        if (start) {
+            startThread();
+        }
     }
 
     /** Takes new limits; running and waiting work is kept (threads beyond the limit stop when idle). */
@@ -276,11 +397,15 @@ final class CallPool implements Executor {
     }
 
     private void serve() {
+        Seat seat = new Seat(Thread.currentThread());
+        SEAT.set(seat);
         lock.lock();
         try {
             while (true) {
                 Task task = queue.poll();
                 if (task != null) {
+                    seat.task++;
+                    seat.running = true;
                     lock.unlock();
                     try {
                         task.work().run();
@@ -289,6 +414,11 @@ final class CallPool implements Executor {
                     } finally {
                         Thread.interrupted(); // a cancelled call's interrupt is not the next one's
                         lock.lock();
+                        seat.running = false;
+                    }
+                    if (seat.left) {
+                        abandoned--; // its place was taken: the thread ends, counted no more
+                        return;
                     }
                     continue;
                 }

@@ -146,7 +146,8 @@ public @interface HttpConfig {
 
     @AttributeDefinition(description = "Most threads serving what the selector lane hands over; beyond callThreads more"
             + " are added each callThreadGrowMs while a request has waited that long and the process leaves CPU unused"
-            + " (its tools block)")
+            + " (its tools block). Threads left in tools that ignore their timeout's interrupt give their places up to"
+            + " new ones, up to as many again")
     @Min(1)
     int maxCallThreads() default 64;
 

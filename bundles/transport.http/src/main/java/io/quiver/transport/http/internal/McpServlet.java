@@ -738,14 +738,23 @@ final class McpServlet extends HttpServlet {
             if (pending.exchange().runNow(sink)) {
                 return;
             }
-            if (!LaneThread.execute(calls, () -> pending.exchange().run(sink))) {
+            if (!LaneThread.execute(calls, () -> runSeated(pending, sink))) {
                 pending.exchange().start(sink); // the call pool's queue is full: the engine's own threads, with their limits
             }
         } else if (here) {
-            pending.exchange().run(sink);
+            runSeated(pending, sink);
         } else {
             pending.exchange().start(sink);
         }
+    }
+
+    /**
+     * Runs the exchange on this thread; on a call thread, one answered from elsewhere while this thread stays
+     * in it (a tool that ignores its timeout's interrupt) gives its place in the pool to another.
+     */
+    private void runSeated(Receipt.Pending pending, MessageSink sink) {
+        CallPool.Seat seat = calls.seat();
+        pending.exchange().run(seat == null ? sink : seat.watching(sink));
     }
 
     private String streamsFull(HttpConfig c) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quiver.api.transport.MessageSink;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -208,5 +209,91 @@ class CallPoolTest {
                 Thread.sleep(5);
             }
         }
+    }
+
+    @Test
+    void aThreadStuckInAnAnsweredTaskGivesItsPlaceToAnotherUpToTheMost() throws Exception {
+        // a tool that ignores its timeout's interrupt: the engine answers from its timer, the thread stays
+        CallPool pool = new CallPool(timer, 50);
+        pools.add(pool);
+        pool.resize(1, 2, 100, 60_000); // no growth by waiting within the test: only given-up seats add threads
+        CountDownLatch never = new CountDownLatch(1);
+        List<Thread> stuck = new CopyOnWriteArrayList<>();
+        Runnable stuckTask = () -> {
+            CallPool.Seat seat = pool.seat();
+            MessageSink sink = seat.watching(new MessageSink() {
+                @Override
+                public void send(byte[] message) {
+                }
+
+                @Override
+                public void complete(byte[] response) {
+                }
+            });
+            stuck.add(Thread.currentThread());
+            timer.execute(() -> sink.complete(new byte[0])); // answered from elsewhere
+            while (never.getCount() > 0) {
+                try {
+                    never.await();
+                } catch (InterruptedException e) {
+                    // ignored, as such a tool does
+                }
+            }
+        };
+        for (int i = 0; i < 4; i++) {
+            pool.execute(stuckTask);
+        }
+        CountDownLatch ran = new CountDownLatch(1);
+        pool.execute(ran::countDown);
+        // one core thread: its seat and the next one's are given up (at most `max`, 2, at once), each to a new
+        // thread; the third thread to get stuck keeps its seat
+        assertTrue(await(() -> stuck.size() == 3, 5_000), "stuck " + stuck.size());
+        assertTrue(!ran.await(300, TimeUnit.MILLISECONDS), "every counted thread is stuck: the rest waits");
+        assertEquals(3, stuck.size(), "no seat beyond the most was given up");
+        assertEquals(1, pool.threads(), "the third stuck thread counts");
+        never.countDown();
+        assertTrue(ran.await(5, TimeUnit.SECONDS), "once the tools return, work goes on");
+        for (Thread t : stuck) {
+            t.join(5_000);
+        }
+        assertTrue(await(() -> pool.threads() <= 2, 5_000));
+    }
+
+    @Test
+    void anAnswerOnTheTasksOwnThreadOrAfterItReturnedGivesNothingUp() throws Exception {
+        CallPool pool = new CallPool(timer, 20);
+        pools.add(pool);
+        pool.resize(1, 1, 100, 60_000);
+        AtomicInteger done = new AtomicInteger();
+        for (int i = 0; i < 50; i++) {
+            pool.execute(() -> {
+                MessageSink sink = pool.seat().watching(new MessageSink() {
+                    @Override
+                    public void send(byte[] message) {
+                    }
+
+                    @Override
+                    public void complete(byte[] response) {
+                        done.incrementAndGet();
+                    }
+                });
+                sink.complete(new byte[0]); // on its own thread, as nearly every answer
+            });
+        }
+        assertTrue(await(() -> done.get() == 50, 5_000));
+        Thread.sleep(100);
+        assertEquals(1, pool.threads(), "never more than the one thread");
+        assertEquals(null, pool.seat(), "no seat off the pool's threads");
+    }
+
+    private static boolean await(java.util.function.BooleanSupplier condition, long ms) throws InterruptedException {
+        long deadline = System.nanoTime() + ms * 1_000_000L;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(10);
+        }
+        return true;
     }
 }
