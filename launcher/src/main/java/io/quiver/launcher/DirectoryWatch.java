@@ -41,11 +41,27 @@ final class DirectoryWatch {
 
     private final Path etc;
     private final Path deploy;
+    /** Where FileInstall's watchers keep their temporary files; null: FileInstall's default. */
+    private Path temporary;
 
     DirectoryWatch(Path etc, Path deploy) {
         this.etc = etc.toAbsolutePath().normalize();
         this.deploy = deploy.toAbsolutePath().normalize();
     }
+
+    /**
+     * Keeps FileInstall's temporary folders in the framework storage: by default each watcher makes one
+     * ({@code fileinstall-<random>}) in the JDK's temporary folder at every start and a killed server leaves
+     * them there; in the storage they go with it.
+     */
+    void keepTemporaryFilesIn(Path storage) throws IOException {
+        temporary = storage;
+        Files.createDirectories(storage.resolve(TEMPORARY_DEPLOY));
+        Files.createDirectories(storage.resolve(TEMPORARY_ETC));
+    }
+
+    private static final String TEMPORARY_DEPLOY = "fileinstall-deploy";
+    private static final String TEMPORARY_ETC = "fileinstall-etc";
 
     /**
      * Creates both folders if they are missing. A missing {@code etc/} is said in the log: a mistyped {@code --etc}
@@ -76,6 +92,9 @@ final class DirectoryWatch {
         p.put("felix.fileinstall.active.level", Integer.toString(DEPLOY_START_LEVEL));
         // deploy/bundles/ holds the jars feature files name; they are not bundles to install on their own
         p.put("felix.fileinstall.subdir.mode", "skip");
+        if (temporary != null) {
+            p.put("felix.fileinstall.tmpdir", temporary.resolve(TEMPORARY_DEPLOY).toString());
+        }
         return p;
     }
 
@@ -84,6 +103,9 @@ final class DirectoryWatch {
         Map<String, Object> p = new LinkedHashMap<>(common());
         p.put("felix.fileinstall.dir", etc.toString());
         p.put("felix.fileinstall.filter", ETC_FILTER);
+        if (temporary != null) {
+            p.put("felix.fileinstall.tmpdir", temporary.resolve(TEMPORARY_ETC).toString());
+        }
         return p;
     }
 

@@ -29,8 +29,9 @@ final class FrameworkProperties {
     static Map<String, Object> of(LaunchSettings settings, Storage storage, DirectoryWatch watch, SharedLibraries shared) {
         Map<String, Object> p = new HashMap<>();
         p.put("org.osgi.framework.storage", storage.folder().toString());
-        // a temporary storage starts empty anyway; a chosen one keeps its bundles between runs
-        p.put("org.osgi.framework.storage.clean", storage.temporary() ? "onFirstInit" : "none");
+        // a temporary storage starts empty anyway (cleaning it would only delete the launcher's lock file, by which a
+        // later start tells a folder a killed server left from one in use); a chosen one keeps its bundles between runs
+        p.put("org.osgi.framework.storage.clean", "none");
         // nobody else can use a fresh temporary folder: no lock file needed
         p.put("felix.cache.locking", storage.temporary() ? "false" : "true");
         String slf4j = slf4jExports(version("slf4j.version"));

@@ -189,6 +189,7 @@ public final class Quiver implements AutoCloseable {
         FutureTask<LaunchPlan> planning = inBackground("quiver-plan", () -> LaunchPlan.of(catalog.load(settings.features())));
         DirectoryWatch watch = new DirectoryWatch(settings.etc(), settings.deploy());
         storage = Storage.of(settings.data());
+        watch.keepTemporaryFilesIn(storage.folder());
 
         SharedLibraries libraries = SharedLibraries.find(Quiver.class.getClassLoader(), repository);
         Framework fw = new Felix(FrameworkProperties.of(settings, storage, watch, libraries));
@@ -248,7 +249,21 @@ public final class Quiver implements AutoCloseable {
             LOG.info("The features {} have no HTTP runtime: no MCP endpoint to wait for", settings.features());
         }
         announceStarted(context);
+        if (storage.temporary()) {
+            Storage own = storage;
+            inBackground("quiver-storage-sweep", () -> {
+                int swept = own.sweepLeftOvers(SWEEP_MIN_AGE_MS);
+                if (swept > 0) {
+                    LOG.info("Deleted {} temporary storages that killed servers had left in {}", swept,
+                            own.folder().getParent());
+                }
+                return swept;
+            });
+        }
     }
+
+    /** How old a temporary storage's lock file must be before a start may sweep it away: {@value} ms. */
+    private static final long SWEEP_MIN_AGE_MS = 60_000;
 
     private static <T> FutureTask<T> inBackground(String name, Callable<T> work) {
         FutureTask<T> task = new FutureTask<>(work);
