@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * started without any serves the anonymous local caller; an API key file written into {@code etc/}
  * makes every request need a credential within seconds (the key works, none or another does not); a
  * broken key file alone keeps it locked; deleting the key files opens the loopback server again. A GET
- * stream open when its credential stops being accepted ends.
+ * or listen stream open when its credential stops being accepted ends.
  */
 class AuthenticationAtRunTimeIT {
 
@@ -89,7 +89,7 @@ class AuthenticationAtRunTimeIT {
     }
 
     @Test
-    void anOpenGetStreamEndsWhenItsCredentialIsNoLongerAccepted() throws Exception {
+    void anOpenStreamEndsWhenItsCredentialIsNoLongerAccepted() throws Exception {
         try (QuiverServer server = QuiverServer.start("auth-streams", "core,http", home -> Files.writeString(
                 home.resolve("etc/io.quiver.transport.http.cfg"), "sseKeepAliveMs = 1000\n"))) {
             Path etc = server.home().resolve("etc");
@@ -103,16 +103,43 @@ class AuthenticationAtRunTimeIT {
                 anonymous.awaitEnd(EFFECT, server);
 
                 try (Stream revoked = Stream.open(server.url(), Credentials.bearer(ops));
-                     Stream kept = Stream.open(server.url(), Credentials.bearer(dev))) {
+                     Stream kept = Stream.open(server.url(), Credentials.bearer(dev));
+                     Probe.Raw listening = listen(server.url(), ops)) {
+                    assertEquals(200, listening.status(), "a 2026-07-28 listen stream with the key");
                     kept.awaitLine(": keep-alive", EFFECT, server);
                     Files.delete(etc.resolve("io.quiver.auth.apikey-ops.cfg"));
                     awaitStatus(server, Credentials.bearer(ops), 401);
                     revoked.awaitEnd(EFFECT, server);
+                    awaitEnd(listening, EFFECT, server);
                     kept.lines.clear();
                     kept.awaitLine(": keep-alive", EFFECT, server); // still open, still served
-                    assertTrue(server.log().contains("A GET stream of ops ended"), server.log());
+                    assertTrue(server.log().contains("A stream of ops ended"), server.log());
                 }
             }
+        }
+    }
+
+    /** A 2026-07-28 {@code subscriptions/listen} stream for tool changes, opened with the key; its status line unread. */
+    private static Probe.Raw listen(String url, String key) throws Exception {
+        String body = Probe.statelessBody("subscriptions/listen", Map.of("notifications", Map.of("toolsListChanged", true)));
+        return new Probe.Raw(url).send(Probe.postHead(url, "Authorization: Bearer " + key
+                + "\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\nContent-Length: "
+                + body.getBytes(StandardCharsets.UTF_8).length + "\r\n") + body);
+    }
+
+    /** Reads the raw stream to its end (its last chunk, or the connection closed) within {@code limit}. */
+    private static void awaitEnd(Probe.Raw stream, Duration limit, QuiverServer server) throws Exception {
+        stream.socket.setSoTimeout((int) limit.toMillis());
+        StringBuilder read = new StringBuilder();
+        try {
+            for (int b = stream.in.read(); b >= 0; b = stream.in.read()) {
+                read.append((char) b); // events and keep-alives until the last chunk
+                if (read.toString().endsWith("\r\n0\r\n\r\n")) {
+                    return;
+                }
+            }
+        } catch (java.net.SocketTimeoutException e) {
+            throw new AssertionError("the listen stream is still open after:\n" + read + "\n" + server.log());
         }
     }
 

@@ -76,7 +76,7 @@ final class Probe {
     }
 
     /** The JSON-RPC body of a 2026-07-28 request: the params with the revision's {@code _meta}. */
-    private static String statelessBody(String method, Map<String, Object> params) throws Exception {
+    static String statelessBody(String method, Map<String, Object> params) throws Exception {
         Map<String, Object> withMeta = new LinkedHashMap<>(params);
         withMeta.put("_meta", Map.of("io.modelcontextprotocol/protocolVersion", "2026-07-28",
                 "io.modelcontextprotocol/clientCapabilities", Map.of("elicitation", Map.of()),

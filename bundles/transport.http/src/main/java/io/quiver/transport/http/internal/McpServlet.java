@@ -696,7 +696,7 @@ final class McpServlet extends HttpServlet {
         Runnable callOver = calls > 0 ? () -> limits.exitCalls(caller, calls) : null;
         StreamPolicy policy = pending.exchange().streamPolicy();
         if (!policy.resumable()) {
-            postAlone(async, pending, policy, streams, here, callOver);
+            postAlone(async, pending, policy, streams, here, callOver, caller);
             return;
         }
         McpSession session = pending.session();
@@ -768,7 +768,7 @@ final class McpServlet extends HttpServlet {
      * cancels the request.
      */
     private void postAlone(AsyncContext async, Receipt.Pending pending, StreamPolicy policy, boolean streams,
-            boolean here, Runnable callOver) {
+            boolean here, Runnable callOver, CallerIdentity caller) {
         HttpConfig c = config;
         StreamBudget.Ticket ticket = null;
         if (streams && LISTENING.contains(pending.exchange().method())) {
@@ -807,6 +807,15 @@ final class McpServlet extends HttpServlet {
                 // not restarted
             }
         });
+        if (ticket != null) {
+            // a listen stream lasts as a GET stream does: its credential is checked again while it stays open
+            HttpServletRequest req = (HttpServletRequest) async.getRequest();
+            streamCredentials.hold(own, () -> stateless.containsKey(own), () -> {
+                stateless.remove(own);
+                pending.exchange().abandon(); // the engine forgets the listener: nothing more is sent to it
+                response.complete(null);
+            }, header(req, "Authorization"), req.getRemoteAddr(), caller);
+        }
         if (policy.cancelOnDisconnect() && JettyWired.WIRED) {
             // before the exchange can end, which ends the watch: a client closing the connection cancels
             // at once, also while nothing is written (a tool at work, a quiet listen stream)

@@ -7,12 +7,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The credentials that opened the GET streams still open, checked again on every keep-alive tick and
+ * The credentials that opened the streams still open (GET streams, 2026-07-28 listen streams), checked again on every keep-alive tick and
  * whenever an authenticator comes or goes. A stream whose credential would now be refused (an API key
  * revoked, a token expired, authentication required since it opened) or that would now be another
  * caller's ends, as the next POST with that credential would be refused: a stream is authenticated once,
@@ -28,13 +29,13 @@ final class StreamCredentials {
     private static final Logger LOG = LoggerFactory.getLogger(StreamCredentials.class);
     private static final Supplier<String> NO_METADATA = () -> "";
 
-    /** A stream's connection with what admitted it. */
-    private record Held(Connection connection, String authorization, String remoteAddr, CallerIdentity caller,
-            AtomicBoolean checking) {
+    /** A stream (whether it is open, how to end it) with what admitted it. */
+    private record Held(BooleanSupplier open, Runnable end, String authorization, String remoteAddr,
+            CallerIdentity caller, AtomicBoolean checking) {
     }
 
     private final Gatekeeper gate;
-    private final Map<Connection, Held> held = new ConcurrentHashMap<>();
+    private final Map<Object, Held> held = new ConcurrentHashMap<>();
     private volatile ExecutorService slow;
     private volatile boolean closed;
 
@@ -47,43 +48,48 @@ final class StreamCredentials {
      * tenant of the path and the project of the query.
      */
     void hold(Connection connection, String authorization, String remoteAddr, CallerIdentity caller) {
-        if (!closed) {
-            held.put(connection, new Held(connection, authorization, remoteAddr, caller, new AtomicBoolean()));
-        }
+        hold(connection, connection::isOpen, connection::close, authorization, remoteAddr, caller);
     }
 
-    /** How many streams are held (for the tests). */
-    int size() {
-        return held.size();
+    /**
+     * Keeps the credential of a stream that is not a GET's connection (a 2026-07-28 {@code subscriptions/listen}
+     * stream): {@code key} names it, {@code open} says whether it still is, {@code end} ends it.
+     */
+    void hold(Object key, BooleanSupplier open, Runnable end, String authorization, String remoteAddr,
+            CallerIdentity caller) {
+        if (!closed) {
+            held.put(key, new Held(open, end, authorization, remoteAddr, caller, new AtomicBoolean()));
+        }
     }
 
     /** Checks every held credential again; ends the streams whose credential is refused now. */
     void recheck() {
-        for (Held h : held.values()) {
-            if (!h.connection().isOpen()) {
-                held.remove(h.connection(), h);
+        for (Map.Entry<Object, Held> e : held.entrySet()) {
+            Held h = e.getValue();
+            if (!h.open().getAsBoolean()) {
+                held.remove(e.getKey(), h);
                 continue;
             }
             Gatekeeper.Verdict verdict = gate.check(h.authorization(), h.remoteAddr(), NO_METADATA, true);
             if (verdict != null) {
-                judge(h, verdict);
+                judge(e.getKey(), h, verdict);
             } else if (h.checking().compareAndSet(false, true)) {
                 try {
                     slow().execute(() -> {
                         try {
-                            judge(h, gate.check(h.authorization(), h.remoteAddr(), NO_METADATA, false));
+                            judge(e.getKey(), h, gate.check(h.authorization(), h.remoteAddr(), NO_METADATA, false));
                         } finally {
                             h.checking().set(false);
                         }
                     });
-                } catch (RejectedExecutionException e) {
-                    h.checking().set(false); // closed meanwhile
+                } catch (RejectedExecutionException closedMeanwhile) {
+                    h.checking().set(false);
                 }
             }
         }
     }
 
-    private void judge(Held h, Gatekeeper.Verdict verdict) {
+    private void judge(Object key, Held h, Gatekeeper.Verdict verdict) {
         if (verdict instanceof Gatekeeper.Admitted admitted) {
             CallerIdentity now = admitted.caller();
             Gatekeeper.Verdict placed = gate.place(now, h.caller().tenant(), "", NO_METADATA);
@@ -92,10 +98,14 @@ final class StreamCredentials {
                 return;
             }
         }
-        if (held.remove(h.connection(), h)) {
-            LOG.info("A GET stream of {} ended: the credential that opened it is not accepted any more{}",
+        if (held.remove(key, h)) {
+            LOG.info("A stream of {} ended: the credential that opened it is not accepted any more{}",
                     h.caller().subject(), verdict instanceof Gatekeeper.Challenged c ? " (" + c.message() + ")" : "");
-            h.connection().close();
+            try {
+                h.end().run();
+            } catch (RuntimeException e) {
+                LOG.warn("A stream of {} could not be ended", h.caller().subject(), e);
+            }
         }
     }
 
