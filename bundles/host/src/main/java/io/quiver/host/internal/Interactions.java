@@ -57,6 +57,8 @@ final class Interactions {
     private final Set<String> ended = recent();
     private final Set<String> answered = recent();
     private volatile String shutdown;
+    /** Held while the shutdown is set and the calls it stops are counted, and while a call leaves {@link #live}. */
+    private final Object leaving = new Object();
 
     Interactions(Consumer<Map<String, Object>> endpoint) {
         this.endpoint = endpoint;
@@ -168,7 +170,10 @@ final class Interactions {
 
     /** The call is over: the host is told, and later replies for it are stale. */
     void over(Invocation invocation) {
-        Live call = live.remove(invocation.invocationId());
+        Live call;
+        synchronized (leaving) {
+            call = live.remove(invocation.invocationId());
+        }
         ended.add(invocation.invocationId());
         if (call != null && call.requests.get() > 0) {
             try {
@@ -206,8 +211,12 @@ final class Interactions {
      * host any more. How many calls were stopped.
      */
     int shutDown(String reason) {
-        shutdown = reason == null || reason.isBlank() ? "the host shut down" : reason;
-        List<Live> calls = new ArrayList<>(live.values());
+        List<Live> calls;
+        synchronized (leaving) {
+            // a call that sees the shutdown (after sending its request) stops itself at once: it is counted first
+            shutdown = reason == null || reason.isBlank() ? "the host shut down" : reason;
+            calls = new ArrayList<>(live.values());
+        }
         calls.forEach(call -> call.stop.accept(shutdown));
         for (Pending waiting : List.copyOf(pending.values())) {
             waiting.reply().completeExceptionally(new ShutDown(shutdown));
