@@ -13,8 +13,9 @@ import java.util.zip.ZipInputStream;
 import java.util.zip.ZipOutputStream;
 
 /**
- * Build step (run by the launcher's pom after the shade plugin): rewrites {@code quiver.jar} so that
- * each embedded bundle ({@code bundles/*.jar}) and every entry inside it is stored, not deflated.
+ * Build step (run by the launcher's pom after the shade plugin): writes {@code quiver.jar} from the shaded jar so
+ * that each embedded bundle ({@code bundles/*.jar}) and every entry inside it is stored, not deflated, as a new
+ * file renamed into place (a server running from the jar before keeps its own).
  *
  * <p>Why: at every start the launcher copies each bundle into the framework's storage and the
  * bundles' class loaders read their classes from those copies. With deflated jars both steps
@@ -22,14 +23,15 @@ import java.util.zip.ZipOutputStream;
  * with async-profiler); stored, they are plain reads. The price is the jar's size on disk (about
  * 41 MB instead of 18 MB). Every other entry keeps its compression.
  *
- * <p>Run as a single-file program: {@code java StoreBundles.java target/quiver.jar}.
+ * <p>Run as a single-file program: {@code java StoreBundles.java target/quiver-shaded.jar target/quiver.jar}.
  */
 public final class StoreBundles {
 
     public static void main(String[] args) throws IOException {
-        Path jar = Path.of(args[0]);
+        Path shaded = Path.of(args[0]);
+        Path jar = Path.of(args[1]);
         Path out = jar.resolveSibling(jar.getFileName() + ".tmp");
-        try (ZipFile in = new ZipFile(jar.toFile());
+        try (ZipFile in = new ZipFile(shaded.toFile());
                 ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(out))) {
             Enumeration<? extends ZipEntry> entries = in.entries();
             while (entries.hasMoreElements()) {
@@ -45,7 +47,8 @@ public final class StoreBundles {
                 }
             }
         }
-        Files.move(out, jar, StandardCopyOption.REPLACE_EXISTING);
+        // a new file renamed into place: a server running from the old jar keeps reading the old one
+        Files.move(out, jar, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     /** The same jar, every entry in the same order with the same content and time, stored. */
