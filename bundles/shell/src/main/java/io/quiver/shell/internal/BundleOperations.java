@@ -4,6 +4,7 @@ import io.quiver.api.operator.BundleState;
 import io.quiver.lib.feature.platform.BundleJar;
 import io.quiver.lib.feature.platform.NameHolder;
 import io.quiver.lib.feature.platform.PlatformLibraries;
+import io.quiver.lib.feature.problems.BundleProblems;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,6 +6,8 @@ import io.quiver.api.operator.Problem;
 import io.quiver.api.operator.ProblemSource;
 import io.quiver.api.operator.TransportStatus;
 import io.quiver.api.transport.McpEngine;
+import io.quiver.lib.feature.problems.BundleProblems;
+import io.quiver.lib.feature.problems.ComponentProblems;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Arrays;

@@ -24,7 +24,8 @@ import tools.jackson.databind.JsonNode;
  * version) or Jackson (which the server's class path provides in place of its bundle) cannot replace
  * or join the platform, through deploy/ or {@code bundle_install}; broken files (not a jar, empty, bad feature JSON,
  * far too large, no manifest, an activator that is missing, an import nobody exports) and a tool with an invalid
- * schema are each logged once with the file and the reason, listed as problems, and not tried again
+ * schema are each logged once with the file and the reason, listed as problems (so is a component that waits for a
+ * service nobody provides, while a fresh server lists none), and not tried again
  * when something else in deploy/ changes. The endpoint answers throughout.
  */
 class DeployGuardIT {
@@ -41,6 +42,9 @@ class DeployGuardIT {
              McpClient client = McpClient.connect(server.url(), "guard", Duration.ofSeconds(20))) {
             Path deploy = server.home().resolve("deploy");
             Path work = Files.createDirectories(server.home().resolve("work"));
+            // a fresh server has nothing to fix: what waits by design (the API key authenticator, no key yet) is not listed
+            assertEquals("No problems.", client.callTool("problems_list", Map.of()).path("result").path("content").path(0)
+                    .path("text").asString());
             String version = System.getProperty("quiver.version").replace('-', '.');
             List<String> files = List.of("impostor.jar", "impostor-higher.jar", "corrupt.jar", "empty.jar", "bad.json",
                     "huge.jar", "no-activator.jar", "unresolved.jar", "no-manifest.jar", "impostor-jackson.jar");
@@ -86,10 +90,16 @@ class DeployGuardIT {
             ToolBundles.place(work.resolve("j.jar"), deploy.resolve(files.get(8)));
             ToolBundles.place(ToolBundles.badSchema(ToolBundles.exampleJar(), work.resolve("i.jar")),
                     deploy.resolve("bad-schema.jar"));
+            ToolBundles.place(ToolBundles.waiting(ToolBundles.exampleJar(), work.resolve("w.jar")), deploy.resolve("waiting.jar"));
 
             JsonNode problems = awaitProblems(client, p -> files.stream().allMatch(p::contains)
-                    && p.contains(ToolBundles.BAD_SCHEMA_TOOL));
+                    && p.contains(ToolBundles.BAD_SCHEMA_TOOL) && p.contains("com.example.Database"));
             String text = problems.toString();
+            // a component that waits for a service is told, with the service; the unresolved jar only once, as a file
+            assertTrue(text.contains("unsatisfied reference: no service for database (com.example.Database)"), text);
+            for (JsonNode p : problems.path("problems")) {
+                assertFalse(p.path("subject").asString().contains("test.unresolved"), "told as a file already: " + text);
+            }
             assertTrue(text.contains("io.quiver.core is part of the running platform"), text);
             assertTrue(text.contains(DATABIND + " is part of the running platform (" + DATABIND + " " + JACKSON
                     + ", from the server's class path)"), text);

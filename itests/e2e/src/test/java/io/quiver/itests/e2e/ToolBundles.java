@@ -99,6 +99,14 @@ final class ToolBundles {
                         + "&quot;object&quot;,&quot;properties&quot;:{&quot;x&quot;:{&quot;type&quot;:&quot;strng&quot;}}}\""));
     }
 
+    /** The example bundle whose component also needs a service nobody provides: it waits, and its tool never shows. */
+    static Path waiting(Path v1, Path target) throws IOException {
+        return rewrite(v1, target, WAITING_BUNDLE, "greet_waiting", bytes -> replace(bytes, "<implementation",
+                "<reference name=\"database\" interface=\"com.example.Database\"/><implementation"));
+    }
+
+    static final String WAITING_BUNDLE = "io.quiver.examples.waiting";
+
     /** The example bundle under another symbolic name, its tool under another name: a second, independent tool bundle. */
     static Path renamed(Path v1, Path target, String symbolicName, String toolName) throws IOException {
         return rewrite(v1, target, symbolicName, toolName, bytes -> bytes);

@@ -1,4 +1,4 @@
-package io.quiver.shell.internal;
+package io.quiver.lib.feature.problems;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,20 +18,20 @@ import org.osgi.framework.wiring.FrameworkWiring;
  * framework can satisfy ({@link FrameworkWiring#findProviders}), or the providers that cannot
  * resolve themselves. Nothing is started, resolved or refreshed here.
  */
-final class BundleProblems {
+public final class BundleProblems {
 
     /**
      * One unresolved bundle.
      *
      * @param name its label: id, symbolic name and version
      */
-    record Unresolved(long id, String name, String reason) {
+    public record Unresolved(long id, String name, String reason) {
     }
 
     private BundleProblems() {
     }
 
-    static List<Unresolved> find(BundleContext context) {
+    public static List<Unresolved> find(BundleContext context) {
         FrameworkWiring wiring = context.getBundle(Constants.SYSTEM_BUNDLE_LOCATION).adapt(FrameworkWiring.class);
         List<Unresolved> found = new ArrayList<>();
         for (Bundle bundle : context.getBundles()) {
@@ -91,7 +91,7 @@ final class BundleProblems {
         return requirement.getNamespace() + " " + filter;
     }
 
-    static String label(Bundle bundle) {
+    public static String label(Bundle bundle) {
         String name = bundle.getSymbolicName();
         return bundle.getBundleId() + " " + (name == null ? bundle.getLocation() : name + " " + bundle.getVersion());
     }

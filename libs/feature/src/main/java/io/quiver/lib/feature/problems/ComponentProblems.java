@@ -1,4 +1,4 @@
-package io.quiver.shell.internal;
+package io.quiver.lib.feature.problems;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -16,16 +16,22 @@ import org.osgi.service.component.runtime.dto.UnsatisfiedReferenceDTO;
  * waiting for a required configuration or reference, or failed to activate (with the failure
  * text SCR recorded). Disabled components are left out: someone disabled them on purpose.
  */
-final class ComponentProblems {
+public final class ComponentProblems {
 
     /** One component configuration that is not satisfied or failed. */
-    record Problem(String component, long bundleId, String state, String detail) {
+    public record Problem(String component, long bundleId, String state, String detail) {
+        /** Whether it failed to activate (rather than waits for a reference or a configuration). */
+        public boolean failed() {
+            return FAILED.equals(state);
+        }
     }
+
+    private static final String FAILED = "failed activation";
 
     private ComponentProblems() {
     }
 
-    static List<Problem> find(ServiceComponentRuntime scr) {
+    public static List<Problem> find(ServiceComponentRuntime scr) {
         return find(scr.getComponentDescriptionDTOs(), scr::isComponentEnabled, scr::getComponentConfigurationDTOs);
     }
 
@@ -52,7 +58,7 @@ final class ComponentProblems {
         long bundleId = description.bundle == null ? -1 : description.bundle.id;
         switch (configuration.state) {
             case ComponentConfigurationDTO.FAILED_ACTIVATION:
-                return new Problem(name, bundleId, "failed activation",
+                return new Problem(name, bundleId, FAILED,
                         configuration.failure == null ? "(SCR recorded no failure text)" : rootCause(configuration.failure));
             case ComponentConfigurationDTO.UNSATISFIED_REFERENCE:
                 return new Problem(name, bundleId, "unsatisfied reference", unsatisfied(description, configuration));
@@ -62,7 +68,7 @@ final class ComponentProblems {
             default:
                 // satisfied or active; a failure text left from an earlier attempt still counts
                 return configuration.failure == null ? null
-                        : new Problem(name, bundleId, "failed activation", rootCause(configuration.failure));
+                        : new Problem(name, bundleId, FAILED, rootCause(configuration.failure));
         }
     }
 

@@ -1,4 +1,4 @@
-package io.quiver.shell.internal;
+package io.quiver.lib.feature.problems;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
