@@ -5,6 +5,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystems;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -12,6 +13,12 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.UserPrincipal;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -22,15 +29,28 @@ final class Storage {
 
     /** The file a chosen storage's server holds a lock on while it runs. */
     static final String LOCK = "quiver.lock";
+    /**
+     * The file a temporary storage's server holds a lock on while it runs: a start sweeps away the temporary storages
+     * whose lock nobody holds (left by killed servers). A chosen storage never has it, so it is never swept.
+     */
+    static final String TEMPORARY_LOCK = "quiver-temporary.lock";
+
+    /**
+     * The lock files this process holds: Java's file locks belong to the process, and closing any channel on a
+     * locked file lets go of the lock another channel of the process holds, so a file held here is never opened again.
+     */
+    private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
 
     private final Path folder;
     private final boolean temporary;
     private final FileChannel lock;
+    private final Path lockFile;
 
-    private Storage(Path folder, boolean temporary, FileChannel lock) {
+    private Storage(Path folder, boolean temporary, FileChannel lock, Path lockFile) {
         this.folder = folder;
         this.temporary = temporary;
         this.lock = lock;
+        this.lockFile = lockFile;
     }
 
     /**
@@ -46,51 +66,84 @@ final class Storage {
         }
         Path folder = chosen.toAbsolutePath().normalize();
         Files.createDirectories(folder);
-        FileChannel channel = lock(folder);
+        Path lockFile = folder.resolve(LOCK);
+        FileChannel channel = lock(lockFile);
         if (channel == null) {
             throw new IllegalStateException("another Quiver server uses the storage " + folder + " (it holds " + LOCK
                     + "); give each server its own --data folder");
         }
-        return new Storage(folder, false, channel);
+        return new Storage(folder, false, channel, lockFile);
     }
 
     /**
-     * A fresh temporary storage in {@code parent} (null: the JDK's temporary folder), held too, so that a later
-     * start can tell a folder left by a killed server from one in use.
+     * A fresh temporary storage in {@code parent} (null: the JDK's temporary folder), owner-only, held too, so that a
+     * later start can tell a folder left by a killed server from one in use. Where the file system cannot lock, the
+     * storage works unheld (and no start sweeps it away).
      */
     static Storage temporaryIn(Path parent) throws IOException {
         Path folder = parent == null ? Files.createTempDirectory(TEMPORARY_PREFIX)
                 : Files.createTempDirectory(parent, TEMPORARY_PREFIX);
-        return new Storage(folder, true, lock(folder));
+        Path lockFile = folder.resolve(TEMPORARY_LOCK);
+        FileChannel channel = null;
+        try {
+            channel = lock(lockFile);
+        } catch (IOException | RuntimeException e) {
+            LoggerFactory.getLogger(Storage.class).debug("The temporary storage {} is not locked: {}", folder, e.toString());
+            Files.deleteIfExists(lockFile);
+        }
+        return new Storage(folder, true, channel, lockFile);
     }
 
     /** The prefix of temporary storage folders' names. */
     static final String TEMPORARY_PREFIX = "quiver-";
 
-    /** The folder's lock file, locked by this process; null when a process (this one too) holds it already. */
-    private static FileChannel lock(Path folder) throws IOException {
-        FileChannel channel = FileChannel.open(folder.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        FileLock held;
+    /**
+     * The lock file, created if missing and locked by this process; null when a process (this one too) holds it
+     * already.
+     */
+    private static FileChannel lock(Path lockFile) throws IOException {
+        Path key = lockFile.toAbsolutePath().normalize();
+        if (!HELD.add(key)) {
+            return null; // this process holds it: opening it again would let go of that lock when closed
+        }
+        FileChannel channel = null;
         try {
-            held = channel.tryLock();
-        } catch (OverlappingFileLockException e) {
-            held = null;
-        } catch (IOException | RuntimeException e) {
+            channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileLock held;
+            try {
+                held = channel.tryLock();
+            } catch (OverlappingFileLockException e) {
+                held = null;
+            }
+            if (held != null) {
+                return channel;
+            }
             channel.close();
+            HELD.remove(key);
+            return null;
+        } catch (IOException | RuntimeException e) {
+            if (channel != null) {
+                channel.close();
+            }
+            HELD.remove(key);
             throw e;
         }
-        if (held == null) {
+    }
+
+    private static void unlock(FileChannel channel, Path lockFile) throws IOException {
+        try {
             channel.close();
-            return null;
+        } finally {
+            HELD.remove(lockFile.toAbsolutePath().normalize());
         }
-        return channel;
     }
 
     /**
      * Deletes the temporary storages beside this one that servers killed before they could delete them left
-     * behind (about 30 MB each): a folder named like one, holding a lock file no process holds, that is older than
-     * {@code minAgeMs} (a server that has just made its folder has not locked it yet). Folders without a lock file
-     * (made by another program, or by a version before the lock) are left alone.
+     * behind (about 30 MB each): a folder named like one, owned by this user and closed to everyone else, holding a
+     * temporary storage's lock file that no process holds and that is older than {@code minAgeMs} (a server that
+     * has just made its folder has not locked it yet). Chosen storages ({@code --data}), other users' folders and
+     * folders without that file are left alone.
      *
      * @return how many were deleted
      */
@@ -117,9 +170,52 @@ final class Storage {
         return deleted;
     }
 
+    /** Deletes one folder if it is a temporary storage of this user whose server is gone; whether it did. */
+    private boolean sweep(Path sibling, long before) throws IOException {
+        Path lockFile = sibling.resolve(TEMPORARY_LOCK);
+        if (sibling.equals(folder) || !ownedAlone(sibling) || !Files.isRegularFile(lockFile, LinkOption.NOFOLLOW_LINKS)
+                || Files.getLastModifiedTime(lockFile, LinkOption.NOFOLLOW_LINKS).toMillis() > before) {
+            return false;
+        }
+        FileChannel left = lock(lockFile);
+        if (left == null) {
+            return false; // a running server's
+        }
+        try {
+            delete(sibling, lockFile); // the lock file last: until then no other start takes the folder for its own
+        } finally {
+            unlock(left, lockFile);
+        }
+        Files.deleteIfExists(lockFile);
+        Files.deleteIfExists(sibling);
+        return true;
+    }
+
+    /**
+     * Whether a folder (not a link) belongs to this process's user and nobody else may change what is in it, as the
+     * temporary storages this launcher makes: no other user can then swap a folder inside it for a link while it is
+     * deleted. Where the file system has no POSIX owners and permissions, nothing is swept.
+     */
+    private static boolean ownedAlone(Path dir) throws IOException {
+        if (!FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+            return false;
+        }
+        PosixFileAttributes attributes = Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        return attributes.isDirectory() && attributes.owner().equals(currentUser(dir))
+                && attributes.permissions().stream().noneMatch(OTHERS::contains);
+    }
+
+    private static final Set<PosixFilePermission> OTHERS = EnumSet.of(PosixFilePermission.GROUP_WRITE,
+            PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.OTHERS_WRITE,
+            PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_EXECUTE);
+
+    private static UserPrincipal currentUser(Path on) throws IOException {
+        return on.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(System.getProperty("user.name"));
+    }
+
     /** A temporary storage in a given folder (for tests). */
     static Storage temporaryAt(Path folder) {
-        return new Storage(folder, true, null);
+        return new Storage(folder, true, null, folder.resolve(TEMPORARY_LOCK));
     }
 
     Path folder() {
@@ -134,53 +230,30 @@ final class Storage {
     void release() {
         if (!temporary) {
             try {
-                lock.close();
+                unlock(lock, lockFile);
             } catch (IOException e) {
                 // the process ends, or the next start finds it free anyway
             }
             return;
         }
         try {
-            delete(folder, LOCK);
+            delete(folder, lockFile);
             if (lock != null) {
-                lock.close();
+                unlock(lock, lockFile);
             }
-            Files.deleteIfExists(folder.resolve(LOCK));
+            Files.deleteIfExists(lockFile);
             Files.deleteIfExists(folder);
         } catch (IOException e) {
             LoggerFactory.getLogger(Storage.class).warn("Cannot delete {}: {}", folder, e.toString());
         }
     }
 
-    /** Deletes one folder if it is a temporary storage whose server is gone; whether it did. */
-    private boolean sweep(Path sibling, long before) throws IOException {
-        Path lockFile = sibling.resolve(LOCK);
-        if (sibling.equals(folder) || !Files.isDirectory(sibling, LinkOption.NOFOLLOW_LINKS)
-                || !Files.isRegularFile(lockFile, LinkOption.NOFOLLOW_LINKS)
-                || Files.getLastModifiedTime(lockFile).toMillis() > before) {
-            return false;
-        }
-        FileChannel left = lock(sibling);
-        if (left == null) {
-            return false; // a running server's
-        }
-        try {
-            delete(sibling, LOCK); // the lock file last: until then no other start takes the folder for its own
-        } finally {
-            left.close();
-        }
-        Files.deleteIfExists(lockFile);
-        Files.deleteIfExists(sibling);
-        return true;
-    }
-
-    /** Deletes everything in {@code root} but the file {@code kept} directly in it (and so {@code root} itself). */
-    private static void delete(Path root, String kept) throws IOException {
-        Path keep = root.resolve(kept);
+    /** Deletes everything in {@code root} (never following a link) but the file {@code kept} directly in it. */
+    private static void delete(Path root, Path kept) throws IOException {
         Files.walkFileTree(root, new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                if (!file.equals(keep)) {
+                if (!file.equals(kept)) {
                     Files.deleteIfExists(file);
                 }
                 return FileVisitResult.CONTINUE;
