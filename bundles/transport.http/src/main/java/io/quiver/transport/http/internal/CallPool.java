@@ -112,6 +112,7 @@ final class CallPool implements Executor {
 
         /** {@code sink}, telling this seat when its answer is given ({@link #answeredElsewhere}). */
         MessageSink watching(MessageSink sink) {
+            long number = current();
             return new MessageSink() {
                 @Override
                 public void send(byte[] message) {
@@ -120,33 +121,43 @@ final class CallPool implements Executor {
 
                 @Override
                 public void complete(byte[] response) {
-                    answeredElsewhere();
+                    answeredElsewhere(number);
                     sink.complete(response);
                 }
 
                 @Override
                 public void fail(Receipt.Reason reason, byte[] response) {
-                    answeredElsewhere();
+                    answeredElsewhere(number);
                     sink.fail(reason, response);
                 }
             };
         }
 
+        /** The number of the task this seat's thread runs now (on that thread). */
+        private long current() {
+            lock.lock();
+            try {
+                return task;
+            } finally {
+                lock.unlock();
+            }
+        }
+
         /**
-         * The task's answer was given; when that happened on another thread while this one is still in the task,
-         * the seat is given up unless the thread comes back within {@link #ABANDON_AFTER_MS}.
+         * Task {@code number}'s answer was given; when that happened on another thread while this one is still in that
+         * task, the seat is given up unless the thread comes back within {@link #ABANDON_AFTER_MS}. The number is the
+         * task's whose answer it is: the thread may have gone on to another one since (an answer given from elsewhere
+         * after its task returned, the engine's own threads having served it), whose seat is not given up.
          */
-        void answeredElsewhere() {
+        void answeredElsewhere(long number) {
             if (Thread.currentThread() == thread) {
                 return;
             }
-            long number;
             lock.lock();
             try {
-                if (!running || left || closed) {
+                if (!running || left || closed || task != number) {
                     return;
                 }
-                number = task;
             } finally {
                 lock.unlock();
             }

@@ -286,6 +286,45 @@ class CallPoolTest {
         assertEquals(null, pool.seat(), "no seat off the pool's threads");
     }
 
+    @Test
+    void anAnswerGivenAfterItsTaskReturnedGivesUpNoOtherTasksSeat() throws Exception {
+        // the engine served a call on its own threads: run() returned at once, the answer comes later from elsewhere,
+        // while the call thread runs the next (healthy, long) call
+        CallPool pool = new CallPool(timer, 20);
+        pools.add(pool);
+        pool.resize(1, 1, 100, 60_000);
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        CountDownLatch done = new CountDownLatch(3);
+        pool.execute(() -> {
+            MessageSink sink = pool.seat().watching(new MessageSink() {
+                @Override
+                public void send(byte[] message) {
+                }
+
+                @Override
+                public void complete(byte[] response) {
+                }
+            });
+            timer.schedule(() -> sink.complete(new byte[0]), 50, TimeUnit.MILLISECONDS);
+            done.countDown();
+        });
+        Runnable healthy = () -> {
+            most.accumulateAndGet(running.incrementAndGet(), Math::max);
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            running.decrementAndGet();
+            done.countDown();
+        };
+        pool.execute(healthy);
+        pool.execute(healthy);
+        assertTrue(done.await(5, TimeUnit.SECONDS));
+        assertEquals(1, most.get(), "the healthy calls ran one at a time on the one thread");
+    }
+
     private static boolean await(java.util.function.BooleanSupplier condition, long ms) throws InterruptedException {
         long deadline = System.nanoTime() + ms * 1_000_000L;
         while (!condition.getAsBoolean()) {
