@@ -101,14 +101,15 @@ public final class ToolPipeline {
 
     /**
      * Whether a call of the named tool can run without waiting on anything: the tool is unknown to this
-     * caller (the answer is an error at once), or it is declared non-blocking, never runs as a task, and no
-     * host channel has a say in it.
+     * caller, hidden from it or denied to it (the answer is an error at once), or it is declared non-blocking,
+     * never runs as a task, and no host channel has a say in it.
      */
     public boolean quick(CallerIdentity caller, String name) {
         ToolEntry tool = resolve.find(caller, name);
-        if (tool == null) {
-            // an unknown or hidden tool is an error at once: it never waits behind the calls that hold the
-            // threads which may wait (tools stuck past their timeout among them)
+        if (tool == null || !authorize.allows(caller, Target.tool(name))) {
+            // an unknown tool, one the policy hides from the caller (answered alike, by the same thread, so that
+            // neither the answer nor its form tells them apart) and one it denies are errors at once: they never
+            // wait behind the calls that hold the threads which may wait (tools stuck past their timeout among them)
             return true;
         }
         return !tool.blocking() && "none".equals(tool.taskSupport()) && extensions.host() == null

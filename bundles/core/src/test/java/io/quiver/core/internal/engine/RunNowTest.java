@@ -12,6 +12,7 @@ import io.quiver.api.CallerIdentity;
 import io.quiver.api.Outcome;
 import io.quiver.api.Tool;
 import io.quiver.api.call.Admission;
+import io.quiver.api.call.Decision;
 import io.quiver.api.input.InputRequest;
 import io.quiver.api.transport.Inbound;
 import io.quiver.api.transport.MessageSink;
@@ -123,6 +124,25 @@ class RunNowTest {
         assertSame(Thread.currentThread(), sink.answeredOn);
         assertEquals(-32602, sink.answer().path("error").path("code").asInt());
         assertTrue(sink.answer().path("error").path("message").asString().contains("Unknown tool: nope"));
+    }
+
+    @Test
+    void aToolThePolicyHidesIsAnsweredAsAnUnknownOneIsNeverRunning() {
+        // a blocking tool would go to a thread that may wait: hidden, it must not be told apart by where, or how fast
+        AtomicInteger runs = new AtomicInteger();
+        register("secret", true, call -> {
+            runs.incrementAndGet();
+            return Outcome.text("ran");
+        });
+        extensions.addPolicy((caller, target) -> "secret".equals(target.name()) ? Decision.deny("hidden")
+                : Decision.allow(), 0, 7L);
+        Sink hidden = new Sink();
+        Sink unknown = new Sink();
+        assertTrue(pending(callTool(2, "secret")).exchange().runNow(hidden));
+        assertTrue(pending(callTool(2, "nope")).exchange().runNow(unknown));
+        assertSame(Thread.currentThread(), hidden.answeredOn);
+        assertEquals(unknown.answer().toString().replace("nope", "secret"), hidden.answer().toString());
+        assertEquals(0, runs.get(), "the hidden tool never ran");
     }
 
     @Test
