@@ -1,7 +1,9 @@
 package io.quiver.transport.http.internal;
 
 import io.quiver.api.CallerIdentity;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -13,16 +15,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The credentials that opened the streams still open (GET streams, 2026-07-28 listen streams), checked again on every keep-alive tick and
- * whenever an authenticator comes or goes. A stream whose credential would now be refused (an API key
- * revoked, a token expired, authentication required since it opened) or that would now be another
- * caller's ends, as the next POST with that credential would be refused: a stream is authenticated once,
- * when it opens, and would otherwise carry the session's notifications for as long as its connection
- * lasts.
+ * The credentials that opened the streams still open (GET streams, 2026-07-28 listen streams), checked again
+ * on every keep-alive tick and whenever an authenticator comes or goes. A stream whose credential would now be
+ * refused (an API key revoked, a token expired, authentication required since it opened) or that would now be
+ * another caller's ends, as the next POST with that credential would be refused: a stream is authenticated once,
+ * when it opens, and would otherwise carry the session's notifications for as long as its connection lasts.
  *
- * <p>Checks that wait on nothing run on the thread that asks (the transport's timer); those of an
- * authenticator that may wait (a JWKS fetched over the network) run on a thread of their own, one at a
- * time, so that the timer's other work (body deadlines, keep-alives) never waits for them.
+ * <p>The checks run on a thread of their own, one pass at a time, each distinct credential checked once per
+ * pass: verifying tokens (a signature, a JWKS fetched over the network) never holds up the transport's timer,
+ * whose other work (body deadlines, keep-alives) is due on time, and many streams of one credential cost one
+ * check.
  */
 final class StreamCredentials {
 
@@ -31,12 +33,14 @@ final class StreamCredentials {
 
     /** A stream (whether it is open, how to end it) with what admitted it. */
     private record Held(BooleanSupplier open, Runnable end, String authorization, String remoteAddr,
-            CallerIdentity caller, AtomicBoolean checking) {
+            CallerIdentity caller) {
     }
 
     private final Gatekeeper gate;
     private final Map<Object, Held> held = new ConcurrentHashMap<>();
-    private volatile ExecutorService slow;
+    /** Whether a pass is asked for and has not begun yet. */
+    private final AtomicBoolean due = new AtomicBoolean();
+    private volatile ExecutorService checker;
     private volatile boolean closed;
 
     StreamCredentials(Gatekeeper gate) {
@@ -58,62 +62,70 @@ final class StreamCredentials {
     void hold(Object key, BooleanSupplier open, Runnable end, String authorization, String remoteAddr,
             CallerIdentity caller) {
         if (!closed) {
-            held.put(key, new Held(open, end, authorization, remoteAddr, caller, new AtomicBoolean()));
+            held.put(key, new Held(open, end, authorization, remoteAddr, caller));
+        }
+    }
+
+    /** Asks for a pass over every held credential (from any thread; one already asked for and not begun is enough). */
+    void recheck() {
+        if (closed || held.isEmpty() || !due.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            checker().execute(this::pass);
+        } catch (RejectedExecutionException closedMeanwhile) {
+            due.set(false);
         }
     }
 
     /** Checks every held credential again; ends the streams whose credential is refused now. */
-    void recheck() {
+    private void pass() {
+        due.set(false); // a change from now on asks for the next pass
+        Map<String, Gatekeeper.Verdict> verdicts = new HashMap<>();
+        Map<String, Integer> ended = new TreeMap<>();
+        Map<String, String> why = new HashMap<>();
         for (Map.Entry<Object, Held> e : held.entrySet()) {
             Held h = e.getValue();
             if (!h.open().getAsBoolean()) {
                 held.remove(e.getKey(), h);
                 continue;
             }
-            Gatekeeper.Verdict verdict = gate.check(h.authorization(), h.remoteAddr(), NO_METADATA, true);
-            if (verdict != null) {
-                judge(e.getKey(), h, verdict);
-            } else if (h.checking().compareAndSet(false, true)) {
-                try {
-                    slow().execute(() -> {
-                        try {
-                            judge(e.getKey(), h, gate.check(h.authorization(), h.remoteAddr(), NO_METADATA, false));
-                        } finally {
-                            h.checking().set(false);
-                        }
-                    });
-                } catch (RejectedExecutionException closedMeanwhile) {
-                    h.checking().set(false);
-                }
+            // the address is only for the log: one check per credential
+            Gatekeeper.Verdict verdict = verdicts.computeIfAbsent(h.authorization() == null ? "" : h.authorization(),
+                    k -> gate.check(h.authorization(), h.remoteAddr(), NO_METADATA, false));
+            if (accepted(h, verdict) || !held.remove(e.getKey(), h)) {
+                continue;
             }
-        }
-    }
-
-    private void judge(Object key, Held h, Gatekeeper.Verdict verdict) {
-        if (verdict instanceof Gatekeeper.Admitted admitted) {
-            CallerIdentity now = admitted.caller();
-            Gatekeeper.Verdict placed = gate.place(now, h.caller().tenant(), "", NO_METADATA);
-            if (placed instanceof Gatekeeper.Admitted
-                    && now.in(h.caller().tenant(), h.caller().project()).samePrincipal(h.caller())) {
-                return;
-            }
-        }
-        if (held.remove(key, h)) {
-            LOG.info("A stream of {} ended: the credential that opened it is not accepted any more{}",
-                    h.caller().subject(), verdict instanceof Gatekeeper.Challenged c ? " (" + c.message() + ")" : "");
+            ended.merge(h.caller().subject(), 1, Integer::sum);
+            why.put(h.caller().subject(), verdict instanceof Gatekeeper.Challenged c ? " (" + c.message() + ")" : "");
             try {
                 h.end().run();
-            } catch (RuntimeException e) {
-                LOG.warn("A stream of {} could not be ended", h.caller().subject(), e);
+            } catch (RuntimeException failure) {
+                LOG.warn("A stream of {} could not be ended", h.caller().subject(), failure);
             }
+        }
+        for (Map.Entry<String, Integer> subject : ended.entrySet()) {
+            LOG.info("{} of {} ended: the credential that opened {} is not accepted any more{}",
+                    subject.getValue() == 1 ? "A stream" : subject.getValue() + " streams", subject.getKey(),
+                    subject.getValue() == 1 ? "it" : "them", why.get(subject.getKey()));
         }
     }
 
-    private ExecutorService slow() {
-        ExecutorService s = slow;
+    /** Whether the stream's credential admits, now, the caller it admitted when the stream opened. */
+    private boolean accepted(Held h, Gatekeeper.Verdict verdict) {
+        if (!(verdict instanceof Gatekeeper.Admitted admitted)) {
+            return false;
+        }
+        CallerIdentity now = admitted.caller();
+        return gate.place(now, h.caller().tenant(), "", NO_METADATA) instanceof Gatekeeper.Admitted
+                && now.in(h.caller().tenant(), h.caller().project()).samePrincipal(h.caller());
+    }
+
+    private ExecutorService checker() {
+        ExecutorService s = checker;
         if (s == null) {
             synchronized (this) {
-                s = slow;
+                s = checker;
                 if (s == null) {
                     if (closed) {
                         throw new RejectedExecutionException("closed");
@@ -123,7 +135,7 @@ final class StreamCredentials {
                         t.setDaemon(true);
                         return t;
                     });
-                    slow = s;
+                    checker = s;
                 }
             }
         }
@@ -134,8 +146,8 @@ final class StreamCredentials {
     void close() {
         synchronized (this) {
             closed = true;
-            if (slow != null) {
-                slow.shutdownNow();
+            if (checker != null) {
+                checker.shutdownNow();
             }
         }
         held.clear();
