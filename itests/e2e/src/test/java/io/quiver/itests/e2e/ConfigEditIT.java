@@ -44,7 +44,7 @@ class ConfigEditIT {
             "maxConcurrentRequests", "128", "maxInlineRequests", "16", "maxQueued", "512", "clientRequestTimeoutMs", "60000",
             "hostTimeoutMs", "120000",
             "sessionIdleTimeoutMs", "1800000", "handshakeTimeoutMs", "30000", "maxSessions", "5000",
-            "maxSessionsPerClient", "2000", "maxSessionsPerSubject", "500", "maxListeners", "1000", "maxResourceSubscriptions", "1", "maxResourceUriLength", "16",
+            "maxSessionsPerClient", "2000", "maxSessionsPerSubject", "500", "maxListeners", "1000", "maxListenersPerSubject", "100", "maxResourceSubscriptions", "1", "maxResourceUriLength", "16",
             "maxResourceSubscriptionBytes", "1000000", "pageSize", "3",
             "listChangedDebounceMs", "100",
             "maxInputRounds", "5", "maxBatchSize", "16", "maxOutputBytes", "524288", "shutdownGraceMs", "5000", "listTtlMs", "1000",

@@ -79,10 +79,15 @@ final class ListenHandler implements MethodHandler<StreamOpen> {
                 throw ResourceWatches.serverFull();
             }
         }
-        if (!listeners.tryOpen(listener, maxListeners.getAsInt(), acknowledged)) {
+        Listeners.Refusal refused = listeners.open(listener, maxListeners.getAsInt(), settings.maxListenersPerSubject(),
+                acknowledged);
+        if (refused != null) {
             watches.removeAll(listener);
-            throw new McpException(ErrorCodes.SERVER_UNAVAILABLE, "Server busy: " + maxListeners.getAsInt()
-                    + " listen streams are open, the most this server keeps; try again later");
+            throw new McpException(ErrorCodes.SERVER_UNAVAILABLE, refused == Listeners.Refusal.SERVER_FULL
+                    ? "Server busy: " + maxListeners.getAsInt() + " listen streams are open, the most this server keeps;"
+                            + " try again later"
+                    : "Server busy: " + settings.maxListenersPerSubject() + " listen streams of yours are open, the most"
+                            + " one caller may keep (maxListenersPerSubject); close one first");
         }
         scope.onCancel(() -> {
             listeners.remove(listener);

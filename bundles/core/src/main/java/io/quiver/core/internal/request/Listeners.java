@@ -8,6 +8,8 @@ import io.quiver.core.internal.rpc.JsonRpc;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -29,28 +31,55 @@ public final class Listeners {
     }
 
     private final CopyOnWriteArrayList<Listener> open = new CopyOnWriteArrayList<>();
+    /** Open streams per authenticated subject (of its tenant and project), under this object's monitor. */
+    private final ConcurrentMap<String, Integer> perSubject = new ConcurrentHashMap<>();
+
+    /** Why a stream was not opened. */
+    public enum Refusal {
+        /** The server keeps as many as it may. */
+        SERVER_FULL,
+        /** The caller's subject has as many open as one subject may. */
+        SUBJECT_FULL
+    }
+
+    /** {@link #open} without a limit per subject; whether it opened. */
+    public boolean tryOpen(Listener listener, int max, byte[] first) {
+        return open(listener, max, Integer.MAX_VALUE, first) == null;
+    }
 
     /**
-     * Opens a listen stream unless {@code max} are open: it is counted at once, and its first message
-     * ({@code first}, the acknowledgement) goes out before any notification can.
+     * Opens a listen stream unless {@code max} are open, or {@code maxPerSubject} of its authenticated subject: it is
+     * counted at once, and its first message ({@code first}, the acknowledgement) goes out before any notification
+     * can. So that one key holder cannot take every stream from the others, as with sessions.
      *
-     * @return false when the most streams are open already
+     * @return null when it opened, else why not
      */
-    public boolean tryOpen(Listener listener, int max, byte[] first) {
+    public Refusal open(Listener listener, int max, int maxPerSubject, byte[] first) {
+        String subject = SessionRegistry.subject(listener.caller());
         synchronized (listener) {
             synchronized (this) {
                 if (open.size() >= max) {
-                    return false;
+                    return Refusal.SERVER_FULL;
+                }
+                if (subject != null && !Counts.take(perSubject, subject, maxPerSubject)) {
+                    return Refusal.SUBJECT_FULL;
                 }
                 open.add(listener);
             }
             listener.sink().send(first);
         }
-        return true;
+        return null;
     }
 
     public void remove(Listener listener) {
-        open.remove(listener);
+        synchronized (this) {
+            if (open.remove(listener)) {
+                String subject = SessionRegistry.subject(listener.caller());
+                if (subject != null) {
+                    Counts.give(perSubject, subject);
+                }
+            }
+        }
     }
 
     public int size() {
@@ -81,7 +110,10 @@ public final class Listeners {
         for (Listener listener : open) {
             listener.sink().complete(ending.apply(listener.subscriptionId()));
         }
-        open.clear();
+        synchronized (this) {
+            open.clear();
+            perSubject.clear();
+        }
     }
 
     /** After the listener's acknowledgement, never before it. */

@@ -81,7 +81,7 @@ public final class SessionRegistry {
     }
 
     /** Whose sessions are counted together: an authenticated subject of its tenant and project; null for others. */
-    private static String subject(CallerIdentity caller) {
+    static String subject(CallerIdentity caller) {
         return caller == null || !caller.authenticated() ? null : Owner.of(caller);
     }
 

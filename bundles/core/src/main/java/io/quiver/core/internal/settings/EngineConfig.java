@@ -99,6 +99,11 @@ public @interface EngineConfig {
     @Min(0)
     int maxListeners() default 0;
 
+    @AttributeDefinition(description = "Listen streams one authenticated subject (of its tenant and project) may keep open;"
+            + " 0 is a sixteenth of maxListeners. So that one key holder cannot take every stream from the others")
+    @Min(0)
+    int maxListenersPerSubject() default 0;
+
     @AttributeDefinition(description = "Resource URIs one session may be subscribed to, and one 2026-07-28 listen stream may"
             + " name; a subscription beyond it is refused with -32602")
     @Min(1)

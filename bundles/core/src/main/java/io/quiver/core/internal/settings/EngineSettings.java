@@ -68,4 +68,10 @@ public final class EngineSettings {
         int configured = config.maxListeners();
         return configured > 0 ? configured : maxSessions();
     }
+
+    /** Listen streams one authenticated subject may keep open: the setting, or a sixteenth of {@link #maxListeners}. */
+    public int maxListenersPerSubject() {
+        int configured = config.maxListenersPerSubject();
+        return configured > 0 ? configured : Math.max(1, maxListeners() / 16);
+    }
 }

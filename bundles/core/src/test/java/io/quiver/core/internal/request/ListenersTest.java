@@ -3,6 +3,7 @@ package io.quiver.core.internal.request;
 import io.quiver.api.CallerIdentity;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quiver.api.transport.MessageSink;
@@ -47,6 +48,25 @@ class ListenersTest {
         assertFalse(listeners.tryOpen(listener(3, refused), 2, "ack".getBytes(StandardCharsets.UTF_8)));
         assertEquals(2, listeners.size());
         assertEquals(List.of(), refused.messages, "a refused stream hears nothing");
+    }
+
+    @Test
+    void oneSubjectKeepsAtMostItsShareAndGetsItBackAsItsStreamsEnd() {
+        byte[] ack = "ack".getBytes(StandardCharsets.UTF_8);
+        Listeners.Listener first = keyed(1, "ops");
+        assertNull(listeners.open(first, 10, 2, ack));
+        assertNull(listeners.open(keyed(2, "ops"), 10, 2, ack));
+        assertEquals(Listeners.Refusal.SUBJECT_FULL, listeners.open(keyed(3, "ops"), 10, 2, ack));
+        assertNull(listeners.open(keyed(4, "dev"), 10, 2, ack), "another subject is not held back");
+        assertNull(listeners.open(listener(5, new Recorded()), 10, 2, ack), "nor the unauthenticated local caller");
+        listeners.remove(first);
+        assertNull(listeners.open(keyed(6, "ops"), 10, 2, ack), "an ended stream gives its place back");
+        assertEquals(Listeners.Refusal.SERVER_FULL, listeners.open(keyed(7, "qa"), 4, 2, ack));
+    }
+
+    private static Listeners.Listener keyed(int id, String subject) {
+        return new Listeners.Listener(IntNode.valueOf(id), EnumSet.of(Catalog.Kind.TOOLS), Set.of(), new Recorded(),
+                new CallerIdentity(subject, "default", Set.of(), true, null));
     }
 
     @Test
