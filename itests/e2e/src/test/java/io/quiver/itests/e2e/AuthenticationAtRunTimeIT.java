@@ -139,7 +139,19 @@ class AuthenticationAtRunTimeIT {
                 }
             }
         } catch (java.net.SocketTimeoutException e) {
-            throw new AssertionError("the listen stream is still open after:\n" + read + "\n" + server.log());
+            throw new AssertionError("the listen stream is still open after:\n" + read + "\n" + server.log()
+                    + "\nthe server's threads:\n" + threads(server));
+        }
+    }
+
+    /** The server's thread dump (jstack), for a failure's message. */
+    private static String threads(QuiverServer server) {
+        try {
+            Process jstack = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jstack").toString(),
+                    Long.toString(server.pid())).redirectErrorStream(true).start();
+            return new String(jstack.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(no thread dump: " + e + ")";
         }
     }
 

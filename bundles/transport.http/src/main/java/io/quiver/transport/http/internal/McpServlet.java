@@ -876,7 +876,7 @@ final class McpServlet extends HttpServlet {
             Connection connection = connect(async, ticket);
             if (connection != null) {
                 async.addListener(new StreamListener(resumed, connection));
-                streamCredentials.hold(connection, header(req, "Authorization"), req.getRemoteAddr(), caller);
+                streamCredentials.hold(resumed, connection, header(req, "Authorization"), req.getRemoteAddr(), caller);
                 resumed.resume(connection, after);
             }
             return;
@@ -893,7 +893,7 @@ final class McpServlet extends HttpServlet {
         Connection connection = connect(async, ticket);
         if (connection != null) {
             async.addListener(new StreamListener(stream, connection));
-            streamCredentials.hold(connection, header(req, "Authorization"), req.getRemoteAddr(), caller);
+            streamCredentials.hold(stream, connection, header(req, "Authorization"), req.getRemoteAddr(), caller);
             stream.open(connection, c.sseRetryMs(), session.streamPolicy().prime());
         }
     }

@@ -51,8 +51,11 @@ final class StreamCredentials {
      * Keeps a stream's credential for the checks to come. {@code caller} is the caller as admitted, in the
      * tenant of the path and the project of the query.
      */
-    void hold(Connection connection, String authorization, String remoteAddr, CallerIdentity caller) {
-        hold(connection, connection::isOpen, connection::close, authorization, remoteAddr, caller);
+    void hold(SseStream stream, Connection connection, String authorization, String remoteAddr, CallerIdentity caller) {
+        // ended through the stream, which locks itself before its connection as every other writer does (closing the
+        // connection alone completes the response, whose listener then waits for the stream: a deadlock with the
+        // keep-alive writing under the stream's lock)
+        hold(connection, connection::isOpen, () -> stream.disconnect(connection), authorization, remoteAddr, caller);
     }
 
     /**
