@@ -441,6 +441,10 @@ final class CallPool implements Executor {
                 long left;
                 try {
                     left = work.awaitNanos(KEEP_ALIVE_NANOS);
+                } catch (InterruptedException stray) {
+                    // nothing here interrupts an idle thread (close signals): a late interrupt of a call this thread
+                    // ran (a cancel's) must not end it, as a wake-up may have been counted for it meanwhile
+                    left = 1;
                 } finally {
                     idle--;
                     if (signalled > 0) {
@@ -452,9 +456,6 @@ final class CallPool implements Executor {
                     return;
                 }
             }
-        } catch (InterruptedException e) {
-            threads--;
-            Thread.currentThread().interrupt();
         } finally {
             lock.unlock();
         }

@@ -876,8 +876,9 @@ final class McpServlet extends HttpServlet {
             Connection connection = connect(async, ticket);
             if (connection != null) {
                 async.addListener(new StreamListener(resumed, connection));
-                streamCredentials.hold(resumed, connection, header(req, "Authorization"), req.getRemoteAddr(), caller);
                 resumed.resume(connection, after);
+                // held once attached: a round ending it before would find another connection live, and end nothing
+                streamCredentials.hold(resumed, connection, header(req, "Authorization"), req.getRemoteAddr(), caller);
             }
             return;
         }
@@ -893,8 +894,8 @@ final class McpServlet extends HttpServlet {
         Connection connection = connect(async, ticket);
         if (connection != null) {
             async.addListener(new StreamListener(stream, connection));
-            streamCredentials.hold(stream, connection, header(req, "Authorization"), req.getRemoteAddr(), caller);
             stream.open(connection, c.sseRetryMs(), session.streamPolicy().prime());
+            streamCredentials.hold(stream, connection, header(req, "Authorization"), req.getRemoteAddr(), caller);
         }
     }
 

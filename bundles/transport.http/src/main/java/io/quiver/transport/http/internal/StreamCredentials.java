@@ -93,10 +93,17 @@ final class StreamCredentials {
                 held.remove(e.getKey(), h);
                 continue;
             }
-            // the address is only for the log: one check per credential
-            Gatekeeper.Verdict verdict = verdicts.computeIfAbsent(h.authorization() == null ? "" : h.authorization(),
-                    k -> gate.check(h.authorization(), h.remoteAddr(), NO_METADATA, false));
-            if (accepted(h, verdict) || !held.remove(e.getKey(), h)) {
+            Gatekeeper.Verdict verdict;
+            try {
+                // the address is only for the log: one check per credential
+                verdict = verdicts.computeIfAbsent(h.authorization() == null ? "" : h.authorization(),
+                        k -> gate.check(h.authorization(), h.remoteAddr(), NO_METADATA, false));
+                if (accepted(h, verdict) || !held.remove(e.getKey(), h)) {
+                    continue;
+                }
+            } catch (RuntimeException failure) {
+                LOG.warn("The credential of a stream of {} could not be checked; it is checked again at the next round",
+                        h.caller().subject(), failure);
                 continue;
             }
             ended.merge(h.caller().subject(), 1, Integer::sum);

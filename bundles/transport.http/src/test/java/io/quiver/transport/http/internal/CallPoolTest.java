@@ -325,6 +325,28 @@ class CallPoolTest {
         assertEquals(1, most.get(), "the healthy calls ran one at a time on the one thread");
     }
 
+    @Test
+    void aStrayInterruptOfAnIdleThreadDoesNotEndIt() throws Exception {
+        // a cancel may interrupt a call's thread after the call is over, while the thread waits for work
+        CallPool pool = pool(1, 1, 100, 60_000);
+        List<Thread> ranOn = new CopyOnWriteArrayList<>();
+        CountDownLatch first = new CountDownLatch(1);
+        pool.execute(() -> {
+            ranOn.add(Thread.currentThread());
+            first.countDown();
+        });
+        assertTrue(first.await(5, TimeUnit.SECONDS));
+        Thread idle = ranOn.get(0);
+        assertTrue(await(() -> idle.getState() == Thread.State.TIMED_WAITING, 5_000));
+        idle.interrupt();
+        Thread.sleep(100);
+        assertTrue(idle.isAlive(), "the idle thread goes on waiting for work");
+        assertEquals(1, pool.threads());
+        CountDownLatch second = new CountDownLatch(1);
+        pool.execute(second::countDown);
+        assertTrue(second.await(5, TimeUnit.SECONDS), "work queued after the interrupt runs");
+    }
+
     private static boolean await(java.util.function.BooleanSupplier condition, long ms) throws InterruptedException {
         long deadline = System.nanoTime() + ms * 1_000_000L;
         while (!condition.getAsBoolean()) {
