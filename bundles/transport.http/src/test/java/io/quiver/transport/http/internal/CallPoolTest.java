@@ -214,22 +214,11 @@ class CallPoolTest {
     @Test
     void aThreadStuckInAnAnsweredTaskGivesItsPlaceToAnotherUpToTheMost() throws Exception {
         // a tool that ignores its timeout's interrupt: the engine answers from its timer, the thread stays
-        CallPool pool = new CallPool(timer, 50);
-        pools.add(pool);
-        pool.resize(1, 2, 100, 60_000); // no growth by waiting within the test: only given-up seats add threads
+        CallPool pool = seated(50, 1, 2); // no growth by waiting within the test: only given-up seats add threads
         CountDownLatch never = new CountDownLatch(1);
         List<Thread> stuck = new CopyOnWriteArrayList<>();
         Runnable stuckTask = () -> {
-            CallPool.Seat seat = pool.seat();
-            MessageSink sink = seat.watching(new MessageSink() {
-                @Override
-                public void send(byte[] message) {
-                }
-
-                @Override
-                public void complete(byte[] response) {
-                }
-            });
+            MessageSink sink = pool.seat().watching(sink(() -> { }));
             stuck.add(Thread.currentThread());
             timer.execute(() -> sink.complete(new byte[0])); // answered from elsewhere
             while (never.getCount() > 0) {
@@ -261,22 +250,11 @@ class CallPoolTest {
 
     @Test
     void anAnswerOnTheTasksOwnThreadOrAfterItReturnedGivesNothingUp() throws Exception {
-        CallPool pool = new CallPool(timer, 20);
-        pools.add(pool);
-        pool.resize(1, 1, 100, 60_000);
+        CallPool pool = seated(20, 1, 1);
         AtomicInteger done = new AtomicInteger();
         for (int i = 0; i < 50; i++) {
             pool.execute(() -> {
-                MessageSink sink = pool.seat().watching(new MessageSink() {
-                    @Override
-                    public void send(byte[] message) {
-                    }
-
-                    @Override
-                    public void complete(byte[] response) {
-                        done.incrementAndGet();
-                    }
-                });
+                MessageSink sink = pool.seat().watching(sink(done::incrementAndGet));
                 sink.complete(new byte[0]); // on its own thread, as nearly every answer
             });
         }
@@ -290,22 +268,12 @@ class CallPoolTest {
     void anAnswerGivenAfterItsTaskReturnedGivesUpNoOtherTasksSeat() throws Exception {
         // the engine served a call on its own threads: run() returned at once, the answer comes later from elsewhere,
         // while the call thread runs the next (healthy, long) call
-        CallPool pool = new CallPool(timer, 20);
-        pools.add(pool);
-        pool.resize(1, 1, 100, 60_000);
+        CallPool pool = seated(20, 1, 1);
         AtomicInteger running = new AtomicInteger();
         AtomicInteger most = new AtomicInteger();
         CountDownLatch done = new CountDownLatch(3);
         pool.execute(() -> {
-            MessageSink sink = pool.seat().watching(new MessageSink() {
-                @Override
-                public void send(byte[] message) {
-                }
-
-                @Override
-                public void complete(byte[] response) {
-                }
-            });
+            MessageSink sink = pool.seat().watching(sink(() -> { }));
             timer.schedule(() -> sink.complete(new byte[0]), 50, TimeUnit.MILLISECONDS);
             done.countDown();
         });
@@ -345,6 +313,28 @@ class CallPoolTest {
         CountDownLatch second = new CountDownLatch(1);
         pool.execute(second::countDown);
         assertTrue(second.await(5, TimeUnit.SECONDS), "work queued after the interrupt runs");
+    }
+
+    /** A pool whose seats are given up {@code abandonAfterMs} after an answer from elsewhere, growing by no wait. */
+    private CallPool seated(long abandonAfterMs, int core, int max) {
+        CallPool pool = new CallPool(timer, abandonAfterMs);
+        pools.add(pool);
+        pool.resize(core, max, 100, 60_000);
+        return pool;
+    }
+
+    /** A sink that sends nowhere and runs {@code completed} when answered. */
+    private static MessageSink sink(Runnable completed) {
+        return new MessageSink() {
+            @Override
+            public void send(byte[] message) {
+            }
+
+            @Override
+            public void complete(byte[] response) {
+                completed.run();
+            }
+        };
     }
 
     private static boolean await(java.util.function.BooleanSupplier condition, long ms) throws InterruptedException {
