@@ -106,14 +106,14 @@ public final class ToolPipeline {
      */
     public boolean quick(CallerIdentity caller, String name) {
         ToolEntry tool = resolve.find(caller, name);
-        if (tool == null || !authorize.allows(caller, Target.tool(name))) {
-            // an unknown tool, one the policy hides from the caller (answered alike, by the same thread, so that
-            // neither the answer nor its form tells them apart) and one it denies are errors at once: they never
-            // wait behind the calls that hold the threads which may wait (tools stuck past their timeout among them)
-            return true;
+        if (tool == null || !tool.blocking() && "none".equals(tool.taskSupport()) && extensions.host() == null
+                && !extensions.hostRequired()) {
+            return true; // an unknown tool is an error at once; a non-blocking one runs here, or is refused here
         }
-        return !tool.blocking() && "none".equals(tool.taskSupport()) && extensions.host() == null
-                && !extensions.hostRequired();
+        // one that would go to a thread that may wait, unless the policy hides it from the caller or denies it: then
+        // it is an error at once too, answered as an unknown one is (by the same thread, so that neither the answer
+        // nor its form tells them apart), and it never waits behind calls stuck in their tools
+        return !authorize.allows(caller, Target.tool(name));
     }
 
     /** The answer to a call refused because its tool's share and queue are full. */

@@ -42,11 +42,6 @@ public final class Listeners {
         SUBJECT_FULL
     }
 
-    /** {@link #open} without a limit per subject; whether it opened. */
-    public boolean tryOpen(Listener listener, int max, byte[] first) {
-        return open(listener, max, Integer.MAX_VALUE, first) == null;
-    }
-
     /**
      * Opens a listen stream unless {@code max} are open, or {@code maxPerSubject} of its authenticated subject: it is
      * counted at once, and its first message ({@code first}, the acknowledgement) goes out before any notification

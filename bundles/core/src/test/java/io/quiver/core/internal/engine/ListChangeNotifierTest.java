@@ -46,9 +46,9 @@ class ListChangeNotifierTest {
             public void complete(byte[] response) {
             }
         };
-        listeners.tryOpen(new Listeners.Listener(IntNode.valueOf(1), Set.of(Catalog.Kind.TOOLS), Set.of(), sink,
+        listeners.open(new Listeners.Listener(IntNode.valueOf(1), Set.of(Catalog.Kind.TOOLS), Set.of(), sink,
                 CallerIdentity.ANONYMOUS.in("acme", null)),
-                10, "ack".getBytes(StandardCharsets.UTF_8));
+                10, Integer.MAX_VALUE, "ack".getBytes(StandardCharsets.UTF_8));
         heard.clear();
         notifier = new ListChangeNotifier(new SessionRegistry(), listeners, timer, () -> WINDOW_MS);
     }

@@ -2,7 +2,6 @@ package io.quiver.core.internal.request;
 
 import io.quiver.api.CallerIdentity;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -42,10 +41,11 @@ class ListenersTest {
 
     @Test
     void aStreamCountsFromTheMomentItIsOpenedAndTheLimitHolds() {
-        assertTrue(listeners.tryOpen(listener(1, new Recorded()), 2, "ack".getBytes(StandardCharsets.UTF_8)));
-        assertTrue(listeners.tryOpen(listener(2, new Recorded()), 2, "ack".getBytes(StandardCharsets.UTF_8)));
+        assertNull(listeners.open(listener(1, new Recorded()), 2, Integer.MAX_VALUE, "ack".getBytes(StandardCharsets.UTF_8)));
+        assertNull(listeners.open(listener(2, new Recorded()), 2, Integer.MAX_VALUE, "ack".getBytes(StandardCharsets.UTF_8)));
         Recorded refused = new Recorded();
-        assertFalse(listeners.tryOpen(listener(3, refused), 2, "ack".getBytes(StandardCharsets.UTF_8)));
+        assertEquals(Listeners.Refusal.SERVER_FULL,
+                listeners.open(listener(3, refused), 2, Integer.MAX_VALUE, "ack".getBytes(StandardCharsets.UTF_8)));
         assertEquals(2, listeners.size());
         assertEquals(List.of(), refused.messages, "a refused stream hears nothing");
     }
@@ -88,7 +88,7 @@ class ListenersTest {
                 super.send(message);
             }
         };
-        Thread opener = new Thread(() -> listeners.tryOpen(listener(1, sink), 10,
+        Thread opener = new Thread(() -> listeners.open(listener(1, sink), 10, Integer.MAX_VALUE,
                 "ack".getBytes(StandardCharsets.UTF_8)));
         opener.start();
         assertTrue(acking.await(5, TimeUnit.SECONDS));
