@@ -110,9 +110,12 @@ final class CallPool implements Executor {
             return CallPool.this;
         }
 
-        /** {@code sink}, telling this seat when its answer is given ({@link #answeredElsewhere}). */
+        /**
+         * {@code sink}, telling this seat when its answer is given ({@link #answeredElsewhere}); called on the seat's own
+         * thread, in the task the answer belongs to.
+         */
         MessageSink watching(MessageSink sink) {
-            long number = current();
+            long number = task; // read on this seat's thread, the one that sets it
             return new MessageSink() {
                 @Override
                 public void send(byte[] message) {
@@ -131,16 +134,6 @@ final class CallPool implements Executor {
                     sink.fail(reason, response);
                 }
             };
-        }
-
-        /** The number of the task this seat's thread runs now (on that thread). */
-        private long current() {
-            lock.lock();
-            try {
-                return task;
-            } finally {
-                lock.unlock();
-            }
         }
 
         /**

@@ -16,7 +16,6 @@ import java.util.Hashtable;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -127,17 +126,13 @@ public final class HttpTransport implements ProblemSource, TransportStatus {
 
     /**
      * An authenticator came or went: beyond loopback that decides whether the endpoint is served, and the open
-     * GET streams' credentials are checked again (on the timer: not on the thread that changes the services).
+     * streams' credentials are checked again (on the checking thread).
      */
     private synchronized void reapply() {
         if (source != null) {
             apply();
         }
-        try {
-            timer.execute(servlet::recheckStreams);
-        } catch (RejectedExecutionException e) {
-            // the transport is stopping: its streams end with it
-        }
+        servlet.recheckStreams();
     }
 
     @Modified

@@ -77,7 +77,7 @@ final class McpServlet extends HttpServlet {
     /** {@code sseMethods} as a set, read on every request (the configuration proxy copies its array on each read). */
     private transient volatile Set<String> sseMethods = Set.of();
     private final transient Gatekeeper gate;
-    /** The credentials of the open GET streams, checked again while they stay open. */
+    /** The credentials of the open GET and listen streams, checked again while they stay open. */
     private final transient StreamCredentials streamCredentials;
     private final transient CallerLimits limits = new CallerLimits();
     private transient volatile Endpoints endpoints;
@@ -1020,8 +1020,8 @@ final class McpServlet extends HttpServlet {
 
 
     /**
-     * Keeps idle streams alive and finds stateless requests whose client left; ends the GET streams whose
-     * credential is not accepted any more.
+     * Keeps idle streams alive and finds stateless requests whose client left; has the streams whose credential is
+     * not accepted any more ended.
      */
     void keepAlive() {
         streamCredentials.recheck();
@@ -1039,7 +1039,7 @@ final class McpServlet extends HttpServlet {
         }
     }
 
-    /** An authenticator came or went: the GET streams' credentials are checked again now, not at the next tick. */
+    /** An authenticator came or went: the streams' credentials are checked again now, not at the next tick. */
     void recheckStreams() {
         streamCredentials.recheck();
     }

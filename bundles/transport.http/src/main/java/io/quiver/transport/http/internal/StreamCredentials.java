@@ -40,8 +40,12 @@ final class StreamCredentials {
     private final Map<Object, Held> held = new ConcurrentHashMap<>();
     /** Whether a pass is asked for and has not begun yet. */
     private final AtomicBoolean due = new AtomicBoolean();
-    private volatile ExecutorService checker;
-    private volatile boolean closed;
+    /** Its thread starts with the first pass: a server without streams has none. */
+    private final ExecutorService checker = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "quiver-stream-credentials");
+        t.setDaemon(true);
+        return t;
+    });
 
     StreamCredentials(Gatekeeper gate) {
         this.gate = gate;
@@ -64,18 +68,18 @@ final class StreamCredentials {
      */
     void hold(Object key, BooleanSupplier open, Runnable end, String authorization, String remoteAddr,
             CallerIdentity caller) {
-        if (!closed) {
+        if (!checker.isShutdown()) {
             held.put(key, new Held(open, end, authorization, remoteAddr, caller));
         }
     }
 
     /** Asks for a pass over every held credential (from any thread; one already asked for and not begun is enough). */
     void recheck() {
-        if (closed || held.isEmpty() || !due.compareAndSet(false, true)) {
+        if (held.isEmpty() || !due.compareAndSet(false, true)) {
             return;
         }
         try {
-            checker().execute(this::pass);
+            checker.execute(this::pass);
         } catch (RejectedExecutionException closedMeanwhile) {
             due.set(false);
         }
@@ -131,35 +135,9 @@ final class StreamCredentials {
                 && now.in(h.caller().tenant(), h.caller().project()).samePrincipal(h.caller());
     }
 
-    private ExecutorService checker() {
-        ExecutorService s = checker;
-        if (s == null) {
-            synchronized (this) {
-                s = checker;
-                if (s == null) {
-                    if (closed) {
-                        throw new RejectedExecutionException("closed");
-                    }
-                    s = Executors.newSingleThreadExecutor(r -> {
-                        Thread t = new Thread(r, "quiver-stream-credentials");
-                        t.setDaemon(true);
-                        return t;
-                    });
-                    checker = s;
-                }
-            }
-        }
-        return s;
-    }
-
     /** Forgets every stream and stops the checking thread (the transport stops). */
     void close() {
-        synchronized (this) {
-            closed = true;
-            if (checker != null) {
-                checker.shutdownNow();
-            }
-        }
+        checker.shutdownNow();
         held.clear();
     }
 }
