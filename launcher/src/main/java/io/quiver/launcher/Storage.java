@@ -148,15 +148,18 @@ final class Storage {
      * @return how many were deleted
      */
     int sweepLeftOvers(long minAgeMs) {
-        if (!temporary || folder.getParent() == null) {
+        // without POSIX owners and permissions nothing tells this user's own folders, closed to others, apart
+        if (!temporary || folder.getParent() == null
+                || !FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
             return 0;
         }
         int deleted = 0;
         long before = System.currentTimeMillis() - minAgeMs;
         try (DirectoryStream<Path> siblings = Files.newDirectoryStream(folder.getParent(), TEMPORARY_PREFIX + "*")) {
+            UserPrincipal me = Files.getOwner(folder); // this process made it
             for (Path sibling : siblings) {
                 try {
-                    if (sweep(sibling, before)) {
+                    if (sweep(sibling, me, before)) {
                         deleted++;
                     }
                 } catch (IOException | RuntimeException e) {
@@ -171,9 +174,9 @@ final class Storage {
     }
 
     /** Deletes one folder if it is a temporary storage of this user whose server is gone; whether it did. */
-    private boolean sweep(Path sibling, long before) throws IOException {
+    private boolean sweep(Path sibling, UserPrincipal me, long before) throws IOException {
         Path lockFile = sibling.resolve(TEMPORARY_LOCK);
-        if (sibling.equals(folder) || !ownedAlone(sibling) || !Files.isRegularFile(lockFile, LinkOption.NOFOLLOW_LINKS)
+        if (sibling.equals(folder) || !ownedAlone(sibling, me) || !Files.isRegularFile(lockFile, LinkOption.NOFOLLOW_LINKS)
                 || Files.getLastModifiedTime(lockFile, LinkOption.NOFOLLOW_LINKS).toMillis() > before) {
             return false;
         }
@@ -192,26 +195,18 @@ final class Storage {
     }
 
     /**
-     * Whether a folder (not a link) belongs to this process's user and nobody else may change what is in it, as the
-     * temporary storages this launcher makes: no other user can then swap a folder inside it for a link while it is
-     * deleted. Where the file system has no POSIX owners and permissions, nothing is swept.
+     * Whether a folder (not a link) belongs to {@code me} and nobody else may change what is in it, as the temporary
+     * storages this launcher makes: no other user can then swap a folder inside it for a link while it is deleted.
      */
-    private static boolean ownedAlone(Path dir) throws IOException {
-        if (!FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-            return false;
-        }
+    private static boolean ownedAlone(Path dir, UserPrincipal me) throws IOException {
         PosixFileAttributes attributes = Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        return attributes.isDirectory() && attributes.owner().equals(currentUser(dir))
+        return attributes.isDirectory() && attributes.owner().equals(me)
                 && attributes.permissions().stream().noneMatch(OTHERS::contains);
     }
 
     private static final Set<PosixFilePermission> OTHERS = EnumSet.of(PosixFilePermission.GROUP_WRITE,
             PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.OTHERS_WRITE,
             PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_EXECUTE);
-
-    private static UserPrincipal currentUser(Path on) throws IOException {
-        return on.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(System.getProperty("user.name"));
-    }
 
     /** A temporary storage in a given folder (for tests). */
     static Storage temporaryAt(Path folder) {
