@@ -117,8 +117,7 @@ public final class ProblemsListTool implements Tool {
         try {
             Set<String> told = filesTold(problems);
             for (BundleProblems.Unresolved u : BundleProblems.find(context)) {
-                Bundle bundle = context.getBundle(u.id());
-                if (bundle == null || !told.contains(bundle.getLocation())) { // deploy/ told of its file already
+                if (!told.contains(u.location())) { // deploy/ told of its file already
                     problems.add(new Problem("bundle " + u.name(), "installed but not resolved: " + u.reason()));
                 }
             }

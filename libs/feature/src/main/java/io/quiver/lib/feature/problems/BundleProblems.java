@@ -24,8 +24,9 @@ public final class BundleProblems {
      * One unresolved bundle.
      *
      * @param name its label: id, symbolic name and version
+     * @param location where it was installed from
      */
-    public record Unresolved(long id, String name, String reason) {
+    public record Unresolved(long id, String name, String location, String reason) {
     }
 
     private BundleProblems() {
@@ -40,7 +41,7 @@ public final class BundleProblems {
             }
             BundleRevision revision = bundle.adapt(BundleRevision.class);
             String reason = revision == null ? "uninstalled while looking" : reason(revision, wiring);
-            found.add(new Unresolved(bundle.getBundleId(), label(bundle), reason));
+            found.add(new Unresolved(bundle.getBundleId(), label(bundle), bundle.getLocation(), reason));
         }
         return found;
     }
