@@ -147,14 +147,8 @@ final class ToolBundles {
 
     /** A bundle of one class, its activator (a class of these tests that needs only {@code org.osgi.framework}). */
     static Path activatorJar(Path target, String symbolicName, Class<?> activator) throws IOException {
-        Manifest manifest = new Manifest();
-        Attributes main = manifest.getMainAttributes();
-        main.put(Attributes.Name.MANIFEST_VERSION, "1.0");
-        main.putValue("Bundle-ManifestVersion", "2");
-        main.putValue("Bundle-SymbolicName", symbolicName);
-        main.putValue("Bundle-Version", "1.0.0");
-        main.putValue("Bundle-Activator", activator.getName());
-        main.putValue("Import-Package", "org.osgi.framework");
+        Manifest manifest = bundleManifest(Map.of("Bundle-SymbolicName", symbolicName, "Bundle-Version", "1.0.0",
+                "Bundle-Activator", activator.getName(), "Import-Package", "org.osgi.framework"));
         String entry = activator.getName().replace('.', '/') + ".class";
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(target), manifest);
                 java.io.InputStream in = activator.getClassLoader().getResourceAsStream(entry)) {
@@ -168,17 +162,23 @@ final class ToolBundles {
     /** A jar with nothing but a manifest of these headers (an impostor, a bundle that cannot start, ...). */
     static Path manifestOnly(Path target, Map<String, String> headers) throws IOException {
         Files.createDirectories(target.toAbsolutePath().getParent());
-        Manifest manifest = new Manifest();
-        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-        manifest.getMainAttributes().put(new Attributes.Name("Bundle-ManifestVersion"), "2");
-        headers.forEach((k, v) -> manifest.getMainAttributes().put(new Attributes.Name(k), v));
         try (OutputStream file = Files.newOutputStream(target);
-             JarOutputStream out = new JarOutputStream(file, manifest)) {
+             JarOutputStream out = new JarOutputStream(file, bundleManifest(headers))) {
             out.putNextEntry(new JarEntry("readme.txt"));
             out.write("a test bundle".getBytes(StandardCharsets.UTF_8));
             out.closeEntry();
         }
         return target;
+    }
+
+    /** A bundle manifest (version 2) with these headers. */
+    private static Manifest bundleManifest(Map<String, String> headers) {
+        Manifest manifest = new Manifest();
+        Attributes main = manifest.getMainAttributes();
+        main.put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        main.putValue("Bundle-ManifestVersion", "2");
+        headers.forEach(main::putValue);
+        return manifest;
     }
 
     private static byte[] replace(byte[] bytes, String from, String to) {
