@@ -8,6 +8,7 @@ import io.quiver.core.internal.catalog.Scope;
 import io.quiver.core.internal.pipeline.Authorize;
 import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.McpException;
+import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
@@ -29,6 +30,10 @@ import org.slf4j.LoggerFactory;
  * it comes back to zero. Catalog changes move the counts to the services that read the URIs now, on the
  * engine's timer (a burst of them once, and never on the thread that registers a service while holding the
  * catalog's lock: a service that registers another as it hears of a subscriber does not re-enter it).
+ *
+ * <p>The services are told outside this object's monitor, one at a time and in the order the counts changed: a
+ * service that reports an update as it hears of its first subscriber sends to listen streams, whose monitors a
+ * thread may hold while it waits for this one (a stream whose client left ends its subscriptions as it is written to).
  */
 public final class ResourceWatches implements Catalog.Listener {
 
@@ -52,6 +57,10 @@ public final class ResourceWatches implements Catalog.Listener {
     /** What the subscriptions hold, by {@link #cost}. */
     private long bytes;
     private boolean closed;
+    /** What the services are to hear, in order, under this object's monitor; told by {@link #tell}. */
+    private final ArrayDeque<Runnable> toTell = new ArrayDeque<>();
+    /** The thread telling the services now, under this object's monitor; null when none is. */
+    private Thread telling;
 
     /** @param moves where the counts move after catalog changes (the engine's timer) */
     public ResourceWatches(Catalog catalog, Authorize authorize, Executor moves) {
@@ -65,7 +74,16 @@ public final class ResourceWatches implements Catalog.Listener {
      * all subscriptions together would hold more than {@code budget} bytes, and counts it for the services that
      * read it.
      */
-    public synchronized Added add(Object owner, CallerIdentity caller, String uri, int most, long budget) {
+    public Added add(Object owner, CallerIdentity caller, String uri, int most, long budget) {
+        Added added;
+        synchronized (this) {
+            added = counted(owner, caller, uri, most, budget);
+        }
+        tell();
+        return added;
+    }
+
+    private Added counted(Object owner, CallerIdentity caller, String uri, int most, long budget) {
         Subscriber subscriber = subscribers.get(owner);
         if (closed || subscriber != null && subscriber.uris().containsKey(uri)) {
             return Added.ALREADY; // (a stopped engine counts nothing more)
@@ -92,24 +110,30 @@ public final class ResourceWatches implements Catalog.Listener {
     }
 
     /** Drops one subscription of {@code owner}, if it has it (the owner stays known until {@link #removeAll}). */
-    public synchronized void remove(Object owner, String uri) {
-        Subscriber subscriber = subscribers.get(owner);
-        Set<Subscribable> services = subscriber == null ? null : subscriber.uris().remove(uri);
-        if (services != null) {
-            bytes -= cost(uri);
-            services.forEach(s -> down(new Watch(uri, s)));
+    public void remove(Object owner, String uri) {
+        synchronized (this) {
+            Subscriber subscriber = subscribers.get(owner);
+            Set<Subscribable> services = subscriber == null ? null : subscriber.uris().remove(uri);
+            if (services != null) {
+                bytes -= cost(uri);
+                services.forEach(s -> down(new Watch(uri, s)));
+            }
         }
+        tell();
     }
 
     /** Drops every subscription of {@code owner}: its session or stream ended. */
-    public synchronized void removeAll(Object owner) {
-        Subscriber subscriber = subscribers.remove(owner);
-        if (subscriber != null) {
-            subscriber.uris().forEach((uri, services) -> {
-                bytes -= cost(uri);
-                services.forEach(s -> down(new Watch(uri, s)));
-            });
+    public void removeAll(Object owner) {
+        synchronized (this) {
+            Subscriber subscriber = subscribers.remove(owner);
+            if (subscriber != null) {
+                subscriber.uris().forEach((uri, services) -> {
+                    bytes -= cost(uri);
+                    services.forEach(s -> down(new Watch(uri, s)));
+                });
+            }
         }
+        tell();
     }
 
     /** What all subscriptions hold now, in bytes as {@code maxResourceSubscriptionBytes} counts them. */
@@ -166,18 +190,28 @@ public final class ResourceWatches implements Catalog.Listener {
     }
 
     /** Every count is dropped: each service hears that its last subscriber went. Nothing is counted after. */
-    public synchronized void close() {
-        closed = true;
-        for (Watch watch : List.copyOf(counts.keySet())) {
-            counts.put(watch, 1);
-            down(watch);
+    public void close() {
+        synchronized (this) {
+            closed = true;
+            for (Watch watch : List.copyOf(counts.keySet())) {
+                counts.put(watch, 1);
+                down(watch);
+            }
+            subscribers.clear();
+            bytes = 0;
         }
-        subscribers.clear();
-        bytes = 0;
+        tell();
     }
 
     /** Resolves every subscription again; the counts follow the services that read the URIs now. */
-    synchronized void moved() {
+    void moved() {
+        synchronized (this) {
+            move();
+        }
+        tell();
+    }
+
+    private void move() {
         if (closed) {
             return;
         }
@@ -245,11 +279,13 @@ public final class ResourceWatches implements Catalog.Listener {
 
     private void up(Watch watch) {
         if (counts.merge(watch, 1, Integer::sum) == 1) {
-            try {
-                watch.service().subscribed(watch.uri());
-            } catch (RuntimeException e) {
-                LOG.warn("A resource failed to take the first subscription of {}", watch.uri(), e);
-            }
+            toTell.add(() -> {
+                try {
+                    watch.service().subscribed(watch.uri());
+                } catch (RuntimeException e) {
+                    LOG.warn("A resource failed to take the first subscription of {}", watch.uri(), e);
+                }
+            });
         }
     }
 
@@ -262,10 +298,40 @@ public final class ResourceWatches implements Catalog.Listener {
             counts.put(watch, n - 1);
         } else {
             counts.remove(watch);
+            toTell.add(() -> {
+                try {
+                    watch.service().unsubscribed(watch.uri());
+                } catch (RuntimeException e) {
+                    LOG.warn("A resource failed to take the end of the subscriptions of {}", watch.uri(), e);
+                }
+            });
+        }
+    }
+
+    /**
+     * Tells the services what they are to hear, outside the monitor, unless another thread is telling them (it tells
+     * what was queued here too, in order) or this one is, further up its stack (a service that subscribes as it is
+     * told: the telling goes on once its callback returns).
+     */
+    private void tell() {
+        while (true) {
+            Runnable next;
+            synchronized (this) {
+                if (telling != null) {
+                    return;
+                }
+                next = toTell.poll();
+                if (next == null) {
+                    return;
+                }
+                telling = Thread.currentThread();
+            }
             try {
-                watch.service().unsubscribed(watch.uri());
-            } catch (RuntimeException e) {
-                LOG.warn("A resource failed to take the end of the subscriptions of {}", watch.uri(), e);
+                next.run();
+            } finally {
+                synchronized (this) {
+                    telling = null;
+                }
             }
         }
     }

@@ -1,6 +1,7 @@
 package io.quiver.core.internal.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,7 +21,9 @@ import io.quiver.core.internal.pipeline.Extensions;
 import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
 import io.quiver.core.internal.settings.EngineSettings;
 import io.quiver.core.internal.wiring.EngineAssembly;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Set;
@@ -28,7 +31,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -183,6 +188,72 @@ class ResourceSubscriptionsTest {
         assertEquals(List.of("a subscribed test://a", "a unsubscribed test://a"), heard, "the stream ended");
     }
 
+    /**
+     * A stream whose client left ends its subscriptions as a notification is written to it, holding the stream's
+     * monitor, while a service told of its first subscriber reports an update to that stream at once. The services
+     * were told under the subscriptions' monitor, which the ending stream waited for: both threads hung for good.
+     */
+    @Test
+    void aServiceThatReportsAsItIsSubscribedAndAStreamThatEndsAsItIsWrittenToDoNotWaitForEachOther() throws Exception {
+        resource("a", "test://a", 0);
+        CountDownLatch writing = new CountDownLatch(1);
+        CountDownLatch told = new CountDownLatch(1);
+        catalog.bindResource(new Heard("b") {
+            @Override
+            public void subscribed(String uri) {
+                super.subscribed(uri);
+                await(writing);
+                told.countDown();
+                engine.resourceUpdated("test://a"); // a service that reports its state to its first subscriber
+            }
+        }, new HashMap<>(Map.of("mcp.resource.uri", "test://b", "mcp.resource.name", "b", "service.id", ++serviceId)));
+        Receipt.Pending gone = assertInstanceOf(Receipt.Pending.class, engine.receive(bytes(listen(9, "[\"test://a\"]")),
+                new Inbound(null, null, CallerIdentity.ANONYMOUS)));
+        AtomicBoolean left = new AtomicBoolean();
+        Recorder leaving = new Recorder() {
+            @Override
+            public void send(byte[] message) {
+                super.send(message);
+                if (interim.size() == 2 && left.compareAndSet(false, true)) { // the first update: its client left
+                    writing.countDown();
+                    await(told);
+                    gone.exchange().abandon(); // as the HTTP transport does for a stream it could not write to
+                }
+            }
+        };
+        gone.exchange().start(leaving);
+        leaving.first.get(5, TimeUnit.SECONDS);
+
+        Thread updating = new Thread(() -> engine.resourceUpdated("test://a"), "updating");
+        Thread subscribing = new Thread(() -> {
+            Receipt.Pending other = (Receipt.Pending) engine.receive(bytes(listen(10, "[\"test://b\"]")),
+                    new Inbound(null, null, CallerIdentity.ANONYMOUS));
+            other.exchange().start(new Recorder());
+        }, "subscribing");
+        updating.setDaemon(true);
+        subscribing.setDaemon(true);
+        updating.start();
+        subscribing.start();
+        updating.join(10_000);
+        subscribing.join(10_000);
+        assertFalse(updating.isAlive() || subscribing.isAlive(), () -> "the two threads hang: "
+                + Arrays.toString(ManagementFactory.getThreadMXBean().dumpAllThreads(true, true)));
+        assertTrue(heard.containsAll(List.of("a subscribed test://a", "b subscribed test://b", "a unsubscribed test://a")),
+                heard::toString);
+        assertTrue(leaving.done.isDone(), "the stream that lost its client ended");
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(5, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the other thread never came");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Test
     void anUpdateReachesOnlySubscribersWhoCouldReadTheResource() throws Exception {
         catalog.bindResource(new Heard("plan"), new HashMap<>(Map.of("mcp.resource.uri", "test://acme/plan",
@@ -322,7 +393,7 @@ class ResourceSubscriptionsTest {
     }
 
     /** A resource and template that notes its subscribers. */
-    private final class Heard implements Resource, ResourceTemplate, Subscribable {
+    private class Heard implements Resource, ResourceTemplate, Subscribable {
         private final String name;
 
         Heard(String name) {
@@ -390,7 +461,7 @@ class ResourceSubscriptionsTest {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static final class Recorder implements MessageSink {
+    private static class Recorder implements MessageSink {
         final List<byte[]> interim = new CopyOnWriteArrayList<>();
         final CompletableFuture<byte[]> first = new CompletableFuture<>();
         final CompletableFuture<byte[]> done = new CompletableFuture<>();

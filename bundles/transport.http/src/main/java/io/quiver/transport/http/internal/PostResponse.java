@@ -127,6 +127,7 @@ final class PostResponse implements MessageSink {
     }
 
     private void sendHere(byte[] message) {
+        boolean lost = false;
         lock.lock();
         try {
             if (done) {
@@ -138,10 +139,13 @@ final class PostResponse implements MessageSink {
             stream.send(message);
             if (onLost != null && !stream.connected()) {
                 done = true;
-                onLost.run();
+                lost = true;
             }
         } finally {
             lock.unlock();
+        }
+        if (lost) {
+            onLost.run(); // outside the lock: it cancels the exchange, which takes the engine's locks
         }
     }
 
