@@ -83,6 +83,9 @@ final class ListenHandler implements MethodHandler<StreamOpen> {
                 acknowledged);
         if (refused != null) {
             watches.removeAll(listener);
+            if (refused == Listeners.Refusal.CLOSED) {
+                throw new McpException(ErrorCodes.SERVER_UNAVAILABLE, "Server unavailable: it is shutting down");
+            }
             throw new McpException(ErrorCodes.SERVER_UNAVAILABLE, refused == Listeners.Refusal.SERVER_FULL
                     ? "Server busy: " + maxListeners.getAsInt() + " listen streams are open, the most this server keeps;"
                             + " try again later"

@@ -6,6 +6,7 @@ import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.messages.Meta;
 import io.quiver.core.internal.rpc.JsonRpc;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,13 +34,17 @@ public final class Listeners {
     private final CopyOnWriteArrayList<Listener> open = new CopyOnWriteArrayList<>();
     /** Open streams per authenticated subject (of its tenant and project), under this object's monitor. */
     private final ConcurrentMap<String, Integer> perSubject = new ConcurrentHashMap<>();
+    /** Whether {@link #closeAll} ran: no stream opens after it, under this object's monitor. */
+    private boolean closed;
 
     /** Why a stream was not opened. */
     public enum Refusal {
         /** The server keeps as many as it may. */
         SERVER_FULL,
         /** The caller's subject has as many open as one subject may. */
-        SUBJECT_FULL
+        SUBJECT_FULL,
+        /** The streams were closed: the engine stops. */
+        CLOSED
     }
 
     /**
@@ -53,6 +58,9 @@ public final class Listeners {
         String subject = SessionRegistry.subject(listener.caller());
         synchronized (listener) {
             synchronized (this) {
+                if (closed) {
+                    return Refusal.CLOSED; // admitted before the engine stopped, too late to be ended by it
+                }
                 if (open.size() >= max) {
                     return Refusal.SERVER_FULL;
                 }
@@ -102,12 +110,15 @@ public final class Listeners {
 
     /** Ends every stream with its last message ({@code ending} writes it for a subscription id), as on shutdown. */
     public void closeAll(Function<JsonNode, byte[]> ending) {
-        for (Listener listener : open) {
-            listener.sink().complete(ending.apply(listener.subscriptionId()));
-        }
+        List<Listener> ended;
         synchronized (this) {
+            closed = true;
+            ended = List.copyOf(open);
             open.clear();
             perSubject.clear();
+        }
+        for (Listener listener : ended) {
+            listener.sink().complete(ending.apply(listener.subscriptionId()));
         }
     }
 

@@ -64,6 +64,26 @@ class ListenersTest {
         assertEquals(Listeners.Refusal.SERVER_FULL, listeners.open(keyed(7, "qa"), 4, 2, ack));
     }
 
+    @Test
+    void closingEndsEveryOpenStreamAndNoneOpensAfter() {
+        byte[] ack = "ack".getBytes(StandardCharsets.UTF_8);
+        List<String> ended = new CopyOnWriteArrayList<>();
+        Recorded open = new Recorded() {
+            @Override
+            public void complete(byte[] response) {
+                ended.add(new String(response, StandardCharsets.UTF_8));
+            }
+        };
+        assertNull(listeners.open(listener(1, open), 10, 10, ack));
+        listeners.closeAll(id -> ("ended " + id).getBytes(StandardCharsets.UTF_8));
+        assertEquals(List.of("ended 1"), ended);
+        // a listen request taken just before the engine stopped reaches the streams after they were closed
+        Recorded late = new Recorded();
+        assertEquals(Listeners.Refusal.CLOSED, listeners.open(listener(2, late), 10, 10, ack));
+        assertEquals(0, listeners.size(), "nothing left open that no one would end");
+        assertEquals(List.of(), late.messages, "and it was told nothing: its request gets an error");
+    }
+
     private static Listeners.Listener keyed(int id, String subject) {
         return new Listeners.Listener(IntNode.valueOf(id), EnumSet.of(Catalog.Kind.TOOLS), Set.of(), new Recorded(),
                 new CallerIdentity(subject, "default", Set.of(), true, null));
