@@ -14,6 +14,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -40,8 +41,51 @@ class ProtocolAbuseIT {
     static void start() throws Exception {
         // the conformance feature turns SSE polling on; these raw clients read one stream to its end
         server = QuiverServer.start("protocol-abuse", "core,http,tools-default,conformance",
-                home -> Files.writeString(home.resolve("etc/io.quiver.transport.http.cfg"),
-                        "ssePollingMs = 0\n"));
+                home -> {
+                    Files.writeString(home.resolve("etc/io.quiver.transport.http.cfg"), "ssePollingMs = 0\n");
+                    Files.createDirectories(home.resolve("files"));
+                    Files.writeString(home.resolve("etc/io.quiver.tools.fs.cfg"), "roots = " + home.resolve("files") + ":rw\n");
+                });
+    }
+
+    /**
+     * A key twice in one object is refused with -32700: read last-wins, a gateway that checks the first {@code name}
+     * (a read-only tool) would pass a call that then writes. The written file is what such a call would leave.
+     */
+    @Test
+    void aKeyNamedTwiceIsAParseErrorAndNeitherToolRuns() throws Exception {
+        Path files = server.home().resolve("files");
+        try (McpClient client = McpClient.connect(server.url(), "abuse", Duration.ofSeconds(10))) {
+            String twice = "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":"
+                    + "\"list_allowed_directories\",\"arguments\":{\"path\":\"" + files.resolve("twice.txt")
+                    + "\",\"content\":\"written\"},\"name\":\"write_file\"}}";
+            HttpResponse<String> refused = post(client.session(), twice);
+            assertEquals(400, refused.statusCode(), refused.body());
+            JsonNode error = McpClient.JSON.readTree(refused.body()).path("error");
+            assertEquals(-32700, error.path("code").asInt(), refused.body());
+            assertEquals("Parse error: the key \"name\" appears twice in one object", error.path("message").asString());
+
+            HttpResponse<String> stateless = HTTP.send(HttpRequest.newBuilder(URI.create(server.url()))
+                    .timeout(Duration.ofSeconds(20))
+                    .header("Content-Type", "application/json")
+                    .header("Accept", "application/json, text/event-stream")
+                    .header("MCP-Protocol-Version", "2026-07-28")
+                    .header("Mcp-Method", "tools/call")
+                    .header("Mcp-Name", "write_file")
+                    .POST(HttpRequest.BodyPublishers.ofString(twice.replace("\"params\":{", "\"params\":{\"_meta\":"
+                            + "{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                            + "\"io.modelcontextprotocol/clientCapabilities\":{}},")))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(-32700, McpClient.JSON.readTree(stateless.body()).path("error").path("code").asInt(),
+                    stateless.body());
+            assertFalse(Files.exists(files.resolve("twice.txt")), "write_file never ran");
+
+            // the same call named once writes: the file above would be there had it run
+            JsonNode once = client.request("tools/call", Map.of("name", "write_file", "arguments",
+                    Map.of("path", files.resolve("once.txt").toString(), "content", "written")));
+            assertFalse(once.path("result").path("isError").asBoolean(), once.toString());
+            assertEquals("written", Files.readString(files.resolve("once.txt")));
+        }
     }
 
     @AfterAll

@@ -30,6 +30,10 @@ public final class Json {
             .enable(MapperFeature.DEFAULT_VIEW_INCLUSION)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            // a key twice in one object is refused, not read as its last value: a gateway or log that reads the
+            // first ("name": "read_file", ..., "name": "delete_file") would see another call than the one that runs.
+            // Free: the tree finds the duplicate as it puts the second value.
+            .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
             .addMixIn(Content.class, ContentMixin.class)
             .addMixIn(ResourceContents.class, ResourceContentsMixin.class)
             .addMixIn(ResourceLink.class, ResourceLinkMixin.class)

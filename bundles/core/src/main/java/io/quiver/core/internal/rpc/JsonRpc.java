@@ -6,6 +6,7 @@ import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectWriter;
+import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -39,7 +40,7 @@ public final class JsonRpc {
         try {
             node = Json.MAPPER.readTree(body);
         } catch (JacksonException e) {
-            return new Parsed.Bad(ErrorCodes.PARSE_ERROR, "Parse error: the body is not valid JSON", null);
+            return new Parsed.Bad(ErrorCodes.PARSE_ERROR, parseError(e), null);
         }
         if (node == null || node.isMissingNode()) {
             return new Parsed.Bad(ErrorCodes.PARSE_ERROR, "Parse error: the body is empty", null);
@@ -48,6 +49,21 @@ public final class JsonRpc {
             return new Parsed.Batch((ArrayNode) node);
         }
         return parse(node);
+    }
+
+    /**
+     * What a client is told of a body that could not be read: not valid JSON, or an object that names a key twice
+     * (refused, {@link Json#MAPPER}: which of the two values counts is for each reader to guess).
+     */
+    static String parseError(JacksonException e) {
+        String message = e.getOriginalMessage();
+        if (e instanceof MismatchedInputException && message != null && message.startsWith("Duplicate property \"")) {
+            int end = message.indexOf('"', 20);
+            String key = end < 0 ? "" : message.substring(20, end);
+            return "Parse error: the key \"" + (key.length() > 64 ? key.substring(0, 64) + "..." : key)
+                    + "\" appears twice in one object";
+        }
+        return "Parse error: the body is not valid JSON";
     }
 
     /** Reads one JSON-RPC message (a body, or an element of a batch); never a batch. */

@@ -32,6 +32,22 @@ class JsonRpcTest {
     }
 
     @Test
+    void aKeyNamedTwiceInOneObjectIsAParseErrorThatNamesIt() {
+        // a reader that takes the first "name" (a gateway, a log) would see another call than the last one
+        JsonRpc.Parsed.Bad bad = bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+                + "{\"name\":\"read_file\",\"arguments\":{},\"name\":\"delete_file\"}}");
+        assertEquals(ErrorCodes.PARSE_ERROR, bad.code());
+        assertEquals("Parse error: the key \"name\" appears twice in one object", bad.reason());
+        assertNull(bad.id(), "which id would it be");
+        assertEquals(ErrorCodes.PARSE_ERROR, bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"ping\"}").code());
+        assertEquals(ErrorCodes.PARSE_ERROR, bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+                + "{\"name\":\"t\",\"arguments\":{\"path\":\"a\",\"path\":\"b\"}}}").code(), "in the arguments too");
+        assertEquals("Parse error: the body is not valid JSON", bad("{\"a\":").reason());
+        assertInstanceOf(Message.Request.class, ok("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+                + "{\"name\":\"t\",\"arguments\":{\"name\":\"x\"}}}"), "the same key in two objects is fine");
+    }
+
+    @Test
     void anArrayIsABatchOfElementsEachReadAloneAndAScalarIsInvalid() {
         JsonRpc.Parsed.Batch batch = assertInstanceOf(JsonRpc.Parsed.Batch.class,
                 parse("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"},7,[]]"));
