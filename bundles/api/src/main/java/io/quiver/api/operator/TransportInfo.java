@@ -16,7 +16,18 @@ package io.quiver.api.operator;
  * @param maxCallThreads the most the call pool grows to ({@code maxCallThreads})
  * @param queuedCalls calls waiting for a call thread
  * @param maxQueuedCalls the most that may wait ({@code maxQueuedCalls})
+ * @param stuckCallThreads threads still in a call that was answered without them (its tool ignored the timeout's
+ *     interrupt): they gave their place in the pool to new threads and count in none of the figures above; at most
+ *     {@code maxCallThreads}
  */
 public record TransportInfo(String name, int openStreams, int maxStreams, long unsentBytes, long maxUnsentBytes,
-        int callThreads, int busyCallThreads, int maxCallThreads, int queuedCalls, int maxQueuedCalls) {
+        int callThreads, int busyCallThreads, int maxCallThreads, int queuedCalls, int maxQueuedCalls,
+        int stuckCallThreads) {
+
+    /** A transport without a call pool that gives up threads: none stuck. */
+    public TransportInfo(String name, int openStreams, int maxStreams, long unsentBytes, long maxUnsentBytes,
+            int callThreads, int busyCallThreads, int maxCallThreads, int queuedCalls, int maxQueuedCalls) {
+        this(name, openStreams, maxStreams, unsentBytes, maxUnsentBytes, callThreads, busyCallThreads, maxCallThreads,
+                queuedCalls, maxQueuedCalls, 0);
+    }
 }

@@ -74,11 +74,12 @@ final class CatalogReport {
         if (transports.isEmpty()) {
             return "No transport is running.\n";
         }
-        Table table = new Table(CELL, "TRANSPORT", "STREAMS", "UNREAD BYTES", "CALL THREADS (BUSY)", "QUEUED CALLS");
+        Table table = new Table(CELL, "TRANSPORT", "STREAMS", "UNREAD BYTES", "CALL THREADS (BUSY)", "QUEUED CALLS",
+                "STUCK");
         for (TransportInfo t : transports) {
             table.row(t.name(), t.openStreams() + " / " + t.maxStreams(), t.unsentBytes() + " / " + t.maxUnsentBytes(),
                     t.callThreads() + " (" + t.busyCallThreads() + ") / " + t.maxCallThreads(),
-                    t.queuedCalls() + " / " + t.maxQueuedCalls());
+                    t.queuedCalls() + " / " + t.maxQueuedCalls(), String.valueOf(t.stuckCallThreads()));
         }
         return table.toString();
     }

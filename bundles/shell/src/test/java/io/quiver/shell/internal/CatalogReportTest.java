@@ -42,9 +42,9 @@ class CatalogReportTest {
 
     @Test
     void transportsShowEachFigureAgainstItsLimit() {
-        String out = report.transports(List.of(new TransportInfo("http", 3, 4096, 70_000, 67_108_864, 5, 2, 64, 1, 1024)));
-        assertEquals("TRANSPORT  STREAMS   UNREAD BYTES      CALL THREADS (BUSY)  QUEUED CALLS\n"
-                + "http       3 / 4096  70000 / 67108864  5 (2) / 64           1 / 1024\n", out);
+        String out = report.transports(List.of(new TransportInfo("http", 3, 4096, 70_000, 67_108_864, 5, 2, 64, 1, 1024, 2)));
+        assertEquals("TRANSPORT  STREAMS   UNREAD BYTES      CALL THREADS (BUSY)  QUEUED CALLS  STUCK\n"
+                + "http       3 / 4096  70000 / 67108864  5 (2) / 64           1 / 1024      2\n", out);
         assertEquals("No transport is running.\n", report.transports(List.of()));
     }
 

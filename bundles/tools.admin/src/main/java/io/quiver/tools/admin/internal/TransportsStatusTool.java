@@ -45,11 +45,14 @@ public final class TransportsStatusTool implements Tool {
             @Description("Of those, the ones running a call") int busyCallThreads,
             @Description("The most the call pool grows to") int maxCallThreads,
             @Description("Calls waiting for a call thread") int queuedCalls,
-            @Description("The most that may wait") int maxQueuedCalls) {
+            @Description("The most that may wait") int maxQueuedCalls,
+            @Description("Threads still in calls answered without them (tools that ignored their timeout), which gave"
+                    + " their place to new threads") int stuckCallThreads) {
 
         static Entry of(TransportInfo t) {
             return new Entry(t.name(), t.openStreams(), t.maxStreams(), t.unsentBytes(), t.maxUnsentBytes(),
-                    t.callThreads(), t.busyCallThreads(), t.maxCallThreads(), t.queuedCalls(), t.maxQueuedCalls());
+                    t.callThreads(), t.busyCallThreads(), t.maxCallThreads(), t.queuedCalls(), t.maxQueuedCalls(),
+                    t.stuckCallThreads());
         }
     }
 
@@ -72,7 +75,12 @@ public final class TransportsStatusTool implements Tool {
                     .append(" streams open, ").append(e.unsentBytes()).append(" of ").append(e.maxUnsentBytes())
                     .append(" bytes unread by clients, call threads ").append(e.callThreads()).append(" (")
                     .append(e.busyCallThreads()).append(" busy, at most ").append(e.maxCallThreads()).append("), ")
-                    .append(e.queuedCalls()).append(" of ").append(e.maxQueuedCalls()).append(" calls waiting\n");
+                    .append(e.queuedCalls()).append(" of ").append(e.maxQueuedCalls()).append(" calls waiting");
+            if (e.stuckCallThreads() > 0) {
+                text.append(", ").append(e.stuckCallThreads())
+                        .append(" call threads stuck in calls that timed out (their tools ignore interrupts)");
+            }
+            text.append('\n');
         }
         if (entries.isEmpty()) {
             text.append("No transport is running.");

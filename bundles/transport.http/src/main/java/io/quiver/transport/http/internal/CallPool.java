@@ -219,14 +219,17 @@ final class CallPool implements Executor {
     }
 
     /** What the pool holds at one moment, for operators. */
-    record Load(int threads, int busy, int max, int queued, int maxQueued) {
+    record Load(int threads, int busy, int max, int queued, int maxQueued, int stuck) {
     }
 
-    /** Its threads (and how many of them run a task), its most, and the tasks waiting, read together. */
+    /**
+     * Its threads (and how many of them run a task), its most, the tasks waiting, and the threads that gave up their
+     * seat, read together.
+     */
     Load load() {
         lock.lock();
         try {
-            return new Load(threads, Math.max(0, threads - idle), max, queue.size(), maxQueued);
+            return new Load(threads, Math.max(0, threads - idle), max, queue.size(), maxQueued, abandoned);
         } finally {
             lock.unlock();
         }

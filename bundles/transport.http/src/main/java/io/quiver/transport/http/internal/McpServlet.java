@@ -135,7 +135,7 @@ final class McpServlet extends HttpServlet {
     TransportInfo status() {
         CallPool.Load load = calls.load();
         return new TransportInfo("http", budget.open(), maxStreams, budget.unsent(), budget.maxUnsentTotal(),
-                load.threads(), load.busy(), load.max(), load.queued(), load.maxQueued());
+                load.threads(), load.busy(), load.max(), load.queued(), load.maxQueued(), load.stuck());
     }
 
     /**

@@ -240,12 +240,14 @@ class CallPoolTest {
         assertTrue(!ran.await(300, TimeUnit.MILLISECONDS), "every counted thread is stuck: the rest waits");
         assertEquals(3, stuck.size(), "no seat beyond the most was given up");
         assertEquals(1, pool.threads(), "the third stuck thread counts");
+        assertEquals(2, pool.load().stuck(), "operators see the two that gave up their seats");
         never.countDown();
         assertTrue(ran.await(5, TimeUnit.SECONDS), "once the tools return, work goes on");
         for (Thread t : stuck) {
             t.join(5_000);
         }
         assertTrue(await(() -> pool.threads() <= 2, 5_000));
+        assertEquals(0, pool.load().stuck(), "a stuck thread that came back and ended is counted no more");
     }
 
     @Test
