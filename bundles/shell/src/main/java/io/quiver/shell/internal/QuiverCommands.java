@@ -182,7 +182,7 @@ public final class QuiverCommands {
             out.append("Components: Declarative Services (ServiceComponentRuntime) is not running.\n\n");
             total++;
         } else {
-            List<ComponentProblems.Problem> components = ComponentProblems.find(runtime);
+            List<ComponentProblems.Problem> components = ComponentProblems.find(runtime, context);
             if (!components.isEmpty()) {
                 Table table = new Table(CatalogReport.CELL, "COMPONENT", "BUNDLE", "STATE", "DETAIL");
                 components.forEach(c -> table.row(c.component(), bundleName(c.bundleId()), c.state(), c.detail()));

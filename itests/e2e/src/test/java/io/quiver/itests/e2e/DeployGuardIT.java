@@ -91,10 +91,16 @@ class DeployGuardIT {
             ToolBundles.place(ToolBundles.badSchema(ToolBundles.exampleJar(), work.resolve("i.jar")),
                     deploy.resolve("bad-schema.jar"));
             ToolBundles.place(ToolBundles.waiting(ToolBundles.exampleJar(), work.resolve("w.jar")), deploy.resolve("waiting.jar"));
+            ToolBundles.place(ToolBundles.classless(ToolBundles.exampleJar(), work.resolve("c.jar")),
+                    deploy.resolve("classless.jar"));
 
             JsonNode problems = awaitProblems(client, p -> files.stream().allMatch(p::contains)
-                    && p.contains(ToolBundles.BAD_SCHEMA_TOOL) && p.contains("com.example.Database"));
+                    && p.contains(ToolBundles.BAD_SCHEMA_TOOL) && p.contains("com.example.Database")
+                    && p.contains("cannot be loaded"));
             String text = problems.toString();
+            // SCR registers the service of a component whose class is missing and fails each time it is asked for
+            assertTrue(text.contains("failed activation: its class no.such."), text);
+            assertTrue(text.contains("java.lang.ClassNotFoundException"), text);
             // a component that waits for a service is told, with the service; the unresolved jar only once, as a file
             assertTrue(text.contains("unsatisfied reference: no service for database (com.example.Database)"), text);
             for (JsonNode p : problems.path("problems")) {
@@ -137,7 +143,10 @@ class DeployGuardIT {
                 assertEquals(1, server.logLines(file + ":"), file + " is logged once:\n" + server.log());
             }
             assertEquals(1, server.logLines("Refused service"), "the invalid schema is logged once:\n" + server.log());
-            assertFalse(server.log().contains("\tat "), "no stack traces:\n" + server.log());
+            // but SCR's own, once, for the component whose class is missing: the catalog asked for its service once
+            assertEquals(1, server.logLines("Could not load implementation object class no.such."), server.log());
+            assertFalse(withoutTrace(server.log(), "java.lang.ClassNotFoundException: no.such.").contains("\tat "),
+                    "no stack traces:\n" + server.log());
 
             // fixed or gone, a file's problem goes
             Files.delete(deploy.resolve("corrupt.jar"));
@@ -171,5 +180,23 @@ class DeployGuardIT {
         } else {
             assertNull(client.tool(name), name + " gone");
         }
+    }
+
+    /** The log without the stack trace that follows the first line starting with {@code head}. */
+    private static String withoutTrace(String log, String head) {
+        StringBuilder kept = new StringBuilder();
+        boolean skipping = false;
+        for (String line : log.split("\n", -1)) {
+            if (line.startsWith(head)) {
+                skipping = true;
+                continue;
+            }
+            if (skipping && (line.startsWith("\t") || line.startsWith("Caused by:"))) {
+                continue;
+            }
+            skipping = false;
+            kept.append(line).append('\n');
+        }
+        return kept.toString();
     }
 }

@@ -107,6 +107,14 @@ final class ToolBundles {
 
     static final String WAITING_BUNDLE = "io.quiver.examples.waiting";
 
+    /** The example bundle whose component names a class the bundle does not have. */
+    static Path classless(Path v1, Path target) throws IOException {
+        return rewrite(v1, target, CLASSLESS_BUNDLE, "greet_classless", bytes -> replace(bytes, "<implementation class=\"",
+                "<implementation class=\"no.such."));
+    }
+
+    static final String CLASSLESS_BUNDLE = "io.quiver.examples.classless";
+
     /** The example bundle under another symbolic name, its tool under another name: a second, independent tool bundle. */
     static Path renamed(Path v1, Path target, String symbolicName, String toolName) throws IOException {
         return rewrite(v1, target, symbolicName, toolName, bytes -> bytes);

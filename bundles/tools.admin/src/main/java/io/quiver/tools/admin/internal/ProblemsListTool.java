@@ -126,7 +126,7 @@ public final class ProblemsListTool implements Tool {
         }
         ServiceComponentRuntime scr = components;
         if (scr != null) {
-            for (ComponentProblems.Problem c : ComponentProblems.find(scr)) {
+            for (ComponentProblems.Problem c : ComponentProblems.find(scr, context)) {
                 if (c.failed() || installedAtRunTime(c.bundleId())) {
                     problems.add(new Problem("component " + c.component() + " of bundle " + c.bundleId(),
                             c.state() + ": " + c.detail()));

@@ -5,6 +5,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
 import org.osgi.service.component.runtime.ServiceComponentRuntime;
 import org.osgi.service.component.runtime.dto.ComponentConfigurationDTO;
 import org.osgi.service.component.runtime.dto.ComponentDescriptionDTO;
@@ -14,7 +16,10 @@ import org.osgi.service.component.runtime.dto.UnsatisfiedReferenceDTO;
 /**
  * Declarative Services components that are enabled but not working, from the runtime's DTOs:
  * waiting for a required configuration or reference, or failed to activate (with the failure
- * text SCR recorded). Disabled components are left out: someone disabled them on purpose.
+ * text SCR recorded), and, found by loading it, a satisfied component whose class its bundle cannot
+ * load (SCR registers its service all the same, fails every time the service is asked for, and
+ * records the failure only in its log). Disabled components are left out: someone disabled them on
+ * purpose.
  */
 public final class ComponentProblems {
 
@@ -31,13 +36,20 @@ public final class ComponentProblems {
     private ComponentProblems() {
     }
 
-    public static List<Problem> find(ServiceComponentRuntime scr) {
-        return find(scr.getComponentDescriptionDTOs(), scr::isComponentEnabled, scr::getComponentConfigurationDTOs);
+    /** @param context to load the classes of components not active yet, through their bundles */
+    public static List<Problem> find(ServiceComponentRuntime scr, BundleContext context) {
+        return find(scr.getComponentDescriptionDTOs(), scr::isComponentEnabled, scr::getComponentConfigurationDTOs,
+                description -> unloadable(context, description));
     }
 
+    /**
+     * @param unloadable why the component's class cannot be loaded, or null when it can (asked of satisfied
+     *     components only: an active one has its class)
+     */
     static List<Problem> find(Collection<ComponentDescriptionDTO> descriptions,
             Predicate<ComponentDescriptionDTO> enabled,
-            Function<ComponentDescriptionDTO, Collection<ComponentConfigurationDTO>> configurations) {
+            Function<ComponentDescriptionDTO, Collection<ComponentConfigurationDTO>> configurations,
+            Function<ComponentDescriptionDTO, String> unloadable) {
         List<Problem> problems = new ArrayList<>();
         for (ComponentDescriptionDTO description : descriptions) {
             if (!enabled.test(description)) {
@@ -45,6 +57,11 @@ public final class ComponentProblems {
             }
             for (ComponentConfigurationDTO configuration : configurations.apply(description)) {
                 Problem problem = problem(description, configuration);
+                if (problem == null && configuration.state == ComponentConfigurationDTO.SATISFIED) {
+                    String why = unloadable.apply(description);
+                    problem = why == null ? null : new Problem(description.name, description.bundle == null ? -1
+                            : description.bundle.id, FAILED, why);
+                }
                 if (problem != null) {
                     problems.add(problem);
                 }
@@ -69,6 +86,22 @@ public final class ComponentProblems {
                 // satisfied or active; a failure text left from an earlier attempt still counts
                 return configuration.failure == null ? null
                         : new Problem(name, bundleId, FAILED, rootCause(configuration.failure));
+        }
+    }
+
+    /** Why the bundle cannot load the component's class, or null when it can (or the bundle is gone). */
+    static String unloadable(BundleContext context, ComponentDescriptionDTO description) {
+        Bundle bundle = description.bundle == null ? null : context.getBundle(description.bundle.id);
+        if (bundle == null || description.implementationClass == null) {
+            return null;
+        }
+        try {
+            bundle.loadClass(description.implementationClass);
+            return null;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return "its class " + description.implementationClass + " cannot be loaded: " + e;
+        } catch (IllegalStateException e) {
+            return null; // uninstalled meanwhile
         }
     }
 

@@ -65,8 +65,28 @@ class ComponentProblemsTest {
                 "d", List.of(configuration(ComponentConfigurationDTO.UNSATISFIED_CONFIGURATION, null)),
                 "e", List.of(configuration(ComponentConfigurationDTO.UNSATISFIED_CONFIGURATION, null)));
         List<ComponentProblems.Problem> problems = ComponentProblems.find(List.of(disabled, waiting),
-                d -> !d.name.equals("d"), d -> configurations.get(d.name));
+                d -> !d.name.equals("d"), d -> configurations.get(d.name), d -> "never asked: not satisfied");
         assertEquals(List.of(new ComponentProblems.Problem("e", 12, "unsatisfied configuration",
                 "needs a configuration for PID e")), problems);
+    }
+
+    @Test
+    void aSatisfiedComponentWhoseClassCannotBeLoadedFailed() {
+        ComponentDescriptionDTO classless = description("f");
+        ComponentDescriptionDTO fine = description("g");
+        ComponentDescriptionDTO active = description("h");
+        Map<String, List<ComponentConfigurationDTO>> configurations = Map.of(
+                "f", List.of(configuration(ComponentConfigurationDTO.SATISFIED, null)),
+                "g", List.of(configuration(ComponentConfigurationDTO.SATISFIED, null)),
+                "h", List.of(configuration(ComponentConfigurationDTO.ACTIVE, null)));
+        List<String> asked = new java.util.ArrayList<>();
+        List<ComponentProblems.Problem> problems = ComponentProblems.find(List.of(classless, fine, active), d -> true,
+                d -> configurations.get(d.name), d -> {
+                    asked.add(d.name);
+                    return d.name.equals("f") ? "its class x.F cannot be loaded" : null;
+                });
+        assertEquals(List.of(new ComponentProblems.Problem("f", 12, "failed activation", "its class x.F cannot be loaded")),
+                problems);
+        assertEquals(List.of("f", "g"), asked, "an active component has its class");
     }
 }
