@@ -202,6 +202,7 @@ public final class Quiver implements AutoCloseable {
         BundleContext context = fw.getBundleContext();
         List<Bundle> bundles = new BundleInstaller(repository).install(context, plan,
                 storage.temporary() ? null : storage.folder());
+        KeptBundles kept = storage.temporary() ? KeptBundles.NONE : KeptBundles.holdBack(context, storage.folder());
         boolean http = providesHttpRuntime(bundles);
         int plainPort = settings.etc() == null ? settings.port()
                 : FrameworkProperties.plainHttpPort(settings.etc(), settings.port());
@@ -227,7 +228,7 @@ public final class Quiver implements AutoCloseable {
         }
         try {
             checkNotStopped();
-            startBundles(fw, context, plan, watch, bundles, deadline, http);
+            startBundles(fw, context, plan, watch, bundles, kept, deadline, http);
             checkNotStopped();
         } catch (Exception | Error e) {
             if (endpoint != null) {
@@ -286,8 +287,8 @@ public final class Quiver implements AutoCloseable {
     }
 
     private void startBundles(Framework fw, BundleContext context, LaunchPlan plan, DirectoryWatch watch,
-                              List<Bundle> bundles, long deadline, boolean http)
-            throws InterruptedException, TimeoutException {
+                              List<Bundle> bundles, KeptBundles kept, long deadline, boolean http)
+            throws InterruptedException, TimeoutException, IOException {
         StartupConfigurer configurer = new StartupConfigurer(context, plan.configurations(), watch,
                 Math.min(ETC_TIMEOUT_MS, remainingMs(deadline)));
         BundleStarter starter = new BundleStarter(fw.adapt(FrameworkWiring.class));
@@ -302,6 +303,14 @@ public final class Quiver implements AutoCloseable {
         }
         if (http) {
             requireSafetyBeyondLoopback(context);
+        }
+        // what earlier runs installed at run time, held back from the framework's start, once the deployer has
+        // removed the bundles of files deleted meanwhile; a bundle that does not finish starting holds nothing up
+        List<String> late = kept.restart(Math.max(1, Math.min(KeptBundles.timeoutMs(), remainingMs(deadline))));
+        if (!late.isEmpty()) {
+            List<String> all = new ArrayList<>(problems);
+            all.addAll(late);
+            problems = List.copyOf(all);
         }
         // now that the deployer guards it, deploy/ is watched (FileInstall's active level)
         fw.adapt(FrameworkStartLevel.class).setStartLevel(DirectoryWatch.DEPLOY_START_LEVEL);

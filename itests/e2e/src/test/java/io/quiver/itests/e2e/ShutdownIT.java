@@ -112,6 +112,44 @@ class ShutdownIT {
         }
     }
 
+    /**
+     * A deployed bundle whose activator never returns from start, in a kept storage ({@code --data}): the framework
+     * started it again as it started, on the thread the start waits for, and the server never started again (until
+     * its storage was deleted). Now the restart waits for it a bounded time, says so, and serves; a good deployed
+     * bundle beside it serves its tool again.
+     */
+    @Test
+    void aDeployedBundleThatNeverFinishesStartingDoesNotHoldUpTheNextStart() throws Exception {
+        QuiverServer first = QuiverServer.start("start-hanging", "core,http", home -> {
+            Files.writeString(home.resolve("etc/io.quiver.deployer.cfg"), "startTimeoutMs = 1000\n");
+            ToolBundles.activatorJar(home.resolve("deploy/hanging.jar"), "io.quiver.itests.starthanging",
+                    StartHangingActivator.class);
+            ToolBundles.place(ToolBundles.exampleJar(), home.resolve("deploy/greeting-tool.jar"));
+        }, "-Dquiver.stopTimeoutMs=2000", "-Dquiver.deployedStartTimeoutMs=2000");
+        try {
+            Await.until(() -> first.log().contains("did not finish starting within 1000 ms")
+                    && first.log().contains("Tool greet added"), Duration.ofSeconds(30), first::log);
+            long before = System.nanoTime();
+            try (QuiverServer second = first.restart()) {
+                long ms = (System.nanoTime() - before) / 1_000_000;
+                String log = second.log();
+                assertTrue(log.indexOf("start-hanging activator starting") != log.lastIndexOf(
+                        "start-hanging activator starting"), "it was started again:\n" + log);
+                assertTrue(log.contains("io.quiver.itests.starthanging 1.0.0 (file:"), log);
+                assertTrue(log.contains("hanging.jar) has not finished starting after 2000 ms"
+                        + " (quiver.deployedStartTimeoutMs)"), log);
+                assertTrue(log.contains("with 1 bundle problem(s)"), log);
+                assertTrue(ms < 60_000, "restarted in " + ms + " ms, the stop's 2 s and the start's 2 s among them");
+                try (McpClient client = McpClient.connect(second.url(), "restart", Duration.ofSeconds(10))) {
+                    assertTrue(client.callTool(ToolBundles.TOOL, Map.of("name", "again")).toString().contains("again"),
+                            "the good deployed bundle serves again");
+                }
+            }
+        } finally {
+            first.close();
+        }
+    }
+
     /** A bundle whose activator never returns from stop. */
     private static void hangingBundle(java.nio.file.Path jar) throws IOException {
         ToolBundles.activatorJar(jar, "io.quiver.itests.hanging", HangingActivator.class);
