@@ -41,12 +41,13 @@ final class KeptBundles {
     static final String TIMEOUT_PROPERTY = "quiver.deployedStartTimeoutMs";
     static final long DEFAULT_TIMEOUT_MS = 30_000;
 
-    static final KeptBundles NONE = new KeptBundles(null, List.of());
+    static final KeptBundles NONE = new KeptBundles(null, Map.of());
 
     private final Path file;
-    private final List<Bundle> held;
+    /** Each held bundle, and whether it starts by its activation policy (lazily). */
+    private final Map<Bundle, Boolean> held;
 
-    private KeptBundles(Path file, List<Bundle> held) {
+    private KeptBundles(Path file, Map<Bundle, Boolean> held) {
         this.file = file;
         this.held = held;
     }
@@ -68,15 +69,16 @@ final class KeptBundles {
             return NONE;
         }
         write(file, locations);
-        List<Bundle> held = new ArrayList<>();
+        Map<Bundle, Boolean> held = new LinkedHashMap<>();
         for (String location : locations) {
             Bundle bundle = context.getBundle(location);
             if (bundle == null) {
                 continue; // uninstalled since
             }
             try {
+                boolean lazily = bundle.adapt(BundleStartLevel.class).isActivationPolicyUsed();
                 bundle.stop(); // not started yet: this only clears its persistent start
-                held.add(bundle);
+                held.put(bundle, lazily);
             } catch (BundleException | IllegalStateException e) {
                 LOG.warn("Cannot hold back {} before the framework starts: {}", location, e.toString());
             }
@@ -95,12 +97,14 @@ final class KeptBundles {
             return List.of();
         }
         Map<Bundle, FutureTask<Void>> starts = new LinkedHashMap<>();
-        for (Bundle bundle : held) {
+        for (Map.Entry<Bundle, Boolean> h : held.entrySet()) {
+            Bundle bundle = h.getKey();
             if (bundle.getState() == Bundle.UNINSTALLED) {
                 continue;
             }
+            int options = h.getValue() ? Bundle.START_ACTIVATION_POLICY : 0;
             FutureTask<Void> start = new FutureTask<>(() -> {
-                bundle.start();
+                bundle.start(options);
                 return null;
             });
             Thread thread = new Thread(start, "quiver-restart-" + bundle.getBundleId());
