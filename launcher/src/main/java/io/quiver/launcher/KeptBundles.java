@@ -130,8 +130,19 @@ final class KeptBundles {
                 return problems; // stopping: the file stays for the next start
             }
         }
-        // every start has begun, which made each bundle's start persistent again
-        Files.deleteIfExists(file);
+        // a start that has begun made its bundle's start persistent again; the others stay written down for the next
+        // start (a thread that has not reached the framework yet, waiting for a lock, when the server is killed)
+        Set<String> pending = new LinkedHashSet<>();
+        for (Bundle bundle : held.keySet()) {
+            if (bundle.getState() != Bundle.UNINSTALLED && !bundle.adapt(BundleStartLevel.class).isPersistentlyStarted()) {
+                pending.add(bundle.getLocation());
+            }
+        }
+        if (pending.isEmpty()) {
+            Files.deleteIfExists(file);
+        } else {
+            write(file, pending);
+        }
         problems.forEach(LOG::warn);
         return problems;
     }

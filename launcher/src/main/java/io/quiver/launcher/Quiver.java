@@ -306,7 +306,7 @@ public final class Quiver implements AutoCloseable {
         }
         // what earlier runs installed at run time, held back from the framework's start, once the deployer has
         // removed the bundles of files deleted meanwhile; a bundle that does not finish starting holds nothing up
-        List<String> late = kept.restart(Math.max(1, Math.min(KeptBundles.timeoutMs(), remainingMs(deadline))));
+        List<String> late = kept.restart(KeptBundles.timeoutMs()); // not the endpoint's deadline: they are not its part
         if (!late.isEmpty()) {
             List<String> all = new ArrayList<>(problems);
             all.addAll(late);

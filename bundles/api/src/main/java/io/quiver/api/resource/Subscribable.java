@@ -12,8 +12,10 @@ import org.osgi.annotation.versioning.ConsumerType;
  * fixed resource has goes to every template that matches it. Announce the changes with
  * {@link ResourceEvents#updated}.
  *
- * <p>The server calls these in order, holding its lock of the subscriptions: return quickly, and hand work
- * that may wait (a request over the network) to a thread of your own.
+ * <p>The server calls these one at a time, in the order the subscriptions changed, without holding its locks (so
+ * announcing an update from within them is fine), possibly a moment after the request that subscribed was
+ * answered; the thread that calls them delivers other services' calls too: return quickly, and hand work that may
+ * wait (a request over the network) to a thread of your own.
  */
 @ConsumerType
 public interface Subscribable {

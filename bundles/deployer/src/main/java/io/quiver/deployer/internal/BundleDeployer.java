@@ -3,20 +3,24 @@ package io.quiver.deployer.internal;
 import io.quiver.lib.config.TypedConfig;
 import io.quiver.lib.feature.platform.NameHolder;
 import io.quiver.lib.feature.platform.PlatformLibraries;
+import io.quiver.lib.feature.problems.BundleProblems;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.jar.Attributes;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
+import java.util.zip.CRC32;
 import java.util.zip.ZipException;
 import org.apache.felix.fileinstall.ArtifactInstaller;
 import org.osgi.framework.Bundle;
@@ -46,7 +50,11 @@ import org.slf4j.LoggerFactory;
  * or that installs but does not resolve or start, is logged once with the file name and the
  * reason, listed as a problem, and not tried again until the file changes.</li>
  * </ul>
- * The bundle's location is the file's URI, as FileInstall's own would be.
+ * The bundle's location is the file's URI, as FileInstall's own would be. A file whose content is what the
+ * deployer installed from it, with its bundle running, is left alone (FileInstall hands every file over again when
+ * a kept storage starts: its bundle started with the server, and is not stopped and started again). A bundle whose activator has not
+ * returned from its start is not touched (stopping, updating or uninstalling it would wait as long): the file's
+ * problem says so, and a restart takes the change.
  */
 @Component(service = ArtifactInstaller.class, configurationPid = DeployerConfig.PID, immediate = true)
 public final class BundleDeployer implements ArtifactInstaller {
@@ -59,6 +67,9 @@ public final class BundleDeployer implements ArtifactInstaller {
     /** What the server's class path provides in place of bundles: fixed for the framework's life. */
     private final PlatformLibraries platformLibraries;
     private volatile DeployerConfig config;
+    /** The CRC-32 of each file's content as last installed or updated, by location; kept with the framework's storage. */
+    private final Properties installed = new Properties();
+    private final File installedFile;
 
     @Activate
     public BundleDeployer(BundleContext context, @Reference DeployProblems problems, Map<String, Object> properties) {
@@ -66,6 +77,8 @@ public final class BundleDeployer implements ArtifactInstaller {
         this.problems = problems;
         this.platformLibraries = PlatformLibraries.parse(context.getProperty(PlatformLibraries.PROPERTY));
         modified(properties);
+        this.installedFile = context.getDataFile(INSTALLED_FILE);
+        loadInstalled();
         removeGone(context.getProperty(FeatureInstaller.DEPLOY_FOLDER));
     }
 
@@ -125,6 +138,12 @@ public final class BundleDeployer implements ArtifactInstaller {
             return;
         }
         String label = label(bundle);
+        if (BundleProblems.stillStarting(bundle)) {
+            LOG.warn("{} removed, but {} cannot be uninstalled while its activator has not returned from its start;"
+                    + " it goes at the next start of the server", artifact, label);
+            return;
+        }
+        forget(bundle.getLocation());
         try {
             bundle.uninstall();
             refresh(bundle);
@@ -145,6 +164,23 @@ public final class BundleDeployer implements ArtifactInstaller {
             }
             Bundle bundle = context.getBundle(location(artifact));
             boolean update = bundle != null;
+            String checksum;
+            try {
+                checksum = checksum(artifact);
+            } catch (IOException e) {
+                problems.report(artifact, "refused: cannot read it: " + e.getMessage());
+                return;
+            }
+            if (update && bundle.getState() == Bundle.ACTIVE && checksum.equals(installed.getProperty(bundle.getLocation()))) {
+                // (one that did not start is tried again: a touched file is how a user asks for that)
+                LOG.debug("{}: unchanged since {} was installed from it, and running", artifact, label(bundle));
+                return;
+            }
+            if (update && BundleProblems.stillStarting(bundle)) {
+                problems.report(artifact, "cannot update " + label(bundle) + ": its activator has not returned from its"
+                        + " start; restart the server to take the new file");
+                return;
+            }
             boolean wasActive = update && bundle.getState() == Bundle.ACTIVE;
             try (InputStream in = Files.newInputStream(artifact.toPath())) {
                 if (update) {
@@ -159,6 +195,7 @@ public final class BundleDeployer implements ArtifactInstaller {
                         + " it: " + e.getMessage() + (update ? restart(bundle, wasActive) : ""));
                 return;
             }
+            remember(bundle.getLocation(), checksum);
             if (bundle.getHeaders("").get(Constants.FRAGMENT_HOST) != null) {
                 LOG.info("{}: {} {} (a fragment: it attaches to its host)", artifact, update ? "updated" : "installed",
                         label(bundle));
@@ -238,6 +275,55 @@ public final class BundleDeployer implements ArtifactInstaller {
                     + " (" + label(bundle) + ")";
         }
         return "already installed from " + location + " (" + label(bundle) + ")";
+    }
+
+    static final String INSTALLED_FILE = "deployed-checksums.properties";
+
+    /** The CRC-32 of the file's content, in hex. */
+    private static String checksum(File artifact) throws IOException {
+        CRC32 crc = new CRC32();
+        try (InputStream in = Files.newInputStream(artifact.toPath())) {
+            byte[] buffer = new byte[65536];
+            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                crc.update(buffer, 0, n);
+            }
+        }
+        return Long.toHexString(crc.getValue()) + ":" + artifact.length();
+    }
+
+    private void loadInstalled() {
+        if (installedFile == null || !installedFile.isFile()) {
+            return;
+        }
+        try (InputStream in = Files.newInputStream(installedFile.toPath())) {
+            installed.load(in);
+        } catch (IOException | IllegalArgumentException e) {
+            LOG.warn("Cannot read {}: every file of deploy/ is installed again: {}", installedFile, e.toString());
+            installed.clear();
+        }
+    }
+
+    private void remember(String location, String checksum) {
+        installed.setProperty(location, checksum);
+        saveInstalled();
+    }
+
+    private void forget(String location) {
+        if (installed.remove(location) != null) {
+            saveInstalled();
+        }
+    }
+
+    private void saveInstalled() {
+        if (installedFile == null) {
+            return;
+        }
+        try (OutputStream out = Files.newOutputStream(installedFile.toPath())) {
+            installed.store(out, "Quiver deployer: what each deploy/ file held when its bundle was installed or updated");
+        } catch (IOException e) {
+            LOG.warn("Cannot write {}: at the next start every file of deploy/ is installed again: {}", installedFile,
+                    e.toString());
+        }
     }
 
     private static String location(File artifact) {

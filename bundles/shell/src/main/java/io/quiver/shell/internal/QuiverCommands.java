@@ -176,6 +176,13 @@ public final class QuiverCommands {
             out.append("Bundles installed but not resolved:\n").append(table).append('\n');
             total += unresolved.size();
         }
+        List<BundleProblems.Unresolved> starting = BundleProblems.starting(context);
+        if (!starting.isEmpty()) {
+            Table table = new Table(CatalogReport.CELL, "BUNDLE", "LOCATION");
+            starting.forEach(s -> table.row(s.name(), s.location()));
+            out.append("Bundles still starting (their activators have not returned):\n").append(table).append('\n');
+            total += starting.size();
+        }
 
         ServiceComponentRuntime runtime = scr;
         if (runtime == null) {

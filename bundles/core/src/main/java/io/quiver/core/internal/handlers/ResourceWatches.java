@@ -328,6 +328,9 @@ public final class ResourceWatches implements Catalog.Listener {
             }
             try {
                 next.run();
+            } catch (RuntimeException | LinkageError e) {
+                // a service's failure is its own: this thread's caller (another subscriber's request) goes on
+                LOG.warn("A resource service failed as it was told of its subscribers", e);
             } finally {
                 synchronized (this) {
                     telling = null;

@@ -121,6 +121,11 @@ public final class ProblemsListTool implements Tool {
                     problems.add(new Problem("bundle " + u.name(), "installed but not resolved: " + u.reason()));
                 }
             }
+            for (BundleProblems.Unresolved s : BundleProblems.starting(context)) {
+                if (!told.contains(s.location())) {
+                    problems.add(new Problem("bundle " + s.name(), s.reason()));
+                }
+            }
         } catch (IllegalStateException e) {
             // the framework is stopping
         }

@@ -6,6 +6,7 @@ import java.util.Map;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.Constants;
+import org.osgi.framework.startlevel.BundleStartLevel;
 import org.osgi.framework.namespace.PackageNamespace;
 import org.osgi.framework.wiring.BundleCapability;
 import org.osgi.framework.wiring.BundleRequirement;
@@ -30,6 +31,37 @@ public final class BundleProblems {
     }
 
     private BundleProblems() {
+    }
+
+    /**
+     * Bundles whose activator has not returned from its start: {@code STARTING} and not waiting, by their lazy
+     * activation policy, for a class to be loaded. Most are seen between the start and its end; one that stays
+     * there holds its bundle's lock and whatever its activator waits for.
+     */
+    public static List<Unresolved> starting(BundleContext context) {
+        List<Unresolved> found = new ArrayList<>();
+        for (Bundle bundle : context.getBundles()) {
+            if (!stillStarting(bundle)) {
+                continue;
+            }
+            found.add(new Unresolved(bundle.getBundleId(), label(bundle), bundle.getLocation(),
+                    "still starting: its activator has not returned"));
+        }
+        return found;
+    }
+
+    /**
+     * Whether the bundle's activator is running its start now: {@code STARTING}, and not because it waits, by its lazy
+     * activation policy, for a class to be loaded. Such a bundle's lock is held until the activator returns: stopping,
+     * updating or uninstalling it waits as long.
+     */
+    public static boolean stillStarting(Bundle bundle) {
+        if (bundle.getState() != Bundle.STARTING || bundle.getBundleId() == 0) {
+            return false;
+        }
+        BundleStartLevel level = bundle.adapt(BundleStartLevel.class);
+        return level == null || !level.isActivationPolicyUsed()
+                || !Constants.ACTIVATION_LAZY.equals(bundle.getHeaders("").get(Constants.BUNDLE_ACTIVATIONPOLICY));
     }
 
     public static List<Unresolved> find(BundleContext context) {

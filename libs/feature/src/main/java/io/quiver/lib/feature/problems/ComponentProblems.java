@@ -89,17 +89,19 @@ public final class ComponentProblems {
         }
     }
 
-    /** Why the bundle cannot load the component's class, or null when it can (or the bundle is gone). */
+    /**
+     * Why the bundle cannot load the component's class, or null when it can (or the bundle is gone): its class file is
+     * looked up, not loaded, which would activate a lazily activated bundle (and run weaving hooks) from a diagnostic.
+     */
     static String unloadable(BundleContext context, ComponentDescriptionDTO description) {
         Bundle bundle = description.bundle == null ? null : context.getBundle(description.bundle.id);
         if (bundle == null || description.implementationClass == null) {
             return null;
         }
         try {
-            bundle.loadClass(description.implementationClass);
-            return null;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return "its class " + description.implementationClass + " cannot be loaded: " + e;
+            return bundle.getResource(description.implementationClass.replace('.', '/') + ".class") != null ? null
+                    : "its class " + description.implementationClass + " cannot be loaded:"
+                            + " java.lang.ClassNotFoundException: the bundle has no such class";
         } catch (IllegalStateException e) {
             return null; // uninstalled meanwhile
         }
