@@ -171,9 +171,11 @@ public final class BundleDeployer implements ArtifactInstaller {
                 problems.report(artifact, "refused: cannot read it: " + e.getMessage());
                 return;
             }
-            if (update && bundle.getState() == Bundle.ACTIVE && checksum.equals(installed.getProperty(bundle.getLocation()))) {
+            if (update && (bundle.getState() == Bundle.ACTIVE || BundleProblems.stillStarting(bundle))
+                    && checksum.equals(installed.getProperty(bundle.getLocation()))) {
                 // (one that did not start is tried again: a touched file is how a user asks for that)
-                LOG.debug("{}: unchanged since {} was installed from it, and running", artifact, label(bundle));
+                LOG.debug("{}: unchanged since {} was installed from it, and running or starting", artifact,
+                        label(bundle));
                 return;
             }
             if (update && BundleProblems.stillStarting(bundle)) {
