@@ -118,7 +118,9 @@ public final class Listeners {
             perSubject.clear();
         }
         for (Listener listener : ended) {
-            listener.sink().complete(ending.apply(listener.subscriptionId()));
+            synchronized (listener) { // after its acknowledgement, as every notification
+                listener.sink().complete(ending.apply(listener.subscriptionId()));
+            }
         }
     }
 
