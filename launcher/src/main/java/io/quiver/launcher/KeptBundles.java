@@ -152,13 +152,17 @@ final class KeptBundles {
         return Math.max(1, Long.getLong(TIMEOUT_PROPERTY, DEFAULT_TIMEOUT_MS));
     }
 
-    private static List<String> read(Path file) throws IOException {
+    /** The locations written down, none when the file cannot be read (the bundles persistently started still are). */
+    private static List<String> read(Path file) {
         if (!Files.isRegularFile(file)) {
             return List.of();
         }
         Properties p = new Properties();
         try (InputStream in = Files.newInputStream(file)) {
             p.load(in);
+        } catch (IOException | IllegalArgumentException e) {
+            LOG.warn("Cannot read {} ({}): the bundles a killed start held back may stay stopped", file, e.toString());
+            return List.of();
         }
         return p.stringPropertyNames().stream().sorted().map(p::getProperty).toList();
     }

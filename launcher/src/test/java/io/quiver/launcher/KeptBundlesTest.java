@@ -70,6 +70,25 @@ class KeptBundlesTest {
         stop(last);
     }
 
+    @Test
+    void aDamagedFileDoesNotStopTheStart() throws Exception {
+        Path storage = dir.resolve("damaged");
+        Path deployed = TestBundles.write(dir.resolve("deploy/e.jar"), "test.damaged", Map.of());
+        Felix first = framework(storage);
+        first.start();
+        install(first, deployed.toUri().toString(), deployed).start();
+        stop(first);
+        Files.writeString(storage.resolve(KeptBundles.FILE), "00000=\\u00zz broken\n");
+
+        Felix next = framework(storage);
+        KeptBundles kept = KeptBundles.holdBack(next.getBundleContext(), storage);
+        next.start();
+        assertEquals(List.of(), kept.restart(5_000));
+        assertEquals(Bundle.ACTIVE, next.getBundleContext().getBundle(deployed.toUri().toString()).getState(),
+                "still started again: the framework had it as started");
+        stop(next);
+    }
+
     private static Felix framework(Path storage) throws Exception {
         Felix felix = new Felix(Map.of("org.osgi.framework.storage", storage.toString(),
                 "org.osgi.framework.storage.clean", "none"));
