@@ -1,8 +1,6 @@
 package io.quiver.launcher;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -11,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
@@ -37,7 +34,7 @@ final class KeptBundles {
 
     private static final Logger LOG = LoggerFactory.getLogger(KeptBundles.class);
 
-    static final String FILE = "quiver-restart.properties";
+    static final String FILE = "quiver-restart.txt";
     static final String TIMEOUT_PROPERTY = "quiver.deployedStartTimeoutMs";
     static final long DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -152,32 +149,26 @@ final class KeptBundles {
         return Math.max(1, Long.getLong(TIMEOUT_PROPERTY, DEFAULT_TIMEOUT_MS));
     }
 
-    /** The locations written down, none when the file cannot be read (the bundles persistently started still are). */
+    /**
+     * The locations written down, one a line (bundle locations are URIs), none when the file cannot be read (the
+     * bundles persistently started still are).
+     */
     private static List<String> read(Path file) {
         if (!Files.isRegularFile(file)) {
             return List.of();
         }
-        Properties p = new Properties();
-        try (InputStream in = Files.newInputStream(file)) {
-            p.load(in);
-        } catch (IOException | IllegalArgumentException e) {
+        try {
+            return Files.readAllLines(file).stream().filter(line -> !line.isBlank()).toList();
+        } catch (IOException e) {
             LOG.warn("Cannot read {} ({}): the bundles a killed start held back may stay stopped", file, e.toString());
             return List.of();
         }
-        return p.stringPropertyNames().stream().sorted().map(p::getProperty).toList();
     }
 
     /** Written to a new file and moved into place: a kill while it is written leaves the one before. */
     private static void write(Path file, Set<String> locations) throws IOException {
-        Properties p = new Properties();
-        int i = 0;
-        for (String location : locations) {
-            p.setProperty(String.format("%05d", i++), location);
-        }
         Path next = file.resolveSibling(file.getFileName() + ".next");
-        try (OutputStream out = Files.newOutputStream(next)) {
-            p.store(out, "Quiver: bundles to start again once the platform runs (held back from the framework's start)");
-        }
+        Files.write(next, locations);
         Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 }

@@ -44,13 +44,16 @@ final class Storage {
     private final Path folder;
     private final boolean temporary;
     private final FileChannel lock;
-    private final Path lockFile;
 
-    private Storage(Path folder, boolean temporary, FileChannel lock, Path lockFile) {
+    private Storage(Path folder, boolean temporary, FileChannel lock) {
         this.folder = folder;
         this.temporary = temporary;
         this.lock = lock;
-        this.lockFile = lockFile;
+    }
+
+    /** The file this storage's server holds its lock on. */
+    private Path lockFile() {
+        return folder.resolve(temporary ? TEMPORARY_LOCK : LOCK);
     }
 
     /**
@@ -66,13 +69,12 @@ final class Storage {
         }
         Path folder = chosen.toAbsolutePath().normalize();
         Files.createDirectories(folder);
-        Path lockFile = folder.resolve(LOCK);
-        FileChannel channel = lock(lockFile);
+        FileChannel channel = lock(folder.resolve(LOCK));
         if (channel == null) {
             throw new IllegalStateException("another Quiver server uses the storage " + folder + " (it holds " + LOCK
                     + "); give each server its own --data folder");
         }
-        return new Storage(folder, false, channel, lockFile);
+        return new Storage(folder, false, channel);
     }
 
     /**
@@ -91,7 +93,7 @@ final class Storage {
             LoggerFactory.getLogger(Storage.class).debug("The temporary storage {} is not locked: {}", folder, e.toString());
             Files.deleteIfExists(lockFile);
         }
-        return new Storage(folder, true, channel, lockFile);
+        return new Storage(folder, true, channel);
     }
 
     /** The prefix of temporary storage folders' names. */
@@ -184,13 +186,7 @@ final class Storage {
         if (left == null) {
             return false; // a running server's
         }
-        try {
-            delete(sibling, lockFile); // the lock file last: until then no other start takes the folder for its own
-        } finally {
-            unlock(left, lockFile);
-        }
-        Files.deleteIfExists(lockFile);
-        Files.deleteIfExists(sibling);
+        deleteHeld(sibling, left, lockFile);
         return true;
     }
 
@@ -210,7 +206,7 @@ final class Storage {
 
     /** A temporary storage in a given folder (for tests). */
     static Storage temporaryAt(Path folder) {
-        return new Storage(folder, true, null, folder.resolve(TEMPORARY_LOCK));
+        return new Storage(folder, true, null);
     }
 
     Path folder() {
@@ -225,22 +221,33 @@ final class Storage {
     void release() {
         if (!temporary) {
             try {
-                unlock(lock, lockFile);
+                unlock(lock, lockFile());
             } catch (IOException e) {
                 // the process ends, or the next start finds it free anyway
             }
             return;
         }
         try {
-            delete(folder, lockFile);
-            if (lock != null) {
-                unlock(lock, lockFile);
-            }
-            Files.deleteIfExists(lockFile);
-            Files.deleteIfExists(folder);
+            deleteHeld(folder, lock, lockFile());
         } catch (IOException e) {
             LoggerFactory.getLogger(Storage.class).warn("Cannot delete {}: {}", folder, e.toString());
         }
+    }
+
+    /**
+     * Deletes a temporary storage whose lock this process holds ({@code held}, or none): the lock file last, let go of
+     * only once the rest is gone, so that until then no other start takes the folder for its own.
+     */
+    private static void deleteHeld(Path root, FileChannel held, Path lockFile) throws IOException {
+        try {
+            delete(root, lockFile);
+        } finally {
+            if (held != null) {
+                unlock(held, lockFile);
+            }
+        }
+        Files.deleteIfExists(lockFile);
+        Files.deleteIfExists(root);
     }
 
     /** Deletes everything in {@code root} (never following a link) but the file {@code kept} directly in it. */

@@ -78,7 +78,7 @@ class KeptBundlesTest {
         first.start();
         install(first, deployed.toUri().toString(), deployed).start();
         stop(first);
-        Files.writeString(storage.resolve(KeptBundles.FILE), "00000=\\u00zz broken\n");
+        Files.write(storage.resolve(KeptBundles.FILE), new byte[] {(byte) 0xff, (byte) 0xfe, 'x', '\n'}); // not UTF-8
 
         Felix next = framework(storage);
         KeptBundles kept = KeptBundles.holdBack(next.getBundleContext(), storage);

@@ -21,6 +21,7 @@ import java.util.jar.Attributes;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 import java.util.zip.CRC32;
+import java.util.zip.CheckedInputStream;
 import java.util.zip.ZipException;
 import org.apache.felix.fileinstall.ArtifactInstaller;
 import org.osgi.framework.Bundle;
@@ -164,27 +165,21 @@ public final class BundleDeployer implements ArtifactInstaller {
             }
             Bundle bundle = context.getBundle(location(artifact));
             boolean update = bundle != null;
-            String checksum;
-            try {
-                checksum = checksum(artifact);
-            } catch (IOException e) {
-                problems.report(artifact, "refused: cannot read it: " + e.getMessage());
-                return;
-            }
-            if (update && (bundle.getState() == Bundle.ACTIVE || BundleProblems.stillStarting(bundle))
-                    && checksum.equals(installed.getProperty(bundle.getLocation()))) {
-                // (one that did not start is tried again: a touched file is how a user asks for that)
+            boolean stuck = update && BundleProblems.stillStarting(bundle);
+            // (one that did not start is tried again: a touched file is how a user asks for that)
+            if ((stuck || update && bundle.getState() == Bundle.ACTIVE) && unchanged(artifact, bundle)) {
                 LOG.debug("{}: unchanged since {} was installed from it, and running or starting", artifact,
                         label(bundle));
                 return;
             }
-            if (update && BundleProblems.stillStarting(bundle)) {
+            if (stuck) {
                 problems.report(artifact, "cannot update " + label(bundle) + ": its activator has not returned from its"
                         + " start; restart the server to take the new file");
                 return;
             }
             boolean wasActive = update && bundle.getState() == Bundle.ACTIVE;
-            try (InputStream in = Files.newInputStream(artifact.toPath())) {
+            CRC32 crc = new CRC32(); // of what the framework read: the whole file
+            try (InputStream in = new CheckedInputStream(Files.newInputStream(artifact.toPath()), crc)) {
                 if (update) {
                     stop(bundle); // so that the new version starts below, within startTimeoutMs
                     bundle.update(in);
@@ -197,7 +192,7 @@ public final class BundleDeployer implements ArtifactInstaller {
                         + " it: " + e.getMessage() + (update ? restart(bundle, wasActive) : ""));
                 return;
             }
-            remember(bundle.getLocation(), checksum);
+            remember(bundle.getLocation(), fingerprint(crc, artifact.length()));
             if (bundle.getHeaders("").get(Constants.FRAGMENT_HOST) != null) {
                 LOG.info("{}: {} {} (a fragment: it attaches to its host)", artifact, update ? "updated" : "installed",
                         label(bundle));
@@ -281,16 +276,27 @@ public final class BundleDeployer implements ArtifactInstaller {
 
     static final String INSTALLED_FILE = "deployed-checksums.properties";
 
-    /** The CRC-32 of the file's content, in hex. */
-    private static String checksum(File artifact) throws IOException {
-        CRC32 crc = new CRC32();
-        try (InputStream in = Files.newInputStream(artifact.toPath())) {
-            byte[] buffer = new byte[65536];
-            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
-                crc.update(buffer, 0, n);
-            }
+    /** What identifies a file's content: its CRC-32 and length. */
+    private static String fingerprint(CRC32 crc, long length) {
+        return Long.toHexString(crc.getValue()) + ":" + length;
+    }
+
+    /**
+     * Whether the file holds what the bundle was last installed or updated from: read only when the bundle has a
+     * record (a file that cannot be read counts as changed, and the install that follows says why).
+     */
+    private boolean unchanged(File artifact, Bundle bundle) {
+        String was = installed.getProperty(bundle.getLocation());
+        if (was == null) {
+            return false;
         }
-        return Long.toHexString(crc.getValue()) + ":" + artifact.length();
+        CRC32 crc = new CRC32();
+        try (InputStream in = new CheckedInputStream(Files.newInputStream(artifact.toPath()), crc)) {
+            in.transferTo(OutputStream.nullOutputStream());
+        } catch (IOException e) {
+            return false;
+        }
+        return was.equals(fingerprint(crc, artifact.length()));
     }
 
     private void loadInstalled() {

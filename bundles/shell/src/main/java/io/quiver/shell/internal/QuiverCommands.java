@@ -169,20 +169,8 @@ public final class QuiverCommands {
             total += op.problems().size();
         }
 
-        List<BundleProblems.Unresolved> unresolved = BundleProblems.find(context);
-        if (!unresolved.isEmpty()) {
-            Table table = new Table(CatalogReport.CELL, "BUNDLE", "REASON");
-            unresolved.forEach(u -> table.row(u.name(), u.reason()));
-            out.append("Bundles installed but not resolved:\n").append(table).append('\n');
-            total += unresolved.size();
-        }
-        List<BundleProblems.Unresolved> starting = BundleProblems.starting(context);
-        if (!starting.isEmpty()) {
-            Table table = new Table(CatalogReport.CELL, "BUNDLE", "LOCATION");
-            starting.forEach(s -> table.row(s.name(), s.location()));
-            out.append("Bundles still starting (their activators have not returned):\n").append(table).append('\n');
-            total += starting.size();
-        }
+        total += bundleSection(out, "Bundles installed but not resolved", BundleProblems.find(context));
+        total += bundleSection(out, "Bundles still starting", BundleProblems.starting(context));
 
         ServiceComponentRuntime runtime = scr;
         if (runtime == null) {
@@ -198,6 +186,17 @@ public final class QuiverCommands {
             }
         }
         return total == 0 ? "No problems.\n" : out + CatalogReport.count(total, "problem");
+    }
+
+    /** A table of bundles with what is wrong with each, under {@code title}; how many. */
+    private static int bundleSection(StringBuilder out, String title, List<BundleProblems.Found> found) {
+        if (found.isEmpty()) {
+            return 0;
+        }
+        Table table = new Table(CatalogReport.CELL, "BUNDLE", "REASON");
+        found.forEach(f -> table.row(f.name(), f.reason()));
+        out.append(title).append(":\n").append(table).append('\n');
+        return found.size();
     }
 
     /** {@code quiver:bundles}: every bundle with its state, version and location. */

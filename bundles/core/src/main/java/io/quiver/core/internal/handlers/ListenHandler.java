@@ -83,14 +83,13 @@ final class ListenHandler implements MethodHandler<StreamOpen> {
                 acknowledged);
         if (refused != null) {
             watches.removeAll(listener);
-            if (refused == Listeners.Refusal.CLOSED) {
-                throw new McpException(ErrorCodes.SERVER_UNAVAILABLE, "Server unavailable: it is shutting down");
-            }
-            throw new McpException(ErrorCodes.SERVER_UNAVAILABLE, refused == Listeners.Refusal.SERVER_FULL
-                    ? "Server busy: " + maxListeners.getAsInt() + " listen streams are open, the most this server keeps;"
-                            + " try again later"
-                    : "Server busy: " + settings.maxListenersPerSubject() + " listen streams of yours are open, the most"
-                            + " one caller may keep (maxListenersPerSubject); close one first");
+            throw new McpException(ErrorCodes.SERVER_UNAVAILABLE, switch (refused) {
+                case CLOSED -> "Server unavailable: it is shutting down";
+                case SERVER_FULL -> "Server busy: " + maxListeners.getAsInt() + " listen streams are open, the most this"
+                        + " server keeps; try again later";
+                case SUBJECT_FULL -> "Server busy: " + settings.maxListenersPerSubject() + " listen streams of yours are"
+                        + " open, the most one caller may keep (maxListenersPerSubject); close one first";
+            });
         }
         scope.onCancel(() -> {
             listeners.remove(listener);

@@ -43,6 +43,10 @@ public final class ResourceWatches implements Catalog.Listener {
     private record Watch(String uri, Subscribable service) {
     }
 
+    /** A service to be told that a URI got its first subscriber ({@code subscribed}) or lost its last. */
+    private record Told(Watch watch, boolean subscribed) {
+    }
+
     /** A session or listen stream: whose view resolves its URIs, and the services each URI counts for now. */
     private record Subscriber(CallerIdentity caller, Map<String, Set<Subscribable>> uris) {
     }
@@ -58,7 +62,7 @@ public final class ResourceWatches implements Catalog.Listener {
     private long bytes;
     private boolean closed;
     /** What the services are to hear, in order, under this object's monitor; told by {@link #tell}. */
-    private final ArrayDeque<Runnable> toTell = new ArrayDeque<>();
+    private final ArrayDeque<Told> toTell = new ArrayDeque<>();
     /** The thread telling the services now, under this object's monitor; null when none is. */
     private Thread telling;
 
@@ -279,13 +283,7 @@ public final class ResourceWatches implements Catalog.Listener {
 
     private void up(Watch watch) {
         if (counts.merge(watch, 1, Integer::sum) == 1) {
-            toTell.add(() -> {
-                try {
-                    watch.service().subscribed(watch.uri());
-                } catch (RuntimeException e) {
-                    LOG.warn("A resource failed to take the first subscription of {}", watch.uri(), e);
-                }
-            });
+            toTell.add(new Told(watch, true));
         }
     }
 
@@ -298,13 +296,7 @@ public final class ResourceWatches implements Catalog.Listener {
             counts.put(watch, n - 1);
         } else {
             counts.remove(watch);
-            toTell.add(() -> {
-                try {
-                    watch.service().unsubscribed(watch.uri());
-                } catch (RuntimeException e) {
-                    LOG.warn("A resource failed to take the end of the subscriptions of {}", watch.uri(), e);
-                }
-            });
+            toTell.add(new Told(watch, false));
         }
     }
 
@@ -315,7 +307,7 @@ public final class ResourceWatches implements Catalog.Listener {
      */
     private void tell() {
         while (true) {
-            Runnable next;
+            Told next;
             synchronized (this) {
                 if (telling != null) {
                     return;
@@ -326,11 +318,17 @@ public final class ResourceWatches implements Catalog.Listener {
                 }
                 telling = Thread.currentThread();
             }
+            String uri = next.watch().uri();
             try {
-                next.run();
+                if (next.subscribed()) {
+                    next.watch().service().subscribed(uri);
+                } else {
+                    next.watch().service().unsubscribed(uri);
+                }
             } catch (RuntimeException | LinkageError e) {
                 // a service's failure is its own: this thread's caller (another subscriber's request) goes on
-                LOG.warn("A resource service failed as it was told of its subscribers", e);
+                LOG.warn("A resource failed to take the {} of {}", next.subscribed() ? "first subscription"
+                        : "end of the subscriptions", uri, e);
             } finally {
                 synchronized (this) {
                     telling = null;

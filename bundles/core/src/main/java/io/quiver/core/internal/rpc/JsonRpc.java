@@ -55,11 +55,14 @@ public final class JsonRpc {
      * What a client is told of a body that could not be read: not valid JSON, or an object that names a key twice
      * (refused, {@link Json#MAPPER}: which of the two values counts is for each reader to guess).
      */
+    /** How Jackson's message for a key named twice begins, the key following it in quotes. */
+    private static final String DUPLICATE = "Duplicate property \"";
+
     static String parseError(JacksonException e) {
         String message = e.getOriginalMessage();
-        if (e instanceof MismatchedInputException && message != null && message.startsWith("Duplicate property \"")) {
-            int end = message.indexOf('"', 20);
-            String key = end < 0 ? "" : message.substring(20, end);
+        if (e instanceof MismatchedInputException && message != null && message.startsWith(DUPLICATE)) {
+            int end = message.indexOf('"', DUPLICATE.length());
+            String key = end < 0 ? "" : message.substring(DUPLICATE.length(), end);
             return "Parse error: the key \"" + (key.length() > 64 ? key.substring(0, 64) + "..." : key)
                     + "\" appears twice in one object";
         }

@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
@@ -116,16 +117,10 @@ public final class ProblemsListTool implements Tool {
         // a tool bundle that does not resolve, or whose component failed, has no tools to list: say why
         try {
             Set<String> told = filesTold(problems);
-            for (BundleProblems.Unresolved u : BundleProblems.find(context)) {
-                if (!told.contains(u.location())) { // deploy/ told of its file already
-                    problems.add(new Problem("bundle " + u.name(), "installed but not resolved: " + u.reason()));
-                }
-            }
-            for (BundleProblems.Unresolved s : BundleProblems.starting(context)) {
-                if (!told.contains(s.location())) {
-                    problems.add(new Problem("bundle " + s.name(), s.reason()));
-                }
-            }
+            Stream.concat(BundleProblems.find(context).stream().map(u -> new BundleProblems.Found(u.name(), u.location(),
+                            "installed but not resolved: " + u.reason())), BundleProblems.starting(context).stream())
+                    .filter(f -> !told.contains(f.location())) // deploy/ told of its file already
+                    .forEach(f -> problems.add(new Problem("bundle " + f.name(), f.reason())));
         } catch (IllegalStateException e) {
             // the framework is stopping
         }

@@ -22,12 +22,12 @@ import org.osgi.framework.wiring.FrameworkWiring;
 public final class BundleProblems {
 
     /**
-     * One unresolved bundle.
+     * One bundle that does not work.
      *
      * @param name its label: id, symbolic name and version
      * @param location where it was installed from
      */
-    public record Unresolved(long id, String name, String location, String reason) {
+    public record Found(String name, String location, String reason) {
     }
 
     private BundleProblems() {
@@ -38,14 +38,12 @@ public final class BundleProblems {
      * activation policy, for a class to be loaded. Most are seen between the start and its end; one that stays
      * there holds its bundle's lock and whatever its activator waits for.
      */
-    public static List<Unresolved> starting(BundleContext context) {
-        List<Unresolved> found = new ArrayList<>();
+    public static List<Found> starting(BundleContext context) {
+        List<Found> found = new ArrayList<>();
         for (Bundle bundle : context.getBundles()) {
-            if (!stillStarting(bundle)) {
-                continue;
+            if (stillStarting(bundle)) {
+                found.add(new Found(label(bundle), bundle.getLocation(), "still starting: its activator has not returned"));
             }
-            found.add(new Unresolved(bundle.getBundleId(), label(bundle), bundle.getLocation(),
-                    "still starting: its activator has not returned"));
         }
         return found;
     }
@@ -64,16 +62,17 @@ public final class BundleProblems {
                 || !Constants.ACTIVATION_LAZY.equals(bundle.getHeaders("").get(Constants.BUNDLE_ACTIVATIONPOLICY));
     }
 
-    public static List<Unresolved> find(BundleContext context) {
+    /** The bundles installed but not resolved, each with why. */
+    public static List<Found> find(BundleContext context) {
         FrameworkWiring wiring = context.getBundle(Constants.SYSTEM_BUNDLE_LOCATION).adapt(FrameworkWiring.class);
-        List<Unresolved> found = new ArrayList<>();
+        List<Found> found = new ArrayList<>();
         for (Bundle bundle : context.getBundles()) {
             if (bundle.getState() != Bundle.INSTALLED) {
                 continue;
             }
             BundleRevision revision = bundle.adapt(BundleRevision.class);
             String reason = revision == null ? "uninstalled while looking" : reason(revision, wiring);
-            found.add(new Unresolved(bundle.getBundleId(), label(bundle), bundle.getLocation(), reason));
+            found.add(new Found(label(bundle), bundle.getLocation(), reason));
         }
         return found;
     }

@@ -16,10 +16,9 @@ import org.osgi.service.component.runtime.dto.UnsatisfiedReferenceDTO;
 /**
  * Declarative Services components that are enabled but not working, from the runtime's DTOs:
  * waiting for a required configuration or reference, or failed to activate (with the failure
- * text SCR recorded), and, found by loading it, a satisfied component whose class its bundle cannot
- * load (SCR registers its service all the same, fails every time the service is asked for, and
- * records the failure only in its log). Disabled components are left out: someone disabled them on
- * purpose.
+ * text SCR recorded), and a satisfied component whose class file its bundle lacks (SCR registers its
+ * service all the same, fails every time the service is asked for, and records the failure only in
+ * its log). Disabled components are left out: someone disabled them on purpose.
  */
 public final class ComponentProblems {
 
@@ -36,7 +35,7 @@ public final class ComponentProblems {
     private ComponentProblems() {
     }
 
-    /** @param context to load the classes of components not active yet, through their bundles */
+    /** @param context to look up, through their bundles, the class files of components not active yet */
     public static List<Problem> find(ServiceComponentRuntime scr, BundleContext context) {
         return find(scr.getComponentDescriptionDTOs(), scr::isComponentEnabled, scr::getComponentConfigurationDTOs,
                 description -> unloadable(context, description));
