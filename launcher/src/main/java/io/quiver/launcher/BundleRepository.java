@@ -95,7 +95,7 @@ public final class BundleRepository {
         }
     }
 
-    private record LocalFile(String location, Path file) implements Source {
+    record LocalFile(String location, Path file) implements Source {
         @Override
         public InputStream open() throws IOException {
             return Files.newInputStream(file);

@@ -66,6 +66,10 @@ public final class Quiver implements AutoCloseable {
     private volatile boolean stopFailed;
     private volatile boolean stopRequested;
     private volatile Storage storage;
+    /** The storage template this run makes as it stops, or null. */
+    private volatile StorageTemplate template;
+    /** Whether the start got through (the endpoint answered): only such a run makes a storage template. */
+    private volatile boolean whole;
     private volatile URI url;
     private volatile List<String> problems = List.of();
     private boolean started;
@@ -190,6 +194,8 @@ public final class Quiver implements AutoCloseable {
         DirectoryWatch watch = new DirectoryWatch(settings.etc(), settings.deploy());
         storage = Storage.of(settings.data());
         watch.keepTemporaryFilesIn(storage.folder());
+        StorageTemplate template = storage.temporary() ? StorageTemplate.configured(settings.features()) : null;
+        boolean seeded = template != null && template.seed(storage.folder());
 
         SharedLibraries libraries = SharedLibraries.find(Quiver.class.getClassLoader(), repository);
         Framework fw = new Felix(FrameworkProperties.of(settings, storage, watch, libraries));
@@ -200,8 +206,14 @@ public final class Quiver implements AutoCloseable {
         watch.createFolders(); // not for a start that fails on its features
         long t1 = System.nanoTime();
         BundleContext context = fw.getBundleContext();
+        // a storage seeded from a template is checked as a kept one is; the fingerprints of a fresh one are taken
+        // only for the template it makes
         List<Bundle> bundles = new BundleInstaller(repository).install(context, plan,
-                storage.temporary() ? null : storage.folder());
+                storage.temporary() && template == null ? null : storage.folder());
+        if (template != null && !seeded) {
+            template.stage(storage.folder(), bundles); // before any bundle starts
+        }
+        this.template = seeded ? null : template;
         KeptBundles kept = storage.temporary() ? KeptBundles.NONE : KeptBundles.holdBack(context, storage.folder());
         boolean http = providesHttpRuntime(bundles);
         int plainPort = settings.etc() == null ? settings.port()
@@ -250,6 +262,7 @@ public final class Quiver implements AutoCloseable {
             LOG.info("The features {} have no HTTP runtime: no MCP endpoint to wait for", settings.features());
         }
         announceStarted(context);
+        whole = true;
         if (storage.temporary()) {
             Storage own = storage;
             inBackground("quiver-storage-sweep", () -> {
@@ -615,6 +628,10 @@ public final class Quiver implements AutoCloseable {
         }
         if (storage != null) {
             released = true;
+            StorageTemplate t = template;
+            if (t != null) {
+                t.finish(storage.folder(), whole && !stopFailed);
+            }
             storage.release();
         }
     }

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The {@code quiver} script's class data archive, which the JVM writes at the first run's exit and later runs
- * map. The script runs from a folder of the test's own, with the built jar linked into it, so the archive it
- * writes is the test's.
+ * map, and its storage template, which the first whole run makes as it stops and later runs start from. The script
+ * runs from a folder of the test's own, with the built jar linked into it, so what it writes is the test's.
  */
 class ClassDataArchiveIT {
 
@@ -53,6 +53,8 @@ class ClassDataArchiveIT {
         Path archive = archive(target);
         long partial = Files.size(archive);
         assertFalse(Files.exists(marker(archive)), "the failed start did not say it got through");
+        Path templates = target.resolve("quiver-storage");
+        assertEquals(List.of(), entries(templates), "the failed start (after its install) made no storage template");
 
         Process serving = start(root, "0");
         awaitEndpoint(serving, root);
@@ -64,16 +66,30 @@ class ClassDataArchiveIT {
         long whole = Files.size(archive(target));
         assertTrue(whole > partial + 4_000_000, "a whole archive (" + whole + " bytes) replaced the partial one ("
                 + partial + " bytes)");
+        List<String> made = entries(templates);
+        assertEquals(1, made.size(), "the whole run made a storage template: " + made);
 
-        Process next = start(root, "0");
+        Process next = start(root, "0", "-Dorg.slf4j.simpleLogger.log.io.quiver.launcher.StorageTemplate=debug");
         awaitEndpoint(next, root);
         next.destroy();
         assertTrue(next.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, next.exitValue(), log(root));
         assertEquals(whole, Files.size(archive(target)), "the whole archive was used, not written again");
+        assertTrue(log(root).contains("Storage seeded from the template " + templates.resolve(made.get(0))), log(root));
+        assertEquals(made, entries(templates), "the template was used, not made again");
     }
 
-    private static Process start(Path root, String port) throws IOException {
+    /** The names in a folder, none if it is missing. */
+    private static List<String> entries(Path folder) throws IOException {
+        if (!Files.isDirectory(folder)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(folder)) {
+            return files.map(f -> f.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    private static Process start(Path root, String port, String... javaOptions) throws IOException {
         List<String> command = new ArrayList<>(List.of("bash", root.resolve("quiver").toString(), "run",
                 "--port", port, "--features", "core,http", "--etc", root.resolve("etc").toString(),
                 "--deploy", root.resolve("deploy").toString()));
@@ -81,7 +97,11 @@ class ClassDataArchiveIT {
                 .redirectError(ProcessBuilder.Redirect.appendTo(root.resolve("server.log").toFile()));
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         builder.environment().remove("JAVA");
-        builder.environment().remove("JAVA_OPTS");
+        if (javaOptions.length == 0) {
+            builder.environment().remove("JAVA_OPTS");
+        } else {
+            builder.environment().put("JAVA_OPTS", String.join(" ", javaOptions));
+        }
         return builder.start();
     }
 

@@ -1,0 +1,309 @@
+package io.quiver.launcher;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.osgi.framework.Bundle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The feature bundles of a fresh temporary storage as an earlier run installed them, with Declarative Services'
+ * reading of their components: a start seeded from it loads the bundles Felix's way for a kept storage instead of
+ * installing them, and Felix SCR reads the components from its metadata cache instead of parsing every bundle's
+ * component XML (~0.1 s of a start on two slow cores, docs/BENCHMARKS.md). It holds nothing of what a run did: the
+ * bundles' folders as the install left them (before any of them started), the framework's bundle counter, the
+ * installed bundles' fingerprints and SCR's cache, written as the run that made the template stopped.
+ *
+ * <p>A template belongs to one launcher jar, one JDK and one list of features (a folder named after their digest
+ * in the folder of templates, {@value #PROPERTY}, which the {@code quiver} script sets to
+ * {@code launcher/target/quiver-storage}). What it holds is checked as a kept storage is: a bundle whose
+ * fingerprint differs from the feature's is updated, one no feature names is uninstalled, a missing one installed.
+ * A run without a template makes one: it copies the bundles' folders right after installing them into a folder of
+ * its own beside the templates, adds SCR's cache once the framework has stopped cleanly after a whole start, and
+ * renames the folder into place (a concurrent run that got there first wins; the loser deletes its copy). Jars are
+ * hard links where the file system allows, copies elsewhere. The {@value #KEPT} templates used last are kept.
+ */
+final class StorageTemplate {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StorageTemplate.class);
+
+    /** The system property naming the folder of templates; without it no template is used or made. */
+    static final String PROPERTY = "quiver.storageTemplates";
+    /** Felix SCR's metadata cache, in its bundle's data folder (written as SCR stops with ds.cache.metadata). */
+    static final String SCR_CACHE = "componentMetadataStore";
+    private static final String JAR = "bundle.jar";
+    /** The framework's own folder in its storage: the next bundle id, the Java version it last ran on. */
+    private static final String SYSTEM_BUNDLE = "bundle0";
+    /** Copies older than this that a run killed before its end left beside the templates are deleted: {@value} ms. */
+    private static final long STALE_COPY_MS = 3_600_000;
+    /** How many templates are kept: {@value}. */
+    static final int KEPT = 4;
+
+    private final Path folder;
+    private volatile Path staging;
+
+    private StorageTemplate(Path folder) {
+        this.folder = folder;
+    }
+
+    /** The template for these features, or null when {@value #PROPERTY} is not set. */
+    static StorageTemplate configured(List<String> features) {
+        String templates = System.getProperty(PROPERTY);
+        if (templates == null || templates.isBlank()) {
+            return null;
+        }
+        return new StorageTemplate(Path.of(templates).toAbsolutePath().normalize().resolve(key(features)));
+    }
+
+    /** A template in a given folder (for tests). */
+    static StorageTemplate at(Path folder) {
+        return new StorageTemplate(folder);
+    }
+
+    Path folder() {
+        return folder;
+    }
+
+    /** A digest of the launcher jar (path, size, time), the JDK and the features, as a folder name. */
+    private static String key(List<String> features) {
+        StringBuilder what = new StringBuilder();
+        try {
+            Path jar = Path.of(StorageTemplate.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            what.append(jar).append('|').append(BundleRepository.LocalFile.fingerprint(jar));
+        } catch (IOException | URISyntaxException | RuntimeException e) {
+            what.append("no jar"); // the installer's fingerprints still tell each bundle apart
+        }
+        what.append('|').append(System.getProperty("java.home")).append('|').append(System.getProperty("java.version"));
+        what.append('|').append(String.join(",", features));
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(what.toString().getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 12);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e); // every JDK has SHA-256
+        }
+    }
+
+    /**
+     * Copies the template (if there is one) into a fresh, empty storage before the framework initialises.
+     *
+     * @return whether the storage now holds the template's bundles; false leaves it as empty as it was
+     */
+    boolean seed(Path storage) {
+        if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
+            for (Path entry : entries) {
+                String name = entry.getFileName().toString();
+                if (Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) {
+                    Files.copy(entry, storage.resolve(name));
+                } else if (name.equals(SYSTEM_BUNDLE) || whole(entry)) {
+                    copyTree(entry, storage.resolve(name), false);
+                } else {
+                    // the framework would log the bundle it cannot load, and remove it; the installer installs it
+                    LOG.warn("The storage template {} lacks part of {}; installing that bundle instead", folder, name);
+                }
+            }
+            Files.setLastModifiedTime(folder, FileTime.fromMillis(System.currentTimeMillis())); // used: kept longest
+            LOG.debug("Storage seeded from the template {}", folder);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Cannot start from the storage template {} ({}); installing the bundles instead", folder, e.toString());
+            try {
+                clear(storage);
+            } catch (IOException ignored) {
+                // the framework then loads what was copied, and the installer corrects it
+            }
+            return false;
+        }
+    }
+
+    /** Whether a bundle's folder in the template has what its install wrote: its record and its jar. */
+    private static boolean whole(Path bundle) {
+        return Files.isRegularFile(bundle.resolve("bundle.info"), LinkOption.NOFOLLOW_LINKS)
+                && Files.isRegularFile(bundle.resolve("version0.0").resolve(JAR), LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /**
+     * Copies the folders of the bundles just installed into a fresh storage (none of them started yet) into a
+     * folder of this run's beside the templates, with the framework's own folder and the bundles' fingerprints;
+     * {@link #finish} makes it the template. Whatever goes wrong leaves only the start without a template.
+     */
+    void stage(Path storage, List<Bundle> installed) {
+        Path copy = folder.resolveSibling("." + folder.getFileName() + "-" + UUID.randomUUID());
+        try {
+            Files.createDirectories(copy);
+            copyTree(storage.resolve(SYSTEM_BUNDLE), copy.resolve(SYSTEM_BUNDLE), true);
+            for (Bundle b : installed) {
+                String name = "bundle" + b.getBundleId();
+                copyTree(storage.resolve(name), copy.resolve(name), true);
+            }
+            Files.copy(storage.resolve(BundleInstaller.FINGERPRINTS), copy.resolve(BundleInstaller.FINGERPRINTS));
+            staging = copy;
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("No storage template from this run: {}", e.toString());
+            deleteQuietly(copy);
+        }
+    }
+
+    /**
+     * Once the framework has stopped: with {@code whole} (a start that got through, a clean stop) the staged copy
+     * gets SCR's cache and becomes the template; otherwise it is deleted. Copies left by killed runs are swept.
+     */
+    void finish(Path storage, boolean whole) {
+        Path copy = staging;
+        staging = null;
+        if (copy == null) {
+            return;
+        }
+        try {
+            if (whole) {
+                addScrCache(storage, copy);
+                Files.move(copy, folder, StandardCopyOption.ATOMIC_MOVE);
+                LOG.debug("Storage template {} written", folder);
+            }
+        } catch (FileAlreadyExistsException | java.nio.file.DirectoryNotEmptyException e) {
+            // a concurrent run wrote the same template first
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("No storage template from this run: {}", e.toString());
+        } finally {
+            deleteQuietly(copy);
+            sweep();
+        }
+    }
+
+    /** SCR's cache in the stopped storage, copied to the same place in the template (SCR's bundle id is the same). */
+    private static void addScrCache(Path storage, Path copy) throws IOException {
+        try (DirectoryStream<Path> bundles = Files.newDirectoryStream(storage, "bundle*")) {
+            for (Path b : bundles) {
+                Path cache = b.resolve("data").resolve(SCR_CACHE);
+                if (Files.isRegularFile(cache, LinkOption.NOFOLLOW_LINKS)
+                        && Files.isDirectory(copy.resolve(b.getFileName()), LinkOption.NOFOLLOW_LINKS)) {
+                    Path target = copy.resolve(b.getFileName()).resolve("data");
+                    Files.createDirectories(target);
+                    Files.copy(cache, target.resolve(SCR_CACHE));
+                }
+            }
+        }
+    }
+
+    /**
+     * Deletes the copies that runs killed before their end left, and the templates beyond the {@value #KEPT} used
+     * last (one per launcher jar, JDK and list of features: ~30 MB each). A run seeding from one deleted meanwhile
+     * installs its bundles instead.
+     */
+    private void sweep() {
+        Path parent = folder.getParent();
+        long before = System.currentTimeMillis() - STALE_COPY_MS;
+        List<Path> templates = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(parent)) {
+            for (Path e : entries) {
+                if (!e.getFileName().toString().startsWith(".")) {
+                    templates.add(e);
+                } else if (Files.getLastModifiedTime(e, LinkOption.NOFOLLOW_LINKS).toMillis() < before) {
+                    deleteQuietly(e);
+                }
+            }
+            if (templates.size() > KEPT) {
+                Map<Path, Long> used = new HashMap<>();
+                for (Path t : templates) {
+                    used.put(t, Files.getLastModifiedTime(t, LinkOption.NOFOLLOW_LINKS).toMillis());
+                }
+                templates.sort(Comparator.comparing(used::get));
+                templates.subList(0, templates.size() - KEPT).forEach(StorageTemplate::deleteQuietly);
+            }
+        } catch (IOException | RuntimeException e) {
+            // the next run's finish tries again
+        }
+    }
+
+    /**
+     * Copies a folder's files into {@code target}: bundle jars as hard links where the file system allows (they are
+     * never written after their install), other files as copies; links are not followed. With {@code bundleOnly},
+     * only what installing a bundle writes (its {@code bundle.info} and revision folders, not its data folder).
+     */
+    private static void copyTree(Path source, Path target, boolean bundleOnly) throws IOException {
+        Files.walkFileTree(source, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
+                if (bundleOnly && dir.getParent() != null && dir.getParent().equals(source)
+                        && "data".equals(dir.getFileName().toString())) {
+                    return FileVisitResult.SKIP_SUBTREE;
+                }
+                Files.createDirectories(target.resolve(source.relativize(dir).toString()));
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                if (!attrs.isRegularFile()) {
+                    return FileVisitResult.CONTINUE;
+                }
+                Path to = target.resolve(source.relativize(file).toString());
+                if (JAR.equals(file.getFileName().toString())) {
+                    try {
+                        Files.createLink(to, file);
+                        return FileVisitResult.CONTINUE;
+                    } catch (IOException | UnsupportedOperationException e) {
+                        // another file system, or none with links: a copy
+                    }
+                }
+                Files.copy(file, to);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+
+    /** Empties a fresh storage again but for its lock files. */
+    private static void clear(Path storage) throws IOException {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(storage, "bundle*")) {
+            for (Path e : entries) {
+                deleteQuietly(e);
+            }
+        }
+        Files.deleteIfExists(storage.resolve(BundleInstaller.FINGERPRINTS));
+    }
+
+    private static void deleteQuietly(Path root) {
+        if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    Files.deleteIfExists(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+                    Files.deleteIfExists(dir);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            LOG.debug("Cannot delete {}: {}", root, e.toString());
+        }
+    }
+}
