@@ -14,7 +14,7 @@
 # 5 s and read the resident set size (VmRSS) from /proc, then SIGTERM and check the exit status.
 # (Before 2026-12-05 each run had an empty etc/ and --data DIR: ~30 ms sooner than the default.)
 # Prints one line per run and the medians. Needs curl. Run ./quiver build first (and one throw-away
-# run, so the class data archive the script writes on the first exit exists).
+# run, so the class data archive and the storage template the script writes on the first exit exist).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 RUNS="${1:-10}"
