@@ -15,6 +15,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,7 +25,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A client that loses its POST stream mid-call reconnects with {@code Last-Event-ID} and receives
- * what it missed, then the response; and the server shuts down cleanly on SIGTERM.
+ * what it missed, then the response; a second GET takes a session's stream over; and the server shuts down cleanly
+ * on SIGTERM.
  */
 class SseResumptionIT {
 
@@ -87,6 +90,65 @@ class SseResumptionIT {
         assertEquals(7, messages.get(0).path("id").asInt(), messages.toString());
         assertTrue(messages.get(0).path("result").path("content").get(0).path("text").asString().contains("kept"),
                 messages.toString());
+    }
+
+    /**
+     * A client opening its GET stream again without {@code Last-Event-ID} (it believes the first lost: a network
+     * that drops a connection without a word leaves it looking alive here for as long as TCP retries) gets the
+     * session's stream: the first ends, and the next notification arrives on the new one. The server used to refuse
+     * the second GET (409) while the first looked alive, and a client that gives up after a few retries, as the
+     * TypeScript SDK's does, then heard no more of its session.
+     */
+    @Test
+    void aSecondGetTakesTheSessionsStreamOver() throws Exception {
+        String session = initialize();
+        HttpResponse<InputStream> first = HTTP.send(request("GET", session).GET().build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(200, first.statusCode());
+        BufferedReader firstReader = new BufferedReader(new InputStreamReader(first.body(), StandardCharsets.UTF_8));
+        assertNotNull(next(firstReader), "the priming event");
+
+        HttpResponse<InputStream> second = HTTP.send(request("GET", session).GET().build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(200, second.statusCode());
+        try (BufferedReader secondReader = new BufferedReader(new InputStreamReader(second.body(), StandardCharsets.UTF_8))) {
+            CompletableFuture<List<String>> firstRest = CompletableFuture.supplyAsync(() -> rest(firstReader));
+            assertEquals(List.of(), firstRest.get(10, TimeUnit.SECONDS), "the first stream ended, carrying nothing more");
+            assertNotNull(next(secondReader), "the priming event");
+
+            String trigger = "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{\"name\":"
+                    + "\"test_trigger_tool_change\",\"arguments\":{}}}";
+            HttpResponse<String> called = HTTP.send(request("POST", session).POST(HttpRequest.BodyPublishers.ofString(trigger))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, called.statusCode(), called.body());
+            CompletableFuture<Event> notified = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return next(secondReader);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Event event = notified.get(10, TimeUnit.SECONDS);
+            assertNotNull(event, "the second stream stays open");
+            assertEquals("notifications/tools/list_changed", JSON.readTree(event.data).path("method").asString(),
+                    event.data);
+        } finally {
+            firstReader.close();
+        }
+    }
+
+    /** The data of the events left on a stream, to its end. */
+    private static List<String> rest(BufferedReader reader) {
+        List<String> data = new ArrayList<>();
+        try {
+            Event e;
+            while ((e = next(reader)) != null) {
+                data.add(e.data);
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        return data;
     }
 
     @Test

@@ -884,10 +884,9 @@ final class McpServlet extends HttpServlet {
         }
         StandaloneStream current = standalone.computeIfAbsent(session.id(), id -> new StandaloneStream());
         SseStream stream = current.open(session, sessionStreams);
-        if (stream == null) {
+        if (stream == null) { // closed meanwhile
             ticket.release();
-            fail(resp, HttpServletResponse.SC_CONFLICT, TransportErrors.SERVER_ERROR,
-                    "Conflict: this session already has an open stream");
+            fail(resp, HttpServletResponse.SC_NOT_FOUND, TransportErrors.SESSION_NOT_FOUND, "Session not found");
             return;
         }
         AsyncContext async = openSse(req, resp);

@@ -5,18 +5,20 @@ import io.quiver.api.transport.MessageSink;
 
 /**
  * A session's standalone GET stream: the engine's session sink, bound to one SSE stream at a time.
- * A new GET replaces a stream whose connection is gone; one that is still connected is kept.
+ * A new GET replaces the stream before it, connected or not.
  */
 final class StandaloneStream {
 
     private SseStream stream;
     private AutoCloseable attachment;
 
-    /** Opens a fresh stream for the session, or returns null when a connected one exists. */
+    /**
+     * Opens a fresh stream for the session in place of the one it had, which ends (its response completes): a client
+     * opens a GET again when it believes its stream lost, and a connection its network dropped without a word (a
+     * laptop's sleep, a changed network) looks alive here for as long as TCP retries, minutes. Refusing the new one
+     * would leave the session without its notifications. Null when the session is closed.
+     */
     synchronized SseStream open(McpSession session, SessionStreams streams) {
-        if (stream != null && stream.connected()) {
-            return null;
-        }
         close();
         SseStream created = streams.create('g');
         // what the engine sends here may come from any request's thread, a lane thread among them: a lane
