@@ -7,9 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleException;
@@ -31,6 +33,8 @@ final class BundleInstaller {
     static final String FINGERPRINTS = "quiver-bundles.properties";
 
     private final BundleRepository repository;
+    /** Whether a kept storage's bundles had to be changed: installed, updated or uninstalled. */
+    private boolean changed;
 
     BundleInstaller(BundleRepository repository) {
         this.repository = repository;
@@ -65,15 +69,28 @@ final class BundleInstaller {
                 previous.put(b.getLocation(), b);
             }
         }
+        // the stale ones go first: a bundle a feature now names at another location (an artifact renamed, say) has
+        // the same symbolic name and version, which the framework refuses twice
+        Set<String> named = new HashSet<>();
+        sources.forEach(source -> named.add(source.location()));
+        for (Bundle stale : previous.values()) {
+            if (!named.contains(stale.getLocation())) {
+                LOG.info("Uninstalling {}: no feature names it any more, or the launcher's class path provides it",
+                        stale.getLocation());
+                stale.uninstall();
+                changed = true;
+            }
+        }
         Path fingerprintFile = storage.resolve(FINGERPRINTS);
         Properties before = load(fingerprintFile);
         Properties after = new Properties();
         for (BundleRepository.Source source : sources) {
             String fingerprint = source.fingerprint();
             after.setProperty(source.location(), fingerprint);
-            Bundle existing = previous.remove(source.location());
+            Bundle existing = previous.get(source.location());
             if (existing == null) {
                 installed.add(install(context, source));
+                changed = true;
             } else if (fingerprint.equals(before.getProperty(source.location()))) {
                 installed.add(existing);
             } else {
@@ -82,11 +99,8 @@ final class BundleInstaller {
                     existing.update(in);
                 }
                 installed.add(existing);
+                changed = true;
             }
-        }
-        for (Bundle stale : previous.values()) {
-            LOG.info("Uninstalling {}: no feature names it any more, or the launcher's class path provides it", stale.getLocation());
-            stale.uninstall();
         }
         if (!after.equals(before)) {
             try (OutputStream out = Files.newOutputStream(fingerprintFile)) {
@@ -94,6 +108,11 @@ final class BundleInstaller {
             }
         }
         return installed;
+    }
+
+    /** Whether the last {@link #install} into a kept storage installed, updated or uninstalled a bundle. */
+    boolean changed() {
+        return changed;
     }
 
     private static Bundle install(BundleContext context, BundleRepository.Source source) throws IOException, BundleException {

@@ -1,6 +1,7 @@
 package io.quiver.launcher;
 
 import io.quiver.lib.feature.platform.PlatformLibraries;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
@@ -80,6 +81,11 @@ final class FrameworkProperties {
         }
 
         p.putAll(settings.frameworkProperties());
+        Path templates = storage.temporary() ? StorageTemplate.folderOfTemplates() : null;
+        if (templates != null) {
+            // a template's jars are hard links to this storage's: out of the file tools' reach as the storage is
+            p.merge(Quiver.PRIVATE_FOLDERS, templates.toString(), (a, b) -> a + File.pathSeparator + b);
+        }
         return p;
     }
 

@@ -22,6 +22,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.felix.framework.Felix;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
 import org.osgi.framework.FrameworkEvent;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.framework.launch.Framework;
@@ -208,12 +209,22 @@ public final class Quiver implements AutoCloseable {
         BundleContext context = fw.getBundleContext();
         // a storage seeded from a template is checked as a kept one is; the fingerprints of a fresh one are taken
         // only for the template it makes
-        List<Bundle> bundles = new BundleInstaller(repository).install(context, plan,
-                storage.temporary() && template == null ? null : storage.folder());
-        if (template != null && !seeded) {
+        this.template = template;
+        BundleInstaller installer = new BundleInstaller(repository);
+        List<Bundle> bundles;
+        try {
+            bundles = installer.install(context, plan, storage.temporary() && template == null ? null : storage.folder());
+        } catch (IOException | BundleException | RuntimeException e) {
+            if (seeded) {
+                template.discard(); // whatever it was in the template, the next start installs afresh
+            }
+            throw e;
+        }
+        if (seeded && installer.changed()) {
+            template.discard();
+        } else if (template != null && !seeded) {
             template.stage(storage.folder(), bundles); // before any bundle starts
         }
-        this.template = seeded ? null : template;
         KeptBundles kept = storage.temporary() ? KeptBundles.NONE : KeptBundles.holdBack(context, storage.folder());
         boolean http = providesHttpRuntime(bundles);
         int plainPort = settings.etc() == null ? settings.port()

@@ -5,6 +5,7 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystems;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -13,6 +14,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -22,6 +24,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.osgi.framework.Bundle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,18 +34,20 @@ import org.slf4j.LoggerFactory;
  * The feature bundles of a fresh temporary storage as an earlier run installed them, with Declarative Services'
  * reading of their components: a start seeded from it loads the bundles Felix's way for a kept storage instead of
  * installing them, and Felix SCR reads the components from its metadata cache instead of parsing every bundle's
- * component XML (~0.1 s of a start on two slow cores, docs/BENCHMARKS.md). It holds nothing of what a run did: the
- * bundles' folders as the install left them (before any of them started), the framework's bundle counter, the
- * installed bundles' fingerprints and SCR's cache, written as the run that made the template stopped.
+ * component XML (~0.1 s of a start on two slow cores, docs/BENCHMARKS.md). It holds the bundles' folders as the
+ * install left them (before any of them started; no bundle's data), the framework's bundle counter, the installed
+ * bundles' fingerprints and SCR's cache as the run that made it stopped.
  *
  * <p>A template belongs to one launcher jar, one JDK and one list of features (a folder named after their digest
  * in the folder of templates, {@value #PROPERTY}, which the {@code quiver} script sets to
  * {@code launcher/target/quiver-storage}). What it holds is checked as a kept storage is: a bundle whose
- * fingerprint differs from the feature's is updated, one no feature names is uninstalled, a missing one installed.
- * A run without a template makes one: it copies the bundles' folders right after installing them into a folder of
- * its own beside the templates, adds SCR's cache once the framework has stopped cleanly after a whole start, and
- * renames the folder into place (a concurrent run that got there first wins; the loser deletes its copy). Jars are
- * hard links where the file system allows, copies elsewhere. The {@value #KEPT} templates used last are kept.
+ * fingerprint differs from the feature's is updated, one no feature names is uninstalled, a missing one installed;
+ * a start that had to change anything discards the template, and the next run makes it again. A run without one
+ * makes one: it copies the bundles' folders right after installing them into a folder of its own beside the
+ * templates, adds SCR's cache once the framework has stopped cleanly after a whole start, and renames the folder
+ * into place (a concurrent run that got there first wins; the loser deletes its copy). Jars are hard links where the
+ * file system allows, copies elsewhere. The {@value #KEPT} templates used last are kept; one is renamed away before
+ * it is deleted, so a start never sees half of one. Nothing else in the folder is touched.
  */
 final class StorageTemplate {
 
@@ -54,10 +60,12 @@ final class StorageTemplate {
     private static final String JAR = "bundle.jar";
     /** The framework's own folder in its storage: the next bundle id, the Java version it last ran on. */
     private static final String SYSTEM_BUNDLE = "bundle0";
-    /** Copies older than this that a run killed before its end left beside the templates are deleted: {@value} ms. */
-    private static final long STALE_COPY_MS = 3_600_000;
     /** How many templates are kept: {@value}. */
     static final int KEPT = 4;
+    /** A template's name: a digest. */
+    private static final Pattern TEMPLATE = Pattern.compile("[0-9a-f]{24}");
+    /** A run's copy (being made, or a template being deleted): {@code .<digest>-<pid>-<uuid>}. */
+    private static final Pattern COPY = Pattern.compile("\\.[0-9a-f]{24}-([0-9]+)-[0-9a-f-]{36}");
 
     private final Path folder;
     private volatile Path staging;
@@ -68,20 +76,22 @@ final class StorageTemplate {
 
     /** The template for these features, or null when {@value #PROPERTY} is not set. */
     static StorageTemplate configured(List<String> features) {
+        Path templates = folderOfTemplates();
+        return templates == null ? null : new StorageTemplate(templates.resolve(key(features)));
+    }
+
+    /** The folder of templates {@value #PROPERTY} names, or null. */
+    static Path folderOfTemplates() {
         String templates = System.getProperty(PROPERTY);
-        if (templates == null || templates.isBlank()) {
-            return null;
-        }
-        return new StorageTemplate(Path.of(templates).toAbsolutePath().normalize().resolve(key(features)));
+        return templates == null || templates.isBlank() ? null : Path.of(templates).toAbsolutePath().normalize();
     }
 
-    /** A template in a given folder (for tests). */
+    /** A template in a given folder, named like one (for tests). */
     static StorageTemplate at(Path folder) {
+        if (!TEMPLATE.matcher(folder.getFileName().toString()).matches()) {
+            throw new IllegalArgumentException("not a template's name: " + folder);
+        }
         return new StorageTemplate(folder);
-    }
-
-    Path folder() {
-        return folder;
     }
 
     /** A digest of the launcher jar (path, size, time), the JDK and the features, as a folder name. */
@@ -104,12 +114,14 @@ final class StorageTemplate {
     }
 
     /**
-     * Copies the template (if there is one) into a fresh, empty storage before the framework initialises.
+     * Copies the template (if there is a whole one) into a fresh, empty storage before the framework initialises.
      *
      * @return whether the storage now holds the template's bundles; false leaves it as empty as it was
      */
     boolean seed(Path storage) {
-        if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)
+                || !Files.isRegularFile(folder.resolve(BundleInstaller.FINGERPRINTS), LinkOption.NOFOLLOW_LINKS)
+                || !Files.isDirectory(folder.resolve(SYSTEM_BUNDLE), LinkOption.NOFOLLOW_LINKS)) {
             return false;
         }
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
@@ -124,9 +136,6 @@ final class StorageTemplate {
                     LOG.warn("The storage template {} lacks part of {}; installing that bundle instead", folder, name);
                 }
             }
-            Files.setLastModifiedTime(folder, FileTime.fromMillis(System.currentTimeMillis())); // used: kept longest
-            LOG.debug("Storage seeded from the template {}", folder);
-            return true;
         } catch (IOException | RuntimeException e) {
             LOG.warn("Cannot start from the storage template {} ({}); installing the bundles instead", folder, e.toString());
             try {
@@ -136,6 +145,13 @@ final class StorageTemplate {
             }
             return false;
         }
+        try {
+            Files.setLastModifiedTime(folder, FileTime.fromMillis(System.currentTimeMillis())); // used: kept longest
+        } catch (IOException | RuntimeException e) {
+            // another user's template, say: it is used all the same
+        }
+        LOG.debug("Storage seeded from the template {}", folder);
+        return true;
     }
 
     /** Whether a bundle's folder in the template has what its install wrote: its record and its jar. */
@@ -150,9 +166,10 @@ final class StorageTemplate {
      * {@link #finish} makes it the template. Whatever goes wrong leaves only the start without a template.
      */
     void stage(Path storage, List<Bundle> installed) {
-        Path copy = folder.resolveSibling("." + folder.getFileName() + "-" + UUID.randomUUID());
+        Path copy = copyName();
         try {
-            Files.createDirectories(copy);
+            createPrivate(folder.getParent());
+            createPrivate(copy);
             copyTree(storage.resolve(SYSTEM_BUNDLE), copy.resolve(SYSTEM_BUNDLE), true);
             for (Bundle b : installed) {
                 String name = "bundle" + b.getBundleId();
@@ -167,17 +184,24 @@ final class StorageTemplate {
     }
 
     /**
-     * Once the framework has stopped: with {@code whole} (a start that got through, a clean stop) the staged copy
-     * gets SCR's cache and becomes the template; otherwise it is deleted. Copies left by killed runs are swept.
+     * Drops the template this run started from, since its bundles had to be changed (a feature file edited, a
+     * bundle of a feature rebuilt): the next run installs them and makes it again.
+     */
+    void discard() {
+        LOG.debug("The storage template {} no longer matches the features: the next start makes it again", folder);
+        delete(folder);
+    }
+
+    /**
+     * Once the framework has stopped: with {@code whole} (a start that got through, a clean stop) a copy staged by
+     * this run gets SCR's cache and becomes the template; otherwise it is deleted. Then copies whose run is gone, and
+     * the templates beyond the {@value #KEPT} used last, are deleted.
      */
     void finish(Path storage, boolean whole) {
         Path copy = staging;
         staging = null;
-        if (copy == null) {
-            return;
-        }
         try {
-            if (whole) {
+            if (copy != null && whole) {
                 addScrCache(storage, copy);
                 Files.move(copy, folder, StandardCopyOption.ATOMIC_MOVE);
                 LOG.debug("Storage template {} written", folder);
@@ -187,7 +211,9 @@ final class StorageTemplate {
         } catch (IOException | RuntimeException e) {
             LOG.debug("No storage template from this run: {}", e.toString());
         } finally {
-            deleteQuietly(copy);
+            if (copy != null) {
+                deleteQuietly(copy);
+            }
             sweep();
         }
     }
@@ -208,19 +234,19 @@ final class StorageTemplate {
     }
 
     /**
-     * Deletes the copies that runs killed before their end left, and the templates beyond the {@value #KEPT} used
-     * last (one per launcher jar, JDK and list of features: ~30 MB each). A run seeding from one deleted meanwhile
-     * installs its bundles instead.
+     * Deletes the copies of runs that are gone (a kill, a crash) and the templates beyond the {@value #KEPT} used
+     * last (one per launcher jar, JDK and list of features: ~30 MB each). Only names a template or a copy has.
      */
     private void sweep() {
         Path parent = folder.getParent();
-        long before = System.currentTimeMillis() - STALE_COPY_MS;
         List<Path> templates = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(parent)) {
             for (Path e : entries) {
-                if (!e.getFileName().toString().startsWith(".")) {
+                String name = e.getFileName().toString();
+                Matcher copy = COPY.matcher(name);
+                if (TEMPLATE.matcher(name).matches()) {
                     templates.add(e);
-                } else if (Files.getLastModifiedTime(e, LinkOption.NOFOLLOW_LINKS).toMillis() < before) {
+                } else if (copy.matches() && runGone(copy.group(1))) {
                     deleteQuietly(e);
                 }
             }
@@ -230,11 +256,54 @@ final class StorageTemplate {
                     used.put(t, Files.getLastModifiedTime(t, LinkOption.NOFOLLOW_LINKS).toMillis());
                 }
                 templates.sort(Comparator.comparing(used::get));
-                templates.subList(0, templates.size() - KEPT).forEach(StorageTemplate::deleteQuietly);
+                templates.subList(0, templates.size() - KEPT).forEach(StorageTemplate::delete);
             }
         } catch (IOException | RuntimeException e) {
-            // the next run's finish tries again
+            // the next run tries again
         }
+    }
+
+    /** Whether no process has the id a copy's name gives (a live one, even another's with a reused id, keeps it). */
+    private static boolean runGone(String pid) {
+        try {
+            long id = Long.parseLong(pid);
+            return id != ProcessHandle.current().pid() && ProcessHandle.of(id).isEmpty();
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    /** A name for a copy of this run's beside the template. */
+    private Path copyName() {
+        return folder.resolveSibling("." + folder.getFileName() + "-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID());
+    }
+
+    /** Deletes a template by renaming it away first: a start seeding from it meanwhile fails whole, never half. */
+    private static void delete(Path template) {
+        Path away = new StorageTemplate(template).copyName();
+        try {
+            Files.move(template, away, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException | RuntimeException e) {
+            return; // gone already, or not ours to move
+        }
+        deleteQuietly(away);
+    }
+
+    /** A folder only its owner can read (a template describes the server's bundles and components). */
+    private static void createPrivate(Path dir) throws IOException {
+        if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+            try {
+                Files.createDirectories(dir.getParent());
+                Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                return;
+            } catch (FileAlreadyExistsException e) {
+                return; // a concurrent run made it
+            }
+        }
+        Files.createDirectories(dir);
     }
 
     /**

@@ -55,6 +55,23 @@ class BundleInstallerTest {
         assertTrue(Files.readString(storage.resolve(BundleInstaller.FINGERPRINTS)).contains("test\\:b"));
     }
 
+    /**
+     * A feature that names a bundle at another location (its artifact renamed), with the same symbolic name and
+     * version: the one installed before is uninstalled first, since the framework refuses the same bundle twice.
+     */
+    @Test
+    void aBundleNamedAtAnotherLocationReplacesTheOneBefore() throws Exception {
+        Path storage = dir.resolve("renamed");
+        bundle("a");
+        TestBundles.write(jar("renamed"), "test.a", Map.of("Test-Made", "renamed"));
+        run(storage, false, "a");
+
+        Map<String, Long> after = run(storage, false, "renamed");
+
+        assertEquals(List.of("test.a"), List.copyOf(after.keySet()));
+        assertEquals("renamed", made.get("test.a"), "the bundle of the new location");
+    }
+
     @Test
     void aTemporaryStorageGetsNoFingerprints() throws Exception {
         Path storage = dir.resolve("tmp-storage");

@@ -28,6 +28,21 @@ class FrameworkPropertiesTest {
                 new DirectoryWatch(settings.etc(), settings.deploy()), shared);
     }
 
+    /** A storage template's jars are hard links to the storage's: the file tools keep out of both. */
+    @Test
+    void theFolderOfStorageTemplatesIsPrivateBesideTheApplicationsOwn() {
+        Path templates = home.resolve("templates");
+        Path own = home.resolve("records");
+        System.setProperty(StorageTemplate.PROPERTY, templates.toString());
+        try {
+            Map<String, Object> p = of(Map.of(Quiver.PRIVATE_FOLDERS, own.toString()));
+            assertEquals(own + java.io.File.pathSeparator + templates, p.get(Quiver.PRIVATE_FOLDERS));
+        } finally {
+            System.clearProperty(StorageTemplate.PROPERTY);
+        }
+        assertFalse(of(Map.of()).containsKey(Quiver.PRIVATE_FOLDERS), "no templates, nothing private");
+    }
+
     @Test
     void eventAdminRunsASmallPoolUnlessTheStartSaysOtherwise() {
         assertEquals("4", of(Map.of()).get(FrameworkProperties.EVENT_ADMIN_THREADS));

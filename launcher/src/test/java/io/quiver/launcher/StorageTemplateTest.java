@@ -13,6 +13,7 @@ import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.stream.Stream;
 import org.apache.felix.framework.Felix;
 import org.junit.jupiter.api.AfterEach;
@@ -25,6 +26,9 @@ import org.osgi.framework.Bundle;
  * installing them again, a damaged template costs only the bundles it lacks, and only a whole run makes one.
  */
 class StorageTemplateTest {
+
+    /** A template's name (a digest's first 24 hexadecimal digits). */
+    private static final String KEY = "0123456789abcdef01234567";
 
     @TempDir
     Path dir;
@@ -89,7 +93,7 @@ class StorageTemplateTest {
         Felix felix = framework(storage);
         Bundle b = installOne(felix, storage);
         Path templates = dir.resolve("templates");
-        Path folder = templates.resolve("key");
+        Path folder = templates.resolve(KEY);
 
         StorageTemplate failed = StorageTemplate.at(folder);
         failed.stage(storage, List.of(b));
@@ -113,30 +117,68 @@ class StorageTemplateTest {
     }
 
     @Test
-    void theTemplatesUsedLastAreKept() throws Exception {
+    void theTemplatesUsedLastAreKeptAndTheCopiesOfRunsThatAreGoneAreSwept() throws Exception {
         Path templates = dir.resolve("templates");
         long now = System.currentTimeMillis();
         for (int i = 0; i < StorageTemplate.KEPT; i++) {
-            Path old = Files.createDirectories(templates.resolve("old" + i));
+            Path old = Files.createDirectories(templates.resolve(String.format("%024x", i)));
             Files.setLastModifiedTime(old, FileTime.fromMillis(now - (i + 1) * 60_000L));
         }
-        Path leftByAKill = Files.createDirectories(templates.resolve(".old0-abc"));
-        Files.setLastModifiedTime(leftByAKill, FileTime.fromMillis(now - 7_200_000L));
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        Path leftByAKill = Files.createDirectories(templates.resolve("." + KEY + "-" + gone.pid() + "-" + UUID.randomUUID()));
+        Path ofALiveRun = Files.createDirectories(templates.resolve("." + KEY + "-1-" + UUID.randomUUID()));
+        Path notOurs = Files.writeString(templates.resolve("notes.txt"), "mine");
+        Path notOursEither = Files.createDirectories(templates.resolve(".config"));
         Path storage = dir.resolve("storage");
         Felix felix = framework(storage);
         Bundle b = installOne(felix, storage);
 
-        StorageTemplate fresh = StorageTemplate.at(templates.resolve("new"));
+        Path newest = templates.resolve(String.format("%024x", 99));
+        StorageTemplate fresh = StorageTemplate.at(newest);
         fresh.stage(storage, List.of(b));
         fresh.finish(storage, true);
 
         List<Path> kept = templates(templates);
-        assertEquals(StorageTemplate.KEPT, kept.size(), kept::toString);
-        assertTrue(kept.contains(templates.resolve("new")));
-        assertFalse(kept.contains(templates.resolve("old" + (StorageTemplate.KEPT - 1))), "the one used longest ago goes");
-        assertFalse(Files.exists(leftByAKill), "a copy a killed run left is swept");
+        assertTrue(kept.contains(newest), kept::toString);
+        assertFalse(kept.contains(templates.resolve(String.format("%024x", StorageTemplate.KEPT - 1))),
+                "the one used longest ago goes: " + kept);
+        assertEquals(StorageTemplate.KEPT + 1, kept.size(), "the four kept, and notes.txt: " + kept);
+        assertFalse(Files.exists(leftByAKill), "the copy of a run that is gone is swept");
+        assertTrue(Files.exists(ofALiveRun), "a live run's copy stays");
+        assertTrue(Files.exists(notOurs) && Files.exists(notOursEither), "what is not a template or a copy stays");
         felix.stop();
         felix.waitForStop(10_000);
+    }
+
+    /**
+     * A template whose bundles no longer match the features (a bundle rebuilt, a feature file edited) is checked as a
+     * kept storage is, then discarded: the start after makes it again.
+     */
+    @Test
+    void aTemplateThatHadToBeCorrectedIsMadeAgain() throws Exception {
+        Path templates = dir.resolve("templates");
+        System.setProperty(StorageTemplate.PROPERTY, templates.toString());
+        try (Quiver first = start("first")) {
+            assertFalse(featureBundles(first).isEmpty());
+        }
+        Path template = templates(templates).get(0);
+        Path fingerprints = template.resolve(BundleInstaller.FINGERPRINTS);
+        String core = "quiver\\:io.quiver\\:core\\:";
+        List<String> lines = Files.readAllLines(fingerprints).stream()
+                .map(l -> l.startsWith(core) ? l.substring(0, l.indexOf('=') + 1) + "0/0" : l).toList();
+        Files.write(fingerprints, lines);
+
+        try (Quiver second = start("second")) {
+            featureBundles(second).keySet().forEach(location -> assertTrue(active(second, location), location));
+            assertEquals(List.of(), templates(templates), "the template that no longer matched is gone");
+        }
+        assertEquals(List.of(), templates(templates), "a run that started from a template makes none");
+        try (Quiver third = start("third")) {
+            assertFalse(featureBundles(third).isEmpty());
+        }
+        assertEquals(List.of(template), templates(templates), "made again");
+        assertFalse(Files.readString(template.resolve(BundleInstaller.FINGERPRINTS)).contains("=0/0"));
     }
 
     private static Felix framework(Path storage) throws Exception {
