@@ -1,9 +1,13 @@
 package io.quiver.launcher;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -165,10 +169,21 @@ final class KeptBundles {
         }
     }
 
-    /** Written to a new file and moved into place: a kill while it is written leaves the one before. */
+    /**
+     * Written to a new file, forced to the disk, and moved into place: a kill (or a power cut) while it is written
+     * leaves the one before, never an empty one.
+     */
     private static void write(Path file, Set<String> locations) throws IOException {
         Path next = file.resolveSibling(file.getFileName() + ".next");
-        Files.write(next, locations);
+        try (FileChannel out = FileChannel.open(next, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            ByteBuffer bytes = ByteBuffer.wrap((String.join("\n", locations) + (locations.isEmpty() ? "" : "\n"))
+                    .getBytes(StandardCharsets.UTF_8));
+            while (bytes.hasRemaining()) {
+                out.write(bytes);
+            }
+            out.force(true);
+        }
         Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 }
