@@ -41,12 +41,7 @@ class StorageTemplateTest {
     @Test
     void theNextRunLoadsTheBundlesTheFirstInstalled() throws Exception {
         Path templates = dir.resolve("templates");
-        System.setProperty(StorageTemplate.PROPERTY, templates.toString());
-        Map<String, Long> installed;
-        try (Quiver first = start("first")) {
-            installed = featureBundles(first);
-            assertEquals(List.of(), templates(templates), "a template is made once its run has stopped");
-        }
+        Map<String, Long> installed = firstRun(templates);
         List<Path> made = templates(templates);
         assertEquals(1, made.size(), made::toString);
         Path template = made.get(0);
@@ -67,11 +62,7 @@ class StorageTemplateTest {
     @Test
     void aTemplateThatLacksABundleCostsOnlyThatBundle() throws Exception {
         Path templates = dir.resolve("templates");
-        System.setProperty(StorageTemplate.PROPERTY, templates.toString());
-        Map<String, Long> installed;
-        try (Quiver first = start("first")) {
-            installed = featureBundles(first);
-        }
+        Map<String, Long> installed = firstRun(templates);
         Path template = templates(templates).get(0);
         String core = BundleInstaller.PREFIX + "io.quiver:core:" + FrameworkProperties.version("quiver.version");
         Path coreFolder = bundleFolder(template, core);
@@ -158,10 +149,7 @@ class StorageTemplateTest {
     @Test
     void aTemplateThatHadToBeCorrectedIsMadeAgain() throws Exception {
         Path templates = dir.resolve("templates");
-        System.setProperty(StorageTemplate.PROPERTY, templates.toString());
-        try (Quiver first = start("first")) {
-            assertFalse(featureBundles(first).isEmpty());
-        }
+        firstRun(templates);
         Path template = templates(templates).get(0);
         Path fingerprints = template.resolve(BundleInstaller.FINGERPRINTS);
         String core = "quiver\\:io.quiver\\:core\\:";
@@ -194,6 +182,16 @@ class StorageTemplateTest {
         Files.writeString(storage.resolve(BundleInstaller.FINGERPRINTS), "x=1\n");
         try (InputStream in = Files.newInputStream(jar)) {
             return felix.getBundleContext().installBundle(BundleInstaller.PREFIX + "test:feature:1.0.0", in);
+        }
+    }
+
+    /** Names the folder of templates and runs a first server, which makes one as it stops: its bundles' install times. */
+    private Map<String, Long> firstRun(Path templates) throws Exception {
+        System.setProperty(StorageTemplate.PROPERTY, templates.toString());
+        try (Quiver first = start("first")) {
+            Map<String, Long> installed = featureBundles(first);
+            assertEquals(List.of(), templates(templates), "a template is made once its run has stopped");
+            return installed;
         }
     }
 
