@@ -3,6 +3,8 @@ package io.quiver.launcher;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Dictionary;
 import java.util.Enumeration;
 import java.util.HashMap;
@@ -13,14 +15,15 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.InvalidSyntaxException;
 import org.osgi.framework.ServiceReference;
 import org.osgi.framework.wiring.BundleWiring;
 
 /**
  * Configuration Admin, used from outside the framework. The launcher's class path does not carry
  * {@code org.osgi.service.cm} (the Config Admin bundle exports it, and the framework wiring stays
- * exactly what the features say), so the few calls needed go through the API classes as the Config
- * Admin bundle sees them.
+ * exactly what the features say), and an embedding application's may carry another copy, so the few calls
+ * needed go through the API classes as the Config Admin bundle sees them.
  */
 final class ConfigAdminBridge {
 
@@ -48,10 +51,19 @@ final class ConfigAdminBridge {
 
     /** The Configuration Admin service if one is registered now. */
     static Optional<ConfigAdminBridge> find(BundleContext context) {
-        ServiceReference<?> ref = context.getServiceReference(SERVICE);
-        if (ref == null) {
+        // all of them, not only those whose API class the system bundle's class loader shares: an embedding
+        // application whose class path carries org.osgi.service.cm (the OSGi compendium, say) would otherwise see no
+        // Configuration Admin, and the server would run without etc/ (its keys, grants and settings)
+        ServiceReference<?>[] refs;
+        try {
+            refs = context.getAllServiceReferences(SERVICE, null);
+        } catch (InvalidSyntaxException e) {
+            throw new IllegalStateException(e); // no filter
+        }
+        if (refs == null || refs.length == 0) {
             return Optional.empty();
         }
+        ServiceReference<?> ref = Arrays.stream(refs).max(Comparator.naturalOrder()).orElseThrow(); // the highest ranked
         Object admin = context.getService(ref);
         if (admin == null) {
             return Optional.empty();
