@@ -63,7 +63,12 @@ final class ConfigAdminBridge {
         if (refs == null || refs.length == 0) {
             return Optional.empty();
         }
-        ServiceReference<?> ref = Arrays.stream(refs).max(Comparator.naturalOrder()).orElseThrow(); // the highest ranked
+        // the features' own (a bundle installed at run time registering one would otherwise be asked too), the highest
+        // ranked; any other only when no feature provides one (an embedder's framework of its own making)
+        ServiceReference<?> ref = Arrays.stream(refs)
+                .filter(r -> r.getBundle() != null && r.getBundle().getLocation().startsWith(BundleInstaller.PREFIX))
+                .max(Comparator.naturalOrder())
+                .orElseGet(() -> Arrays.stream(refs).max(Comparator.naturalOrder()).orElseThrow());
         Object admin = context.getService(ref);
         if (admin == null) {
             return Optional.empty();
