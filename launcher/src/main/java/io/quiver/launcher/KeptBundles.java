@@ -104,14 +104,10 @@ final class KeptBundles {
                 continue;
             }
             int options = h.getValue() ? Bundle.START_ACTIVATION_POLICY : 0;
-            FutureTask<Void> start = new FutureTask<>(() -> {
+            starts.put(bundle, Quiver.inBackground("quiver-restart-" + bundle.getBundleId(), () -> {
                 bundle.start(options);
                 return null;
-            });
-            Thread thread = new Thread(start, "quiver-restart-" + bundle.getBundleId());
-            thread.setDaemon(true);
-            thread.start();
-            starts.put(bundle, start);
+            }));
         }
         List<String> problems = new ArrayList<>();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
@@ -170,15 +166,14 @@ final class KeptBundles {
     }
 
     /**
-     * Written to a new file, forced to the disk, and moved into place: a kill (or a power cut) while it is written
-     * leaves the one before, never an empty one.
+     * Written (never with no location: then there is no file) to a new file, forced to the disk, and moved into
+     * place: a kill (or a power cut) while it is written leaves the one before, never an empty one.
      */
     private static void write(Path file, Set<String> locations) throws IOException {
         Path next = file.resolveSibling(file.getFileName() + ".next");
         try (FileChannel out = FileChannel.open(next, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
-            ByteBuffer bytes = ByteBuffer.wrap((String.join("\n", locations) + (locations.isEmpty() ? "" : "\n"))
-                    .getBytes(StandardCharsets.UTF_8));
+            ByteBuffer bytes = ByteBuffer.wrap((String.join("\n", locations) + "\n").getBytes(StandardCharsets.UTF_8));
             while (bytes.hasRemaining()) {
                 out.write(bytes);
             }

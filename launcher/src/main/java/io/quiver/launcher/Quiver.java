@@ -196,7 +196,9 @@ public final class Quiver implements AutoCloseable {
         storage = Storage.of(settings.data());
         watch.keepTemporaryFilesIn(storage.folder());
         StorageTemplate template = storage.temporary() ? StorageTemplate.configured(settings.features()) : null;
-        boolean seeded = template != null && template.seed(storage.folder());
+        if (template != null) {
+            template.seed(storage.folder());
+        }
 
         SharedLibraries libraries = SharedLibraries.find(Quiver.class.getClassLoader(), repository);
         Framework fw = new Felix(FrameworkProperties.of(settings, storage, watch, libraries));
@@ -215,15 +217,13 @@ public final class Quiver implements AutoCloseable {
         try {
             bundles = installer.install(context, plan, storage.temporary() && template == null ? null : storage.folder());
         } catch (IOException | BundleException | RuntimeException e) {
-            if (seeded) {
-                template.discard(); // whatever it was in the template, the next start installs afresh
+            if (template != null) {
+                template.installFailed();
             }
             throw e;
         }
-        if (seeded && installer.changed()) {
-            template.discard();
-        } else if (template != null && !seeded) {
-            template.stage(storage.folder(), bundles); // before any bundle starts
+        if (template != null) {
+            template.installed(storage.folder(), bundles, installer.changed()); // before any bundle starts
         }
         KeptBundles kept = storage.temporary() ? KeptBundles.NONE : KeptBundles.holdBack(context, storage.folder());
         boolean http = providesHttpRuntime(bundles);
@@ -290,7 +290,8 @@ public final class Quiver implements AutoCloseable {
     /** How old a temporary storage's lock file must be before a start may sweep it away: {@value} ms. */
     private static final long SWEEP_MIN_AGE_MS = 60_000;
 
-    private static <T> FutureTask<T> inBackground(String name, Callable<T> work) {
+    /** Runs {@code work} on a daemon thread of its own. */
+    static <T> FutureTask<T> inBackground(String name, Callable<T> work) {
         FutureTask<T> task = new FutureTask<>(work);
         Thread thread = new Thread(task, name);
         thread.setDaemon(true);

@@ -250,7 +250,13 @@ final class Storage {
         Files.deleteIfExists(root);
     }
 
-    /** Deletes everything in {@code root} (never following a link) but the file {@code kept} directly in it. */
+    /** Deletes a folder and everything in it, never following a link. */
+    static void deleteTree(Path root) throws IOException {
+        delete(root, null);
+        Files.deleteIfExists(root);
+    }
+
+    /** Deletes everything in {@code root} (never following a link) but the file {@code kept} directly in it, if any. */
     private static void delete(Path root, Path kept) throws IOException {
         Files.walkFileTree(root, new SimpleFileVisitor<>() {
             @Override

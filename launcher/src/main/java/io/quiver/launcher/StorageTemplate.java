@@ -68,6 +68,8 @@ final class StorageTemplate {
     private static final Pattern COPY = Pattern.compile("\\.[0-9a-f]{24}-([0-9]+)-[0-9a-f-]{36}");
 
     private final Path folder;
+    /** Whether this run's storage started from the template. */
+    private boolean seeded;
     private volatile Path staging;
 
     private StorageTemplate(Path folder) {
@@ -114,15 +116,14 @@ final class StorageTemplate {
     }
 
     /**
-     * Copies the template (if there is a whole one) into a fresh, empty storage before the framework initialises.
-     *
-     * @return whether the storage now holds the template's bundles; false leaves it as empty as it was
+     * Copies the template (if there is a whole one) into a fresh, empty storage before the framework initialises;
+     * without one the storage stays as empty as it was.
      */
-    boolean seed(Path storage) {
+    void seed(Path storage) {
         if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)
                 || !Files.isRegularFile(folder.resolve(BundleInstaller.FINGERPRINTS), LinkOption.NOFOLLOW_LINKS)
                 || !Files.isDirectory(folder.resolve(SYSTEM_BUNDLE), LinkOption.NOFOLLOW_LINKS)) {
-            return false;
+            return;
         }
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
             for (Path entry : entries) {
@@ -143,7 +144,7 @@ final class StorageTemplate {
             } catch (IOException ignored) {
                 // the framework then loads what was copied, and the installer corrects it
             }
-            return false;
+            return;
         }
         try {
             Files.setLastModifiedTime(folder, FileTime.fromMillis(System.currentTimeMillis())); // used: kept longest
@@ -151,7 +152,27 @@ final class StorageTemplate {
             // another user's template, say: it is used all the same
         }
         LOG.debug("Storage seeded from the template {}", folder);
-        return true;
+        seeded = true;
+    }
+
+    /**
+     * After the feature bundles were installed (none started yet): a run without a template stages its own; one that
+     * started from the template drops it if its bundles had to be {@code changed} (a feature file edited, a bundle of
+     * a feature rebuilt), and the next run installs them and makes it again.
+     */
+    void installed(Path storage, List<Bundle> bundles, boolean changed) {
+        if (!seeded) {
+            stage(storage, bundles);
+        } else if (changed) {
+            discard();
+        }
+    }
+
+    /** The install failed: a template it started from goes, whatever in it was the cause. */
+    void installFailed() {
+        if (seeded) {
+            discard();
+        }
     }
 
     /** Whether a bundle's folder in the template has what its install wrote: its record and its jar. */
@@ -183,11 +204,7 @@ final class StorageTemplate {
         }
     }
 
-    /**
-     * Drops the template this run started from, since its bundles had to be changed (a feature file edited, a
-     * bundle of a feature rebuilt): the next run installs them and makes it again.
-     */
-    void discard() {
+    private void discard() {
         LOG.debug("The storage template {} no longer matches the features: the next start makes it again", folder);
         delete(folder);
     }
@@ -358,19 +375,7 @@ final class StorageTemplate {
             return;
         }
         try {
-            Files.walkFileTree(root, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.deleteIfExists(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-                    Files.deleteIfExists(dir);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
+            Storage.deleteTree(root);
         } catch (IOException e) {
             LOG.debug("Cannot delete {}: {}", root, e.toString());
         }

@@ -51,13 +51,13 @@ public final class JsonRpc {
         return parse(node);
     }
 
+    /** How Jackson's message for a key named twice begins, the key following it in quotes. */
+    private static final String DUPLICATE = "Duplicate property \"";
+
     /**
      * What a client is told of a body that could not be read: not valid JSON, or an object that names a key twice
      * (refused, {@link Json#MAPPER}: which of the two values counts is for each reader to guess).
      */
-    /** How Jackson's message for a key named twice begins, the key following it in quotes. */
-    private static final String DUPLICATE = "Duplicate property \"";
-
     static String parseError(JacksonException e) {
         String message = e.getOriginalMessage();
         if (e instanceof MismatchedInputException && message != null && message.startsWith(DUPLICATE)) {
