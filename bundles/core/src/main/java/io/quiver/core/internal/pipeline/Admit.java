@@ -54,7 +54,7 @@ final class Admit {
         } catch (CancellationException e) {
             throw e;
         } catch (HostWait.HostTimeout e) {
-            LOG.warn("The host channel did not admit {} ({}) in time; denied", call.name(), call.scope().invocationId());
+            LOG.warn("Call of {} ({}) denied: {}", call.name(), call.scope().invocationId(), e.getMessage());
             return deny(call, e.getMessage());
         } catch (RuntimeException e) {
             LOG.error("The host channel failed to admit {} ({}); denied", call.name(), call.scope().invocationId(), e);
@@ -83,7 +83,7 @@ final class Admit {
         } catch (CancellationException e) {
             throw e;
         } catch (HostWait.HostTimeout e) {
-            LOG.warn("The host channel did not release {} ({}) in time", call.name(), call.scope().invocationId());
+            LOG.warn("Call of {} ({}) not released: {}", call.name(), call.scope().invocationId(), e.getMessage());
             return refuse(call, "release", e.getMessage(), "was not released");
         } catch (RuntimeException e) {
             LOG.error("The host channel failed to release {} ({})", call.name(), call.scope().invocationId(), e);

@@ -35,8 +35,9 @@ final class BoundOutput {
     /** The tool's result in its wire form, within the limit. */
     CallToolResult bound(Call call, ToolResult result) {
         long own = limits.of(call.name()).maxOutputBytes();
-        CallToolResult bounded = apply(CallToolResult.of(result, call.tool().mapper().get()),
-                own > 0 ? own : settings.config().maxOutputBytes());
+        CallToolResult bounded = own > 0
+                ? apply(CallToolResult.of(result, call.tool().mapper().get()), own, "the tool's")
+                : apply(CallToolResult.of(result, call.tool().mapper().get()), settings.config().maxOutputBytes());
         if (bounded.isError() && !result.isError()) {
             call.end(CallEvent.Ending.FAILED, "the structured output exceeds the output limit");
         }
@@ -44,6 +45,11 @@ final class BoundOutput {
     }
 
     static CallToolResult apply(CallToolResult result, long limit) {
+        return apply(result, limit, "the server's");
+    }
+
+    /** @param whose whose limit it is, as the result says it: {@code the server's}, {@code the tool's} */
+    static CallToolResult apply(CallToolResult result, long limit, String whose) {
         if (limit <= 0) {
             return result;
         }
@@ -52,7 +58,7 @@ final class BoundOutput {
             long size = Json.MAPPER.writeValueAsBytes(result.structuredContent()).length;
             if (size > limit) {
                 return CallToolResult.error("The tool's structured output (" + size
-                        + " bytes) exceeds the server's output limit of " + limit + " bytes.");
+                        + " bytes) exceeds " + whose + " output limit of " + limit + " bytes.");
             }
         }
         List<Content> kept = new ArrayList<>();
@@ -65,10 +71,10 @@ final class BoundOutput {
                 continue;
             }
             if (!cut && block instanceof TextContent text) {
-                kept.add(new TextContent(truncate(text.text(), budget) + "\n[output truncated: the server's limit is "
+                kept.add(new TextContent(truncate(text.text(), budget) + "\n[output truncated: " + whose + " limit is "
                         + limit + " bytes]", text.annotations(), text.meta()));
             } else {
-                kept.add(new TextContent("[" + block.type() + " content omitted: the server's output limit is "
+                kept.add(new TextContent("[" + block.type() + " content omitted: " + whose + " output limit is "
                         + limit + " bytes]"));
             }
             cut = true;

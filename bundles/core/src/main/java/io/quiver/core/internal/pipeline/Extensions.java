@@ -6,6 +6,7 @@ import io.quiver.api.call.HostChannel;
 import io.quiver.core.internal.catalog.RankedRegistry;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /**
  * The call SPIs other bundles provide, as the pipeline uses them: the highest-ranked {@link CallPolicy}
@@ -21,6 +22,7 @@ public final class Extensions {
     private final RankedRegistry<CallPolicy> policies = new RankedRegistry<>();
     private final RankedRegistry<HostChannel> hosts = new RankedRegistry<>();
     private final List<CallListener> listeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<HostChannel>> hostGone = new CopyOnWriteArrayList<>();
     private volatile boolean hostRequired;
 
     /** The policy in force, or {@code null}: everything is allowed. */
@@ -62,8 +64,18 @@ public final class Extensions {
         hosts.put(new RankedRegistry.Entry<>(THE, serviceId, ranking, service));
     }
 
+    /** The host channel of a service is gone: it takes part in no call from now on, and no wait on it goes on. */
     public void removeHost(long serviceId) {
+        RankedRegistry.Entry<HostChannel> entry = hosts.entry(serviceId);
         hosts.remove(serviceId);
+        if (entry != null) {
+            hostGone.forEach(listener -> listener.accept(entry.value()));
+        }
+    }
+
+    /** Tells {@code listener} of each host channel that goes (the pipeline ends the waits on it). */
+    public void onHostGone(Consumer<HostChannel> listener) {
+        hostGone.add(listener);
     }
 
     public void addListener(CallListener service) {

@@ -1,6 +1,9 @@
 package io.quiver.core.internal.pipeline;
 
+import io.quiver.api.call.HostChannel;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -21,9 +24,15 @@ final class HostWait {
     private static final int ASKING = 0;
     private static final int ANSWERED = 1;
     private static final int TIMED_OUT = 2;
+    private static final int GONE = 3;
+
+    /** A thread waiting for a host's answer. */
+    private record Waiter(HostChannel host, Thread thread, AtomicInteger state) {
+    }
 
     private final ScheduledExecutorService timer;
     private final LongSupplier timeoutMs;
+    private final Set<Waiter> waiting = ConcurrentHashMap.newKeySet();
 
     HostWait(ScheduledExecutorService timer, LongSupplier timeoutMs) {
         this.timer = timer;
@@ -39,7 +48,7 @@ final class HostWait {
         }
     }
 
-    /** The host did not answer within its time. */
+    /** The host gave no answer: not within its time, or it went away meanwhile ({@link #hostGone}). */
     static final class HostTimeout extends Failed {
         private static final long serialVersionUID = 1L;
 
@@ -69,6 +78,8 @@ final class HostWait {
         } catch (RejectedExecutionException e) {
             alarm = null; // the engine is stopping: cancellation ends the wait
         }
+        Waiter waiter = new Waiter(call.host(), asking, state);
+        waiting.add(waiter);
         T answer = null;
         RuntimeException failure = null;
         try (AutoCloseable hook = call.scope().onCancel(asking::interrupt)) {
@@ -78,11 +89,14 @@ final class HostWait {
         } catch (Exception e) {
             failure = new IllegalStateException(e); // closing the hook does not throw
         } finally {
-            boolean timedOut = !state.compareAndSet(ASKING, ANSWERED);
+            waiting.remove(waiter);
+            boolean answered = state.compareAndSet(ASKING, ANSWERED);
+            boolean gone = !answered && state.get() == GONE;
+            boolean timedOut = !answered && !gone;
             if (alarm != null) {
                 alarm.cancel(false);
             }
-            if (timedOut || call.scope().isCancelled()) {
+            if (!answered || call.scope().isCancelled()) {
                 Thread.interrupted(); // the interrupt was for the host's wait, not for whoever handles this
             }
             if (call.scope().isCancelled()) {
@@ -91,11 +105,26 @@ final class HostWait {
             if (timedOut) {
                 throw new HostTimeout("The host did not " + what + " within " + seconds(timeout) + ".");
             }
+            if (gone) {
+                throw new HostTimeout("The host application went away before it could " + what + ".");
+            }
         }
         if (failure != null) {
             throw failure;
         }
         return answer;
+    }
+
+    /**
+     * The host channel is gone (its service unregistered): every wait on it ends now, its calls with an error, instead
+     * of when {@code hostTimeoutMs} runs out. A host that stops its calls as it goes has ended them already.
+     */
+    void hostGone(HostChannel host) {
+        for (Waiter waiter : waiting) {
+            if (waiter.host() == host && waiter.state().compareAndSet(ASKING, GONE)) {
+                waiter.thread().interrupt();
+            }
+        }
     }
 
     private static String seconds(long ms) {

@@ -49,7 +49,7 @@ final class Record {
         } catch (CancellationException e) {
             throw e;
         } catch (HostWait.HostTimeout e) {
-            LOG.warn("The host channel did not record {} ({}) in time", call.name(), call.scope().invocationId());
+            LOG.warn("Result of {} ({}) not recorded: {}", call.name(), call.scope().invocationId(), e.getMessage());
             call.step("record", false, e.getMessage());
             return Review.undelivered(call, e.getMessage());
         } catch (RecordingFailed e) {

@@ -37,7 +37,7 @@ final class Review {
         } catch (CancellationException e) {
             throw e;
         } catch (HostWait.HostTimeout e) {
-            LOG.warn("The host channel did not review {} ({}) in time", call.name(), call.scope().invocationId());
+            LOG.warn("Result of {} ({}) not reviewed: {}", call.name(), call.scope().invocationId(), e.getMessage());
             call.step("review", false, e.getMessage());
             return undelivered(call, e.getMessage());
         } catch (RuntimeException e) {

@@ -69,6 +69,7 @@ public final class ToolPipeline {
         this.resolve = new Resolve(catalog);
         this.authorize = new Authorize(extensions);
         HostWait hostWait = new HostWait(workers.timer(), () -> settings.config().hostTimeoutMs());
+        extensions.onHostGone(hostWait::hostGone);
         this.admit = new Admit(extensions, validate, hostWait);
         this.attempts = new ToolAttempts(new Execute(workers.tools(), workers.watchdog(), workers.requests(), settings, limits),
                 new BoundOutput(settings, limits));
