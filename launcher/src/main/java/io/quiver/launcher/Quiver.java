@@ -18,12 +18,15 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.felix.framework.Felix;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleException;
 import org.osgi.framework.FrameworkEvent;
+import org.osgi.framework.InvalidSyntaxException;
+import org.osgi.framework.ServiceReference;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.framework.launch.Framework;
 import org.osgi.framework.startlevel.FrameworkStartLevel;
@@ -331,7 +334,13 @@ public final class Quiver implements AutoCloseable {
         }
         // what earlier runs installed at run time, held back from the framework's start, once the deployer has
         // removed the bundles of files deleted meanwhile; a bundle that does not finish starting holds nothing up
-        List<String> late = kept.restart(KeptBundles.timeoutMs()); // not the endpoint's deadline: they are not its part
+        List<String> late = new ArrayList<>(kept.restart(KeptBundles.timeoutMs())); // not the endpoint's deadline
+        // then what deploy/ holds now, so that its tools are listed and its extensions hold once the start is over (a
+        // kept bundle still starting is left alone: the pass does not wait for it again)
+        String pass = deployFirstPass(context, KeptBundles.timeoutMs());
+        if (pass != null) {
+            late.add(pass);
+        }
         if (!late.isEmpty()) {
             List<String> all = new ArrayList<>(problems);
             all.addAll(late);
@@ -339,6 +348,46 @@ public final class Quiver implements AutoCloseable {
         }
         // now that the deployer guards it, deploy/ is watched (FileInstall's active level)
         fw.adapt(FrameworkStartLevel.class).setStartLevel(DirectoryWatch.DEPLOY_START_LEVEL);
+    }
+
+    /** The service property of the deployer's first pass over deploy/: {@value}. */
+    static final String DEPLOY_PASS = "quiver.deploy.pass";
+
+    /**
+     * Runs the deployer bundle's first pass over deploy/ ({@value #DEPLOY_PASS}: a {@link Callable}), which installs and
+     * starts what the folder holds, waiting at most {@code timeoutMs}; a pass that takes longer goes on while the server
+     * serves. Answers a problem to list, or null. Without the deployer (a feature set without it) there is none.
+     */
+    private static String deployFirstPass(BundleContext context, long timeoutMs) {
+        ServiceReference<?>[] refs;
+        try {
+            refs = context.getServiceReferences(Callable.class.getName(), "(" + DEPLOY_PASS + "=true)");
+        } catch (InvalidSyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+        Object service = refs == null ? null : context.getService(refs[0]);
+        if (!(service instanceof Callable<?> pass)) {
+            return null;
+        }
+        FutureTask<?> task = inBackground("quiver-deploy-pass", pass);
+        try {
+            Object files = task.get(Math.max(1, timeoutMs), TimeUnit.MILLISECONDS);
+            LOG.debug("deploy/'s first pass handed over {} files", files);
+            return null;
+        } catch (TimeoutException e) {
+            String problem = "deploy/ is still being installed after " + KeptBundles.timeoutMs() + " ms ("
+                    + KeptBundles.TIMEOUT_PROPERTY + "); the server serves meanwhile, and its bundles go on starting";
+            LOG.warn(problem);
+            return problem;
+        } catch (ExecutionException e) {
+            LOG.warn("deploy/'s first pass failed; FileInstall installs the folder instead", e.getCause());
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // stopping
+            return null;
+        } finally {
+            context.ungetService(refs[0]);
+        }
     }
 
     /** Until the host bridge runs the engine admits no call (quiver.host.required): start returns once it does. */

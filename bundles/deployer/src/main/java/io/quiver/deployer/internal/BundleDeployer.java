@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -57,7 +58,7 @@ import org.slf4j.LoggerFactory;
  * returned from its start is not touched (stopping, updating or uninstalling it would wait as long): the file's
  * problem says so, and a restart takes the change.
  */
-@Component(service = ArtifactInstaller.class, configurationPid = DeployerConfig.PID, immediate = true)
+@Component(service = {ArtifactInstaller.class, BundleDeployer.class}, configurationPid = DeployerConfig.PID, immediate = true)
 public final class BundleDeployer implements ArtifactInstaller {
 
     private static final Logger LOG = LoggerFactory.getLogger("io.quiver.deploy");
@@ -71,6 +72,8 @@ public final class BundleDeployer implements ArtifactInstaller {
     /** The CRC-32 of each file's content as last installed or updated, by location; kept with the framework's storage. */
     private final Properties installed = new Properties();
     private final File installedFile;
+    /** The files the first pass handled, until FileInstall hands them over. */
+    private final PassedFiles passed = new PassedFiles();
 
     @Activate
     public BundleDeployer(BundleContext context, @Reference DeployProblems problems, Map<String, Object> properties) {
@@ -123,16 +126,21 @@ public final class BundleDeployer implements ArtifactInstaller {
 
     @Override
     public void install(File artifact) {
-        deploy(artifact);
+        if (!passed.handedOverAgain(artifact)) {
+            deploy(artifact);
+        }
     }
 
     @Override
     public void update(File artifact) {
-        deploy(artifact);
+        if (!passed.handedOverAgain(artifact)) {
+            deploy(artifact);
+        }
     }
 
     @Override
     public synchronized void uninstall(File artifact) {
+        passed.forget(artifact);
         problems.clear(artifact);
         Bundle bundle = context.getBundle(location(artifact));
         if (bundle == null) {
@@ -156,12 +164,49 @@ public final class BundleDeployer implements ArtifactInstaller {
 
     /** Installs or updates the bundle of a file, or says why not. Never throws: FileInstall would retry silently. */
     private synchronized void deploy(File artifact) {
+        Installed installed = installOnly(artifact);
+        if (installed != null) {
+            start(installed);
+        }
+    }
+
+    /**
+     * The deploy folder's first pass ({@link DeployPass}): installs or updates the bundle of every jar, resolves them
+     * together, then starts them, so that a bundle needing a package of another jar of deploy/ starts whatever the
+     * order of the files. FileInstall's first scan then finds each file done ({@link PassedFiles}).
+     */
+    synchronized void deployAll(List<File> artifacts) {
+        List<Installed> installed = new ArrayList<>();
+        for (File artifact : artifacts) {
+            PassedFiles.Stamp stamp = PassedFiles.Stamp.of(artifact); // before: a file changed meanwhile is handed over
+            Installed i = installOnly(artifact);
+            if (i != null) {
+                installed.add(i);
+            }
+            passed.add(artifact, stamp);
+        }
+        if (installed.isEmpty()) {
+            return;
+        }
+        wiring().resolveBundles(installed.stream().map(Installed::bundle).toList());
+        installed.forEach(this::start);
+    }
+
+    /** A bundle installed or updated from a file, to be started. */
+    private record Installed(File artifact, Bundle bundle, boolean update) {
+    }
+
+    /**
+     * Installs or updates the bundle of a file: null when there is nothing to start (refused, unchanged and running, a
+     * fragment, or the framework refused it: said).
+     */
+    private Installed installOnly(File artifact) {
         problems.clear(artifact);
         try {
             String refusal = check(artifact);
             if (refusal != null) {
                 problems.report(artifact, refusal);
-                return;
+                return null;
             }
             Bundle bundle = context.getBundle(location(artifact));
             boolean update = bundle != null;
@@ -170,12 +215,12 @@ public final class BundleDeployer implements ArtifactInstaller {
             if ((stuck || update && bundle.getState() == Bundle.ACTIVE) && unchanged(artifact, bundle)) {
                 LOG.debug("{}: unchanged since {} was installed from it, and running or starting", artifact,
                         label(bundle));
-                return;
+                return null;
             }
             if (stuck) {
                 problems.report(artifact, "cannot update " + label(bundle) + ": its activator has not returned from its"
                         + " start; restart the server to take the new file");
-                return;
+                return null;
             }
             boolean wasActive = update && bundle.getState() == Bundle.ACTIVE;
             CRC32 crc = new CRC32(); // of what the framework read: the whole file
@@ -190,26 +235,37 @@ public final class BundleDeployer implements ArtifactInstaller {
             } catch (BundleException | IOException | IllegalStateException e) {
                 problems.report(artifact, "refused: the framework cannot " + (update ? "update" : "install")
                         + " it: " + e.getMessage() + (update ? restart(bundle, wasActive) : ""));
-                return;
+                return null;
             }
             remember(bundle.getLocation(), fingerprint(crc, artifact.length()));
             if (bundle.getHeaders("").get(Constants.FRAGMENT_HOST) != null) {
                 LOG.info("{}: {} {} (a fragment: it attaches to its host)", artifact, update ? "updated" : "installed",
                         label(bundle));
-                return;
+                return null;
             }
-            try {
-                BoundedStart.start(bundle, config.startTimeoutMs());
-                LOG.info("{}: {} and started {}", artifact, update ? "updated" : "installed", label(bundle));
-            } catch (TimeoutException e) {
-                problems.report(artifact, (update ? "updated " : "installed ") + label(bundle) + " but it "
-                        + BoundedStart.tooLong(config.startTimeoutMs()));
-            } catch (BundleException | IllegalStateException e) {
-                String reason = e instanceof BundleException be && be.getType() == BundleException.RESOLVE_ERROR
-                        ? "does not resolve: " + e.getMessage() : "did not start: " + cause(e);
-                problems.report(artifact, (update ? "updated " : "installed ") + label(bundle) + " but it " + reason
-                        + "; it is tried again when the file changes");
-            }
+            return new Installed(artifact, bundle, update);
+        } catch (RuntimeException e) {
+            problems.report(artifact, "failed: " + cause(e));
+            return null;
+        }
+    }
+
+    /** Starts what {@link #installOnly} installed, within startTimeoutMs, or says why not. */
+    private void start(Installed installed) {
+        File artifact = installed.artifact();
+        Bundle bundle = installed.bundle();
+        boolean update = installed.update();
+        try {
+            BoundedStart.start(bundle, config.startTimeoutMs());
+            LOG.info("{}: {} and started {}", artifact, update ? "updated" : "installed", label(bundle));
+        } catch (TimeoutException e) {
+            problems.report(artifact, (update ? "updated " : "installed ") + label(bundle) + " but it "
+                    + BoundedStart.tooLong(config.startTimeoutMs()));
+        } catch (BundleException | IllegalStateException e) {
+            String reason = e instanceof BundleException be && be.getType() == BundleException.RESOLVE_ERROR
+                    ? "does not resolve: " + e.getMessage() : "did not start: " + cause(e);
+            problems.report(artifact, (update ? "updated " : "installed ") + label(bundle) + " but it " + reason
+                    + "; it is tried again when the file changes");
         } catch (RuntimeException e) {
             problems.report(artifact, "failed: " + cause(e));
         }
@@ -370,7 +426,7 @@ public final class BundleDeployer implements ArtifactInstaller {
 
     /** Drops the old revisions of an updated or uninstalled bundle, so its class loader can go. */
     private void refresh(Bundle bundle) {
-        FrameworkWiring wiring = context.getBundle(Constants.SYSTEM_BUNDLE_LOCATION).adapt(FrameworkWiring.class);
+        FrameworkWiring wiring = wiring();
         CountDownLatch done = new CountDownLatch(1);
         wiring.refreshBundles(List.of(bundle), event -> {
             if (event.getType() == FrameworkEvent.PACKAGES_REFRESHED || event.getType() == FrameworkEvent.ERROR) {
@@ -384,6 +440,10 @@ public final class BundleDeployer implements ArtifactInstaller {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    private FrameworkWiring wiring() {
+        return context.getBundle(Constants.SYSTEM_BUNDLE_LOCATION).adapt(FrameworkWiring.class);
     }
 
     /** The innermost message of a failure, on one line. */

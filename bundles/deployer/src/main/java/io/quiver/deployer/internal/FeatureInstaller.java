@@ -52,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * server was stopped (with a kept framework storage) is removed at the next start.</li>
  * </ul>
  */
-@Component(service = ArtifactInstaller.class, configurationPid = DeployerConfig.PID, immediate = true)
+@Component(service = {ArtifactInstaller.class, FeatureInstaller.class}, configurationPid = DeployerConfig.PID, immediate = true)
 @Designate(ocd = DeployerConfig.class)
 public final class FeatureInstaller implements ArtifactInstaller {
 
@@ -74,6 +74,8 @@ public final class FeatureInstaller implements ArtifactInstaller {
     private final PlatformLibraries platformLibraries;
     /** Installed feature files and what their features created, kept across restarts. */
     private final FeatureState state;
+    /** The files the first pass handled, until FileInstall hands them over. */
+    private final PassedFiles passed = new PassedFiles();
     /** Per installed feature file, the configurations it replaced with their properties before (this run only). */
     private final Map<String, Map<String, Dictionary<String, Object>>> replaced = new HashMap<>();
 
@@ -112,6 +114,9 @@ public final class FeatureInstaller implements ArtifactInstaller {
     /** Installs a feature, or says why not. Never throws: FileInstall would only try again, silently. */
     @Override
     public synchronized void install(File artifact) {
+        if (passed.handedOverAgain(artifact)) {
+            return;
+        }
         problems.clear(artifact);
         try {
             installFeature(artifact);
@@ -272,14 +277,46 @@ public final class FeatureInstaller implements ArtifactInstaller {
         }
     }
 
+    /**
+     * The deploy folder's first pass ({@link DeployPass}): installs each feature file not installed already (a kept
+     * storage's, whose bundles are all there). FileInstall's first scan then finds each file done ({@link PassedFiles}).
+     */
+    synchronized void installAll(List<File> artifacts) {
+        for (File artifact : artifacts) {
+            PassedFiles.Stamp stamp = PassedFiles.Stamp.of(artifact); // before: a file changed meanwhile is handed over
+            if (!installedAlready(artifact)) {
+                install(artifact);
+            }
+            passed.add(artifact, stamp);
+        }
+    }
+
+    /** Whether a feature file is recorded as installed, with every bundle it names there (a kept storage's). */
+    private boolean installedAlready(File artifact) {
+        String featureId = state.featureOf(artifact.toPath().toAbsolutePath().toString());
+        if (featureId == null) {
+            return false;
+        }
+        try {
+            FeatureFile feature = FeatureFile.read(artifact);
+            return feature.id().equals(featureId) && feature.bundles().stream().allMatch(this::alreadyInstalled);
+        } catch (IOException | RuntimeException e) {
+            return false; // install says why
+        }
+    }
+
     @Override
     public synchronized void update(File artifact) throws Exception {
+        if (passed.handedOverAgain(artifact)) {
+            return;
+        }
         uninstall(artifact);
         install(artifact);
     }
 
     @Override
     public synchronized void uninstall(File artifact) throws Exception {
+        passed.forget(artifact);
         problems.clear(artifact);
         String file = artifact.toPath().toAbsolutePath().toString();
         String featureId = state.featureOf(file);

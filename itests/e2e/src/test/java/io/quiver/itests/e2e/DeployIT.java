@@ -14,6 +14,7 @@ import io.quiver.itests.client.MessageStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -86,6 +87,27 @@ class DeployIT {
             assertEquals(3, stream.count(LIST_CHANGED), "one removal, one more list_changed");
             assertEquals(3, listener.count(LIST_CHANGED), "the listener heard each change once");
             assertFalse(stream.ended(), "the GET stream stayed open throughout");
+        }
+    }
+
+    /**
+     * A tool bundle already in deploy/ when the server starts is part of the start: listed and callable as soon as the
+     * endpoint line is out (before, FileInstall's first scan installed it a few hundred ms later, and a client that
+     * listed the tools at once and ignored list changes never saw it).
+     */
+    @Test
+    void aToolBundleInDeployAtTheStartIsListedOnceTheEndpointLineIsOut() throws Exception {
+        try (QuiverServer server = QuiverServer.start("deploy-first", "core,http",
+                home -> Files.copy(ToolBundles.exampleJar(), home.resolve("deploy").resolve("greeting-tool.jar")));
+             McpClient client = McpClient.connect(server.url(), "deploy-it", Duration.ofSeconds(20))) {
+            List<String> names = client.toolNames();
+            assertTrue(names.contains(TOOL), () -> "greet in the first list: " + names);
+            assertGreeting(client, GREETING_V1);
+            String log = Files.readString(server.home().resolve("server.log"));
+            int installed = log.indexOf("greeting-tool.jar: installed and started");
+            assertTrue(installed >= 0, log);
+            assertEquals(-1, log.indexOf("greeting-tool.jar: ", installed + 1), () -> "handled once, not again by"
+                    + " FileInstall's first scan\n" + log);
         }
     }
 

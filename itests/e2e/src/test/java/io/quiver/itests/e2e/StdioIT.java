@@ -244,6 +244,28 @@ class StdioIT {
         }
     }
 
+    /**
+     * A host launches the server and lists its tools at once: the list holds a tool bundle of deploy/ too (the request
+     * after {@code initialize} waits for the start, deploy/'s first pass included, to be over).
+     */
+    @Test
+    void theFirstListAHostAsksForHoldsTheToolsOfDeploy() throws Exception {
+        Path home = home("deploy-first");
+        Files.copy(ToolBundles.exampleJar(), home.resolve("deploy").resolve("greeting-tool.jar"));
+        try (RawServer server = RawServer.start(home)) {
+            server.send(INITIALIZE.formatted("{}"));
+            server.send(INITIALIZED);
+            server.send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
+            JsonNode tools = server.awaitResponse(2, READY);
+            String names = tools.path("result").path("tools").toString();
+            assertTrue(names.contains("\"" + ToolBundles.TOOL + "\""), () -> names + "\n" + server.describe());
+            assertTrue(names.contains("\"current_time\""), names);
+            server.closeStdin();
+            assertTrue(server.process.waitFor(STOP.toSeconds(), TimeUnit.SECONDS), server::describe);
+            assertEquals(0, server.process.exitValue(), server::describe);
+        }
+    }
+
     @Test
     void aSlowCallHoldsUpNothingSentAfterIt() throws Exception {
         try (RawServer server = RawServer.start(home("slow"), "--features", "conformance")) {

@@ -39,6 +39,10 @@ import tools.jackson.databind.json.JsonMapper;
  * cancellation, the answer to the server's own question). The reading thread only blocks on a write
  * while the client does not read its stdout.
  *
+ * <p>While the server starts, the {@code initialize} that opens the session is answered at once and the next request
+ * waits (reading with it) until the start is over: a host launches the server and lists its tools straight away, and
+ * the list must hold every tool of the features and of deploy/, not those that happen to be up.
+ *
  * <p>Refusals are answered where JSON-RPC wants an answer: a line that is not JSON or not a valid
  * message gets its error with id null; any other refusal only when the message was a request (has
  * an id). Notifications and responses get no answer.
@@ -55,6 +59,7 @@ final class StdioConnection {
     private final LineWriter out;
     private final CallerIdentity caller;
     private final LongSupplier maxMessageBytes;
+    private final Runnable untilStarted;
     /** Where the messages of each request go: straight out, as lines. */
     private final MessageSink replies;
     /** Where the session's own messages go (list changes, resource updates). */
@@ -70,6 +75,16 @@ final class StdioConnection {
      */
     StdioConnection(McpEngine engine, LineReader in, LineWriter out, CallerIdentity caller,
             LongSupplier maxMessageBytes) {
+        this(engine, in, out, caller, maxMessageBytes, () -> { });
+    }
+
+    /**
+     * @param untilStarted returns once the server's start is over; a request other than the {@code initialize} that
+     *     opens the session waits for it on the reading thread, so that what it lists or calls is all there
+     */
+    StdioConnection(McpEngine engine, LineReader in, LineWriter out, CallerIdentity caller,
+            LongSupplier maxMessageBytes, Runnable untilStarted) {
+        this.untilStarted = untilStarted;
         this.engine = engine;
         this.in = in;
         this.out = out;
@@ -127,6 +142,8 @@ final class StdioConnection {
                 // initialize opened a session: later messages name it, its stream is attached once it is answered
                 session = pending.session();
                 sink = new Opening(pending.session());
+            } else {
+                untilStarted.run(); // later lines wait too: the client's order is kept
             }
             pending.exchange().start(sink);
         }

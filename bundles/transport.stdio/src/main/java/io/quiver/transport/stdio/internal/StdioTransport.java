@@ -55,6 +55,7 @@ public final class StdioTransport implements ProblemSource {
     private volatile StdioConfig config;
     private volatile List<Problem> problems = List.of();
     private final StdioConnection connection;
+    private final StartGate started;
 
     @Activate
     public StdioTransport(@Reference McpEngine engine, Map<String, Object> properties, BundleContext context) {
@@ -62,11 +63,14 @@ public final class StdioTransport implements ProblemSource {
         if (!Boolean.parseBoolean(context.getProperty(STDIO_PROPERTY))) {
             LOG.debug("{} is not true: not serving MCP over stdio", STDIO_PROPERTY);
             this.connection = null;
+            this.started = null;
             return;
         }
         LineReader in = new LineReader(new FileInputStream(FileDescriptor.in), () -> config.maxMessageBytes());
         LineWriter out = new LineWriter(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 64 * 1024));
-        this.connection = new StdioConnection(engine, in, out, CallerIdentity.ANONYMOUS, () -> config.maxMessageBytes());
+        this.started = new StartGate(context);
+        this.connection = new StdioConnection(engine, in, out, CallerIdentity.ANONYMOUS, () -> config.maxMessageBytes(),
+                started::await);
         Thread reader = new Thread(() -> serve(context), "quiver-stdio");
         // never what keeps the JVM alive: an embedding host's main thread decides that
         reader.setDaemon(true);
@@ -105,6 +109,7 @@ public final class StdioTransport implements ProblemSource {
     @Deactivate
     void deactivate() {
         if (connection != null) {
+            started.close();
             connection.close();
         }
     }

@@ -61,6 +61,44 @@ class StdioConnectionTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(30)
+    void whileTheServerStartsInitializeIsAnsweredAndTheNextRequestWaitsForTheStartToBeOver() throws Exception {
+        CountDownLatch waiting = new CountDownLatch(1);
+        CountDownLatch started = new CountDownLatch(1);
+        Runnable untilStarted = () -> {
+            waiting.countDown();
+            try {
+                started.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        String input = """
+                {"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}
+                {"jsonrpc":"2.0","method":"notifications/initialized"}
+                {"jsonrpc":"2.0","id":2,"method":"ping"}
+                """;
+        LineReader in = new LineReader(new ByteArrayInputStream(utf8(input)), () -> 1 << 20);
+        StdioConnection connection = new StdioConnection(engine, in, out, CallerIdentity.ANONYMOUS, () -> 1 << 20,
+                untilStarted);
+        Thread reader = new Thread(() -> {
+            try {
+                connection.serve();
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        reader.start();
+        waiting.await();
+        List<JsonNode> before = lines();
+        assertEquals(1, before.size(), before::toString);
+        assertEquals(1, before.get(0).path("id").asInt(), "initialize is answered while the server starts");
+        started.countDown();
+        assertEquals(2, awaitLines(2).get(1).path("id").asInt(), "the ping once the start is over");
+        reader.join();
+    }
+
+    @Test
     void theSessionStreamIsAttachedOnceInitializeIsAnsweredAndItsNotificationsGoOut() throws Exception {
         serve("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}\n");
         assertNotNull(engine.session.stream, "attached");

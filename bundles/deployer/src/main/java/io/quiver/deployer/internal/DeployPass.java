@@ -1,0 +1,70 @@
+package io.quiver.deployer.internal;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import org.osgi.framework.BundleContext;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The deploy folder's first pass, which the launcher runs before it says that the server has started: the files in
+ * deploy/ then are installed and started at once, feature files first (they may bring the packages of a jar), then the
+ * jars, resolved together. A tool of deploy/ is in the first {@code tools/list} of a client that connects when the
+ * endpoint line appears, and a {@code CallPolicy} or {@code CallListener} there holds from its first call. FileInstall
+ * watches the folder from then on, and its first scan finds these files done.
+ * <p>
+ * A service of the JDK's own type ({@link Callable}, property {@value #PROPERTY}), so that the launcher, outside the
+ * framework, can call it; it answers how many files it handed over.
+ */
+@Component(service = Callable.class, property = DeployPass.PROPERTY + "=true")
+public final class DeployPass implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger("io.quiver.deploy");
+    /** The service property the launcher looks the pass up by. */
+    static final String PROPERTY = "quiver.deploy.pass";
+    /** The files FileInstall hands over from deploy/ (the launcher's filter for it): bundles and feature files. */
+    private static final Pattern FILES = Pattern.compile(".*\\.(jar|json)");
+
+    private final String folder;
+    private final BundleDeployer jars;
+    private final FeatureInstaller features;
+
+    @Activate
+    public DeployPass(BundleContext context, @Reference BundleDeployer jars, @Reference FeatureInstaller features) {
+        this.folder = context.getProperty(FeatureInstaller.DEPLOY_FOLDER);
+        this.jars = jars;
+        this.features = features;
+    }
+
+    @Override
+    public Integer call() {
+        File[] listed = folder == null ? null : new File(folder).listFiles(f -> f.isFile() && FILES.matcher(f.getName()).matches());
+        if (listed == null || listed.length == 0) {
+            return 0;
+        }
+        Arrays.sort(listed, Comparator.comparing(File::getName));
+        List<File> featureFiles = new ArrayList<>();
+        List<File> jarFiles = new ArrayList<>();
+        for (File f : listed) {
+            if (features.canHandle(f)) {
+                featureFiles.add(f);
+            } else if (jars.canHandle(f)) {
+                jarFiles.add(f);
+            }
+        }
+        long t0 = System.nanoTime();
+        features.installAll(featureFiles);
+        jars.deployAll(jarFiles);
+        LOG.debug("deploy/'s first pass: {} feature files and {} jars in {} ms", featureFiles.size(), jarFiles.size(),
+                (System.nanoTime() - t0) / 1_000_000);
+        return featureFiles.size() + jarFiles.size();
+    }
+}

@@ -1,0 +1,41 @@
+package io.quiver.deployer.internal;
+
+import java.io.File;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The files of deploy/ that the first pass ({@link DeployPass}) handed to an installer, with their length and time as
+ * they were then. FileInstall's own first scan hands each over again: the installer skips a file it finds here
+ * unchanged (once), instead of installing it a second time, or trying again what failed and saying so twice. A file
+ * changed since is handed over as any change is.
+ */
+final class PassedFiles {
+
+    /** What FileInstall's scanner tells a change by: a file's length and time. */
+    record Stamp(long length, long lastModified) {
+        static Stamp of(File file) {
+            return new Stamp(file.length(), file.lastModified());
+        }
+    }
+
+    private final Map<String, Stamp> files = new ConcurrentHashMap<>();
+
+    void add(File file, Stamp stamp) {
+        files.put(key(file), stamp);
+    }
+
+    /** Whether FileInstall hands over, unchanged, a file the first pass handled: true once. */
+    boolean handedOverAgain(File file) {
+        Stamp stamp = files.remove(key(file));
+        return stamp != null && stamp.equals(Stamp.of(file));
+    }
+
+    void forget(File file) {
+        files.remove(key(file));
+    }
+
+    private static String key(File file) {
+        return file.toPath().toAbsolutePath().normalize().toString();
+    }
+}

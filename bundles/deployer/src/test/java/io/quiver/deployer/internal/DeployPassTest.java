@@ -1,0 +1,131 @@
+package io.quiver.deployer.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.Dictionary;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.osgi.framework.Bundle;
+
+/**
+ * deploy/'s first pass, which the launcher runs before the start is over, on a real framework: what the folder holds
+ * starts whatever the order of its files, and FileInstall's own first scan, which hands every file over again, finds
+ * each done.
+ */
+class DeployPassTest {
+
+    @TempDir
+    Path dir;
+
+    private final Map<String, Dictionary<String, Object>> configurations = new HashMap<>();
+    private final DeployProblems problems = new DeployProblems();
+
+    @AfterEach
+    void forgetTries() {
+        System.clearProperty(FailingActivator.TRIES);
+    }
+
+    private Path deploy() {
+        return dir.resolve("deploy");
+    }
+
+    private Framework framework() throws Exception {
+        return new Framework(dir.resolve("storage"), deploy());
+    }
+
+    private FeatureInstaller features(Framework framework) {
+        return new FeatureInstaller(framework.context(), Framework.configurationAdmin(configurations), problems,
+                Map.of("mavenRepositories", dir.resolve("repo").toString()));
+    }
+
+    private File write(String name, byte[] content) throws Exception {
+        Path file = deploy().resolve(name);
+        Files.createDirectories(file.getParent());
+        Files.write(file, content);
+        return file.toFile();
+    }
+
+    @Test
+    void aJarNeedingAPackageOfAJarNamedAfterItStarts() throws Exception {
+        try (Framework framework = framework()) {
+            // a.jar comes first by name and needs b.jar's package: started one by one, it would not resolve
+            write("a.jar", Framework.jar("test.a", "1.0", "Import-Package", "test.lib"));
+            write("b.jar", Framework.jar("test.lib", "1.0", "Export-Package", "test.lib"));
+            BundleDeployer jars = new BundleDeployer(framework.context(), problems, Map.of());
+            assertEquals(2, new DeployPass(framework.context(), jars, features(framework)).call());
+            assertEquals(Bundle.ACTIVE, framework.bundle("test.a").getState(), problems.problems()::toString);
+            assertEquals(Bundle.ACTIVE, framework.bundle("test.lib").getState());
+            assertEquals(List.of(), problems.problems());
+        }
+    }
+
+    @Test
+    void aJarNeedingAPackageOfAFeatureStartsWhateverTheNames() throws Exception {
+        try (Framework framework = framework()) {
+            write("bundles/lib-1.0.jar", Framework.jar("test.lib", "1.0", "Export-Package", "test.lib"));
+            write("z.json", ("{\"feature-resource-version\":\"1.0\",\"id\":\"com.example:z:1.0\","
+                    + "\"bundles\":[{\"id\":\"com.example:lib:1.0\"}]}").getBytes());
+            write("a.jar", Framework.jar("test.a", "1.0", "Import-Package", "test.lib"));
+            BundleDeployer jars = new BundleDeployer(framework.context(), problems, Map.of());
+            new DeployPass(framework.context(), jars, features(framework)).call();
+            assertEquals(Bundle.ACTIVE, framework.bundle("test.a").getState(), problems.problems()::toString);
+        }
+    }
+
+    @Test
+    void fileInstallsFirstScanFindsTheFilesDoneAndAChangedFileIsTakenAgain() throws Exception {
+        try (Framework framework = framework()) {
+            File failing = write("failing.jar", Framework.jar("test.failing", "1.0", "Import-Package",
+                    "org.osgi.framework", "Bundle-Activator", FailingActivator.class.getName()));
+            File good = write("good.jar", Framework.jar("test.good", "1.0"));
+            BundleDeployer jars = new BundleDeployer(framework.context(), problems, Map.of());
+            new DeployPass(framework.context(), jars, features(framework)).call();
+            assertEquals(1, Integer.getInteger(FailingActivator.TRIES, 0));
+            assertTrue(problems.problems().toString().contains("did not start"), problems.problems()::toString);
+            long goodId = framework.bundle("test.good").getBundleId();
+
+            // FileInstall's first scan: every file once more, unchanged
+            jars.install(failing);
+            jars.install(good);
+            assertEquals(1, Integer.getInteger(FailingActivator.TRIES, 0), "a failed start is not tried again");
+            assertEquals(goodId, framework.bundle("test.good").getBundleId());
+            assertEquals(Bundle.ACTIVE, framework.bundle("test.good").getState());
+            assertTrue(problems.problems().toString().contains("did not start"), "the problem stays listed");
+
+            // touched: how a user asks for another try
+            Files.setLastModifiedTime(failing.toPath(), FileTime.fromMillis(failing.lastModified() + 5_000));
+            jars.update(failing);
+            assertEquals(2, Integer.getInteger(FailingActivator.TRIES, 0));
+        }
+    }
+
+    @Test
+    void aKeptStoragesFeatureIsNotInstalledAgain() throws Exception {
+        write("bundles/lib-1.0.jar", Framework.jar("test.lib", "1.0"));
+        write("f.json", ("{\"feature-resource-version\":\"1.0\",\"id\":\"com.example:f:1.0\","
+                + "\"bundles\":[{\"id\":\"com.example:lib:1.0\"}],\"configurations\":{\"io.quiver.x\":{\"v\":\"feature\"}}}")
+                .getBytes());
+        try (Framework framework = framework()) {
+            BundleDeployer jars = new BundleDeployer(framework.context(), problems, Map.of());
+            new DeployPass(framework.context(), jars, features(framework)).call();
+            assertEquals("feature", configurations.get("io.quiver.x").get("v"));
+        }
+        configurations.get("io.quiver.x").put("v", "changed since"); // Configuration Admin's, kept with the storage
+        try (Framework framework = framework()) {
+            BundleDeployer jars = new BundleDeployer(framework.context(), problems, Map.of());
+            long libId = framework.bundle("test.lib").getBundleId();
+            new DeployPass(framework.context(), jars, features(framework)).call();
+            assertEquals("changed since", configurations.get("io.quiver.x").get("v"), "the feature is not applied again");
+            assertEquals(libId, framework.bundle("test.lib").getBundleId());
+        }
+    }
+}
