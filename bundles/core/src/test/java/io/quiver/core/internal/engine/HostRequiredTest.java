@@ -2,30 +2,21 @@ package io.quiver.core.internal.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.quiver.api.CallerIdentity;
 import io.quiver.api.Outcome;
 import io.quiver.api.call.Admission;
 import io.quiver.api.call.CallEvent;
 import io.quiver.api.call.HostChannel;
 import io.quiver.api.call.Invocation;
-import io.quiver.api.transport.Inbound;
-import io.quiver.api.transport.MessageSink;
-import io.quiver.api.transport.Receipt;
 import io.quiver.core.internal.catalog.Catalog;
-import io.quiver.core.internal.json.Json;
 import io.quiver.core.internal.pipeline.Extensions;
 import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
 import io.quiver.core.internal.settings.EngineSettings;
 import io.quiver.core.internal.wiring.EngineAssembly;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -55,8 +46,7 @@ class HostRequiredTest {
     private final AtomicInteger runs = new AtomicInteger();
     private final List<CallEvent> events = new CopyOnWriteArrayList<>();
     private EngineAssembly assembly;
-    private Engine engine;
-    private String sessionId;
+    private SessionClient client;
 
     @BeforeEach
     void setUp() {
@@ -73,13 +63,7 @@ class HostRequiredTest {
     private void start(long hostTimeoutMs) throws Exception {
         assembly = EngineAssembly.of(catalog, EngineSettings.of(Map.of("toolTimeoutMs", 5_000,
                 "clientRequestTimeoutMs", 2_000, "hostTimeoutMs", hostTimeoutMs)), new ToolLimitsRegistry(), extensions);
-        engine = assembly.engine();
-        Recorder init = request(null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
-                + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
-                + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
-        assertEquals("2025-11-25", init.response().path("result").path("protocolVersion").asString());
-        assertFalse(engine.receive(bytes("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
-                inbound(sessionId)) instanceof Receipt.Rejected);
+        client = SessionClient.open(assembly.engine());
     }
 
     @AfterEach
@@ -148,7 +132,7 @@ class HostRequiredTest {
                 return Admission.approve(); // even a yes that comes after the stop must not run the call
             }
         }, 0, HOST_ID);
-        Recorder waiting = call(2);
+        SessionClient.Answer waiting = call(2);
         assertTrue(deciding.await(10, TimeUnit.SECONDS), "the call waits for the host to admit it");
 
         // what the host bridge does when it is deactivated: it leaves, and stops the calls waiting for it
@@ -180,7 +164,7 @@ class HostRequiredTest {
             }
             return Admission.approve();
         }, 0, HOST_ID);
-        Recorder waiting = call(2);
+        SessionClient.Answer waiting = call(2);
         assertTrue(deciding.await(10, TimeUnit.SECONDS));
         extensions.removeHost(HOST_ID); // as EngineComponent.unbindHost does: the host never said a word
 
@@ -200,51 +184,12 @@ class HostRequiredTest {
         return events.get(events.size() - 1);
     }
 
-    private Recorder call(int id) {
-        return request(sessionId, "{\"jsonrpc\":\"2.0\",\"id\":" + id
+    private SessionClient.Answer call(int id) {
+        return client.request("{\"jsonrpc\":\"2.0\",\"id\":" + id
                 + ",\"method\":\"tools/call\",\"params\":{\"name\":\"count\",\"arguments\":{}}}");
     }
 
     private static String text(JsonNode result) {
         return result.path("content").path(0).path("text").asString();
-    }
-
-    private Recorder request(String session, String message) {
-        Receipt receipt = engine.receive(bytes(message), inbound(session));
-        Receipt.Pending pending = assertInstanceOf(Receipt.Pending.class, receipt);
-        if (session == null) {
-            sessionId = pending.session().id();
-        }
-        Recorder recorder = new Recorder();
-        pending.exchange().start(recorder);
-        return recorder;
-    }
-
-    private static Inbound inbound(String session) {
-        return new Inbound(session, null, CallerIdentity.ANONYMOUS);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** Collects the response to one request. */
-    private static final class Recorder implements MessageSink {
-        final CompletableFuture<byte[]> done = new CompletableFuture<>();
-
-        @Override
-        public void send(byte[] message) {
-        }
-
-        @Override
-        public void complete(byte[] response) {
-            done.complete(response);
-        }
-
-        JsonNode response() throws Exception {
-            byte[] body = done.get(10, TimeUnit.SECONDS);
-            assertNotNull(body, "a response");
-            return Json.MAPPER.readTree(body);
-        }
     }
 }

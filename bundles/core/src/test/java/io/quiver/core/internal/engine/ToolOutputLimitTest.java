@@ -2,29 +2,19 @@ package io.quiver.core.internal.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.quiver.api.CallerIdentity;
 import io.quiver.api.Outcome;
 import io.quiver.api.Tool;
 import io.quiver.api.ToolResult;
-import io.quiver.api.transport.Inbound;
-import io.quiver.api.transport.MessageSink;
-import io.quiver.api.transport.Receipt;
 import io.quiver.core.internal.catalog.Catalog;
-import io.quiver.core.internal.json.Json;
 import io.quiver.core.internal.pipeline.Extensions;
 import io.quiver.core.internal.pipeline.ToolLimits;
 import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
 import io.quiver.core.internal.settings.EngineSettings;
 import io.quiver.core.internal.wiring.EngineAssembly;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,20 +36,13 @@ class ToolOutputLimitTest {
     private final Catalog catalog = new Catalog();
     private final ToolLimitsRegistry limits = new ToolLimitsRegistry();
     private EngineAssembly assembly;
-    private Engine engine;
-    private String sessionId;
+    private SessionClient client;
 
     @BeforeEach
     void setUp() throws Exception {
         assembly = EngineAssembly.of(catalog, EngineSettings.of(Map.of("toolTimeoutMs", 5_000,
                 "clientRequestTimeoutMs", 2_000, "maxOutputBytes", SERVER)), limits, new Extensions());
-        engine = assembly.engine();
-        Recorder init = request(null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
-                + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
-                + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
-        assertEquals("2025-11-25", init.response().path("result").path("protocolVersion").asString());
-        assertFalse(engine.receive(bytes("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
-                inbound(sessionId)) instanceof Receipt.Rejected);
+        client = SessionClient.open(assembly.engine());
     }
 
     @AfterEach
@@ -145,7 +128,7 @@ class ToolOutputLimitTest {
 
     /** The result of calling a tool, as the client reads it. */
     private JsonNode call(int id, String name) throws Exception {
-        JsonNode response = request(sessionId, "{\"jsonrpc\":\"2.0\",\"id\":" + id
+        JsonNode response = client.request("{\"jsonrpc\":\"2.0\",\"id\":" + id
                 + ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + name + "\",\"arguments\":{}}}").response();
         assertTrue(response.has("result"), response.toString());
         return response.path("result");
@@ -154,44 +137,5 @@ class ToolOutputLimitTest {
     private static String text(JsonNode result) {
         assertEquals(1, result.path("content").size(), result.toString());
         return result.path("content").path(0).path("text").asString();
-    }
-
-    private Recorder request(String session, String message) {
-        Receipt receipt = engine.receive(bytes(message), inbound(session));
-        Receipt.Pending pending = assertInstanceOf(Receipt.Pending.class, receipt);
-        if (session == null) {
-            sessionId = pending.session().id();
-        }
-        Recorder recorder = new Recorder();
-        pending.exchange().start(recorder);
-        return recorder;
-    }
-
-    private static Inbound inbound(String session) {
-        return new Inbound(session, null, CallerIdentity.ANONYMOUS);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** Collects the response to one request. */
-    private static final class Recorder implements MessageSink {
-        final CompletableFuture<byte[]> done = new CompletableFuture<>();
-
-        @Override
-        public void send(byte[] message) {
-        }
-
-        @Override
-        public void complete(byte[] response) {
-            done.complete(response);
-        }
-
-        JsonNode response() throws Exception {
-            byte[] body = done.get(10, TimeUnit.SECONDS);
-            assertNotNull(body, "a response");
-            return Json.MAPPER.readTree(body);
-        }
     }
 }

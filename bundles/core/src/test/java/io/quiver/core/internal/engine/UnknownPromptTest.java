@@ -2,30 +2,20 @@ package io.quiver.core.internal.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.quiver.api.CallerIdentity;
 import io.quiver.api.call.Decision;
 import io.quiver.api.content.TextContent;
 import io.quiver.api.prompt.PromptMessage;
 import io.quiver.api.prompt.PromptResult;
-import io.quiver.api.transport.Inbound;
-import io.quiver.api.transport.MessageSink;
-import io.quiver.api.transport.Receipt;
 import io.quiver.core.internal.catalog.Catalog;
-import io.quiver.core.internal.json.Json;
 import io.quiver.core.internal.pipeline.Extensions;
 import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
 import io.quiver.core.internal.settings.EngineSettings;
 import io.quiver.core.internal.wiring.EngineAssembly;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
@@ -49,7 +39,7 @@ class UnknownPromptTest {
     /** How often a prompt rendered: a hidden one must not. */
     private final AtomicInteger rendered = new AtomicInteger();
     private EngineAssembly assembly;
-    private Engine engine;
+    private SessionClient client;
     private String sessionId;
 
     @BeforeEach
@@ -57,7 +47,6 @@ class UnknownPromptTest {
         assembly = EngineAssembly.of(catalog, EngineSettings.of(Map.of("clientRequestTimeoutMs", 2_000,
                 "requestStateKeys", List.of("a-signing-key-of-at-least-32-characters"))), new ToolLimitsRegistry(),
                 extensions);
-        engine = assembly.engine();
         for (String name : List.of("greeting", "secret")) {
             Map<String, Object> props = new HashMap<>();
             props.put("mcp.prompt.name", name);
@@ -69,12 +58,8 @@ class UnknownPromptTest {
         }
         extensions.addPolicy((caller, target) -> "secret".equals(target.name()) ? Decision.deny("not for you")
                 : Decision.allow(), 0, 1L);
-        Recorder init = request(null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
-                + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
-                + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
-        assertEquals("2025-11-25", init.response().path("result").path("protocolVersion").asString());
-        assertFalse(engine.receive(bytes("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
-                inbound(sessionId)) instanceof Receipt.Rejected);
+        client = SessionClient.open(assembly.engine());
+        sessionId = client.sessionId();
     }
 
     @AfterEach
@@ -127,50 +112,7 @@ class UnknownPromptTest {
 
     /** {@code prompts/get} of a prompt, in the session or (none) as a 2026-07-28 request with more params. */
     private JsonNode get(String session, String name, String more) throws Exception {
-        return request(session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"prompts/get\",\"params\":{\"name\":\""
-                + name + "\"" + more + "}}").response();
-    }
-
-    private Recorder request(String session, String message) {
-        Receipt receipt = engine.receive(bytes(message), inbound(session));
-        Recorder recorder = new Recorder();
-        if (receipt instanceof Receipt.Rejected rejected) {
-            recorder.done.complete(rejected.body());
-            return recorder;
-        }
-        Receipt.Pending pending = assertInstanceOf(Receipt.Pending.class, receipt);
-        if (sessionId == null && pending.session() != null) {
-            sessionId = pending.session().id();
-        }
-        pending.exchange().start(recorder);
-        return recorder;
-    }
-
-    private static Inbound inbound(String session) {
-        return new Inbound(session, null, CallerIdentity.ANONYMOUS);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** Collects the response to one request. */
-    private static final class Recorder implements MessageSink {
-        final CompletableFuture<byte[]> done = new CompletableFuture<>();
-
-        @Override
-        public void send(byte[] message) {
-        }
-
-        @Override
-        public void complete(byte[] response) {
-            done.complete(response);
-        }
-
-        JsonNode response() throws Exception {
-            byte[] body = done.get(10, TimeUnit.SECONDS);
-            assertNotNull(body, "a response");
-            return Json.MAPPER.readTree(body);
-        }
+        return client.requestIn(session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"prompts/get\","
+                + "\"params\":{\"name\":\"" + name + "\"" + more + "}}").response();
     }
 }
