@@ -79,6 +79,13 @@ final class FrameworkProperties {
             // the catalog shows what rules may scope to no one until that many have arrived
             p.put(SCOPE_RULES, Long.toString(rules));
         }
+        // the core feature brings the permissions bundle's policy: until it is there the engine allows nothing, and
+        // it allows nothing until the grants of etc/ have arrived (a call a moment early is never let through unchecked)
+        p.put(POLICY_REQUIRED, "true");
+        long grants = countFiles(watch.etc(), GRANT_FILES);
+        if (grants > 0) {
+            p.put(GRANTS, Long.toString(grants));
+        }
 
         p.putAll(settings.frameworkProperties());
         Path templates = storage.temporary() ? StorageTemplate.folderOfTemplates() : null;
@@ -104,13 +111,24 @@ final class FrameworkProperties {
     /** Set by {@code --stdio}: the stdio transport serves MCP on the process's stdin and stdout. */
     static final String STDIO = "quiver.stdio";
 
+    /** Set always: the core feature's permissions bundle brings the call policy (the engine allows nothing until it is in). */
+    static final String POLICY_REQUIRED = "quiver.policy.required";
+    /** How many grant files {@code etc/} holds at start (the permissions bundle allows nothing until they are grants). */
+    static final String GRANTS = "quiver.permission.grants";
+    /** The names of grant files: {@code io.quiver.permissions.grant-NAME.cfg}. */
+    static final String GRANT_FILES = "io.quiver.permissions.grant-";
     /** How many catalog scope rules {@code etc/} holds at start. */
     static final String SCOPE_RULES = "quiver.scope.rules";
 
     static long scopeRules(Path etc) {
+        return countFiles(etc, "io.quiver.scope-");
+    }
+
+    /** How many configuration files ({@code .cfg}, {@code .config}) of {@code etc/} have names starting so. */
+    static long countFiles(Path etc, String prefix) {
         try (Stream<Path> files = Files.list(etc)) {
             return files.map(f -> f.getFileName().toString())
-                    .filter(n -> n.startsWith("io.quiver.scope-") && (n.endsWith(".cfg") || n.endsWith(".config")))
+                    .filter(n -> n.startsWith(prefix) && (n.endsWith(".cfg") || n.endsWith(".config")))
                     .count();
         } catch (IOException e) {
             return 0;

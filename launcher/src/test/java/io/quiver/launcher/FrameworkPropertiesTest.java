@@ -43,6 +43,19 @@ class FrameworkPropertiesTest {
         assertFalse(of(Map.of()).containsKey(Quiver.PRIVATE_FOLDERS), "no templates, nothing private");
     }
 
+    /** The engine allows nothing until the permissions bundle's policy is in, and it nothing until etc/'s grants are. */
+    @Test
+    void thePolicyIsRequiredAndTheGrantFilesOfEtcAreCounted() throws Exception {
+        Path etc = Files.createDirectories(home.resolve("etc"));
+        assertEquals("true", of(Map.of()).get(FrameworkProperties.POLICY_REQUIRED));
+        assertFalse(of(Map.of()).containsKey(FrameworkProperties.GRANTS), "no grant file, nothing to wait for");
+        Files.writeString(etc.resolve("io.quiver.permissions.grant-devs.cfg"), "roles = dev\nallow = tool:*\n");
+        Files.writeString(etc.resolve("io.quiver.permissions.grant-ops.config"), "roles=\"ops\"\n");
+        Files.writeString(etc.resolve("io.quiver.permissions.grant-old.cfg.bak"), "");
+        Files.writeString(etc.resolve("io.quiver.permissions.cfg"), "");
+        assertEquals("2", of(Map.of()).get(FrameworkProperties.GRANTS));
+    }
+
     @Test
     void eventAdminRunsASmallPoolUnlessTheStartSaysOtherwise() {
         assertEquals("4", of(Map.of()).get(FrameworkProperties.EVENT_ADMIN_THREADS));

@@ -106,16 +106,60 @@ public final class PermissionPolicy implements CallPolicy, ProblemSource {
     private final List<Grant> grants = new CopyOnWriteArrayList<>();
     private volatile Settings settings;
 
+    /**
+     * The framework property (set by the launcher) saying how many grant files {@code etc/} held at the start: {@value}.
+     * Until that many grants have arrived nothing is allowed to anyone, since a grant still on its way may be the one
+     * that narrows what a caller may do (with no grant at all, everything is allowed).
+     */
+    static final String GRANTS_PROPERTY = "quiver.permission.grants";
+    /** How long the policy waits for the grants of the start before it decides with those there: {@value} ms. */
+    static final long GRANTS_WAIT_MS = 10_000;
+
+    /** How many grants of the start have not arrived yet (0 once they all did, or the wait was given up). */
+    private final AtomicInteger awaited = new AtomicInteger();
+    private volatile Problem missingGrants;
+
     @Activate
     public PermissionPolicy(BundleContext context, Map<String, Object> properties) {
         this.revisions = new PolicyRevision(context);
         modified(properties);
+        String count = context.getProperty(GRANTS_PROPERTY);
+        if (count != null && count.matches("[0-9]{1,6}")) {
+            awaitGrants(Integer.parseInt(count), GRANTS_WAIT_MS);
+        }
     }
 
     /** Without a framework: no marker (tests). */
     PermissionPolicy(Map<String, Object> properties) {
         this.revisions = null;
         modified(properties);
+    }
+
+    /**
+     * Allows nothing until {@code count} grants have arrived or {@code waitMs} has passed; then the grants there decide,
+     * and the ones that never came are a problem (a file of etc/ that never became a grant).
+     */
+    void awaitGrants(int count, long waitMs) {
+        awaited.set(Math.max(0, count - grants.size()));
+        if (awaited.get() == 0) {
+            return;
+        }
+        Thread timer = new Thread(() -> {
+            try {
+                Thread.sleep(waitMs);
+            } catch (InterruptedException e) {
+                return;
+            }
+            int missing = awaited.getAndSet(0);
+            if (missing > 0) {
+                missingGrants = new Problem(GRANTS_PROPERTY, missing + " of the " + count + " grant files of etc/ did"
+                        + " not become grants within " + waitMs + " ms; the grants there decide");
+                LOG.error("{}", missingGrants.reason());
+                changed();
+            }
+        }, "quiver-grants-wait");
+        timer.setDaemon(true);
+        timer.start();
     }
 
     @Modified
@@ -136,7 +180,13 @@ public final class PermissionPolicy implements CallPolicy, ProblemSource {
 
     @Override
     public List<Problem> problems() {
-        return settings.problems();
+        Problem missing = missingGrants;
+        if (missing == null) {
+            return settings.problems();
+        }
+        List<Problem> all = new ArrayList<>(settings.problems());
+        all.add(missing);
+        return all;
     }
 
     /**
@@ -166,6 +216,7 @@ public final class PermissionPolicy implements CallPolicy, ProblemSource {
     void addGrant(Grant grant) {
         grants.add(grant);
         grant.onChange(this::changed);
+        awaited.getAndUpdate(n -> Math.max(0, n - 1));
         changed();
     }
 
@@ -196,6 +247,9 @@ public final class PermissionPolicy implements CallPolicy, ProblemSource {
 
     @Override
     public Decision decide(CallerIdentity caller, Target target) {
+        if (awaited.get() > 0) {
+            return Decision.deny("the server is starting: its grants are not all in place yet");
+        }
         Settings s = settings;
         if (!s.problems().isEmpty()) {
             return Decision.deny("the server's permission settings have a problem (" + s.problems().get(0).subject()

@@ -39,6 +39,40 @@ class PermissionPolicyTest {
     }
 
     @Test
+    void untilTheGrantsOfTheStartHaveArrivedNothingIsAllowed() {
+        PermissionPolicy policy = new PermissionPolicy(Map.of());
+        policy.awaitGrants(2, 600_000); // etc/ held two grant files at the start
+        Decision early = policy.decide(ALICE, Target.tool("current_time"));
+        assertFalse(early.allowed(), "with no grant yet everything would be allowed: not while grants are on their way");
+        assertTrue(early.reason().contains("starting"), early.reason());
+        Grant devs = grant("devs", "roles", "dev", "allow", "tool:*_time");
+        policy.addGrant(devs);
+        assertFalse(policy.decide(ALICE, Target.tool("current_time")).allowed(), "one of two");
+        policy.addGrant(grant("deny-convert", "roles", "dev", "deny", "tool:convert_time"));
+        assertTrue(policy.decide(ALICE, Target.tool("current_time")).allowed());
+        assertFalse(policy.decide(ALICE, Target.tool("convert_time")).allowed(), "the second grant's deny holds");
+        policy.removeGrant(devs);
+        assertFalse(policy.decide(ALICE, Target.tool("current_time")).allowed(), "the grants there decide from now on");
+        assertTrue(policy.problems().isEmpty(), policy.problems()::toString);
+    }
+
+    @Test
+    void grantsThatNeverComeAreAProblemAndTheGrantsThereDecide() throws InterruptedException {
+        PermissionPolicy policy = new PermissionPolicy(Map.of());
+        policy.addGrant(grant("devs", "roles", "dev", "allow", "tool:*_time"));
+        policy.awaitGrants(3, 50);
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (policy.problems().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(1, policy.problems().size(), policy.problems()::toString);
+        assertTrue(policy.problems().get(0).reason().startsWith("2 of the 3 grant files of etc/ did not become grants"),
+                policy.problems()::toString);
+        assertTrue(policy.decide(ALICE, Target.tool("current_time")).allowed());
+        assertFalse(policy.decide(ALICE, Target.tool("delete_all")).allowed(), "no grant allows it");
+    }
+
+    @Test
     void grantsAllowByRoleSubjectAndTenantAndDenyWins() {
         PermissionPolicy policy = new PermissionPolicy(Map.of());
         policy.addGrant(grant("devs", "roles", "dev", "tenants", "acme", "allow", "tool:*_time, prompt:review*",

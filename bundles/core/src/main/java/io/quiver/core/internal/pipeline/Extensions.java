@@ -2,6 +2,7 @@ package io.quiver.core.internal.pipeline;
 
 import io.quiver.api.call.CallListener;
 import io.quiver.api.call.CallPolicy;
+import io.quiver.api.call.Decision;
 import io.quiver.api.call.HostChannel;
 import io.quiver.core.internal.catalog.RankedRegistry;
 import java.util.List;
@@ -23,11 +24,28 @@ public final class Extensions {
     private final RankedRegistry<HostChannel> hosts = new RankedRegistry<>();
     private final List<CallListener> listeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<HostChannel>> hostGone = new CopyOnWriteArrayList<>();
+    private volatile boolean policyRequired;
     private volatile boolean hostRequired;
 
-    /** The policy in force, or {@code null}: everything is allowed. */
+    /**
+     * The policy in force, or {@code null}: everything is allowed. While a required policy is not there yet (the
+     * server still starting, {@link #policyRequired}), one that allows nothing.
+     */
     public CallPolicy policy() {
-        return policies.snapshot().get(THE);
+        CallPolicy policy = policies.snapshot().get(THE);
+        return policy == null && policyRequired ? NOT_IN_FORCE : policy;
+    }
+
+    /** The policy of a server whose own has not come yet: nothing is seen or used. */
+    private static final CallPolicy NOT_IN_FORCE =
+            (caller, target) -> Decision.deny("the server is starting: its call policy is not in force yet");
+
+    /**
+     * Whether the server's platform brings a call policy (the launcher's features do: the permissions bundle): until
+     * it is registered nothing is allowed, rather than everything.
+     */
+    public void policyRequired(boolean required) {
+        this.policyRequired = required;
     }
 
     /** The host channel, or {@code null}: no host takes part. */

@@ -81,6 +81,7 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
     public EngineComponent(@Reference Catalog catalog, Map<String, Object> properties, BundleContext context) {
         this.catalog = catalog;
         extensions.hostRequired(Boolean.parseBoolean(context.getProperty(HostBundles.REQUIRED)));
+        extensions.policyRequired(Boolean.parseBoolean(context.getProperty(POLICY_REQUIRED)));
         String version = EngineComponent.class.getPackage().getImplementationVersion();
         this.assembly = EngineAssembly.of(catalog, new EngineSettings(read(properties, null),
                 version == null ? "0.1.0" : version), limits, extensions);
@@ -163,6 +164,8 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
     }
 
     static final String POLICY_REVISION = "io.quiver.policy.revision";
+    /** The framework property (the launcher's) saying that the platform brings a call policy: {@value}. */
+    static final String POLICY_REQUIRED = "quiver.policy.required";
 
     void unbindPolicy(CallPolicy policy, Map<String, Object> properties) {
         extensions.removePolicy(serviceId(properties));

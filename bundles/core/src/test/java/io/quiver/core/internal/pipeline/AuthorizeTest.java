@@ -30,6 +30,23 @@ class AuthorizeTest {
     }
 
     @Test
+    void whileARequiredPolicyHasNotComeNothingIsSeenOrUsedAndThenItsRulesDecide() {
+        stages.extensions.policyRequired(true); // as the launcher's features say: the permissions bundle brings one
+        stages.tool("secret", call -> Outcome.text("ran"), null);
+        assertEquals(List.of(), authorize.visible(CallerIdentity.ANONYMOUS, List.of("a", "secret"), Target::tool));
+        Call early = stages.resolved("secret", "{}");
+        assertThrows(McpException.class, () -> authorize.authorize(early), "a call a moment early is not let through");
+        assertEquals(CallEvent.Ending.DENIED, stages.over(early).ending());
+
+        stages.extensions.addPolicy((caller, target) -> target.name().equals("secret")
+                ? Decision.deny("not for " + caller.subject()) : Decision.allow(), 0, 1);
+        assertEquals(List.of("a"), authorize.visible(CallerIdentity.ANONYMOUS, List.of("a", "secret"), Target::tool));
+        stages.extensions.removePolicy(1);
+        assertEquals(List.of(), authorize.visible(CallerIdentity.ANONYMOUS, List.of("a"), Target::tool),
+                "a required policy that goes allows nothing either");
+    }
+
+    @Test
     void aDeniedCallHearsWhatAnUnknownToolWouldAndIsRecordedAsDenied() {
         stages.tool("secret", call -> Outcome.text("ran"), null);
         stages.extensions.addPolicy((caller, target) -> target.name().equals("secret")
