@@ -57,12 +57,13 @@ class ClassDataArchiveIT {
         assertEquals(List.of(), entries(templates), "the failed start (after its install) made no storage template");
 
         Process serving = start(root, "0");
-        awaitEndpoint(serving, root);
+        BufferedReader servingOut = awaitEndpoint(serving, root);
         // written just after the endpoint line
         Await.until(() -> Files.exists(marker(archive)), java.time.Duration.ofSeconds(20), () -> "no marker" + log(root));
-        serving.destroy();
+        serving.toHandle().destroy(); // SIGTERM; Process.destroy would also close its stdout, which is read below
         assertTrue(serving.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, serving.exitValue(), log(root));
+        assertEquals(null, servingOut.readLine(), "stdout carries the endpoint line and nothing else, to the end");
         long whole = Files.size(archive(target));
         assertTrue(whole > partial + 4_000_000, "a whole archive (" + whole + " bytes) replaced the partial one ("
                 + partial + " bytes)");
@@ -70,10 +71,11 @@ class ClassDataArchiveIT {
         assertEquals(1, made.size(), "the whole run made a storage template: " + made);
 
         Process next = start(root, "0", "-Dorg.slf4j.simpleLogger.log.io.quiver.launcher.StorageTemplate=debug");
-        awaitEndpoint(next, root);
-        next.destroy();
+        BufferedReader nextOut = awaitEndpoint(next, root);
+        next.toHandle().destroy();
         assertTrue(next.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, next.exitValue(), log(root));
+        assertEquals(null, nextOut.readLine(), "debug logging goes to stderr, never to stdout");
         assertEquals(whole, Files.size(archive(target)), "the whole archive was used, not written again");
         assertTrue(log(root).contains("Storage seeded from the template " + templates.resolve(made.get(0))), log(root));
         assertEquals(made, entries(templates), "the template was used, not made again");
@@ -105,10 +107,12 @@ class ClassDataArchiveIT {
         return builder.start();
     }
 
-    private static void awaitEndpoint(Process process, Path root) throws Exception {
+    /** Reads the endpoint line, the first on stdout; answers the rest of stdout. */
+    private static BufferedReader awaitEndpoint(Process process, Path root) throws Exception {
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         String line = out.readLine();
         assertTrue(line != null && line.startsWith(READY), line + log(root));
+        return out;
     }
 
     /** The one archive the script keeps in launcher/target. */

@@ -241,6 +241,30 @@ class HostChannelIT {
     }
 
     @Test
+    void theHostReplacesAResultAndItsRecordKeepsWhatTheToolGaveBesideWhatWasDelivered() throws Exception {
+        host.rules.put(Kind.ADMIT, HostRequest::approve);
+        host.rules.put(Kind.REVIEW, r -> r.replaceText("redacted by the host"));
+        McpSchema.CallToolResult delivered = sdkCall("count", Map.of("n", 6)).get(20, TimeUnit.SECONDS);
+        assertFalse(Boolean.TRUE.equals(delivered.isError()));
+        assertEquals("redacted by the host", text(delivered));
+        assertEquals(List.of(Map.of("n", 6)), counted, "the tool ran once");
+        HostRequest review = host.all.stream().filter(r -> r.kind() == Kind.REVIEW).findFirst().orElseThrow();
+        assertEquals("ran 6", review.resultText(), "the host reviews what the tool gave");
+        HostRequest record = host.of(Kind.RECORD, review.invocationId()).get(0);
+        assertEquals("redacted by the host", record.resultText(), "recorded as delivered");
+        List<?> raw = (List<?>) record.rawResult().get("content");
+        assertEquals("ran 6", ((Map<?, ?>) raw.get(0)).get("text"), "beside what the tool gave");
+
+        // a whole result of the host's own, an error
+        host.rules.put(Kind.REVIEW, r -> r.replace(Map.of("content", List.of(Map.of("type", "text",
+                "text", "withheld: it names a customer")), "isError", true)));
+        McpSchema.CallToolResult withheld = sdkCall("count", Map.of("n", 7)).get(20, TimeUnit.SECONDS);
+        assertTrue(Boolean.TRUE.equals(withheld.isError()), withheld.toString());
+        assertEquals("withheld: it names a customer", text(withheld));
+        assertEquals(List.of(Map.of("n", 6), Map.of("n", 7)), counted);
+    }
+
+    @Test
     void staleDuplicateAndMisfitRepliesAreRefused() throws Exception {
         CompletableFuture<McpSchema.CallToolResult> call = sdkCall("count", Map.of("n", 6));
         HostRequest admit = host.next(Kind.ADMIT);
