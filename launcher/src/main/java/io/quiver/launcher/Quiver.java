@@ -341,6 +341,9 @@ public final class Quiver implements AutoCloseable {
         if (pass != null) {
             late.add(pass);
         }
+        if (stopRequested) {
+            return; // deploy/ is not watched by a server that stops (the caller ends the start)
+        }
         if (!late.isEmpty()) {
             List<String> all = new ArrayList<>(problems);
             all.addAll(late);
@@ -358,22 +361,39 @@ public final class Quiver implements AutoCloseable {
      * starts what the folder holds, waiting at most {@code timeoutMs}; a pass that takes longer goes on while the server
      * serves. Answers a problem to list, or null. Without the deployer (a feature set without it) there is none.
      */
-    private static String deployFirstPass(BundleContext context, long timeoutMs) {
+    private String deployFirstPass(BundleContext context, long timeoutMs) {
         ServiceReference<?>[] refs;
         try {
             refs = context.getServiceReferences(Callable.class.getName(), "(" + DEPLOY_PASS + "=true)");
         } catch (InvalidSyntaxException e) {
             throw new IllegalStateException(e);
         }
-        Object service = refs == null ? null : context.getService(refs[0]);
+        // the features' deployer only, not a service of that name from a bundle installed at run time
+        ServiceReference<?> ref = refs == null ? null : Arrays.stream(refs).filter(r -> r.getBundle() != null
+                && DEPLOYER.equals(r.getBundle().getSymbolicName())
+                && r.getBundle().getLocation().startsWith(BundleInstaller.PREFIX)).findFirst().orElse(null);
+        Object service = ref == null ? null : context.getService(ref);
         if (!(service instanceof Callable<?> pass)) {
             return null;
         }
         FutureTask<?> task = inBackground("quiver-deploy-pass", pass);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(1, timeoutMs));
         try {
-            Object files = task.get(Math.max(1, timeoutMs), TimeUnit.MILLISECONDS);
-            LOG.debug("deploy/'s first pass handed over {} files", files);
-            return null;
+            while (true) { // a stop ends the wait (the pass itself ends with the framework)
+                try {
+                    Object files = task.get(Math.min(STOP_POLL_MS, Math.max(1, ms(deadline - System.nanoTime()))),
+                            TimeUnit.MILLISECONDS);
+                    LOG.debug("deploy/'s first pass handed over {} files", files);
+                    return null;
+                } catch (TimeoutException e) {
+                    if (stopRequested) {
+                        return null;
+                    }
+                    if (System.nanoTime() - deadline >= 0) {
+                        throw e;
+                    }
+                }
+            }
         } catch (TimeoutException e) {
             String problem = "deploy/ is still being installed after " + KeptBundles.timeoutMs() + " ms ("
                     + KeptBundles.TIMEOUT_PROPERTY + "); the server serves meanwhile, and its bundles go on starting";
@@ -386,9 +406,14 @@ public final class Quiver implements AutoCloseable {
             Thread.currentThread().interrupt(); // stopping
             return null;
         } finally {
-            context.ungetService(refs[0]);
+            context.ungetService(ref);
         }
     }
+
+    /** The bundle of the deploy folder's installers. */
+    private static final String DEPLOYER = "io.quiver.deployer";
+    /** How often the wait for deploy/'s first pass looks whether the server is stopping: {@value} ms. */
+    private static final long STOP_POLL_MS = 100;
 
     /** Until the host bridge runs the engine admits no call (quiver.host.required): start returns once it does. */
     private void awaitHostBridge(long deadline) throws InterruptedException, TimeoutException {

@@ -94,7 +94,7 @@ public final class BundleDeployer implements ArtifactInstaller {
         if (deployFolder == null || !new File(deployFolder).isDirectory()) {
             return; // not there (an unmounted share?): nothing is taken as deleted
         }
-        String folder = location(new File(deployFolder));
+        String folder = location(DeployPass.canonical(new File(deployFolder))); // as FileInstall names its files
         String prefix = folder.endsWith("/") ? folder : folder + "/";
         for (Bundle bundle : context.getBundles()) {
             String location = bundle.getLocation();
@@ -178,18 +178,31 @@ public final class BundleDeployer implements ArtifactInstaller {
     synchronized void deployAll(List<File> artifacts) {
         List<Installed> installed = new ArrayList<>();
         for (File artifact : artifacts) {
-            PassedFiles.Stamp stamp = PassedFiles.Stamp.of(artifact); // before: a file changed meanwhile is handed over
             Installed i = installOnly(artifact);
             if (i != null) {
                 installed.add(i);
             }
-            passed.add(artifact, stamp);
         }
         if (installed.isEmpty()) {
             return;
         }
         wiring().resolveBundles(installed.stream().map(Installed::bundle).toList());
         installed.forEach(this::start);
+    }
+
+    /** The first pass takes these files on ({@link PassedFiles}): done before it handles any file of deploy/. */
+    void claim(List<File> artifacts) {
+        artifacts.forEach(artifact -> passed.add(artifact, PassedFiles.Stamp.of(artifact)));
+    }
+
+    /** Uninstalls the bundles of files the pass took on that went before FileInstall ever saw them. */
+    void removeGoneUnseen(List<File> artifacts) {
+        for (File artifact : artifacts) {
+            if (passed.goneUnseen(artifact)) {
+                LOG.info("{} was removed while the server started", artifact);
+                uninstall(artifact);
+            }
+        }
     }
 
     /** A bundle installed or updated from a file, to be started. */

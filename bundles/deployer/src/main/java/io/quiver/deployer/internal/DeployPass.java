@@ -1,6 +1,7 @@
 package io.quiver.deployer.internal;
 
 import java.io.File;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -44,9 +45,15 @@ public final class DeployPass implements Callable<Integer> {
         this.features = features;
     }
 
+    /** How long after the pass a file it took on may go unseen by FileInstall before the pass removes it: {@value} ms. */
+    static final long UNSEEN_AFTER_MS = 5_000;
+
     @Override
     public Integer call() {
-        File[] listed = folder == null ? null : new File(folder).listFiles(f -> f.isFile() && FILES.matcher(f.getName()).matches());
+        // named as FileInstall names them (it watches the canonical folder): a deploy folder reached through a
+        // symbolic link would otherwise hold each file under two names
+        File[] listed = folder == null ? null : canonical(new File(folder))
+                .listFiles(f -> f.isFile() && FILES.matcher(f.getName()).matches());
         if (listed == null || listed.length == 0) {
             return 0;
         }
@@ -61,10 +68,43 @@ public final class DeployPass implements Callable<Integer> {
             }
         }
         long t0 = System.nanoTime();
+        // all taken on before any is handled: FileInstall, scanning once the launcher stops waiting, leaves them to it
+        features.claim(featureFiles);
+        jars.claim(jarFiles);
         features.installAll(featureFiles);
         jars.deployAll(jarFiles);
         LOG.debug("deploy/'s first pass: {} feature files and {} jars in {} ms", featureFiles.size(), jarFiles.size(),
                 (System.nanoTime() - t0) / 1_000_000);
+        removeLaterWhatGoesUnseen(featureFiles, jarFiles);
         return featureFiles.size() + jarFiles.size();
+    }
+
+    /**
+     * FileInstall learns of the files when its first scan finds them: one deleted before that (during the start) would
+     * keep its bundles until the next start. A while after the pass, those are removed.
+     */
+    private void removeLaterWhatGoesUnseen(List<File> featureFiles, List<File> jarFiles) {
+        Thread later = new Thread(() -> {
+            try {
+                Thread.sleep(UNSEEN_AFTER_MS);
+                features.removeGoneUnseen(featureFiles);
+                jars.removeGoneUnseen(jarFiles);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception | LinkageError e) { // the framework stopping meanwhile
+                LOG.debug("Removing what went from deploy/ during the start: {}", e.toString());
+            }
+        }, "quiver-deploy-unseen");
+        later.setDaemon(true);
+        later.start();
+    }
+
+    /** The canonical form of a folder, as FileInstall watches it (the absolute one when it cannot be had). */
+    static File canonical(File folder) {
+        try {
+            return folder.getCanonicalFile();
+        } catch (IOException e) {
+            return folder.getAbsoluteFile();
+        }
     }
 }

@@ -113,10 +113,13 @@ public final class FeatureInstaller implements ArtifactInstaller {
 
     /** Installs a feature, or says why not. Never throws: FileInstall would only try again, silently. */
     @Override
-    public synchronized void install(File artifact) {
-        if (passed.handedOverAgain(artifact)) {
-            return;
+    public void install(File artifact) {
+        if (!passed.handedOverAgain(artifact)) { // not under the lock: the pass may hold it for long
+            installNow(artifact);
         }
+    }
+
+    private synchronized void installNow(File artifact) {
         problems.clear(artifact);
         try {
             installFeature(artifact);
@@ -283,11 +286,27 @@ public final class FeatureInstaller implements ArtifactInstaller {
      */
     synchronized void installAll(List<File> artifacts) {
         for (File artifact : artifacts) {
-            PassedFiles.Stamp stamp = PassedFiles.Stamp.of(artifact); // before: a file changed meanwhile is handed over
-            if (!installedAlready(artifact)) {
-                install(artifact);
+            if (installedAlready(artifact)) {
+                // a kept storage's: FileInstall, which remembers what it last saw, hands it over if it changed since
+                passed.forget(artifact);
+            } else {
+                installNow(artifact);
             }
-            passed.add(artifact, stamp);
+        }
+    }
+
+    /** The first pass takes these files on ({@link PassedFiles}): done before it handles any file of deploy/. */
+    void claim(List<File> artifacts) {
+        artifacts.forEach(artifact -> passed.add(artifact, PassedFiles.Stamp.of(artifact)));
+    }
+
+    /** Uninstalls the features of files the pass took on that went before FileInstall ever saw them. */
+    void removeGoneUnseen(List<File> artifacts) throws Exception {
+        for (File artifact : artifacts) {
+            if (passed.goneUnseen(artifact)) {
+                LOG.info("Feature file {} was removed while the server started", artifact);
+                uninstall(artifact);
+            }
         }
     }
 
@@ -306,12 +325,15 @@ public final class FeatureInstaller implements ArtifactInstaller {
     }
 
     @Override
-    public synchronized void update(File artifact) throws Exception {
-        if (passed.handedOverAgain(artifact)) {
-            return;
+    public void update(File artifact) throws Exception {
+        if (!passed.handedOverAgain(artifact)) {
+            updateNow(artifact);
         }
+    }
+
+    private synchronized void updateNow(File artifact) throws Exception {
         uninstall(artifact);
-        install(artifact);
+        installNow(artifact);
     }
 
     @Override
@@ -412,7 +434,8 @@ public final class FeatureInstaller implements ArtifactInstaller {
                 remove(file);
             }
         }
-        File[] files = state.existed() ? null : new File(deployFolder).listFiles(f -> f.isFile() && canHandle(f));
+        File[] files = state.existed() ? null
+                : DeployPass.canonical(new File(deployFolder)).listFiles(f -> f.isFile() && canHandle(f));
         for (File f : files == null ? new File[0] : files) {
             String file = f.toPath().toAbsolutePath().toString();
             if (state.featureOf(file) == null) {

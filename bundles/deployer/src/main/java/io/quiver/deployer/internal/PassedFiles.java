@@ -5,10 +5,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The files of deploy/ that the first pass ({@link DeployPass}) handed to an installer, with their length and time as
- * they were then. FileInstall's own first scan hands each over again: the installer skips a file it finds here
- * unchanged (once), instead of installing it a second time, or trying again what failed and saying so twice. A file
- * changed since is handed over as any change is.
+ * The files of deploy/ that the first pass ({@link DeployPass}) takes on, with their length and time as they were when
+ * it began. FileInstall's own first scan hands each over again (also while the pass still runs, when the launcher has
+ * stopped waiting for it): the installer skips a file it finds here unchanged (once), instead of installing it a second
+ * time, or trying again what failed and saying so twice. A file changed since is handed over as any change is.
  */
 final class PassedFiles {
 
@@ -33,6 +33,14 @@ final class PassedFiles {
 
     void forget(File file) {
         files.remove(key(file));
+    }
+
+    /**
+     * Whether a file the pass took on is gone and FileInstall never handed it over: deleted before FileInstall's first
+     * scan, so FileInstall, which never saw it, will tell no deletion. True once.
+     */
+    boolean goneUnseen(File file) {
+        return !file.exists() && files.remove(key(file)) != null;
     }
 
     private static String key(File file) {

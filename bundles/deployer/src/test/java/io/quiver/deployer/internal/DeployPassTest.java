@@ -109,6 +109,76 @@ class DeployPassTest {
     }
 
     @Test
+    void aDeployFolderReachedThroughASymbolicLinkHoldsEachFileUnderOneName() throws Exception {
+        Path real = Files.createDirectories(dir.resolve("real-deploy"));
+        Path link = Files.createSymbolicLink(dir.resolve("deploy-link"), real);
+        Files.write(real.resolve("a.jar"), Framework.jar("test.a", "1.0"));
+        try (Framework framework = new Framework(dir.resolve("storage"), link)) {
+            BundleDeployer jars = new BundleDeployer(framework.context(), problems, Map.of());
+            new DeployPass(framework.context(), jars, features(framework)).call();
+            // FileInstall watches the canonical folder and names the file so
+            File canonical = real.toRealPath().resolve("a.jar").toFile();
+            jars.install(canonical);
+            assertEquals(List.of(), problems.problems(), "not refused as installed from another name");
+            assertEquals(canonical.toPath().toUri().toString(), framework.bundle("test.a").getLocation());
+            Files.delete(canonical.toPath());
+            jars.uninstall(canonical);
+            assertEquals(null, framework.bundle("test.a"), "its deletion reaches the bundle");
+        }
+    }
+
+    @Test
+    void aFileDeletedBeforeFileInstallEverSawItGoesAndOneItSawIsLeftToIt() throws Exception {
+        try (Framework framework = framework()) {
+            File seen = write("seen.jar", Framework.jar("test.seen", "1.0"));
+            File unseen = write("unseen.jar", Framework.jar("test.unseen", "1.0"));
+            BundleDeployer jars = new BundleDeployer(framework.context(), problems, Map.of());
+            new DeployPass(framework.context(), jars, features(framework)).call();
+            jars.install(seen); // FileInstall's first scan found this one: it tells its deletion itself
+            Files.delete(seen.toPath());
+            Files.delete(unseen.toPath());
+            jars.removeGoneUnseen(List.of(seen, unseen));
+            assertEquals(null, framework.bundle("test.unseen"));
+            assertEquals(Bundle.ACTIVE, framework.bundle("test.seen").getState(), "FileInstall's to remove");
+        }
+    }
+
+    @Test
+    void aFileTheRunningPassHasNotReachedYetIsLeftToIt() throws Exception {
+        try (Framework framework = framework()) {
+            File a = write("a.jar", Framework.jar("test.a", "1.0"));
+            BundleDeployer jars = new BundleDeployer(framework.context(), problems, Map.of());
+            jars.claim(List.of(a));
+            jars.install(a); // FileInstall, once the launcher has stopped waiting for a long pass
+            assertEquals(null, framework.bundle("test.a"));
+            jars.deployAll(List.of(a));
+            assertEquals(Bundle.ACTIVE, framework.bundle("test.a").getState());
+        }
+    }
+
+    @Test
+    void aKeptStoragesFeatureFileChangedWhileStoppedIsLeftToFileInstall() throws Exception {
+        write("bundles/lib-1.0.jar", Framework.jar("test.lib", "1.0"));
+        File feature = write("f.json", ("{\"feature-resource-version\":\"1.0\",\"id\":\"com.example:f:1.0\","
+                + "\"bundles\":[{\"id\":\"com.example:lib:1.0\"}],\"configurations\":{\"io.quiver.x\":{\"v\":\"one\"}}}")
+                .getBytes());
+        try (Framework framework = framework()) {
+            new DeployPass(framework.context(), new BundleDeployer(framework.context(), problems, Map.of()),
+                    features(framework)).call();
+        }
+        write("f.json", ("{\"feature-resource-version\":\"1.0\",\"id\":\"com.example:f:1.0\","
+                + "\"bundles\":[{\"id\":\"com.example:lib:1.0\"}],\"configurations\":{\"io.quiver.x\":{\"v\":\"two\"}}}")
+                .getBytes());
+        try (Framework framework = framework()) {
+            FeatureInstaller installer = features(framework);
+            new DeployPass(framework.context(), new BundleDeployer(framework.context(), problems, Map.of()),
+                    installer).call();
+            installer.update(feature); // FileInstall remembers the file as it was, and hands the change over
+            assertEquals("two", configurations.get("io.quiver.x").get("v"));
+        }
+    }
+
+    @Test
     void aKeptStoragesFeatureIsNotInstalledAgain() throws Exception {
         write("bundles/lib-1.0.jar", Framework.jar("test.lib", "1.0"));
         write("f.json", ("{\"feature-resource-version\":\"1.0\",\"id\":\"com.example:f:1.0\","
