@@ -91,6 +91,13 @@ public final class Extensions {
         }
     }
 
+    /** Whether a host channel is registered still (in force, or ranked below the one that is). */
+    public boolean hostPresent(HostChannel host) {
+        RankedRegistry.Snapshot<HostChannel> now = hosts.snapshot();
+        return now.winners().values().stream().anyMatch(e -> e.value() == host)
+                || now.shadowed().stream().anyMatch(e -> e.value() == host);
+    }
+
     /** Tells {@code listener} of each host channel that goes (the pipeline ends the waits on it). */
     public void onHostGone(Consumer<HostChannel> listener) {
         hostGone.add(listener);

@@ -10,6 +10,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -33,10 +34,17 @@ final class HostWait {
     private final ScheduledExecutorService timer;
     private final LongSupplier timeoutMs;
     private final Set<Waiter> waiting = ConcurrentHashMap.newKeySet();
+    private final Predicate<HostChannel> present;
 
     HostWait(ScheduledExecutorService timer, LongSupplier timeoutMs) {
+        this(timer, timeoutMs, host -> true);
+    }
+
+    /** @param present whether a host channel is still registered: one that is not is not asked */
+    HostWait(ScheduledExecutorService timer, LongSupplier timeoutMs, Predicate<HostChannel> present) {
         this.timer = timer;
         this.timeoutMs = timeoutMs;
+        this.present = present;
     }
 
     /** The host could not take its part in the call: the call ends with this message. */
@@ -80,10 +88,16 @@ final class HostWait {
         }
         Waiter waiter = new Waiter(call.host(), asking, state);
         waiting.add(waiter);
+        // after joining the waiters: a host that goes from now on ends this wait, one gone already is not asked
+        if (waiter.host() != null && !present.test(waiter.host())) {
+            state.compareAndSet(ASKING, GONE);
+        }
         T answer = null;
         RuntimeException failure = null;
         try (AutoCloseable hook = call.scope().onCancel(asking::interrupt)) {
-            answer = question.get();
+            if (state.get() == ASKING) {
+                answer = question.get();
+            }
         } catch (RuntimeException e) {
             failure = e;
         } catch (Exception e) {

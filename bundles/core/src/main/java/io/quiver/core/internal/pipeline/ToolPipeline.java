@@ -68,7 +68,7 @@ public final class ToolPipeline {
                 () -> settings.config().maxInputRounds());
         this.resolve = new Resolve(catalog);
         this.authorize = new Authorize(extensions);
-        HostWait hostWait = new HostWait(workers.timer(), () -> settings.config().hostTimeoutMs());
+        HostWait hostWait = new HostWait(workers.timer(), () -> settings.config().hostTimeoutMs(), extensions::hostPresent);
         extensions.onHostGone(hostWait::hostGone);
         this.admit = new Admit(extensions, validate, hostWait);
         this.attempts = new ToolAttempts(new Execute(workers.tools(), workers.watchdog(), workers.requests(), settings, limits),

@@ -135,9 +135,10 @@ class HostRequiredTest {
         SessionClient.Answer waiting = call(2);
         assertTrue(deciding.await(10, TimeUnit.SECONDS), "the call waits for the host to admit it");
 
-        // what the host bridge does when it is deactivated: it leaves, and stops the calls waiting for it
-        extensions.removeHost(HOST_ID);
+        // a host that stops the calls waiting for it as it leaves (its reason reaches the caller; a host that leaves
+        // without a word ends them too: aHostChannelThatGoesAwayWithoutAWordEndsTheWaitAtOnce)
         stop.get().accept("the host channel closed");
+        extensions.removeHost(HOST_ID);
 
         JsonNode result = waiting.response().path("result");
         assertTrue(result.path("isError").asBoolean(), result.toString());
@@ -174,6 +175,51 @@ class HostRequiredTest {
                 + " call.", text(result));
         assertEquals(0, runs.get(), "the tool must not run when its host never answered");
         assertEquals(CallEvent.Ending.DENIED, lastEvent().ending());
+    }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void aHostThatGoesAwayWhileTheToolRunsIsNotAskedToReviewItsResult() throws Exception {
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch go = new CountDownLatch(1);
+        Map<String, Object> props = new HashMap<>();
+        props.put("mcp.tool.name", "gated");
+        props.put("service.id", SERVICE_IDS.incrementAndGet());
+        catalog.bindTool(call -> {
+            running.countDown();
+            go.await();
+            return Outcome.text("gated ran");
+        }, props);
+        start(600_000); // the host's time would not end a wait within the test
+        AtomicInteger reviews = new AtomicInteger();
+        extensions.addHost(new HostChannel() {
+            @Override
+            public Admission admit(Invocation invocation) {
+                return Admission.approve();
+            }
+
+            @Override
+            public io.quiver.api.ToolResult review(Invocation invocation, io.quiver.api.ToolResult result) {
+                reviews.incrementAndGet();
+                try {
+                    Thread.sleep(30_000); // a host that is gone never answers
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return result;
+            }
+        }, 0, HOST_ID);
+        SessionClient.Answer waiting = client.request("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\","
+                + "\"params\":{\"name\":\"gated\",\"arguments\":{}}}");
+        assertTrue(running.await(10, TimeUnit.SECONDS));
+        extensions.removeHost(HOST_ID); // gone while the tool runs: no wait on it is under way to end
+        go.countDown();
+
+        JsonNode result = waiting.response().path("result");
+        assertTrue(result.path("isError").asBoolean(), result.toString());
+        assertEquals("The result of gated was not delivered: The host application went away before it could record"
+                + " the result.", text(result));
+        assertEquals(0, reviews.get(), "a host that is gone is not asked");
     }
 
     // -------------------------------------------------------------------------------------------
