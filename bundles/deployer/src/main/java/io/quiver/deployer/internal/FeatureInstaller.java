@@ -29,6 +29,7 @@ import org.osgi.service.cm.Configuration;
 import org.osgi.service.cm.ConfigurationAdmin;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.metatype.annotations.Designate;
 import org.slf4j.Logger;
@@ -67,9 +68,11 @@ public final class FeatureInstaller implements ArtifactInstaller {
     private final BundleContext context;
     private final ConfigurationAdmin configurationAdmin;
     private final DeployProblems problems;
-    private final BundleLocator locator;
-    private final long startTimeoutMs;
-    private final long maxFileBytes;
+    /**
+     * The settings of {@code io.quiver.deployer}, changed in place: a component activated again for a changed setting
+     * would forget what the installed features replaced, and FileInstall would hand every feature file over again.
+     */
+    private volatile Settings settings;
     /** What the server's class path provides in place of bundles: fixed for the framework's life. */
     private final PlatformLibraries platformLibraries;
     /** Installed feature files and what their features created, kept across restarts. */
@@ -86,9 +89,22 @@ public final class FeatureInstaller implements ArtifactInstaller {
         this.configurationAdmin = configurationAdmin;
         this.problems = problems;
         this.platformLibraries = PlatformLibraries.parse(context.getProperty(PlatformLibraries.PROPERTY));
-        DeployerConfig config = TypedConfig.read(DeployerConfig.class, properties, null).config();
-        this.startTimeoutMs = config.startTimeoutMs();
-        this.maxFileBytes = config.maxFileBytes();
+        modified(properties);
+        this.state = new FeatureState(context.getDataFile(STATE));
+        synchronized (this) {
+            reconcile(context.getProperty(DEPLOY_FOLDER));
+        }
+    }
+
+    /** What {@code io.quiver.deployer} sets for feature files. */
+    private record Settings(DeployerConfig config, BundleLocator locator) {
+    }
+
+    @Modified
+    void modified(Map<String, Object> properties) {
+        Settings before = settings;
+        DeployerConfig config = TypedConfig.read(DeployerConfig.class, properties, before == null ? null : before.config())
+                .config();
         List<Path> repositories = new ArrayList<>();
         for (String r : config.mavenRepositories()) {
             if (!r.isBlank()) {
@@ -98,11 +114,7 @@ public final class FeatureInstaller implements ArtifactInstaller {
         if (repositories.isEmpty()) {
             repositories.add(Path.of(System.getProperty("user.home"), ".m2", "repository"));
         }
-        this.locator = new BundleLocator(repositories);
-        this.state = new FeatureState(context.getDataFile(STATE));
-        synchronized (this) {
-            reconcile(context.getProperty(DEPLOY_FOLDER));
-        }
+        settings = new Settings(config, new BundleLocator(repositories));
     }
 
     /** Every {@code .json} file: one that is not a valid feature is refused with a reason, not ignored. */
@@ -148,6 +160,9 @@ public final class FeatureInstaller implements ArtifactInstaller {
     private void installFeature(File artifact, Path path, FeatureFile feature, Map<String, BundleJar> jars)
             throws Exception {
         Set<String> names = new HashSet<>();
+        Settings now = settings;
+        BundleLocator locator = now.locator();
+        long maxFileBytes = now.config().maxFileBytes();
         for (FeatureFile.BundleRef ref : feature.bundles()) {
             if (alreadyInstalled(ref)) {
                 continue;
@@ -188,12 +203,12 @@ public final class FeatureInstaller implements ArtifactInstaller {
         for (Bundle bundle : bundles) {
             try {
                 if (bundle.getHeaders("").get(Constants.FRAGMENT_HOST) == null) {
-                    BoundedStart.start(bundle, startTimeoutMs);
+                    BoundedStart.start(bundle, now.config().startTimeoutMs());
                 }
             } catch (BundleException | IllegalStateException e) {
                 failed.add(bundle.getSymbolicName() + ": " + e.getMessage());
             } catch (TimeoutException e) {
-                failed.add(bundle.getSymbolicName() + ": " + BoundedStart.tooLong(startTimeoutMs));
+                failed.add(bundle.getSymbolicName() + ": " + BoundedStart.tooLong(now.config().startTimeoutMs()));
             }
         }
         List<String> told = new ArrayList<>(notApplied);

@@ -91,6 +91,38 @@ class FeatureInstallerTest {
         }
     }
 
+    /**
+     * A changed setting of io.quiver.deployer applies in place: activated again, the installer forgot what the
+     * installed features had replaced (their removal then restored nothing), and FileInstall handed every feature file
+     * over once more.
+     */
+    @Test
+    void aChangedSettingAppliesToTheNextFeatureAndWhatAnInstalledOneReplacedIsStillRestored() throws Exception {
+        configurations.put("io.quiver.other", properties("x", "before"));
+        try (Framework framework = framework()) {
+            FeatureInstaller installer = installer(framework);
+            bundleJar("lib", "test.lib");
+            File first = feature("f.json", "com.example:f:1.0", "\"io.quiver.other\":{\"x\":\"feature\"}", "lib");
+            installer.install(first);
+            assertEquals("feature", configurations.get("io.quiver.other").get("x"));
+
+            installer.modified(Map.of("mavenRepositories", dir.resolve("repo").toString(), "maxFileBytes", 10L));
+            bundleJar("big", "test.big");
+            installer.install(feature("g.json", "com.example:g:1.0", "", "big"));
+            assertTrue(problems.problems().toString().contains("more than maxFileBytes (10)"), problems.problems()::toString);
+
+            Files.delete(first.toPath());
+            installer.uninstall(first);
+            assertEquals("before", configurations.get("io.quiver.other").get("x"), "what the feature replaced is restored");
+        }
+        try (java.io.InputStream xml = getClass().getClassLoader()
+                .getResourceAsStream("OSGI-INF/io.quiver.deployer.internal.FeatureInstaller.xml")) {
+            assertNotNull(xml, "the component description bnd generates");
+            assertTrue(new String(xml.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                    .contains("modified=\"modified\""), "Declarative Services calls modified, not a new activation");
+        }
+    }
+
     @Test
     void aFeatureCannotBringASecondCopyOfAPlatformBundle() throws Exception {
         bundleJar("evil", "io.quiver.api");
