@@ -124,10 +124,13 @@ final class FrameworkProperties {
         return countFiles(etc, "io.quiver.scope-");
     }
 
-    /** How many configuration files ({@code .cfg}, {@code .config}) of {@code etc/} have names starting so. */
+    /**
+     * How many configuration files ({@code .cfg}, {@code .config}) of {@code etc/} have names starting so: regular files
+     * only, as the start waits for (a folder or a broken link of that name never becomes a configuration).
+     */
     static long countFiles(Path etc, String prefix) {
         try (Stream<Path> files = Files.list(etc)) {
-            return files.map(f -> f.getFileName().toString())
+            return files.filter(Files::isRegularFile).map(f -> f.getFileName().toString())
                     .filter(n -> n.startsWith(prefix) && (n.endsWith(".cfg") || n.endsWith(".config")))
                     .count();
         } catch (IOException e) {

@@ -53,7 +53,9 @@ class FrameworkPropertiesTest {
         Files.writeString(etc.resolve("io.quiver.permissions.grant-ops.config"), "roles=\"ops\"\n");
         Files.writeString(etc.resolve("io.quiver.permissions.grant-old.cfg.bak"), "");
         Files.writeString(etc.resolve("io.quiver.permissions.cfg"), "");
-        assertEquals("2", of(Map.of()).get(FrameworkProperties.GRANTS));
+        Files.createDirectory(etc.resolve("io.quiver.permissions.grant-folder.cfg"));
+        Files.createSymbolicLink(etc.resolve("io.quiver.permissions.grant-broken.cfg"), etc.resolve("nowhere"));
+        assertEquals("2", of(Map.of()).get(FrameworkProperties.GRANTS), "files that become configurations only");
     }
 
     @Test

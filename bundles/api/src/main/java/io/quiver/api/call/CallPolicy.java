@@ -9,7 +9,8 @@ import org.osgi.annotation.versioning.ConsumerType;
  * ({@code tools/call}, {@code resources/read}, {@code prompts/get}), so a caller never sees what it
  * cannot use nor uses what it cannot see: what is denied is, for that caller, not there at all (a
  * call names an unknown tool). Registered as a service; the highest-ranked one decides. Without one,
- * everything is allowed.
+ * everything is allowed, unless the platform requires one (the launcher's features bring the permissions
+ * bundle's): then nothing is, until one is registered.
  *
  * <p>Called on every list and every call, and for a call more than once (before it waits for its
  * tool's share, so a caller cannot queue up behind a tool it cannot see, and again when it runs):

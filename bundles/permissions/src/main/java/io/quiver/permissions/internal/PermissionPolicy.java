@@ -117,7 +117,13 @@ public final class PermissionPolicy implements CallPolicy, ProblemSource {
 
     /** How many grants of the start have not arrived yet (0 once they all did, or the wait was given up). */
     private final AtomicInteger awaited = new AtomicInteger();
+    /** How many grants of etc/ the start counted, and how many have come (the wait's problem goes once they all did). */
+    private volatile int expectedFromEtc;
+    private final AtomicInteger fromEtc = new AtomicInteger();
     private volatile Problem missingGrants;
+    private volatile Thread grantsWait;
+    /** The property FileInstall puts on a configuration it read from a file of etc/. */
+    static final String FILENAME = "felix.fileinstall.filename";
 
     @Activate
     public PermissionPolicy(BundleContext context, Map<String, Object> properties) {
@@ -140,7 +146,8 @@ public final class PermissionPolicy implements CallPolicy, ProblemSource {
      * and the ones that never came are a problem (a file of etc/ that never became a grant).
      */
     void awaitGrants(int count, long waitMs) {
-        awaited.set(Math.max(0, count - grants.size()));
+        expectedFromEtc = count;
+        awaited.set(Math.max(0, count - fromEtc.get()));
         if (awaited.get() == 0) {
             return;
         }
@@ -153,12 +160,14 @@ public final class PermissionPolicy implements CallPolicy, ProblemSource {
             int missing = awaited.getAndSet(0);
             if (missing > 0) {
                 missingGrants = new Problem(GRANTS_PROPERTY, missing + " of the " + count + " grant files of etc/ did"
-                        + " not become grants within " + waitMs + " ms; the grants there decide");
+                        + " not become grants within " + waitMs + " ms (nothing was allowed meanwhile); the grants"
+                        + " there decide. A file deleted during the start, or not readable, is one");
                 LOG.error("{}", missingGrants.reason());
                 changed();
             }
         }, "quiver-grants-wait");
         timer.setDaemon(true);
+        grantsWait = timer;
         timer.start();
     }
 
@@ -213,14 +222,23 @@ public final class PermissionPolicy implements CallPolicy, ProblemSource {
      * {@link #revisions}), so that it tells every client its lists may have changed: a tool granted or taken away.
      */
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
-    void addGrant(Grant grant) {
+    void addGrant(Grant grant, Map<String, Object> properties) {
         grants.add(grant);
         grant.onChange(this::changed);
-        awaited.getAndUpdate(n -> Math.max(0, n - 1));
+        if (properties.get(FILENAME) != null) { // a grant of etc/, as the start counted them (not a feature's)
+            fromEtc.incrementAndGet();
+            awaited.getAndUpdate(n -> Math.max(0, n - 1));
+            if (missingGrants != null && fromEtc.get() >= expectedFromEtc) {
+                missingGrants = null; // the late ones came
+            }
+        }
         changed();
     }
 
-    void removeGrant(Grant grant) {
+    void removeGrant(Grant grant, Map<String, Object> properties) {
+        if (properties.get(FILENAME) != null) {
+            fromEtc.decrementAndGet();
+        }
         grants.remove(grant);
         grant.onChange(null);
         changed();
@@ -240,6 +258,10 @@ public final class PermissionPolicy implements CallPolicy, ProblemSource {
 
     @Deactivate
     void deactivate() {
+        Thread waiting = grantsWait;
+        if (waiting != null) {
+            waiting.interrupt();
+        }
         if (revisions != null) {
             revisions.close();
         }

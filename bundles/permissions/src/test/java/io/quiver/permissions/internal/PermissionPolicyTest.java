@@ -10,6 +10,7 @@ import io.quiver.api.call.Decision;
 import io.quiver.api.call.HostChannel;
 import io.quiver.api.call.Target;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.lang.reflect.Proxy;
@@ -18,6 +19,9 @@ import org.osgi.framework.Bundle;
 import org.osgi.framework.ServiceReference;
 
 class PermissionPolicyTest {
+
+    /** A grant's service properties as a file of etc/ makes them. */
+    private static final Map<String, Object> ETC = Map.of(PermissionPolicy.FILENAME, "file:/srv/quiver/etc/grant.cfg");
 
     private static final CallerIdentity ALICE = new CallerIdentity("alice", "acme", Set.of("dev"), true);
     private static final CallerIdentity BOB = new CallerIdentity("bob", "acme", Set.of("ops"), true);
@@ -46,20 +50,36 @@ class PermissionPolicyTest {
         assertFalse(early.allowed(), "with no grant yet everything would be allowed: not while grants are on their way");
         assertTrue(early.reason().contains("starting"), early.reason());
         Grant devs = grant("devs", "roles", "dev", "allow", "tool:*_time");
-        policy.addGrant(devs);
+        policy.addGrant(devs, ETC);
         assertFalse(policy.decide(ALICE, Target.tool("current_time")).allowed(), "one of two");
-        policy.addGrant(grant("deny-convert", "roles", "dev", "deny", "tool:convert_time"));
+        policy.addGrant(grant("deny-convert", "roles", "dev", "deny", "tool:convert_time"), ETC);
         assertTrue(policy.decide(ALICE, Target.tool("current_time")).allowed());
         assertFalse(policy.decide(ALICE, Target.tool("convert_time")).allowed(), "the second grant's deny holds");
-        policy.removeGrant(devs);
+        policy.removeGrant(devs, ETC);
         assertFalse(policy.decide(ALICE, Target.tool("current_time")).allowed(), "the grants there decide from now on");
         assertTrue(policy.problems().isEmpty(), policy.problems()::toString);
     }
 
     @Test
+    void onlyGrantsOfEtcEndTheWaitAndTheProblemGoesWhenTheLateOnesCome() throws InterruptedException {
+        PermissionPolicy policy = new PermissionPolicy(Map.of());
+        policy.awaitGrants(1, 50);
+        policy.addGrant(grant("from-a-feature", "roles", "dev", "allow", "tool:*"), Map.of());
+        assertFalse(policy.decide(ALICE, Target.tool("current_time")).allowed(), "a feature's grant is not etc/'s");
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (policy.problems().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(1, policy.problems().size(), policy.problems()::toString);
+        policy.addGrant(grant("late", "roles", "dev", "deny", "tool:convert_time"), ETC);
+        assertEquals(List.of(), policy.problems(), "the late grant came");
+        assertFalse(policy.decide(ALICE, Target.tool("convert_time")).allowed());
+    }
+
+    @Test
     void grantsThatNeverComeAreAProblemAndTheGrantsThereDecide() throws InterruptedException {
         PermissionPolicy policy = new PermissionPolicy(Map.of());
-        policy.addGrant(grant("devs", "roles", "dev", "allow", "tool:*_time"));
+        policy.addGrant(grant("devs", "roles", "dev", "allow", "tool:*_time"), ETC);
         policy.awaitGrants(3, 50);
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (policy.problems().isEmpty() && System.nanoTime() < deadline) {
@@ -76,8 +96,8 @@ class PermissionPolicyTest {
     void grantsAllowByRoleSubjectAndTenantAndDenyWins() {
         PermissionPolicy policy = new PermissionPolicy(Map.of());
         policy.addGrant(grant("devs", "roles", "dev", "tenants", "acme", "allow", "tool:*_time, prompt:review*",
-                "deny", "tool:convert_time"));
-        policy.addGrant(grant("bob", "subjects", "b*", "allow", "tool:convert_time"));
+                "deny", "tool:convert_time"), ETC);
+        policy.addGrant(grant("bob", "subjects", "b*", "allow", "tool:convert_time"), ETC);
         assertTrue(policy.decide(ALICE, Target.tool("current_time")).allowed());
         assertTrue(policy.decide(ALICE, Target.prompt("review-code")).allowed());
         assertFalse(policy.decide(ALICE, Target.prompt("other")).allowed(), "nothing allows it");
@@ -139,17 +159,17 @@ class PermissionPolicyTest {
     @Test
     void grantsMayApplyInSomeProjectsOnly() {
         PermissionPolicy policy = new PermissionPolicy(Map.of());
-        policy.addGrant(grant("everywhere", "allow", "tool:read_*"));
+        policy.addGrant(grant("everywhere", "allow", "tool:read_*"), ETC);
         policy.addGrant(grant("showcase-writers", "roles", "dev", "tenants", "acme", "projects", "showcase, demo-*",
-                "allow", "tool:write_*"));
-        policy.addGrant(grant("no-drop-in-prod", "projects", "prod", "deny", "tool:*drop*"));
+                "allow", "tool:write_*"), ETC);
+        policy.addGrant(grant("no-drop-in-prod", "projects", "prod", "deny", "tool:*drop*"), ETC);
         assertTrue(policy.decide(ALICE.in("acme", "showcase"), Target.tool("write_doc")).allowed());
         assertTrue(policy.decide(ALICE.in("acme", "demo-1"), Target.tool("write_doc")).allowed());
         assertFalse(policy.decide(ALICE, Target.tool("write_doc")).allowed(), "the tenant as a whole is no project");
         assertFalse(policy.decide(ALICE.in("acme", "other"), Target.tool("write_doc")).allowed());
         assertTrue(policy.decide(ALICE.in("acme", "other"), Target.tool("read_doc")).allowed(), "* is every project");
         assertTrue(policy.decide(ALICE, Target.tool("read_doc")).allowed(), "* is no project too");
-        policy.addGrant(grant("droppers", "allow", "tool:read_drop"));
+        policy.addGrant(grant("droppers", "allow", "tool:read_drop"), ETC);
         assertTrue(policy.decide(ALICE.in("acme", "dev"), Target.tool("read_drop")).allowed());
         assertFalse(policy.decide(ALICE.in("acme", "prod"), Target.tool("read_drop")).allowed(), "deny wins in prod");
     }
@@ -157,8 +177,8 @@ class PermissionPolicyTest {
     @Test
     void aDenyOfAnotherApplicableGrantWinsOverAnAllow() {
         PermissionPolicy policy = new PermissionPolicy(Map.of());
-        policy.addGrant(grant("everyone", "allow", "*"));
-        policy.addGrant(grant("no-danger", "roles", "dev", "deny", "tool:danger_*"));
+        policy.addGrant(grant("everyone", "allow", "*"), ETC);
+        policy.addGrant(grant("no-danger", "roles", "dev", "deny", "tool:danger_*"), ETC);
         assertTrue(policy.decide(BOB, Target.tool("danger_zone")).allowed());
         assertFalse(policy.decide(ALICE, Target.tool("danger_zone")).allowed());
         assertTrue(policy.decide(ALICE, Target.tool("safe")).allowed());
@@ -169,8 +189,8 @@ class PermissionPolicyTest {
         Grant bad = grant("typo", "allow", "tool:", "deny", "tool:x");
         assertEquals(1, bad.problems().size(), bad.problems().toString());
         PermissionPolicy policy = new PermissionPolicy(Map.of());
-        policy.addGrant(bad);
-        policy.addGrant(grant("fine", "roles", "ops", "allow", "tool:y"));
+        policy.addGrant(bad, ETC);
+        policy.addGrant(grant("fine", "roles", "ops", "allow", "tool:y"), ETC);
         assertFalse(policy.decide(ALICE, Target.tool("anything")).allowed());
         assertFalse(policy.decide(ALICE, Target.tool("x")).allowed());
         assertTrue(policy.decide(BOB, Target.tool("y")).allowed());
@@ -181,15 +201,15 @@ class PermissionPolicyTest {
         PermissionPolicy policy = new PermissionPolicy(Map.of());
         Grant grant = grant("devs", "roles", "dev", "allow", "tool:a");
         Grant other = grant("ops", "roles", "ops", "allow", "tool:b");
-        policy.addGrant(grant);
-        policy.addGrant(other);
+        policy.addGrant(grant, ETC);
+        policy.addGrant(other, ETC);
         assertTrue(policy.decide(ALICE, Target.tool("a")).allowed());
         grant.modified(props("devs", "roles", "dev", "allow", "tool:c"));
         assertFalse(policy.decide(ALICE, Target.tool("a")).allowed());
         assertTrue(policy.decide(ALICE, Target.tool("c")).allowed());
-        policy.removeGrant(grant);
+        policy.removeGrant(grant, ETC);
         assertFalse(policy.decide(ALICE, Target.tool("c")).allowed(), "grants remain: what none allows is denied");
-        policy.removeGrant(other);
+        policy.removeGrant(other, ETC);
         assertTrue(policy.decide(ALICE, Target.tool("c")).allowed(), "no grants at all: open again");
     }
 

@@ -27,7 +27,7 @@ public final class Authorize {
         this.extensions = extensions;
     }
 
-    /** The decision for a caller and a target; without a policy, allowed. */
+    /** The decision for a caller and a target; without a policy (none required), allowed. */
     public Decision decide(CallerIdentity caller, Target target) {
         CallPolicy policy = extensions.policy();
         if (policy == null) {

@@ -38,7 +38,8 @@ public final class Extensions {
 
     /** The policy of a server whose own has not come yet: nothing is seen or used. */
     private static final CallPolicy NOT_IN_FORCE =
-            (caller, target) -> Decision.deny("the server is starting: its call policy is not in force yet");
+            (caller, target) -> Decision.deny("the server's call policy is not in force (the server is starting, or the"
+                    + " bundle that brings it stopped)");
 
     /**
      * Whether the server's platform brings a call policy (the launcher's features do: the permissions bundle): until
@@ -46,6 +47,11 @@ public final class Extensions {
      */
     public void policyRequired(boolean required) {
         this.policyRequired = required;
+    }
+
+    /** Whether a required policy is missing: nothing is allowed until one is registered. */
+    public boolean policyMissing() {
+        return policyRequired && policies.snapshot().get(THE) == null;
     }
 
     /** The host channel, or {@code null}: no host takes part. */

@@ -169,6 +169,10 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
 
     void unbindPolicy(CallPolicy policy, Map<String, Object> properties) {
         extensions.removePolicy(serviceId(properties));
+        if (extensions.policyMissing() && context.getBundle(0).getState() == org.osgi.framework.Bundle.ACTIVE) {
+            LOG.error("The call policy is gone (its bundle stopped?): nothing is listed or allowed to anyone until one is"
+                    + " registered again; start the permissions bundle again, or restart the server");
+        }
         catalog.policyChanged();
     }
 

@@ -30,7 +30,7 @@ public @interface AdminConfig {
     @AttributeDefinition(name = "Protected bundles",
             description = "Symbolic names bundle_uninstall refuses (a trailing * matches any rest), besides the "
                     + "system bundle; by default the engine, the transports and the trust boundary (permissions, "
-                    + "authentication, audit): without the permissions bundle everyone may call everything")
+                    + "authentication, audit): without the permissions bundle no one may see or call anything")
     String[] protectedBundles() default {"io.quiver.api", "io.quiver.core", "io.quiver.transport.*",
         "io.quiver.permissions", "io.quiver.auth.*", "io.quiver.audit", "io.quiver.shell", "io.quiver.tools.admin",
         "org.apache.felix.*"};
