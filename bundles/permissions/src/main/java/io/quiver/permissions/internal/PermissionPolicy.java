@@ -115,11 +115,12 @@ public final class PermissionPolicy implements CallPolicy, ProblemSource {
     /** How long the policy waits for the grants of the start before it decides with those there: {@value} ms. */
     static final long GRANTS_WAIT_MS = 10_000;
 
-    /** How many grants of the start have not arrived yet (0 once they all did, or the wait was given up). */
-    private final AtomicInteger awaited = new AtomicInteger();
-    /** How many grants of etc/ the start counted, and how many have come (the wait's problem goes once they all did). */
-    private volatile int expectedFromEtc;
-    private final AtomicInteger fromEtc = new AtomicInteger();
+    /** How many grants of etc/ the start counted, and how many have come. */
+    private int expectedFromEtc;
+    private int fromEtc;
+    /** Whether nothing is allowed yet: the grants of the start are still on their way (until they came, or 10 s). */
+    private volatile boolean awaiting;
+    /** Said once the wait was given up, until the late grants came. */
     private volatile Problem missingGrants;
     private volatile Thread grantsWait;
     /** The property FileInstall puts on a configuration it read from a file of etc/. */
@@ -145,10 +146,10 @@ public final class PermissionPolicy implements CallPolicy, ProblemSource {
      * Allows nothing until {@code count} grants have arrived or {@code waitMs} has passed; then the grants there decide,
      * and the ones that never came are a problem (a file of etc/ that never became a grant).
      */
-    void awaitGrants(int count, long waitMs) {
+    synchronized void awaitGrants(int count, long waitMs) {
         expectedFromEtc = count;
-        awaited.set(Math.max(0, count - fromEtc.get()));
-        if (awaited.get() == 0) {
+        awaiting = fromEtc < count;
+        if (!awaiting) {
             return;
         }
         Thread timer = new Thread(() -> {
@@ -157,18 +158,32 @@ public final class PermissionPolicy implements CallPolicy, ProblemSource {
             } catch (InterruptedException e) {
                 return;
             }
-            int missing = awaited.getAndSet(0);
-            if (missing > 0) {
-                missingGrants = new Problem(GRANTS_PROPERTY, missing + " of the " + count + " grant files of etc/ did"
-                        + " not become grants within " + waitMs + " ms (nothing was allowed meanwhile); the grants"
-                        + " there decide. A file deleted during the start, or not readable, is one");
-                LOG.error("{}", missingGrants.reason());
-                changed();
-            }
+            giveUpWaiting(waitMs);
         }, "quiver-grants-wait");
         timer.setDaemon(true);
         grantsWait = timer;
         timer.start();
+    }
+
+    private synchronized void giveUpWaiting(long waitMs) {
+        if (!awaiting) {
+            return;
+        }
+        awaiting = false;
+        missingGrants = new Problem(GRANTS_PROPERTY, (expectedFromEtc - fromEtc) + " of the " + expectedFromEtc
+                + " grant files of etc/ did not become grants within " + waitMs + " ms (nothing was allowed meanwhile);"
+                + " the grants there decide. A file deleted during the start, or not readable, is one");
+        LOG.error("{}", missingGrants.reason());
+        changed();
+    }
+
+    /** A grant of etc/ came or went: the wait ends, and its problem goes, once all the start counted are there. */
+    private synchronized void countFromEtc(int change) {
+        fromEtc += change;
+        if (fromEtc >= expectedFromEtc) {
+            awaiting = false;
+            missingGrants = null;
+        }
     }
 
     @Modified
@@ -226,18 +241,14 @@ public final class PermissionPolicy implements CallPolicy, ProblemSource {
         grants.add(grant);
         grant.onChange(this::changed);
         if (properties.get(FILENAME) != null) { // a grant of etc/, as the start counted them (not a feature's)
-            fromEtc.incrementAndGet();
-            awaited.getAndUpdate(n -> Math.max(0, n - 1));
-            if (missingGrants != null && fromEtc.get() >= expectedFromEtc) {
-                missingGrants = null; // the late ones came
-            }
+            countFromEtc(1);
         }
         changed();
     }
 
     void removeGrant(Grant grant, Map<String, Object> properties) {
         if (properties.get(FILENAME) != null) {
-            fromEtc.decrementAndGet();
+            countFromEtc(-1);
         }
         grants.remove(grant);
         grant.onChange(null);
@@ -269,7 +280,7 @@ public final class PermissionPolicy implements CallPolicy, ProblemSource {
 
     @Override
     public Decision decide(CallerIdentity caller, Target target) {
-        if (awaited.get() > 0) {
+        if (awaiting) {
             return Decision.deny("the server is starting: its grants are not all in place yet");
         }
         Settings s = settings;

@@ -35,9 +35,8 @@ final class BoundOutput {
     /** The tool's result in its wire form, within the limit. */
     CallToolResult bound(Call call, ToolResult result) {
         long own = limits.of(call.name()).maxOutputBytes();
-        CallToolResult bounded = own > 0
-                ? apply(CallToolResult.of(result, call.tool().mapper().get()), own, "the tool's")
-                : apply(CallToolResult.of(result, call.tool().mapper().get()), settings.config().maxOutputBytes());
+        CallToolResult wire = CallToolResult.of(result, call.tool().mapper().get());
+        CallToolResult bounded = own > 0 ? apply(wire, own, "the tool's") : apply(wire, settings.config().maxOutputBytes());
         if (bounded.isError() && !result.isError()) {
             call.end(CallEvent.Ending.FAILED, "the structured output exceeds the output limit");
         }

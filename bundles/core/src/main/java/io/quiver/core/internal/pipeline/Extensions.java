@@ -51,7 +51,7 @@ public final class Extensions {
 
     /** Whether a required policy is missing: nothing is allowed until one is registered. */
     public boolean policyMissing() {
-        return policyRequired && policies.snapshot().get(THE) == null;
+        return policy() == NOT_IN_FORCE;
     }
 
     /** The host channel, or {@code null}: no host takes part. */

@@ -35,6 +35,7 @@ import java.util.Hashtable;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleEvent;
 import org.osgi.framework.Constants;
@@ -169,7 +170,7 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
 
     void unbindPolicy(CallPolicy policy, Map<String, Object> properties) {
         extensions.removePolicy(serviceId(properties));
-        if (extensions.policyMissing() && context.getBundle(0).getState() == org.osgi.framework.Bundle.ACTIVE) {
+        if (extensions.policyMissing() && context.getBundle(0).getState() == Bundle.ACTIVE) {
             LOG.error("The call policy is gone (its bundle stopped?): nothing is listed or allowed to anyone until one is"
                     + " registered again; start the permissions bundle again, or restart the server");
         }
