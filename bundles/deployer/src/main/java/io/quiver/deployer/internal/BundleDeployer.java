@@ -72,12 +72,19 @@ public final class BundleDeployer implements ArtifactInstaller {
     /** The CRC-32 of each file's content as last installed or updated, by location; kept with the framework's storage. */
     private final Properties installed = new Properties();
     private final File installedFile;
-    /** The files the first pass handled, until FileInstall hands them over. */
-    private final PassedFiles passed = new PassedFiles();
+    /** The files the first pass took on, until FileInstall hands them over. */
+    private final PassedFiles passed;
+
+    /** Without a first pass (tests): nothing is taken on. */
+    BundleDeployer(BundleContext context, DeployProblems problems, Map<String, Object> properties) {
+        this(context, problems, new PassedFiles(), properties);
+    }
 
     @Activate
-    public BundleDeployer(BundleContext context, @Reference DeployProblems problems, Map<String, Object> properties) {
+    public BundleDeployer(BundleContext context, @Reference DeployProblems problems, @Reference PassedFiles passed,
+            Map<String, Object> properties) {
         this.context = context;
+        this.passed = passed;
         this.problems = problems;
         this.platformLibraries = PlatformLibraries.parse(context.getProperty(PlatformLibraries.PROPERTY));
         modified(properties);
@@ -188,21 +195,6 @@ public final class BundleDeployer implements ArtifactInstaller {
         }
         wiring().resolveBundles(installed.stream().map(Installed::bundle).toList());
         installed.forEach(this::start);
-    }
-
-    /** The first pass takes these files on ({@link PassedFiles}): done before it handles any file of deploy/. */
-    void claim(List<File> artifacts) {
-        artifacts.forEach(artifact -> passed.add(artifact, PassedFiles.Stamp.of(artifact)));
-    }
-
-    /** Uninstalls the bundles of files the pass took on that went before FileInstall ever saw them. */
-    void removeGoneUnseen(List<File> artifacts) {
-        for (File artifact : artifacts) {
-            if (passed.goneUnseen(artifact)) {
-                LOG.info("{} was removed while the server started", artifact);
-                uninstall(artifact);
-            }
-        }
     }
 
     /** A bundle installed or updated from a file, to be started. */

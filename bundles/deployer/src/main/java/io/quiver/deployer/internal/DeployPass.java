@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
+import org.apache.felix.fileinstall.ArtifactInstaller;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -37,12 +38,15 @@ public final class DeployPass implements Callable<Integer> {
     private final String folder;
     private final BundleDeployer jars;
     private final FeatureInstaller features;
+    private final PassedFiles passed;
 
     @Activate
-    public DeployPass(BundleContext context, @Reference BundleDeployer jars, @Reference FeatureInstaller features) {
+    public DeployPass(BundleContext context, @Reference BundleDeployer jars, @Reference FeatureInstaller features,
+            @Reference PassedFiles passed) {
         this.folder = context.getProperty(FeatureInstaller.DEPLOY_FOLDER);
         this.jars = jars;
         this.features = features;
+        this.passed = passed;
     }
 
     /** How long after the pass a file it took on may go unseen by FileInstall before the pass removes it: {@value} ms. */
@@ -69,8 +73,8 @@ public final class DeployPass implements Callable<Integer> {
         }
         long t0 = System.nanoTime();
         // all taken on before any is handled: FileInstall, scanning once the launcher stops waiting, leaves them to it
-        features.claim(featureFiles);
-        jars.claim(jarFiles);
+        passed.claim(featureFiles);
+        passed.claim(jarFiles);
         features.installAll(featureFiles);
         jars.deployAll(jarFiles);
         LOG.debug("deploy/'s first pass: {} feature files and {} jars in {} ms", featureFiles.size(), jarFiles.size(),
@@ -87,8 +91,7 @@ public final class DeployPass implements Callable<Integer> {
         Thread later = new Thread(() -> {
             try {
                 Thread.sleep(UNSEEN_AFTER_MS);
-                features.removeGoneUnseen(featureFiles);
-                jars.removeGoneUnseen(jarFiles);
+                removeGoneUnseen(featureFiles, jarFiles);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (Exception | LinkageError e) { // the framework stopping meanwhile
@@ -97,6 +100,21 @@ public final class DeployPass implements Callable<Integer> {
         }, "quiver-deploy-unseen");
         later.setDaemon(true);
         later.start();
+    }
+
+    /** Uninstalls what came from files the pass took on that went before FileInstall ever saw them. */
+    void removeGoneUnseen(List<File> featureFiles, List<File> jarFiles) throws Exception {
+        removeGoneUnseen(featureFiles, features);
+        removeGoneUnseen(jarFiles, jars);
+    }
+
+    private void removeGoneUnseen(List<File> files, ArtifactInstaller installer) throws Exception {
+        for (File file : files) {
+            if (passed.goneUnseen(file)) {
+                LOG.info("{} was removed while the server started", file);
+                installer.uninstall(file);
+            }
+        }
     }
 
     /** The canonical form of a folder, as FileInstall watches it (the absolute one when it cannot be had). */

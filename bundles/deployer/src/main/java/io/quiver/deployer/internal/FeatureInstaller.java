@@ -77,15 +77,22 @@ public final class FeatureInstaller implements ArtifactInstaller {
     private final PlatformLibraries platformLibraries;
     /** Installed feature files and what their features created, kept across restarts. */
     private final FeatureState state;
-    /** The files the first pass handled, until FileInstall hands them over. */
-    private final PassedFiles passed = new PassedFiles();
+    /** The files the first pass took on, until FileInstall hands them over. */
+    private final PassedFiles passed;
     /** Per installed feature file, the configurations it replaced with their properties before (this run only). */
     private final Map<String, Map<String, Dictionary<String, Object>>> replaced = new HashMap<>();
 
+    /** Without a first pass (tests): nothing is taken on. */
+    FeatureInstaller(BundleContext context, ConfigurationAdmin configurationAdmin, DeployProblems problems,
+            Map<String, Object> properties) {
+        this(context, configurationAdmin, problems, new PassedFiles(), properties);
+    }
+
     @Activate
     public FeatureInstaller(BundleContext context, @Reference ConfigurationAdmin configurationAdmin,
-            @Reference DeployProblems problems, Map<String, Object> properties) {
+            @Reference DeployProblems problems, @Reference PassedFiles passed, Map<String, Object> properties) {
         this.context = context;
+        this.passed = passed;
         this.configurationAdmin = configurationAdmin;
         this.problems = problems;
         this.platformLibraries = PlatformLibraries.parse(context.getProperty(PlatformLibraries.PROPERTY));
@@ -306,21 +313,6 @@ public final class FeatureInstaller implements ArtifactInstaller {
                 passed.forget(artifact);
             } else {
                 installNow(artifact);
-            }
-        }
-    }
-
-    /** The first pass takes these files on ({@link PassedFiles}): done before it handles any file of deploy/. */
-    void claim(List<File> artifacts) {
-        artifacts.forEach(artifact -> passed.add(artifact, PassedFiles.Stamp.of(artifact)));
-    }
-
-    /** Uninstalls the features of files the pass took on that went before FileInstall ever saw them. */
-    void removeGoneUnseen(List<File> artifacts) throws Exception {
-        for (File artifact : artifacts) {
-            if (passed.goneUnseen(artifact)) {
-                LOG.info("Feature file {} was removed while the server started", artifact);
-                uninstall(artifact);
             }
         }
     }

@@ -1,16 +1,20 @@
 package io.quiver.deployer.internal;
 
 import java.io.File;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.osgi.service.component.annotations.Component;
 
 /**
  * The files of deploy/ that the first pass ({@link DeployPass}) takes on, with their length and time as they were when
  * it began. FileInstall's own first scan hands each over again (also while the pass still runs, when the launcher has
  * stopped waiting for it): the installer skips a file it finds here unchanged (once), instead of installing it a second
- * time, or trying again what failed and saying so twice. A file changed since is handed over as any change is.
+ * time, or trying again what failed and saying so twice. A file changed since is handed over as any change is. One for
+ * the pass and both installers.
  */
-final class PassedFiles {
+@Component(service = PassedFiles.class)
+public final class PassedFiles {
 
     /** What FileInstall's scanner tells a change by: a file's length and time. */
     record Stamp(long length, long lastModified) {
@@ -21,8 +25,9 @@ final class PassedFiles {
 
     private final Map<String, Stamp> files = new ConcurrentHashMap<>();
 
-    void add(File file, Stamp stamp) {
-        files.put(key(file), stamp);
+    /** The first pass takes these files on, as they are now: done before it handles any. */
+    void claim(List<File> taken) {
+        taken.forEach(file -> files.put(key(file), Stamp.of(file)));
     }
 
     /** Whether FileInstall hands over, unchanged, a file the first pass handled: true once. */

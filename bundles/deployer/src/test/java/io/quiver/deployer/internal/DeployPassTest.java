@@ -38,12 +38,17 @@ class DeployPassTest {
         return dir.resolve("deploy");
     }
 
+    /** What one server's pass and installers share; a new one for each start. */
+    private PassedFiles passed = new PassedFiles();
+
+    /** A start of the server, with its storage kept between starts. */
     private Framework framework() throws Exception {
+        passed = new PassedFiles();
         return new Framework(dir.resolve("storage"), deploy());
     }
 
     private FeatureInstaller features(Framework framework) {
-        return new FeatureInstaller(framework.context(), Framework.configurationAdmin(configurations), problems,
+        return new FeatureInstaller(framework.context(), Framework.configurationAdmin(configurations), problems, passed,
                 Map.of("mavenRepositories", dir.resolve("repo").toString()));
     }
 
@@ -60,8 +65,8 @@ class DeployPassTest {
             // a.jar comes first by name and needs b.jar's package: started one by one, it would not resolve
             write("a.jar", Framework.jar("test.a", "1.0", "Import-Package", "test.lib"));
             write("b.jar", Framework.jar("test.lib", "1.0", "Export-Package", "test.lib"));
-            BundleDeployer jars = new BundleDeployer(framework.context(), problems, Map.of());
-            assertEquals(2, new DeployPass(framework.context(), jars, features(framework)).call());
+            BundleDeployer jars = new BundleDeployer(framework.context(), problems, passed, Map.of());
+            assertEquals(2, new DeployPass(framework.context(), jars, features(framework), passed).call());
             assertEquals(Bundle.ACTIVE, framework.bundle("test.a").getState(), problems.problems()::toString);
             assertEquals(Bundle.ACTIVE, framework.bundle("test.lib").getState());
             assertEquals(List.of(), problems.problems());
@@ -75,8 +80,8 @@ class DeployPassTest {
             write("z.json", ("{\"feature-resource-version\":\"1.0\",\"id\":\"com.example:z:1.0\","
                     + "\"bundles\":[{\"id\":\"com.example:lib:1.0\"}]}").getBytes());
             write("a.jar", Framework.jar("test.a", "1.0", "Import-Package", "test.lib"));
-            BundleDeployer jars = new BundleDeployer(framework.context(), problems, Map.of());
-            new DeployPass(framework.context(), jars, features(framework)).call();
+            BundleDeployer jars = new BundleDeployer(framework.context(), problems, passed, Map.of());
+            new DeployPass(framework.context(), jars, features(framework), passed).call();
             assertEquals(Bundle.ACTIVE, framework.bundle("test.a").getState(), problems.problems()::toString);
         }
     }
@@ -87,8 +92,8 @@ class DeployPassTest {
             File failing = write("failing.jar", Framework.jar("test.failing", "1.0", "Import-Package",
                     "org.osgi.framework", "Bundle-Activator", FailingActivator.class.getName()));
             File good = write("good.jar", Framework.jar("test.good", "1.0"));
-            BundleDeployer jars = new BundleDeployer(framework.context(), problems, Map.of());
-            new DeployPass(framework.context(), jars, features(framework)).call();
+            BundleDeployer jars = new BundleDeployer(framework.context(), problems, passed, Map.of());
+            new DeployPass(framework.context(), jars, features(framework), passed).call();
             assertEquals(1, Integer.getInteger(FailingActivator.TRIES, 0));
             assertTrue(problems.problems().toString().contains("did not start"), problems.problems()::toString);
             long goodId = framework.bundle("test.good").getBundleId();
@@ -114,8 +119,8 @@ class DeployPassTest {
         Path link = Files.createSymbolicLink(dir.resolve("deploy-link"), real);
         Files.write(real.resolve("a.jar"), Framework.jar("test.a", "1.0"));
         try (Framework framework = new Framework(dir.resolve("storage"), link)) {
-            BundleDeployer jars = new BundleDeployer(framework.context(), problems, Map.of());
-            new DeployPass(framework.context(), jars, features(framework)).call();
+            BundleDeployer jars = new BundleDeployer(framework.context(), problems, passed, Map.of());
+            new DeployPass(framework.context(), jars, features(framework), passed).call();
             // FileInstall watches the canonical folder and names the file so
             File canonical = real.toRealPath().resolve("a.jar").toFile();
             jars.install(canonical);
@@ -132,12 +137,13 @@ class DeployPassTest {
         try (Framework framework = framework()) {
             File seen = write("seen.jar", Framework.jar("test.seen", "1.0"));
             File unseen = write("unseen.jar", Framework.jar("test.unseen", "1.0"));
-            BundleDeployer jars = new BundleDeployer(framework.context(), problems, Map.of());
-            new DeployPass(framework.context(), jars, features(framework)).call();
+            BundleDeployer jars = new BundleDeployer(framework.context(), problems, passed, Map.of());
+            DeployPass pass = new DeployPass(framework.context(), jars, features(framework), passed);
+            pass.call();
             jars.install(seen); // FileInstall's first scan found this one: it tells its deletion itself
             Files.delete(seen.toPath());
             Files.delete(unseen.toPath());
-            jars.removeGoneUnseen(List.of(seen, unseen));
+            pass.removeGoneUnseen(List.of(), List.of(seen, unseen));
             assertEquals(null, framework.bundle("test.unseen"));
             assertEquals(Bundle.ACTIVE, framework.bundle("test.seen").getState(), "FileInstall's to remove");
         }
@@ -147,8 +153,8 @@ class DeployPassTest {
     void aFileTheRunningPassHasNotReachedYetIsLeftToIt() throws Exception {
         try (Framework framework = framework()) {
             File a = write("a.jar", Framework.jar("test.a", "1.0"));
-            BundleDeployer jars = new BundleDeployer(framework.context(), problems, Map.of());
-            jars.claim(List.of(a));
+            BundleDeployer jars = new BundleDeployer(framework.context(), problems, passed, Map.of());
+            passed.claim(List.of(a));
             jars.install(a); // FileInstall, once the launcher has stopped waiting for a long pass
             assertEquals(null, framework.bundle("test.a"));
             jars.deployAll(List.of(a));
@@ -163,16 +169,16 @@ class DeployPassTest {
                 + "\"bundles\":[{\"id\":\"com.example:lib:1.0\"}],\"configurations\":{\"io.quiver.x\":{\"v\":\"one\"}}}")
                 .getBytes());
         try (Framework framework = framework()) {
-            new DeployPass(framework.context(), new BundleDeployer(framework.context(), problems, Map.of()),
-                    features(framework)).call();
+            new DeployPass(framework.context(), new BundleDeployer(framework.context(), problems, passed, Map.of()),
+                    features(framework), passed).call();
         }
         write("f.json", ("{\"feature-resource-version\":\"1.0\",\"id\":\"com.example:f:1.0\","
                 + "\"bundles\":[{\"id\":\"com.example:lib:1.0\"}],\"configurations\":{\"io.quiver.x\":{\"v\":\"two\"}}}")
                 .getBytes());
         try (Framework framework = framework()) {
             FeatureInstaller installer = features(framework);
-            new DeployPass(framework.context(), new BundleDeployer(framework.context(), problems, Map.of()),
-                    installer).call();
+            new DeployPass(framework.context(), new BundleDeployer(framework.context(), problems, passed, Map.of()),
+                    installer, passed).call();
             installer.update(feature); // FileInstall remembers the file as it was, and hands the change over
             assertEquals("two", configurations.get("io.quiver.x").get("v"));
         }
@@ -185,15 +191,15 @@ class DeployPassTest {
                 + "\"bundles\":[{\"id\":\"com.example:lib:1.0\"}],\"configurations\":{\"io.quiver.x\":{\"v\":\"feature\"}}}")
                 .getBytes());
         try (Framework framework = framework()) {
-            BundleDeployer jars = new BundleDeployer(framework.context(), problems, Map.of());
-            new DeployPass(framework.context(), jars, features(framework)).call();
+            BundleDeployer jars = new BundleDeployer(framework.context(), problems, passed, Map.of());
+            new DeployPass(framework.context(), jars, features(framework), passed).call();
             assertEquals("feature", configurations.get("io.quiver.x").get("v"));
         }
         configurations.get("io.quiver.x").put("v", "changed since"); // Configuration Admin's, kept with the storage
         try (Framework framework = framework()) {
-            BundleDeployer jars = new BundleDeployer(framework.context(), problems, Map.of());
+            BundleDeployer jars = new BundleDeployer(framework.context(), problems, passed, Map.of());
             long libId = framework.bundle("test.lib").getBundleId();
-            new DeployPass(framework.context(), jars, features(framework)).call();
+            new DeployPass(framework.context(), jars, features(framework), passed).call();
             assertEquals("changed since", configurations.get("io.quiver.x").get("v"), "the feature is not applied again");
             assertEquals(libId, framework.bundle("test.lib").getBundleId());
         }
