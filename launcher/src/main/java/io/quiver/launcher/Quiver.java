@@ -377,28 +377,25 @@ public final class Quiver implements AutoCloseable {
             return null;
         }
         FutureTask<?> task = inBackground("quiver-deploy-pass", pass);
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(1, timeoutMs));
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         try {
-            while (true) { // a stop ends the wait (the pass itself ends with the framework)
+            // a stop ends the wait (the pass itself ends with the framework)
+            while (!task.isDone() && !stopRequested && deadline - System.nanoTime() > 0) {
                 try {
-                    Object files = task.get(Math.min(STOP_POLL_MS, Math.max(1, ms(deadline - System.nanoTime()))),
-                            TimeUnit.MILLISECONDS);
-                    LOG.debug("deploy/'s first pass handed over {} files", files);
-                    return null;
+                    task.get(STOP_POLL_MS, TimeUnit.MILLISECONDS);
                 } catch (TimeoutException e) {
-                    if (stopRequested) {
-                        return null;
-                    }
-                    if (System.nanoTime() - deadline >= 0) {
-                        throw e;
-                    }
+                    // look again
                 }
             }
-        } catch (TimeoutException e) {
-            String problem = "deploy/ is still being installed after " + KeptBundles.timeoutMs() + " ms ("
-                    + KeptBundles.TIMEOUT_PROPERTY + "); the server serves meanwhile, and its bundles go on starting";
-            LOG.warn(problem);
-            return problem;
+            if (task.isDone()) {
+                LOG.debug("deploy/'s first pass handed over {} files", task.get());
+            } else if (!stopRequested) {
+                String problem = "deploy/ is still being installed after " + timeoutMs + " ms ("
+                        + KeptBundles.TIMEOUT_PROPERTY + "); the server serves meanwhile, and its bundles go on starting";
+                LOG.warn(problem);
+                return problem;
+            }
+            return null;
         } catch (ExecutionException e) {
             LOG.warn("deploy/'s first pass failed; FileInstall installs the folder instead", e.getCause());
             return null;
