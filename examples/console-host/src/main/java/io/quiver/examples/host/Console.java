@@ -14,6 +14,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The console: one thread that takes the host's requests and the typed lines in the order they come,
@@ -33,11 +36,22 @@ import java.util.concurrent.LinkedBlockingQueue;
  *
  * Calls are numbered {@code #1, #2, ...} in the order the console hears of them; every line about a
  * call starts with its number. {@code quit} (at any time) or the end of the input ends {@link #run}.
+ *
+ * <p>An answer is taken for the question shown only if it was typed for that question: a line read less than
+ * the settle time after the question appeared is not taken (the person may have been answering the question
+ * before it, withdrawn a moment earlier when its caller cancelled, or typed ahead), unless it starts with the
+ * call's number ({@code #2 y}, {@code #2 name=Ada}; {@code #2} alone is an empty answer). A numbered answer
+ * that names another call is not taken either. So no caller can move its call under an answer meant for another
+ * by cancelling at the right moment, and a secret typed for one tool never reaches the next.
  */
 final class Console {
 
     static final String DENIED = "denied at the console";
+    /** How long after a question appears an answer without the call's number is taken (by default). */
+    static final long SETTLE_MS = 1_000;
     private static final int SHOWN = 200;
+    /** An answer that names its call: {@code #N}, then the answer after a space (or nothing: an empty one). */
+    private static final Pattern NUMBERED = Pattern.compile("\\s*#(\\d{1,9})(?:\\s(.*))?");
 
     private sealed interface Event permits Request, Line, End {
     }
@@ -45,7 +59,8 @@ final class Console {
     private record Request(HostRequest request) implements Event {
     }
 
-    private record Line(String text) implements Event {
+    /** A typed line, and when the reader thread read it ({@link System#nanoTime()}). */
+    private record Line(String text, long readAt) implements Event {
     }
 
     private record End() implements Event {
@@ -55,17 +70,22 @@ final class Console {
     private final InputStream input;
     private final PrintStream out;
     private final CallRecords records;
+    private final long settleNanos;
 
     // the console thread's alone
     private final Deque<HostRequest> waiting = new ArrayDeque<>();
     private final Map<String, Integer> numbers = new HashMap<>();
     private int calls;
     private HostRequest asking;
+    /** When the question shown appeared ({@link System#nanoTime()}). */
+    private long shownAt;
 
-    Console(InputStream input, PrintStream out, CallRecords records) {
+    /** {@code settleMs}: how long after a question appears an answer without the call's number is taken. */
+    Console(InputStream input, PrintStream out, CallRecords records, long settleMs) {
         this.input = input;
         this.out = out;
         this.records = records;
+        this.settleNanos = TimeUnit.MILLISECONDS.toNanos(settleMs);
     }
 
     /** The host: called on the call's thread; queues the request for the console thread. */
@@ -87,7 +107,7 @@ final class Console {
                     if (line.text().strip().equalsIgnoreCase("quit")) {
                         return;
                     }
-                    answer(line.text());
+                    answer(line);
                 } else {
                     return; // the end of the input
                 }
@@ -110,7 +130,7 @@ final class Console {
         Charset charset = System.console() != null ? System.console().charset() : Charset.defaultCharset();
         try (BufferedReader in = new BufferedReader(new InputStreamReader(input, charset))) {
             for (String line = in.readLine(); line != null; line = in.readLine()) {
-                events.add(new Line(line));
+                events.add(new Line(line, System.nanoTime()));
             }
         } catch (IOException e) {
             System.err.println("console-host: reading the console failed: " + e);
@@ -158,12 +178,13 @@ final class Console {
         }
     }
 
-    /** Shows the question waiting for an answer. */
+    /** Shows the question waiting for an answer; the time to settle begins once it is all shown. */
     private void prompt() {
         int n = numbers.get(asking.invocationId());
         if (asking.kind() == HostRequest.Kind.ADMIT) {
             say(n, who(asking) + " calls " + asking.tool() + " " + CallRecords.JSON.writeValueAsString(asking.arguments())
                     + " -- approve? [y/n]");
+            shownAt = System.nanoTime();
             return;
         }
         say(n, asking.tool() + " asks: " + asking.message()
@@ -173,12 +194,13 @@ final class Console {
         }
         say(n, "answer with field=value pairs or a JSON object; an empty line declines"
                 + (asking.sensitive() ? " (a secret: it is not shown here)" : ""));
+        shownAt = System.nanoTime();
     }
 
-    /** A typed line: the answer to the question shown, if any. */
-    private void answer(String text) {
+    /** A typed line: the answer to the question shown, if any, once it is clear that it was meant for it. */
+    private void answer(Line line) {
         if (asking == null) {
-            if (!text.isBlank()) {
+            if (!line.text().isBlank()) {
                 out.println("Nothing to answer now; type quit to stop.");
                 out.flush();
             }
@@ -186,6 +208,22 @@ final class Console {
         }
         HostRequest request = asking;
         int n = numbers.get(request.invocationId());
+        String text = line.text();
+        Matcher numbered = NUMBERED.matcher(text);
+        if (numbered.matches()) {
+            int named = Integer.parseInt(numbered.group(1));
+            if (named != n) { // never echoed: it may be a secret
+                say(n, "not taken: that answer names #" + named + ", and the question shown is #" + n + "'s");
+                prompt();
+                return;
+            }
+            text = numbered.group(2) == null ? "" : numbered.group(2);
+        } else if (line.readAt() - shownAt < settleNanos) {
+            say(n, "not taken: typed within " + TimeUnit.NANOSECONDS.toMillis(settleNanos) + " ms of this question,"
+                    + " it may have been meant for another; answer again, or start the answer with #" + n);
+            prompt();
+            return;
+        }
         if (request.kind() == HostRequest.Kind.ADMIT) {
             switch (text.strip().toLowerCase(Locale.ROOT)) {
                 case "y", "yes" -> done(n, request.approve(), "approved");

@@ -65,7 +65,7 @@ public final class ConsoleHost {
             return;
         }
         PrintStream out = System.out;
-        Console console = new Console(System.in, out, records);
+        Console console = new Console(System.in, out, records, options.settleMs());
         Quiver quiver;
         try {
             quiver = Quiver.builder()           // the builder's default features: core, http, tools-default
@@ -121,24 +121,27 @@ public final class ConsoleHost {
     }
 
     /** The command line. */
-    record Options(Path home, Path record, int port, boolean help) {
+    record Options(Path home, Path record, int port, long settleMs, boolean help) {
 
         static final String USAGE = String.join("\n",
                 "Usage: java -cp launcher/target/quiver.jar:examples/console-host/target/console-host.jar \\",
-                "           io.quiver.examples.host.ConsoleHost [--home DIR] [--record FILE] [--port N]",
+                "           io.quiver.examples.host.ConsoleHost [--home DIR] [--record FILE] [--port N] [--settle-ms MS]",
                 "  --home DIR     the host's folder: etc/, deploy/, data/ and notes.txt (default ./console-host-home)",
                 "  --record FILE  where every delivered call is recorded, one JSON line each (default HOME/calls.jsonl)",
-                "  --port N       the MCP endpoint's port on 127.0.0.1 (default 0: the OS picks a free one)");
+                "  --port N       the MCP endpoint's port on 127.0.0.1 (default 0: the OS picks a free one)",
+                "  --settle-ms MS an answer typed sooner after its question is not taken unless it starts with",
+                "                 the call's number, #N (default " + Console.SETTLE_MS + "; 0-60000)");
 
         static Options parse(String... args) {
             Path home = Path.of("console-host-home");
             Path record = null;
             int port = 0;
+            long settleMs = Console.SETTLE_MS;
             for (int i = 0; i < args.length; i++) {
                 String arg = args[i];
                 switch (arg) {
                     case "--help", "-h" -> {
-                        return new Options(home, home.resolve("calls.jsonl"), port, true);
+                        return new Options(home, home.resolve("calls.jsonl"), port, settleMs, true);
                     }
                     case "--home" -> home = Path.of(value(args, ++i, arg));
                     case "--record" -> record = Path.of(value(args, ++i, arg));
@@ -153,12 +156,23 @@ public final class ConsoleHost {
                             throw new IllegalArgumentException("--port takes a port number (0-65535), not " + text);
                         }
                     }
+                    case "--settle-ms" -> {
+                        String text = value(args, ++i, arg);
+                        try {
+                            settleMs = Long.parseLong(text);
+                        } catch (NumberFormatException e) {
+                            settleMs = -1;
+                        }
+                        if (settleMs < 0 || settleMs > 60_000) {
+                            throw new IllegalArgumentException("--settle-ms takes milliseconds (0-60000), not " + text);
+                        }
+                    }
                     default -> throw new IllegalArgumentException("unknown argument " + arg);
                 }
             }
             home = home.toAbsolutePath().normalize();
             return new Options(home, record == null ? home.resolve("calls.jsonl") : record.toAbsolutePath().normalize(),
-                    port, false);
+                    port, settleMs, false);
         }
 
         private static String value(String[] args, int i, String option) {

@@ -65,6 +65,8 @@ class ExampleHostIT {
     private static final Duration EXIT = Duration.ofSeconds(10);
     private static final Pattern NUMBER = Pattern.compile("^\\[#(\\d+)\\] ");
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    /** The console's settle time in the tests that answer at once: see the first test. */
+    private static final String SETTLE_MS = "3000";
 
     @TempDir
     Path work;
@@ -74,7 +76,8 @@ class ExampleHostIT {
         Path home = work.resolve("home");
         Path notes = home.resolve("notes.txt");
         Path record = home.resolve("calls.jsonl");
-        try (ConsoleHost host = ConsoleHost.start(home, work.resolve("console-host.err"))) {
+        // a settle time no pause of a loaded machine reaches between a prompt and the answer typed at once
+        try (ConsoleHost host = ConsoleHost.start(home, work.resolve("console-host.err"), "--settle-ms", SETTLE_MS)) {
             URI url = host.endpoint();
             host.await(line -> line.equals("Connect Claude Code: claude mcp add --transport http quiver " + url),
                     "the command that connects Claude Code", STEP);
@@ -85,11 +88,18 @@ class ExampleHostIT {
                 Future<McpSchema.CallToolResult> approved = caller.submit(() -> addNote(client, "buy milk"));
                 String prompt = host.await(line -> line.endsWith(APPROVE), "the prompt for the first call", STEP);
                 assertTrue(prompt.contains("example-host-it 1.0 calls note_add {\"text\":\"buy milk\"}"), prompt);
-                host.send("maybe");
+                String n = number(prompt);
+                host.send(answer(n, "maybe"));
                 assertEquals(prompt, host.await(line -> line.endsWith(APPROVE), "the prompt again after 'maybe'", STEP),
                         "neither y nor n: asked again");
-                assertFalse(approved.isDone(), "the call waits for the console");
+                // a plain y typed at once may have been meant for another question: not taken
                 host.send("y");
+                host.await(line -> line.startsWith(n + " not taken: typed within " + SETTLE_MS + " ms of this question"),
+                        "the word that a y typed at once is not taken", STEP);
+                assertEquals(prompt, host.await(line -> line.endsWith(APPROVE), "the prompt again after a hasty y", STEP));
+                assertFalse(approved.isDone(), "the call waits for the console");
+                assertFalse(Files.exists(notes), "the tool has not run");
+                host.send(answer(n, "y")); // naming the call: taken at once
                 McpSchema.CallToolResult noted = approved.get(STEP.toSeconds(), TimeUnit.SECONDS);
                 assertFalse(Boolean.TRUE.equals(noted.isError()), noted.toString());
                 assertEquals("noted", text(noted));
@@ -108,14 +118,16 @@ class ExampleHostIT {
                 assertEquals("noted", entry.path("rawResult").path("content").path(0).path("text").asString(),
                         entry.toString());
                 Instant.parse(entry.path("time").asString());
-                host.await(l -> l.equals(number(prompt) + " note_add answered: noted (recorded)"),
+                host.await(l -> l.equals(n + " note_add answered: noted (recorded)"),
                         "the console's word that the first call was recorded", STEP);
 
-                // denied: the tool never runs, nothing is recorded
+                // denied with a plain n once the question has been there for the settle time: the tool never
+                // runs, nothing is recorded
                 Future<McpSchema.CallToolResult> denied = caller.submit(() -> addNote(client, "sell the cow"));
                 String second = host.await(line -> line.endsWith(APPROVE), "the prompt for the second call", STEP);
                 assertTrue(second.contains("calls note_add {\"text\":\"sell the cow\"}"), second);
-                assertNotEquals(number(prompt), number(second), "each call has its own number");
+                assertNotEquals(n, number(second), "each call has its own number");
+                Thread.sleep(Long.parseLong(SETTLE_MS) + 200);
                 host.send("n");
                 McpSchema.CallToolResult refused = denied.get(STEP.toSeconds(), TimeUnit.SECONDS);
                 assertTrue(Boolean.TRUE.equals(refused.isError()), refused.toString());
@@ -135,6 +147,58 @@ class ExampleHostIT {
                 caller.shutdownNow();
                 client.close(); // the server is gone: nothing to say goodbye to
             }
+        }
+    }
+
+    /**
+     * A caller that cancels its call while the user answers its question cannot move another call under that
+     * answer: the next question appears, and a y typed at that moment (meant for the question withdrawn) is
+     * not taken; the second call runs only once the user approves it by its number.
+     */
+    @Test
+    void anAnswerMeantForAWithdrawnQuestionIsNotTakenForTheNext() throws Exception {
+        Path home = work.resolve("home");
+        Path notes = home.resolve("notes.txt");
+        try (ConsoleHost host = ConsoleHost.start(home, work.resolve("console-host.err"), "--settle-ms", SETTLE_MS)) {
+            URI url = host.endpoint();
+            McpSyncClient client = connect(url, McpClient.sync(transport(url)));
+            ExecutorService caller = Executors.newSingleThreadExecutor();
+            try (io.quiver.itests.client.McpClient decoy = io.quiver.itests.client.McpClient.connect(url.toString(),
+                    "decoy", Duration.ofSeconds(60))) {
+                io.quiver.itests.client.McpClient.Call bait = decoy.send("tools/call",
+                        decoy.toolCall(ConsoleHost.NOTE_TOOL, Map.of("text", "harmless"), null));
+                String first = host.await(line -> line.endsWith(APPROVE) && line.contains("harmless"),
+                        "the prompt for the decoy's call", STEP);
+                Future<McpSchema.CallToolResult> queued = caller.submit(() -> addNote(client, "slipped in"));
+                String waits = host.await(line -> line.endsWith("note_add waits for its turn"), "the second call queued", STEP);
+                String n = number(waits);
+                assertNotEquals(number(first), n);
+
+                // the decoy withdraws its call just as the user types y for it
+                assertEquals(202, decoy.notify("notifications/cancelled", Map.of("requestId", bait.id(), "reason", "timing")));
+                host.await(line -> line.equals(number(first) + " the call ended before your answer"), "the decoy's prompt withdrawn",
+                        STEP);
+                String second = host.await(line -> line.endsWith(APPROVE), "the prompt for the queued call", STEP);
+                assertTrue(second.startsWith(n) && second.contains("slipped in"), second);
+                host.send("y");
+                host.await(line -> line.startsWith(n + " not taken: typed within"), "the word that the y is not taken", STEP);
+                host.send(answer(number(first), "y"));
+                host.await(line -> line.equals(n + " not taken: that answer names " + number(first).substring(1, number(first).length() - 1)
+                        + ", and the question shown is " + n.substring(1, n.length() - 1) + "'s"),
+                        "the word that an answer naming another call is not taken", STEP);
+                assertFalse(queued.isDone(), "the queued call still waits for its own answer");
+                assertFalse(Files.exists(notes), "no call ran: " + (Files.exists(notes) ? Files.readAllLines(notes) : ""));
+
+                host.send(answer(n, "y"));
+                McpSchema.CallToolResult noted = queued.get(STEP.toSeconds(), TimeUnit.SECONDS);
+                assertEquals("noted", text(noted));
+                assertEquals(List.of("slipped in"), Files.readAllLines(notes), "only the call approved by its number ran");
+            } finally {
+                caller.shutdownNow();
+                client.closeGracefully();
+            }
+            host.send("quit");
+            host.awaitExit();
         }
     }
 
@@ -164,17 +228,17 @@ class ExampleHostIT {
                         client.callTool(new McpSchema.CallToolRequest("greet", Map.of())));
                 String admit = host.await(line -> line.endsWith(APPROVE), "the prompt for greet", STEP);
                 assertTrue(admit.contains("calls greet {}"), admit);
-                host.send("y");
                 String n = number(admit);
+                host.send(answer(n, "y"));
                 host.await(line -> line.equals(n + " greet asks: Who should I greet?"), "greet's question", STEP);
                 host.await(line -> line.equals(n + "   name (string, required): Name - Who to greet"), "the form's field", STEP);
                 host.await(line -> line.startsWith(n + " answer with field=value pairs") && line.contains(ANSWER),
                         "how to answer", STEP);
-                host.send("nom=Ada");
+                host.send(answer(n, "nom=Ada"));
                 host.await(line -> line.equals(n + " the form has no field nom; its fields: name"),
                         "why the answer was not taken", STEP);
                 host.await(line -> line.contains(ANSWER), "the question again", STEP);
-                host.send("name=Ada Lovelace");
+                host.send(answer(n, "name=Ada Lovelace"));
                 McpSchema.CallToolResult greeted = greeting.get(STEP.toSeconds(), TimeUnit.SECONDS);
                 assertFalse(Boolean.TRUE.equals(greeted.isError()), greeted.toString());
                 assertTrue(text(greeted).contains("Ada Lovelace"), greeted.toString());
@@ -185,10 +249,11 @@ class ExampleHostIT {
                 // an empty line declines
                 Future<McpSchema.CallToolResult> nobody = caller.submit(() ->
                         client.callTool(new McpSchema.CallToolRequest("greet", Map.of())));
-                host.await(line -> line.endsWith(APPROVE) && !line.startsWith(n), "the prompt for the second greet", STEP);
-                host.send("y");
+                String again = host.await(line -> line.endsWith(APPROVE) && !line.startsWith(n), "the prompt for the second greet",
+                        STEP);
+                host.send(answer(number(again), "y"));
                 host.await(line -> line.contains(ANSWER), "greet's question again", STEP);
-                host.send("");
+                host.send(answer(number(again), "")); // the call's number alone: an empty answer
                 McpSchema.CallToolResult declined = nobody.get(STEP.toSeconds(), TimeUnit.SECONDS);
                 assertTrue(text(declined).startsWith("Nobody to greet"), declined.toString());
 
@@ -235,6 +300,11 @@ class ExampleHostIT {
 
     private static McpSchema.CallToolResult addNote(McpSyncClient client, String text) {
         return client.callTool(new McpSchema.CallToolRequest("note_add", Map.of("text", text)));
+    }
+
+    /** An answer that names its call ({@code [#2]} and {@code y} give {@code #2 y}): taken at once. */
+    private static String answer(String number, String text) {
+        return number.substring(1, number.length() - 1) + (text.isEmpty() ? "" : " " + text);
     }
 
     private static String number(String line) {
@@ -286,11 +356,15 @@ class ExampleHostIT {
             reader.start();
         }
 
-        static ConsoleHost start(Path home, Path stderr) throws IOException {
+        static final String NOTE_TOOL = "note_add";
+
+        static ConsoleHost start(Path home, Path stderr, String... options) throws IOException {
             String java = ProcessHandle.current().info().command()
                     .orElseThrow(() -> new IllegalStateException("the java command of this JVM is unknown"));
             String classPath = jar("quiver.jar") + File.pathSeparator + jar("console.host.jar");
-            Process process = new ProcessBuilder(java, "-cp", classPath, MAIN, "--home", home.toString())
+            List<String> command = new java.util.ArrayList<>(List.of(java, "-cp", classPath, MAIN, "--home", home.toString()));
+            command.addAll(List.of(options));
+            Process process = new ProcessBuilder(command)
                     .redirectError(stderr.toFile())
                     .start();
             return new ConsoleHost(process, stderr);
