@@ -624,7 +624,11 @@ public final class Quiver implements AutoCloseable {
         return settings;
     }
 
-    /** One line per feature bundle that did not resolve or start (empty when all did). */
+    /**
+     * One line per bundle that did not resolve or start during the start (empty when all did), as it stood when
+     * {@link #start()} returned: a kept or deployed bundle that finished starting after its wait stays listed. The
+     * live state is the {@code ProblemSource} services' (the {@code problems_list} admin tool, {@code quiver:problems}).
+     */
     public List<String> problems() {
         return problems;
     }

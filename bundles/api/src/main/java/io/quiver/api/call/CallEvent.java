@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * One tool call from start to end, published once when it is over (a call that became a task: when
- * the task ends): every decision taken on the way and how it ended. For audit trails and metrics.
+ * the task ends): every decision taken on the way and how it ended. For audit trails and metrics. A listener
+ * that asks hears it once more, before its tool runs ({@link CallListener#running}, {@link Ending#RUNNING}).
  *
  * @param invocationId unique per call
  * @param caller who called
@@ -62,6 +63,11 @@ public record CallEvent(String invocationId, CallerIdentity caller, String proto
         /** The call waits for input from the user (a 2026-07-28 client retries with it). */
         INPUT_REQUIRED,
         /** The client or the server stopped it (a task: cancelled, or past its TTL). */
-        CANCELLED
+        CANCELLED,
+        /**
+         * Not an ending: the call's tool is about to run. Only in the event given to
+         * {@link CallListener#running}, never in one given to {@link CallListener#called} (since 1.4).
+         */
+        RUNNING
     }
 }

@@ -13,4 +13,16 @@ import org.osgi.annotation.versioning.ConsumerType;
 public interface CallListener {
 
     void called(CallEvent event);
+
+    /**
+     * Hears a call whose tool is about to run: every check has passed (policy, validation, the host's admission)
+     * and nothing of the tool has run yet. The event's {@link CallEvent#ending() ending} is
+     * {@link CallEvent.Ending#RUNNING}, its {@link CallEvent#took() took} the time since the call arrived; the same
+     * call's {@link #called} follows once it is over. For a trail that must show a call whose process died before
+     * it ended (an audit line written while the tool runs). Called on the call's thread, as {@link #called} is:
+     * never block. Calls that never reach their tool (unknown, denied, invalid, refused) are heard by
+     * {@link #called} only. Does nothing unless implemented (since 1.4).
+     */
+    default void running(CallEvent event) {
+    }
 }

@@ -40,4 +40,11 @@ public @interface AuditConfig {
     @AttributeDefinition(description = "Rotated files kept besides the current one; the oldest beyond are deleted")
     @Min(1)
     int maxFiles() default 14;
+
+    @AttributeDefinition(description = "A call whose tool is still running this long (ms) after it began gets a line"
+            + " of its own (ending RUNNING) before the line of its end, so that a call in flight when the server is"
+            + " killed is on record; 0: every call still running when the writer next looks (within ~50 ms); -1:"
+            + " none")
+    @Min(-1)
+    long runningAfterMs() default 1000;
 }

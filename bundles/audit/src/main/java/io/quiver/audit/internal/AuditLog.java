@@ -55,6 +55,12 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>When the file cannot be written, the problem (the file and why) is listed by {@code quiver:problems}
  * until a line goes through again.
+ *
+ * <p>A call whose tool is still running {@code runningAfterMs} after it began gets a line of its own (ending
+ * {@code RUNNING}, the time it had run so far) before its end's: the engine tells this listener of every call
+ * about to run ({@link #running}), which only notes it in a map that its end takes it out of again, and the
+ * writer looks at the map while calls are in it. A server killed mid-call leaves the running line on record.
+ * Those lines are the file's alone (no Event Admin event).
  */
 @Component(service = {CallListener.class, ProblemSource.class}, configurationPid = AuditConfig.PID, immediate = true)
 @Designate(ocd = AuditConfig.class)
@@ -114,6 +120,28 @@ public final class AuditLog implements CallListener, ProblemSource {
     /** Lines not written because the file could not be (the writer's own count). */
     private long lost;
     private volatile boolean closing;
+    /** The calls whose tools run now, by invocation id, until their end is heard. */
+    private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
+    /** Set by the writer while it waits for a call with no call in flight: a call about to run wakes it. */
+    private volatile boolean idle;
+
+    /** How often the writer looks at the calls in flight while some are not on record yet (ms). */
+    static final long RUNNING_CHECK_MS = 50;
+
+    /** A call whose tool runs: when its running line is due ({@link System#nanoTime()}), and whether it is written. */
+    private static final class InFlight {
+        final CallEvent event;
+        final long began;
+        final long due;
+        /** The writer's alone. */
+        boolean written;
+
+        InFlight(CallEvent event, long began, long due) {
+            this.event = event;
+            this.began = began;
+            this.due = due;
+        }
+    }
 
     @Activate
     public AuditLog(Map<String, Object> properties) {
@@ -177,9 +205,27 @@ public final class AuditLog implements CallListener, ProblemSource {
         return false;
     }
 
+    /** On the call's thread, as its tool is about to run: notes the call for the writer. Never blocks. */
+    @Override
+    public void running(CallEvent event) {
+        AuditConfig c = config;
+        if (c.runningAfterMs() < 0 || !c.enabled()) {
+            return;
+        }
+        long now = System.nanoTime();
+        long began = now - (event.took() == null ? 0 : event.took().toNanos());
+        inFlight.put(event.invocationId(), new InFlight(event, began, began + TimeUnit.MILLISECONDS.toNanos(c.runningAfterMs())));
+        if (idle) {
+            queue.offer(WAKE); // it waits for the next call with no timeout: this one may run long
+        }
+    }
+
     /** On the call's thread: never blocks, never throws. */
     @Override
     public void called(CallEvent event) {
+        if (!inFlight.isEmpty()) {
+            inFlight.remove(event.invocationId()); // before its line is queued: no running line after the end's
+        }
         if (queue.offer(event)) {
             return;
         }
@@ -216,12 +262,17 @@ public final class AuditLog implements CallListener, ProblemSource {
                 }
                 List<CallEvent> batch = new ArrayList<>();
                 try {
-                    batch.add(queue.take());
+                    CallEvent first = next();
+                    if (first != null) {
+                        batch.add(first);
+                    }
                 } catch (InterruptedException e) {
                     break;
                 }
                 queue.drainTo(batch, BATCH - 1);
                 record(batch, applied);
+                // after the ends just taken: a call whose end was among them is out of the map already
+                record(running(false), applied);
                 // calls are dropped only while the queue is full, so the writer is busy and gets here soon after
                 reportDropped(applied);
                 if (batch.size() < BATCH && !closing) {
@@ -240,12 +291,60 @@ public final class AuditLog implements CallListener, ProblemSource {
             List<CallEvent> rest = new ArrayList<>();
             queue.drainTo(rest);
             record(rest, applied);
+            record(running(true), applied); // the calls still running as the trail stops are on record
             reportDropped(applied);
         } catch (RuntimeException e) {
             LOG.error("The audit trail stopped writing", e);
         } finally {
             file.close();
         }
+    }
+
+    /**
+     * The next call event, waiting for it: without end while no call's running line is due, else until the
+     * next look at the calls in flight ({@code null} if none came).
+     */
+    private CallEvent next() throws InterruptedException {
+        if (!dueLater()) {
+            idle = true;
+            try {
+                if (!dueLater()) { // a call that began after the first look saw idle set, and wakes us
+                    return queue.take();
+                }
+            } finally {
+                idle = false;
+            }
+        }
+        return queue.poll(RUNNING_CHECK_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Whether some call in flight has no running line yet. */
+    private boolean dueLater() {
+        for (InFlight call : inFlight.values()) {
+            if (!call.written) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The running lines due now ({@code all}: of every call in flight not on record yet), as events. */
+    private List<CallEvent> running(boolean all) {
+        if (inFlight.isEmpty()) {
+            return List.of();
+        }
+        long now = System.nanoTime();
+        List<CallEvent> due = new ArrayList<>();
+        for (InFlight call : inFlight.values()) {
+            if (!call.written && (all || now - call.due >= 0)) {
+                call.written = true;
+                CallEvent e = call.event;
+                due.add(new CallEvent(e.invocationId(), e.caller(), e.protocolVersion(), e.tool(), e.started(),
+                        Duration.ofNanos(now - call.began), e.decisions(), CallEvent.Ending.RUNNING, null, e.clientName(),
+                        e.argumentsDigest()));
+            }
+        }
+        return due;
     }
 
     /** Takes up settings: another file, sizes; opens the file at once so that a problem shows before a call. */
@@ -301,7 +400,7 @@ public final class AuditLog implements CallListener, ProblemSource {
                         LOG.error("The audit trail could not write the event of call {}", event.invocationId(), e);
                     }
                 }
-                if (post) {
+                if (post && event.ending() != CallEvent.Ending.RUNNING) {
                     Map<String, Object> fields;
                     try {
                         fields = AuditEntry.of(event);

@@ -283,6 +283,74 @@ class AuditLogTest {
         assertEquals("inv-2", lines().get(0).path("invocationId").asString());
     }
 
+    @Test
+    void aCallStillRunningAfterTheSettingHasALineBeforeItsEnd() throws Exception {
+        log = start(Map.of("runningAfterMs", 200L));
+        String digest = digest("{\"path\":\"/srv\"}");
+        log.running(running("inv-long", digest));
+        awaitTrue(() -> lineCount() == 1);
+        JsonNode line = lines().get(0);
+        assertEquals("inv-long", line.path("invocationId").asString());
+        assertEquals("RUNNING", line.path("ending").asString());
+        assertEquals("alice", line.path("subject").asString());
+        assertEquals("wipe", line.path("tool").asString());
+        assertEquals(digest, line.path("argumentsDigest").asString());
+        assertEquals("admitted", line.path("decisions").get(0).path("reason").asString());
+        assertTrue(line.path("durationMs").asDouble() >= 200, "how long it had run: " + line);
+
+        // its end follows as its own line; the running line is written once
+        Thread.sleep(3 * AuditLog.RUNNING_CHECK_MS);
+        log.called(ended("inv-long"));
+        log.deactivate();
+        List<JsonNode> lines = lines();
+        assertEquals(List.of("RUNNING", "COMPLETED"), lines.stream().map(l -> l.path("ending").asString()).toList());
+        assertEquals("inv-long", lines.get(1).path("invocationId").asString());
+    }
+
+    @Test
+    void aCallThatEndsBeforeTheSettingHasItsEndOnly() throws Exception {
+        log = start(Map.of("runningAfterMs", 60_000L));
+        log.running(running("inv-quick", null));
+        Thread.sleep(3 * AuditLog.RUNNING_CHECK_MS);
+        log.called(ended("inv-quick"));
+        log.called(event("inv-next", null));
+        log.deactivate();
+        assertEquals(List.of("COMPLETED", "COMPLETED"), lines().stream().map(l -> l.path("ending").asString()).toList());
+    }
+
+    @Test
+    void callsStillRunningWhenTheTrailStopsAreOnRecord() throws Exception {
+        log = start(Map.of());
+        log.running(running("inv-a", null));
+        log.running(running("inv-b", null));
+        log.called(ended("inv-b"));
+        log.deactivate();
+        List<JsonNode> lines = lines();
+        assertEquals(List.of("inv-b COMPLETED", "inv-a RUNNING"),
+                lines.stream().map(l -> l.path("invocationId").asString() + " " + l.path("ending").asString()).toList());
+    }
+
+    @Test
+    void noRunningLineWhenTurnedOffAndNoEventForOneEver() throws Exception {
+        RecordingEventAdmin admin = new RecordingEventAdmin(null);
+        log = start(Map.of("runningAfterMs", 0L));
+        log.eventAdmin = admin;
+        log.addHandler(Map.of("service.id", 7L, "event.topics", "io/quiver/audit/*"));
+        log.running(running("inv-posted", null));
+        awaitTrue(() -> lineCount() == 1);
+        assertEquals("RUNNING", lines().get(0).path("ending").asString());
+        log.modified(props(Map.of("runningAfterMs", -1L)));
+        log.running(running("inv-off", null));
+        Thread.sleep(3 * AuditLog.RUNNING_CHECK_MS);
+        log.called(ended("inv-off"));
+        log.called(ended("inv-posted"));
+        log.deactivate();
+        assertEquals(List.of("inv-posted RUNNING", "inv-off COMPLETED", "inv-posted COMPLETED"),
+                lines().stream().map(l -> l.path("invocationId").asString() + " " + l.path("ending").asString()).toList());
+        assertEquals(List.of("inv-off", "inv-posted"), admin.events.stream()
+                .map(e -> String.valueOf(e.getProperty("invocationId"))).toList(), "events are made of ends only");
+    }
+
     // -------------------------------------------------------------------------------------------
 
     private AuditLog start(Map<String, Object> settings) {
@@ -294,6 +362,19 @@ class AuditLogTest {
         props.put("file", dir.resolve("calls.jsonl").toString());
         props.putAll(settings);
         return props;
+    }
+
+    /** A call of {@code wipe} by alice, its tool about to run. */
+    private static CallEvent running(String invocationId, String digest) {
+        return new CallEvent(invocationId, ALICE, "2025-11-25", "wipe", Instant.parse("2026-07-28T09:00:00Z"),
+                Duration.ofMillis(3), List.of(new CallEvent.Step("admit", true, "admitted")), CallEvent.Ending.RUNNING,
+                null, "claude-code", digest);
+    }
+
+    private static CallEvent ended(String invocationId) {
+        return new CallEvent(invocationId, ALICE, "2025-11-25", "wipe", Instant.parse("2026-07-28T09:00:00Z"),
+                Duration.ofSeconds(2), List.of(new CallEvent.Step("admit", true, "admitted")), CallEvent.Ending.COMPLETED,
+                null, "claude-code", null);
     }
 
     private static CallEvent event(String invocationId, String digest) {

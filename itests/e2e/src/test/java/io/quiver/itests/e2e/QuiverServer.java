@@ -182,6 +182,11 @@ final class QuiverServer implements AutoCloseable {
         return URI.create(url).getPort();
     }
 
+    /** Sends SIGKILL (nothing of the server runs after it) and waits for the end. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+
     /** Sends SIGTERM and returns at once; {@link #awaitExit} waits for the end. */
     void terminate() {
         process.destroy();

@@ -11,9 +11,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -219,6 +223,58 @@ class ShutdownIT {
         } catch (IOException e) {
             return "(not readable: " + e.getMessage() + ")";
         }
+    }
+
+    /**
+     * A call whose tool is running when the server is killed (SIGKILL: nothing of the server runs after it) is on
+     * the audit trail: the audit writes a line of its own (ending {@code RUNNING}) for a call that has run for
+     * {@code runningAfterMs} (1 s by default), before the line of its end. A call that ends sooner has its end's line
+     * only.
+     */
+    @Test
+    void aCallInFlightWhenTheServerIsKilledIsOnTheAuditTrail() throws Exception {
+        // answers on the POST's stream (this client does not resume one the server ends for polling)
+        QuiverServer server = QuiverServer.start("killed", "core,http,tools-default,conformance", home ->
+                Files.writeString(home.resolve("etc/io.quiver.transport.http.cfg"), "ssePollingMs = 0\n"));
+        Path trail = server.home().resolve("audit/calls.jsonl");
+        try (McpClient client = McpClient.connect(server.url(), "killed-it", Duration.ofSeconds(60))) {
+            JsonNode quick = client.callTool("slow_compute", Map.of("seconds", 0.05, "label", "quick"));
+            assertTrue(quick.path("result").path("content").get(0).path("text").asString().startsWith("Computed 'quick"),
+                    quick.toString());
+            CompletableFuture<JsonNode> slow = call(client, 60, "in flight at the kill");
+            Await.until(() -> trailLines(trail).stream().anyMatch(l -> "RUNNING".equals(l.path("ending").asString())),
+                    Duration.ofSeconds(15), () -> "no RUNNING line in the audit trail: " + trailLines(trail));
+            assertFalse(slow.isDone(), "the call still runs");
+            server.kill();
+        } finally {
+            server.close();
+        }
+        List<JsonNode> lines = trailLines(trail);
+        List<JsonNode> running = lines.stream().filter(l -> "RUNNING".equals(l.path("ending").asString())).toList();
+        assertEquals(1, running.size(), lines.toString());
+        JsonNode line = running.get(0);
+        assertEquals("slow_compute", line.path("tool").asString(), line.toString());
+        assertEquals("killed-it", line.path("clientName").asString(), line.toString());
+        assertEquals("anonymous", line.path("subject").asString(), line.toString());
+        assertTrue(line.path("durationMs").asDouble() >= 1000, "it had run for the setting's second: " + line);
+        assertEquals("sha256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(
+                "{\"label\":\"in flight at the kill\",\"seconds\":60}".getBytes(StandardCharsets.UTF_8))),
+                line.path("argumentsDigest").asString(), "the digest of the arguments names the call");
+        String id = line.path("invocationId").asString();
+        assertEquals(1, lines.stream().filter(l -> id.equals(l.path("invocationId").asString())).count(),
+                "the killed server wrote no end for it: " + lines);
+        List<String> quickEndings = lines.stream().filter(l -> "slow_compute".equals(l.path("tool").asString())
+                && !id.equals(l.path("invocationId").asString())).map(l -> l.path("ending").asString()).toList();
+        assertEquals(List.of("COMPLETED"), quickEndings, "the quick call's end only: " + lines);
+    }
+
+    /** The audit trail's lines so far (none while there is no file). */
+    private static List<JsonNode> trailLines(Path trail) throws IOException {
+        if (!Files.exists(trail)) {
+            return List.of();
+        }
+        return Files.readAllLines(trail, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank())
+                .map(McpClient.JSON::readTree).toList();
     }
 
     private static CompletableFuture<JsonNode> call(McpClient client, int seconds, String label) {

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -38,6 +39,8 @@ final class Call {
     private volatile boolean escalated;
     private CallEvent.Ending ending = CallEvent.Ending.COMPLETED;
     private String detail;
+    /** The digest of the received arguments, worked out once for both events (empty: none). */
+    private Optional<String> digest;
     private boolean ended;
     private volatile Consumer<CallToolResult> takeOver;
 
@@ -162,10 +165,22 @@ final class Call {
      * arguments in between (an edit replaces {@link #arguments}, it does not touch them).
      */
     synchronized CallEvent event() {
+        return event(ending, detail);
+    }
+
+    /** The event that tells listeners the call's tool is about to run ({@link CallEvent.Ending#RUNNING}). */
+    synchronized CallEvent runningEvent() {
+        return event(CallEvent.Ending.RUNNING, null);
+    }
+
+    private CallEvent event(CallEvent.Ending how, String why) {
         Duration took = Duration.ofNanos(System.nanoTime() - startNanos);
         ClientInfo client = scope.client();
+        if (digest == null) {
+            digest = Optional.ofNullable(ArgumentsDigest.of(received));
+        }
         return new CallEvent(scope.invocationId(), scope.caller(), scope.protocolVersion(), name,
-                Instant.now().minus(took), took, steps, ending, detail, client == null ? null : client.name(),
-                ArgumentsDigest.of(received));
+                Instant.now().minus(took), took, steps, how, why, client == null ? null : client.name(),
+                digest.orElse(null));
     }
 }

@@ -1,5 +1,6 @@
 package io.quiver.core.internal.pipeline;
 
+import io.quiver.api.call.CallEvent;
 import io.quiver.api.call.CallListener;
 import io.quiver.api.call.CallPolicy;
 import io.quiver.api.call.Decision;
@@ -23,6 +24,8 @@ public final class Extensions {
     private final RankedRegistry<CallPolicy> policies = new RankedRegistry<>();
     private final RankedRegistry<HostChannel> hosts = new RankedRegistry<>();
     private final List<CallListener> listeners = new CopyOnWriteArrayList<>();
+    /** Those of them that hear calls before their tools run too (they implement {@code running}). */
+    private final List<CallListener> runningListeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<HostChannel>> hostGone = new CopyOnWriteArrayList<>();
     private volatile boolean policyRequired;
     private volatile boolean hostRequired;
@@ -109,11 +112,29 @@ public final class Extensions {
         hostGone.add(listener);
     }
 
+    /** Those who hear a call before its tool runs (often none): the others keep the interface's empty default. */
+    public List<CallListener> runningListeners() {
+        return runningListeners;
+    }
+
     public void addListener(CallListener service) {
         listeners.add(service);
+        if (hearsRunning(service)) {
+            runningListeners.add(service);
+        }
     }
 
     public void removeListener(CallListener service) {
         listeners.remove(service);
+        runningListeners.remove(service);
+    }
+
+    /** Whether a listener implements {@link CallListener#running}: no event is made for one that does not. */
+    static boolean hearsRunning(CallListener listener) {
+        try {
+            return listener.getClass().getMethod("running", CallEvent.class).getDeclaringClass() != CallListener.class;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
     }
 }

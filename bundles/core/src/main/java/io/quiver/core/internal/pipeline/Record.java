@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
  * Stage 9: the host channel records the result before it is delivered (a recording that fails or does
  * not come in time fails the delivery: the caller gets an error saying so, never the unrecorded
  * result), and once the call is over (however it ended, a task's later) the host releases what it held
- * for it and every {@link CallListener} hears one {@link CallEvent} with every decision taken. Failures
+ * for it and every {@link CallListener} hears one {@link CallEvent} with every decision taken. Those that
+ * ask hear the call once before too, as its tool is about to run ({@link #running}). Failures
  * after the answer are logged: the caller has it.
  */
 final class Record {
@@ -63,6 +64,22 @@ final class Record {
             LOG.error("The host channel failed to record {} ({})", call.name(), call.scope().invocationId(), e);
             call.step("record", false, "the host failed: " + e);
             return Review.undelivered(call, "The host failed to record it.");
+        }
+    }
+
+    /** Every check passed and the call's tool is about to run: the listeners that ask hear of it. */
+    void running(Call call) {
+        List<CallListener> listeners = extensions.runningListeners();
+        if (listeners.isEmpty()) {
+            return;
+        }
+        CallEvent event = call.runningEvent();
+        for (CallListener listener : listeners) {
+            try {
+                listener.running(event);
+            } catch (RuntimeException e) {
+                LOG.error("A call listener failed on {} ({}) before it ran", call.name(), event.invocationId(), e);
+            }
         }
     }
 

@@ -150,6 +150,7 @@ public final class ToolPipeline {
             if (refused != null) {
                 return refused;
             }
+            record.running(call);
             if (mode == TaskMode.NONE && scope.inline()) {
                 call.inline(result -> takenOver(call, result));
             }
