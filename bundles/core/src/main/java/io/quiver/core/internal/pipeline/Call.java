@@ -41,6 +41,8 @@ final class Call {
     private String detail;
     /** The digest of the received arguments, worked out once for both events (empty: none). */
     private Optional<String> digest;
+    /** When the call arrived, as the events say it (worked out with the first of them). */
+    private Instant arrived;
     private boolean ended;
     private volatile Consumer<CallToolResult> takeOver;
 
@@ -178,9 +180,9 @@ final class Call {
         ClientInfo client = scope.client();
         if (digest == null) {
             digest = Optional.ofNullable(ArgumentsDigest.of(received));
+            arrived = Instant.now().minus(took); // once: both events of a call name the same moment
         }
         return new CallEvent(scope.invocationId(), scope.caller(), scope.protocolVersion(), name,
-                Instant.now().minus(took), took, steps, how, why, client == null ? null : client.name(),
-                digest.orElse(null));
+                arrived, took, steps, how, why, client == null ? null : client.name(), digest.orElse(null));
     }
 }

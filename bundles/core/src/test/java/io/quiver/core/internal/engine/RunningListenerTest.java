@@ -39,6 +39,7 @@ class RunningListenerTest {
     /** What happened, in order: the listener's events and the tool's runs. */
     private final List<String> story = new CopyOnWriteArrayList<>();
     private final List<CallEvent> runningEvents = new CopyOnWriteArrayList<>();
+    private final List<CallEvent> ends = new CopyOnWriteArrayList<>();
     private EngineAssembly assembly;
     private SessionClient client;
 
@@ -46,6 +47,7 @@ class RunningListenerTest {
     private final class Both implements CallListener {
         @Override
         public void called(CallEvent event) {
+            ends.add(event);
             story.add("called " + event.tool() + " " + event.ending());
         }
 
@@ -98,6 +100,10 @@ class RunningListenerTest {
         assertTrue(running.decisions().stream().anyMatch(step -> step.reason() != null && step.reason().contains("allowed")),
                 "the decisions taken so far: " + running.decisions());
         assertNotNull(running.argumentsDigest(), "the digest of the arguments, as the end's event has it");
+        CallEvent end = ends.get(0);
+        assertEquals(running.invocationId(), end.invocationId());
+        assertEquals(running.started(), end.started(), "both events name the same moment of arrival");
+        assertEquals(running.argumentsDigest(), end.argumentsDigest());
     }
 
     @Test
