@@ -27,6 +27,20 @@ class MediaTypesTest {
     }
 
     @Test
+    void aRangeWithQualityZeroSaysNotThisAndTheMostSpecificRangeDecides() {
+        assertFalse(MediaTypes.accepts("application/json;q=0, text/event-stream", MediaTypes.JSON));
+        assertTrue(MediaTypes.accepts("application/json;q=0, text/event-stream", MediaTypes.SSE));
+        assertFalse(MediaTypes.accepts("*/*, application/json; Q=0.000", MediaTypes.JSON), "the type itself wins over */*");
+        assertFalse(MediaTypes.accepts("text/event-stream;level=1;q=0.0, */*", MediaTypes.SSE));
+        assertFalse(MediaTypes.accepts("text/*;q=0, */*", MediaTypes.SSE), "type/* wins over */*");
+        assertTrue(MediaTypes.accepts("text/*;q=0, text/event-stream", MediaTypes.SSE), "the type wins over type/*");
+        assertTrue(MediaTypes.accepts("application/json;q=0.001", MediaTypes.JSON), "a low quality is still a yes");
+        assertTrue(MediaTypes.accepts("application/json;q=0, application/json", MediaTypes.JSON), "either one admits");
+        assertTrue(MediaTypes.accepts("application/json;qs=0", MediaTypes.JSON), "another parameter");
+        assertFalse(MediaTypes.accepts("*/*;q=0", MediaTypes.JSON));
+    }
+
+    @Test
     void contentTypeMayCarryACharset() {
         assertTrue(MediaTypes.isJson("application/json; charset=utf-8"));
         assertFalse(MediaTypes.isJson("text/plain"));
