@@ -270,6 +270,11 @@ public final class AuditLog implements CallListener, ProblemSource {
                     break;
                 }
                 queue.drainTo(batch, BATCH - 1);
+                if (applied != config) {
+                    // settings changed while the writer waited: the calls just taken are written by the new ones (a
+                    // call made right after the trail was turned on again goes to the file)
+                    applied = apply(config);
+                }
                 record(batch, applied);
                 // after the ends just taken: a call whose end was among them is out of the map already
                 record(running(false), applied);
