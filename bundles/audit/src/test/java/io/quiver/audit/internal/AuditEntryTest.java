@@ -139,6 +139,20 @@ class AuditEntryTest {
                 .contains("\"tool\":\"\u00e9\u2603\uD83D\uDE00\","), "other characters stay as they are");
     }
 
+    @Test
+    void everyC1ControlIsEscapedFromTheFirstToTheLast() {
+        String c1 = "a\u0080b\u009Bc\u009Fd";
+        String line = line(new CallEvent("i-1", CallerIdentity.ANONYMOUS, "2026-07-28", "t", null, null, List.of(),
+                Ending.COMPLETED, null, c1, null));
+        for (char c : "\u0080\u009B\u009F".toCharArray()) {
+            assertFalse(line.indexOf(c) >= 0, String.format("U+%04X written raw", (int) c));
+        }
+        assertTrue(line.contains("a\\u0080b\\u009Bc\\u009Fd"), line);
+        String neighbours = "\u007F\u00A0";
+        assertTrue(line(new CallEvent("i-2", CallerIdentity.ANONYMOUS, "2026-07-28", "t", null, null, List.of(),
+                Ending.COMPLETED, null, neighbours, null)).contains(neighbours), "DEL and NBSP stay as they are");
+    }
+
     /** The event as the audit file's writer writes it. */
     private static String line(CallEvent event) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();

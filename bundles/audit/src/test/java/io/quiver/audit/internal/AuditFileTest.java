@@ -169,6 +169,36 @@ class AuditFileTest {
         assertEquals(List.of("{\"whole\":1}", "{\"torn\":", text("next", 10)), lines(calls));
     }
 
+    @Test
+    void aFileMayGrowToExactlyItsLimit() throws IOException {
+        file = new AuditFile(new AuditFile.Settings(dir.resolve("calls.jsonl"), 100, false, 14), clock);
+        file.append(line("one", 50));
+        file.append(line("two", 50));
+        assertEquals(List.of("calls.jsonl"), names(), "100 bytes of 100: no rotation yet");
+        assertEquals(100, Files.size(dir.resolve("calls.jsonl")));
+        file.append(line("three", 1));
+        assertEquals(List.of("calls-20260728T100000Z.jsonl", "calls.jsonl"), names(), "101 would pass it");
+    }
+
+    @Test
+    void pruningDeletesTheOldestRotatedFilesWhateverOrderTheFolderListsThemIn() throws IOException {
+        // made in an order that is neither theirs nor its reverse; -10 is after -2 (a number, not a text)
+        List<String> made = List.of("calls-20260728T100000Z-2.jsonl", "calls-20260726T090000Z.jsonl",
+                "calls-20260728T100000Z-10.jsonl", "calls-20260727T235959Z.jsonl", "calls-20260728T100000Z.jsonl",
+                "calls-20260729T000001Z.jsonl", "calls-20260725T120000Z.jsonl", "calls-20260728T100000Z-3.jsonl");
+        for (String name : made) {
+            Files.writeString(dir.resolve(name), "{}\n");
+        }
+        file = new AuditFile(new AuditFile.Settings(dir.resolve("calls.jsonl"), 1 << 20, false, 3), clock);
+        assertEquals(List.of("calls-20260725T120000Z.jsonl", "calls-20260726T090000Z.jsonl",
+                "calls-20260727T235959Z.jsonl", "calls-20260728T100000Z.jsonl", "calls-20260728T100000Z-2.jsonl",
+                "calls-20260728T100000Z-3.jsonl", "calls-20260728T100000Z-10.jsonl", "calls-20260729T000001Z.jsonl"),
+                file.rotated().stream().map(r -> r.path().getFileName().toString()).toList(), "oldest first");
+        file.prune();
+        assertEquals(List.of("calls-20260728T100000Z-10.jsonl", "calls-20260728T100000Z-3.jsonl",
+                "calls-20260729T000001Z.jsonl"), names(), "the newest three");
+    }
+
     /** A line of exactly {@code bytes} bytes, newline included. */
     private static byte[] line(String text, int bytes) {
         StringBuilder s = new StringBuilder(text);

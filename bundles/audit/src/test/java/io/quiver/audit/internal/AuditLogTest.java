@@ -25,6 +25,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.osgi.service.event.Event;
@@ -349,6 +350,115 @@ class AuditLogTest {
                 lines().stream().map(l -> l.path("invocationId").asString() + " " + l.path("ending").asString()).toList());
         assertEquals(List.of("inv-off", "inv-posted"), admin.events.stream()
                 .map(e -> String.valueOf(e.getProperty("invocationId"))).toList(), "events are made of ends only");
+    }
+
+    @Test
+    void aFileThatCanBeWrittenAgainIsNoLongerAProblemWithoutANewSetting() throws Exception {
+        // a file where the audit folder should be: nothing can be written until it is gone
+        Path blocker = Files.writeString(dir.resolve("audit"), "not a folder");
+        Path calls = dir.resolve("audit/calls.jsonl");
+        log = start(Map.of("file", calls.toString()));
+        awaitTrue(() -> !log.problems().isEmpty());
+        log.called(event("inv-lost-1", null));
+        log.called(event("inv-lost-2", null));
+        awaitTrue(() -> !log.problems().isEmpty()
+                && log.problems().get(0).reason().endsWith(" 2 lines lost so far"));
+
+        Files.delete(blocker); // the operator makes room: the next call is written, and the problem goes
+        log.called(event("inv-written", null));
+        awaitTrue(() -> log.problems().isEmpty());
+        log.deactivate();
+        assertEquals(List.of("inv-written"), Files.readAllLines(calls).stream()
+                .map(l -> JSON.readTree(l).path("invocationId").asString()).toList());
+    }
+
+    @Test
+    void aHandlerThatHearsOtherTopicsDoesNotSilenceOneThatHearsTheAuditTrail() throws Exception {
+        log = start(Map.of());
+        RecordingEventAdmin admin = new RecordingEventAdmin(null);
+        log.eventAdmin = admin;
+        log.addHandler(Map.of("service.id", 1L, "event.topics", "io/quiver/audit/*"));
+        log.addHandler(Map.of("service.id", 2L, "event.topics", "org/osgi/framework/*"));
+        log.called(event("inv-1", null));
+        awaitTrue(() -> admin.events.size() == 1);
+        log.removeHandler(Map.of("service.id", 2L));
+        log.called(event("inv-2", null));
+        awaitTrue(() -> admin.events.size() == 2);
+        log.removeHandler(Map.of("service.id", 1L));
+        log.called(event("inv-3", null));
+        awaitTrue(() -> lineCount() == 3);
+        assertEquals(2, admin.events.size(), "nobody hears it any more");
+    }
+
+    @Test
+    void rotatedFilesBeyondTheCountKeptAreDeletedAtStartBeforeAnyCall() throws Exception {
+        for (String stamp : List.of("20260724T100000Z", "20260725T100000Z", "20260726T100000Z", "20260727T100000Z")) {
+            Files.writeString(dir.resolve("calls-" + stamp + ".jsonl"), "{}\n");
+        }
+        log = start(Map.of("maxFiles", "2"));
+        awaitTrue(() -> !Files.exists(dir.resolve("calls-20260725T100000Z.jsonl")));
+        assertFalse(Files.exists(dir.resolve("calls-20260724T100000Z.jsonl")));
+        assertTrue(Files.exists(dir.resolve("calls-20260726T100000Z.jsonl")));
+        assertTrue(Files.exists(dir.resolve("calls-20260727T100000Z.jsonl")));
+    }
+
+    @Test
+    void theFileIsLetGoWhenTheTrailStopsOrIsDisabled() throws Exception {
+        Path fds = Path.of("/proc/self/fd");
+        Assumptions.assumeTrue(Files.isDirectory(fds), "needs /proc to see open files");
+        Path calls = dir.resolve("calls.jsonl");
+        // no daily rotation: the file's time is the machine's, the test clock's day another
+        log = start(Map.of("rotateEvery", "none"));
+        log.called(event("inv-1", null));
+        awaitTrue(() -> lineCount() == 1);
+        Path real = calls.toRealPath();
+        assertTrue(openFiles(fds).contains(real), "open while the trail writes");
+        log.modified(props(Map.of("rotateEvery", "none", "enabled", "false")));
+        awaitTrue(() -> !openFiles(fds).contains(real));
+        log.modified(props(Map.of("rotateEvery", "none")));
+        awaitTrue(() -> openFiles(fds).contains(real)); // enabled again: the file is opened at once
+        log.called(event("inv-2", null));
+        awaitTrue(() -> lineCount() == 2);
+        log.deactivate();
+        assertFalse(openFiles(fds).contains(real), "closed when the trail stops");
+    }
+
+    @Test
+    void aCallRightAfterTheTrailIsTurnedOnAgainIsWritten() throws Exception {
+        log = start(Map.of("rotateEvery", "none"));
+        for (int i = 0; i < 30; i++) {
+            log.modified(props(Map.of("rotateEvery", "none", "enabled", "false")));
+            awaitWriterWaiting(); // it has taken the setting up, and waits for the next call
+            log.modified(props(Map.of("rotateEvery", "none")));
+            log.called(event("inv-" + i, null)); // at once: it must not be judged by the setting before
+            int expected = i + 1;
+            awaitTrue(() -> lineCount() == expected);
+        }
+    }
+
+    /** Waits until the audit writer is parked, waiting for a call with the settings it has taken up. */
+    private static void awaitWriterWaiting() throws InterruptedException {
+        Thread writer = Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("quiver-audit"))
+                .findFirst().orElseThrow();
+        Thread.sleep(AuditLog.PACE_MS); // past the pause after the batch that carried the setting
+        awaitTrue(() -> writer.getState() == Thread.State.WAITING);
+    }
+
+    /** The files this process has open. */
+    private static Set<Path> openFiles(Path fds) {
+        Set<Path> open = new java.util.HashSet<>();
+        try (java.util.stream.Stream<Path> each = Files.list(fds)) {
+            each.forEach(fd -> {
+                try {
+                    open.add(Files.readSymbolicLink(fd));
+                } catch (IOException | UnsupportedOperationException e) {
+                    // closed meanwhile
+                }
+            });
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return open;
     }
 
     // -------------------------------------------------------------------------------------------

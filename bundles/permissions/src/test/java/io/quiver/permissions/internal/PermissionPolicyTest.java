@@ -9,6 +9,8 @@ import io.quiver.api.call.Admission;
 import io.quiver.api.call.Decision;
 import io.quiver.api.call.HostChannel;
 import io.quiver.api.call.Target;
+import java.util.ArrayList;
+import java.util.Dictionary;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +18,9 @@ import java.util.Set;
 import java.lang.reflect.Proxy;
 import org.junit.jupiter.api.Test;
 import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceReference;
+import org.osgi.framework.ServiceRegistration;
 
 class PermissionPolicyTest {
 
@@ -242,6 +246,180 @@ class PermissionPolicyTest {
         assertFalse(TargetPattern.parse("tool:a?c").matches(Target.tool("a.bc")));
         assertTrue(TargetPattern.parse("tool:a.c").matches(Target.tool("a.c")), "dots are literal");
         assertFalse(TargetPattern.parse("tool:a.c").matches(Target.tool("abc")));
+    }
+
+    @Test
+    void aGrantForSomeSubjectsAppliesToThemAlone() {
+        PermissionPolicy policy = new PermissionPolicy(Map.of());
+        policy.addGrant(grant("bob-converts", "subjects", "bob", "allow", "tool:convert_time"), ETC);
+        policy.addGrant(grant("everyone", "allow", "tool:current_time, tool:delete_*"), ETC);
+        policy.addGrant(grant("no-deletes-for-bob", "subjects", "b?b", "deny", "tool:delete_*"), ETC);
+        assertTrue(policy.decide(BOB, Target.tool("convert_time")).allowed(), "bob's own grant");
+        assertFalse(policy.decide(ALICE, Target.tool("convert_time")).allowed(), "a grant naming bob is not alice's");
+        assertFalse(policy.decide(BOB, Target.tool("delete_all")).allowed(), "the deny naming bob holds for bob");
+        assertTrue(policy.decide(ALICE, Target.tool("delete_all")).allowed(), "and for no one else");
+        assertFalse(policy.decide(new CallerIdentity("bobby", "acme", Set.of(), true), Target.tool("convert_time"))
+                .allowed(), "a subject glob matches the whole subject");
+    }
+
+    @Test
+    void aGrantOfEtcThatWentAwayDuringTheStartIsStillAwaitedAndAFeaturesGrantDoesNotCount() {
+        PermissionPolicy policy = new PermissionPolicy(Map.of());
+        policy.awaitGrants(2, 600_000);
+        Grant replaced = grant("devs", "roles", "dev", "allow", "tool:*");
+        policy.addGrant(replaced, ETC);
+        policy.removeGrant(replaced, ETC); // its file deleted (or replaced) during the start
+        policy.addGrant(grant("no-delete", "roles", "dev", "deny", "tool:delete_*"), ETC);
+        Decision early = policy.decide(ALICE, Target.tool("current_time"));
+        assertFalse(early.allowed(), "one of the two grants of etc/ is there, the other is still on its way");
+        assertTrue(early.reason().contains("starting"), early.reason());
+        policy.addGrant(grant("devs", "roles", "dev", "allow", "tool:*"), ETC);
+        assertTrue(policy.decide(ALICE, Target.tool("current_time")).allowed(), "both there");
+        assertFalse(policy.decide(ALICE, Target.tool("delete_all")).allowed());
+
+        PermissionPolicy other = new PermissionPolicy(Map.of());
+        other.awaitGrants(1, 600_000);
+        Grant feature = grant("from-a-feature", "allow", "tool:*");
+        other.addGrant(feature, Map.of());
+        other.removeGrant(feature, Map.of()); // a feature's grant going does not take one of etc/'s away
+        other.addGrant(grant("devs", "roles", "dev", "allow", "tool:*"), ETC);
+        assertTrue(other.decide(ALICE, Target.tool("current_time")).allowed(), "the one grant of etc/ came");
+    }
+
+    @Test
+    void theWaitForTheGrantsOfTheStartLastsItsTime() throws InterruptedException {
+        PermissionPolicy policy = new PermissionPolicy(Map.of());
+        policy.awaitGrants(1, 600_000);
+        Thread.sleep(300); // the wait's timer runs meanwhile: it must not give up before its time
+        Decision d = policy.decide(ALICE, Target.tool("current_time"));
+        assertFalse(d.allowed(), "with no grant yet everything would be allowed: not while the grant is on its way");
+        assertTrue(d.reason().contains("starting"), d.reason());
+        assertEquals(List.of(), policy.problems(), "not given up yet");
+    }
+
+    @Test
+    void theStartsCountOfGrantFilesMakesThePolicyWaitForThem() {
+        Framework framework = new Framework("1");
+        PermissionPolicy policy = new PermissionPolicy(framework.context(), Map.of());
+        try {
+            Decision early = policy.decide(ALICE, Target.tool("current_time"));
+            assertFalse(early.allowed(), "etc/ held a grant file at the start: nothing is allowed until it is a grant");
+            assertTrue(early.reason().contains("starting"), early.reason());
+            policy.addGrant(grant("devs", "roles", "dev", "allow", "tool:*_time"), ETC);
+            assertTrue(policy.decide(ALICE, Target.tool("current_time")).allowed());
+        } finally {
+            policy.deactivate();
+        }
+        PermissionPolicy unset = new PermissionPolicy(new Framework(null).context(), Map.of());
+        assertTrue(unset.decide(ALICE, Target.tool("current_time")).allowed(), "no grant file at the start: no wait");
+        unset.deactivate();
+    }
+
+    @Test
+    void everyChangeOfTheRulesIsAnnouncedToTheEngine() throws InterruptedException {
+        // the engine tells the clients that their lists changed when the revision does: a silent change leaves a
+        // client offering a tool it can no longer call, or hiding one it now may
+        Framework framework = new Framework(null);
+        PermissionPolicy policy = new PermissionPolicy(framework.context(), Map.of());
+        try {
+            long start = framework.revision();
+            Grant devs = grant("devs", "roles", "dev", "allow", "tool:a");
+            policy.addGrant(devs, ETC);
+            long added = framework.revision();
+            assertTrue(added > start, "a grant added");
+            devs.modified(props("devs", "roles", "dev", "allow", "tool:b"));
+            long edited = framework.revision();
+            assertTrue(edited > added, "a grant edited");
+            policy.removeGrant(devs, ETC);
+            long removed = framework.revision();
+            assertTrue(removed > edited, "a grant removed");
+            policy.modified(Map.of("adminOnly", "tool:deploy_*"));
+            long configured = framework.revision();
+            assertTrue(configured > removed, "the admin-only targets changed");
+            policy.awaitGrants(1, 50);
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (policy.problems().isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(1, policy.problems().size(), policy.problems()::toString);
+            long givenUp = framework.revision();
+            assertTrue(givenUp > configured, "the wait for the start's grants given up: everything was denied until then");
+        } finally {
+            policy.deactivate();
+        }
+        assertTrue(framework.unregistered(), "the marker goes with the policy");
+    }
+
+    @Test
+    void aValueOfTheWrongTypeInThisFileAllowsNothingToAnyoneUntilFixed() {
+        // adminRole is one role: a list would otherwise fall back to the default role, which the operator meant to replace
+        PermissionPolicy policy = new PermissionPolicy(Map.of("adminRole", List.of("ops", "sre")));
+        for (CallerIdentity caller : List.of(ALICE, ROOT, CallerIdentity.ANONYMOUS)) {
+            Decision d = policy.decide(caller, Target.tool("current_time"));
+            assertFalse(d.allowed(), caller.toString());
+            assertTrue(d.reason().contains("nothing is allowed until it is fixed"), d.reason());
+        }
+        assertFalse(policy.decide(ROOT, Target.tool("bundle_install")).allowed());
+        assertEquals(1, policy.problems().size(), policy.problems()::toString);
+        assertTrue(policy.problems().get(0).reason().contains("nothing is allowed until it is fixed"),
+                policy.problems()::toString);
+        policy.modified(Map.of("adminRole", "ops"));
+        assertEquals(List.of(), policy.problems(), "fixed in place");
+        assertTrue(policy.decide(ALICE, Target.tool("current_time")).allowed());
+    }
+
+    /**
+     * The little of a framework the policy uses: its properties (the launcher's count of grant files) and the
+     * registration of the revision marker, whose last revision it keeps.
+     */
+    private static final class Framework {
+
+        private final String grantFiles;
+        private final List<Long> revisions = new ArrayList<>();
+        private boolean unregistered;
+
+        Framework(String grantFiles) {
+            this.grantFiles = grantFiles;
+        }
+
+        synchronized long revision() {
+            return revisions.isEmpty() ? -1 : revisions.get(revisions.size() - 1);
+        }
+
+        synchronized boolean unregistered() {
+            return unregistered;
+        }
+
+        private synchronized void record(Dictionary<?, ?> properties) {
+            revisions.add((Long) properties.get(PolicyRevision.PROPERTY));
+        }
+
+        BundleContext context() {
+            ServiceRegistration<?> registration = (ServiceRegistration<?>) Proxy.newProxyInstance(
+                    ServiceRegistration.class.getClassLoader(), new Class<?>[] {ServiceRegistration.class},
+                    (proxy, method, args) -> {
+                        switch (method.getName()) {
+                            case "setProperties" -> record((Dictionary<?, ?>) args[0]);
+                            case "unregister" -> {
+                                synchronized (this) {
+                                    unregistered = true;
+                                }
+                            }
+                            default -> {
+                            }
+                        }
+                        return null;
+                    });
+            return (BundleContext) Proxy.newProxyInstance(BundleContext.class.getClassLoader(),
+                    new Class<?>[] {BundleContext.class}, (proxy, method, args) -> switch (method.getName()) {
+                        case "getProperty" -> PermissionPolicy.GRANTS_PROPERTY.equals(args[0]) ? grantFiles : null;
+                        case "registerService" -> {
+                            record((Dictionary<?, ?>) args[2]);
+                            yield registration;
+                        }
+                        default -> null;
+                    });
+        }
     }
 
     private static Grant grant(String name, String... keyValues) {

@@ -142,8 +142,23 @@ class ApiKeyTest {
             p.remove(setting);
             ApiKey entry = entry(p);
             assertTrue(problems(entry).contains(setting + " is required and missing"), problems(entry));
+            assertEquals(1, entry.problems().size(), "said once: " + problems(entry));
             entry.check(KeyHash.digest(key), NOW).ifPresent(a -> assertFalse(a.accepted(), setting));
         }
+    }
+
+    @Test
+    void eachBadSettingIsReportedBesidesAMissingOne() {
+        // the operator fixes the file once: a missing hash does not hide that the subject is empty too
+        Map<String, Object> p = config("ci-bot", key);
+        p.remove("hash");
+        p.put("subject", "  ");
+        p.put("expires", "next year");
+        ApiKey entry = entry(p);
+        assertEquals(3, entry.problems().size(), problems(entry));
+        assertTrue(problems(entry).contains("hash is required and missing"), problems(entry));
+        assertTrue(problems(entry).contains("subject is empty"), problems(entry));
+        assertTrue(problems(entry).contains("expires = next year is not an ISO-8601 instant"), problems(entry));
     }
 
     @Test

@@ -232,4 +232,27 @@ class AcceptanceTest {
         authenticator.modified(config("hmacSecret", SECRET, "clockSkewSeconds", "0"));
         assertTrue(authenticator.authenticate(token).reason().startsWith("expired"));
     }
+
+    @Test
+    void aSecretOfExactly32BytesIsEnoughForHs256() {
+        String secret = "0123456789abcdef0123456789ABCDEF";
+        assertEquals(32, secret.length());
+        start(config("hmacSecret", secret));
+        assertAccepted(authenticator.authenticate(sign(JWSAlgorithm.HS256, claims().build(), Tokens.hmac(secret))));
+    }
+
+    @Test
+    void numericClaimsAreTheNumbersAsWritten() {
+        // a user id 42 is "42" whether the issuer wrote 42 or 42.0; 4.5 stays 4.5 and is never taken for user 4
+        start(config("hmacSecret", SECRET, "subjectClaim", "uid", "tenantClaim", "org.id"));
+        Authentication whole = assertAccepted(authenticator.authenticate(sign(JWSAlgorithm.HS256,
+                claims().claim("uid", 42.0).claim("org", Map.of("id", 7.0)).build(), Tokens.hmac(SECRET))));
+        assertEquals(new CallerIdentity("42", "7", Set.of(), true), whole.caller());
+        Authentication fraction = assertAccepted(authenticator.authenticate(sign(JWSAlgorithm.HS256,
+                claims().claim("uid", 4.5).claim("org", Map.of("id", 7.25)).build(), Tokens.hmac(SECRET))));
+        assertEquals(new CallerIdentity("4.5", "7.25", Set.of(), true), fraction.caller());
+        Authentication large = assertAccepted(authenticator.authenticate(sign(JWSAlgorithm.HS256,
+                claims().claim("uid", 123456789012L).build(), Tokens.hmac(SECRET))));
+        assertEquals("123456789012", large.caller().subject());
+    }
 }

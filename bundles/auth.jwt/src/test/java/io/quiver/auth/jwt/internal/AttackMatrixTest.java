@@ -284,4 +284,21 @@ class AttackMatrixTest {
         String reason = refused(token, "bad signature");
         assertEquals(-1, reason.indexOf('\n'), reason);
     }
+
+    @Test
+    void claimsOfTheWrongShapeAreRefused() {
+        // a signed token whose claims cannot name a caller is refused, never taken with a part of its identity dropped
+        refused(attack(c -> c.claim("sub", "  ")), "no subject", "not a text");
+        refused(attack(c -> c.claim("roles", java.util.Map.of("admin", true))), "roles", "neither a list of texts nor a text");
+        refused(attack(c -> c.claim("roles", 7)), "roles", "neither");
+        refused(attack(c -> c.claim("scope", java.util.Map.of("read", true))), "scope", "neither a list of texts nor a text");
+        refused(attack(c -> c.claim("scope", List.of("read", 2))), "scope", "neither");
+    }
+
+    @Test
+    void anEncryptedHeaderInThreePartsIsRefused() {
+        // a JWE has five parts; three parts with a JWE header (alg and enc) are no signed token either
+        String header = Base64URL.encode("{\"alg\":\"RSA-OAEP-256\",\"enc\":\"A256GCM\"}").toString();
+        refused(header + "." + Base64URL.encode(good().build().toString()) + ".c2lnbmF0dXJl", "encrypted", "JWE");
+    }
 }

@@ -96,6 +96,49 @@ class CallerLimitsTest {
         }
     }
 
+    @Test
+    void aRefusedCallLeavesTheCallsInProgressCountedAndGivingOneBackFreesOne() {
+        CallerLimits limits = limits(0, 0, 0, 0, 2);
+        assertEquals(1, limits.enterCalls(ALICE, 1));
+        assertEquals(1, limits.enterCalls(ALICE, 1));
+        for (int i = 0; i < 3; i++) {
+            assertEquals(-1, limits.enterCalls(ALICE, 1), "still two in progress: refused again, " + i);
+        }
+        limits.exitCalls(ALICE, 1);
+        assertEquals(1, limits.enterCalls(ALICE, 1), "one place came free");
+        assertEquals(-1, limits.enterCalls(ALICE, 1), "and only one");
+    }
+
+    @Test
+    void aSubjectWithinItsOwnRateStillCountsForItsTenant() {
+        CallerLimits limits = limits(100, 100, 1, 2, 0);
+        assertEquals(0, limits.admit(ALICE));
+        assertEquals(0, limits.admit(BOB));
+        assertTrue(limits.admit(ALICE) >= 1, "alice has tokens of her own, but the tenant's burst is spent");
+    }
+
+    @Test
+    void withoutABurstSetItIsTwiceTheRate() {
+        CallerLimits limits = limits(2, 0, 0, 0, 0);
+        for (int i = 0; i < 4; i++) {
+            assertEquals(0, limits.admit(ALICE), "within twice the rate: " + i);
+        }
+        assertTrue(limits.admit(ALICE) >= 1, "the fifth at once waits");
+        CallerLimits tenant = limits(0, 0, 1.5, 0, 0);
+        for (int i = 0; i < 3; i++) {
+            assertEquals(0, tenant.admit(i % 2 == 0 ? ALICE : BOB), "within twice the tenant's rate: " + i);
+        }
+        assertTrue(tenant.admit(BOB) >= 1);
+    }
+
+    @Test
+    void theWaitSaysWhenTheNextTokenIsThere() {
+        CallerLimits limits = limits(0.25, 1, 0, 0, 0); // a token every 4 s
+        assertEquals(0, limits.admit(ALICE));
+        long wait = limits.admit(ALICE);
+        assertTrue(wait >= 3 && wait <= 4, "Retry-After of about 4 s: " + wait);
+    }
+
     private static CallerLimits limits(double subjectRate, int subjectBurst, double tenantRate, int tenantBurst,
             int maxCalls) {
         CallerLimits limits = new CallerLimits();

@@ -102,6 +102,23 @@ class LineReaderTest {
         assertInstanceOf(LineReader.End.class, reader.next(), "the end stays the end");
     }
 
+    @Test
+    void aMessageFarLongerThanTheFirstBufferIsReadWhole() throws IOException {
+        // 200 KB: more than the reader's first line buffer and more than one read of stdin
+        String big = "{\"pad\":\"" + "m".repeat(200_000) + "\"}";
+        assertEquals(List.of("{}", big, "{}"), texts(read("{}\n" + big + "\r\n{}\n", 1 << 20)));
+    }
+
+    @Test
+    void aLineFarOverTheLimitIsSkippedWithoutBeingKeptAndCountedToItsEnd() throws IOException {
+        String huge = "h".repeat(300_000);
+        List<LineReader.Line> lines = read("{\"a\":1}\n" + huge + "\n{\"b\":2}\n", 1024);
+        assertEquals("{\"a\":1}", text(lines.get(0)));
+        assertEquals(300_000, assertInstanceOf(LineReader.TooLong.class, lines.get(1)).length());
+        assertEquals("{\"b\":2}", text(lines.get(2)));
+        assertInstanceOf(LineReader.End.class, lines.get(3));
+    }
+
     private static List<LineReader.Line> read(String input, long limit) throws IOException {
         return readAll(new LineReader(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), () -> limit));
     }
