@@ -128,6 +128,12 @@ public final class AuditLog implements CallListener, ProblemSource {
     /** How often the writer looks at the calls in flight while some are not on record yet (ms). */
     static final long RUNNING_CHECK_MS = 50;
 
+    /**
+     * {@code runningAfterMs} in nanoseconds, -1 when no running line is written (off, or the trail disabled): read on
+     * every call's thread, so kept here rather than asked of the settings' proxy each time.
+     */
+    private volatile long runningAfterNanos;
+
     /** A call whose tool runs: when its running line is due ({@link System#nanoTime()}), and whether it is written. */
     private static final class InFlight {
         final CallEvent event;
@@ -208,13 +214,13 @@ public final class AuditLog implements CallListener, ProblemSource {
     /** On the call's thread, as its tool is about to run: notes the call for the writer. Never blocks. */
     @Override
     public void running(CallEvent event) {
-        AuditConfig c = config;
-        if (c.runningAfterMs() < 0 || !c.enabled()) {
+        long after = runningAfterNanos;
+        if (after < 0) {
             return;
         }
         long now = System.nanoTime();
         long began = now - (event.took() == null ? 0 : event.took().toNanos());
-        inFlight.put(event.invocationId(), new InFlight(event, began, began + TimeUnit.MILLISECONDS.toNanos(c.runningAfterMs())));
+        inFlight.put(event.invocationId(), new InFlight(event, began, began + after));
         if (idle) {
             queue.offer(WAKE); // it waits for the next call with no timeout: this one may run long
         }
@@ -524,6 +530,8 @@ public final class AuditLog implements CallListener, ProblemSource {
 
     private AuditConfig read(Map<String, Object> properties, AuditConfig previous) {
         TypedConfig.Result<AuditConfig> result = TypedConfig.read(AuditConfig.class, properties, previous);
+        AuditConfig c = result.config();
+        runningAfterNanos = c.runningAfterMs() < 0 || !c.enabled() ? -1 : TimeUnit.MILLISECONDS.toNanos(c.runningAfterMs());
         List<Problem> found = result.problems().stream().map(p -> new Problem(p.source(), p.reason())).toList();
         found.stream().filter(p -> !configProblems.contains(p)).forEach(p -> LOG.warn("{}", p));
         configProblems = found;
