@@ -120,12 +120,12 @@ public final class AuditLog implements CallListener, ProblemSource {
     /** Lines not written because the file could not be (the writer's own count). */
     private long lost;
     private volatile boolean closing;
-    /** The calls whose tools run now, by invocation id, until their end is heard. */
+    /** The calls whose tools run now, by invocation id, until their end is heard or their running line written. */
     private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
     /** Set by the writer while it waits for a call with no call in flight: a call about to run wakes it. */
     private volatile boolean idle;
 
-    /** How often the writer looks at the calls in flight while some are not on record yet (ms). */
+    /** How often the writer looks at the calls in flight while there are some (ms). */
     static final long RUNNING_CHECK_MS = 50;
 
     /**
@@ -134,19 +134,8 @@ public final class AuditLog implements CallListener, ProblemSource {
      */
     private volatile long runningAfterNanos;
 
-    /** A call whose tool runs: when its running line is due ({@link System#nanoTime()}), and whether it is written. */
-    private static final class InFlight {
-        final CallEvent event;
-        final long began;
-        final long due;
-        /** The writer's alone. */
-        boolean written;
-
-        InFlight(CallEvent event, long began, long due) {
-            this.event = event;
-            this.began = began;
-            this.due = due;
-        }
+    /** A call whose tool runs: when it began and when its running line is due ({@link System#nanoTime()}). */
+    private record InFlight(CallEvent event, long began, long due) {
     }
 
     @Activate
@@ -312,14 +301,14 @@ public final class AuditLog implements CallListener, ProblemSource {
     }
 
     /**
-     * The next call event, waiting for it: without end while no call's running line is due, else until the
-     * next look at the calls in flight ({@code null} if none came).
+     * The next call event, waiting for it: without end while no call is in flight without its running line, else
+     * until the next look at them ({@code null} if none came).
      */
     private CallEvent next() throws InterruptedException {
-        if (!dueLater()) {
+        if (inFlight.isEmpty()) {
             idle = true;
             try {
-                if (!dueLater()) { // a call that began after the first look saw idle set, and wakes us
+                if (inFlight.isEmpty()) { // a call that began after the first look saw idle set, and wakes us
                     return queue.take();
                 }
             } finally {
@@ -329,30 +318,23 @@ public final class AuditLog implements CallListener, ProblemSource {
         return queue.poll(RUNNING_CHECK_MS, TimeUnit.MILLISECONDS);
     }
 
-    /** Whether some call in flight has no running line yet. */
-    private boolean dueLater() {
-        for (InFlight call : inFlight.values()) {
-            if (!call.written) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The running lines due now ({@code all}: of every call in flight not on record yet), as events. */
+    /**
+     * The running lines due now ({@code all}: of every call in flight), as events; their calls leave the map, so each
+     * is written once (an end that comes meanwhile finds nothing to take out).
+     */
     private List<CallEvent> running(boolean all) {
         if (inFlight.isEmpty()) {
             return List.of();
         }
         long now = System.nanoTime();
         List<CallEvent> due = new ArrayList<>();
-        for (InFlight call : inFlight.values()) {
-            if (!call.written && (all || now - call.due >= 0)) {
-                call.written = true;
-                CallEvent e = call.event;
+        for (Map.Entry<String, InFlight> entry : inFlight.entrySet()) {
+            InFlight call = entry.getValue();
+            if ((all || now - call.due() >= 0) && inFlight.remove(entry.getKey(), call)) {
+                CallEvent e = call.event();
                 due.add(new CallEvent(e.invocationId(), e.caller(), e.protocolVersion(), e.tool(), e.started(),
-                        Duration.ofNanos(now - call.began), e.decisions(), CallEvent.Ending.RUNNING, null, e.clientName(),
-                        e.argumentsDigest()));
+                        Duration.ofNanos(now - call.began()), e.decisions(), CallEvent.Ending.RUNNING, null,
+                        e.clientName(), e.argumentsDigest()));
             }
         }
         return due;

@@ -13,7 +13,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -39,10 +38,9 @@ final class Call {
     private volatile boolean escalated;
     private CallEvent.Ending ending = CallEvent.Ending.COMPLETED;
     private String detail;
-    /** The digest of the received arguments, worked out once for both events (empty: none). */
-    private Optional<String> digest;
-    /** When the call arrived, as the events say it (worked out with the first of them). */
+    /** When the call arrived and the digest of its received arguments, as both its events say them (set with the first). */
     private Instant arrived;
+    private String digest;
     private boolean ended;
     private volatile Consumer<CallToolResult> takeOver;
 
@@ -178,11 +176,11 @@ final class Call {
     private CallEvent event(CallEvent.Ending how, String why) {
         Duration took = Duration.ofNanos(System.nanoTime() - startNanos);
         ClientInfo client = scope.client();
-        if (digest == null) {
-            digest = Optional.ofNullable(ArgumentsDigest.of(received));
+        if (arrived == null) {
             arrived = Instant.now().minus(took); // once: both events of a call name the same moment
+            digest = ArgumentsDigest.of(received);
         }
         return new CallEvent(scope.invocationId(), scope.caller(), scope.protocolVersion(), name,
-                arrived, took, steps, how, why, client == null ? null : client.name(), digest.orElse(null));
+                arrived, took, steps, how, why, client == null ? null : client.name(), digest);
     }
 }
