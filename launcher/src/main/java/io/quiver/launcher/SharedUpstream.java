@@ -197,13 +197,16 @@ public final class SharedUpstream implements AutoCloseable {
             if (run != null && run.mux().ended() == null) {
                 throw new IllegalStateException("shared upstream " + name + " runs already (pid " + run.process().pid() + ")");
             }
-            ProcessBuilder builder = new ProcessBuilder(command);
+            // in a session of its own, as Quiver's own stdio upstreams: what it starts is stopped with it, and a
+            // watchdog stops the session should the host's JVM end without closing it (killed, a fault)
+            Path directory = cwd != null ? cwd : Path.of("").toAbsolutePath();
+            ProcessBuilder builder = new ProcessBuilder(ProcessTree.inOwnSession(command, directory));
             builder.environment().keySet().retainAll(INHERITED);
             builder.environment().putAll(env);
             if (cwd != null) {
                 builder.directory(cwd.toFile());
             }
-            Process process = builder.start();
+            Process process = ProcessTree.start(builder);
             OutputStream stdin = process.getOutputStream();
             UpstreamMux mux = new UpstreamMux(name, message -> write(stdin, message), rootList);
             r = new Run(process, stdin, mux, new String[1]);

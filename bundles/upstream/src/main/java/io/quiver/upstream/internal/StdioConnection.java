@@ -33,7 +33,8 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>{@link #close} closes the child's stdin (a well-behaved server exits on end of input), then
  * terminates it and the processes it started, then kills whatever is left. Should Quiver itself be
- * killed, the child sees its stdin end the same way.
+ * killed, the child sees its stdin end the same way, and a watchdog process stops its session (a server that does
+ * not exit on end of input, with a timer or a call running, would run on otherwise).
  */
 final class StdioConnection implements Connection {
 
@@ -91,7 +92,7 @@ final class StdioConnection implements Connection {
             if (closing) {
                 throw new IOException("the connection was closed before its process started");
             }
-            p = builder.start();
+            p = ProcessTree.start(builder); // its session watched, should Quiver end without stopping it
             process = p;
             stdin = p.getOutputStream();
         }

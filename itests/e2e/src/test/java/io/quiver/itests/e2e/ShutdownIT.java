@@ -268,6 +268,93 @@ class ShutdownIT {
         assertEquals(List.of("COMPLETED"), quickEndings, "the quick call's end only: " + lines);
     }
 
+    /**
+     * What Quiver started runs in sessions of their own, out of reach of a signal to Quiver's process group: a
+     * command tool's process, and a stdio upstream server that does not exit at the end of its input while a timer
+     * of it runs (the fixture's slow call; server-everything with a subscription behaves so too). Killed
+     * (SIGKILL: nothing of the server runs after it), Quiver cannot stop them; its watchdog does, at once.
+     */
+    @Test
+    void whatTheServerStartedIsStoppedWhenTheServerIsKilled() throws Exception {
+        String run = "--quiver-test-run=" + java.util.UUID.randomUUID();
+        Path fixture = EverythingHttp.UPSTREAMS.resolve("fixture-server.mjs");
+        QuiverServer server = QuiverServer.start("orphans", "core,http,tools-default", home -> {
+            Files.writeString(home.resolve("etc/io.quiver.transport.http.cfg"), "ssePollingMs = 0\n");
+            Files.writeString(home.resolve("nap.sh"), "echo $$ > \"$1\"; sleep 300 & echo $! >> \"$1\"; wait\n");
+            Files.writeString(home.resolve("etc/io.quiver.tools.command-nap.cfg"), "argv = /bin/sh, "
+                    + home.resolve("nap.sh") + ", " + home.resolve("nap.pids") + "\ntimeoutMs = 600000\n");
+            Files.writeString(home.resolve("witness.txt"), "");
+            Files.writeString(home.resolve("etc/mcp-servers.json"), McpClient.JSON.writeValueAsString(Map.of("mcpServers",
+                    Map.of("fixture", Map.of("command", "node", "args", List.of(fixture.toString(), run), "env",
+                            Map.of("WITNESS", home.resolve("witness.txt").toString()))))));
+        });
+        Path pids = server.home().resolve("nap.pids");
+        List<ProcessHandle> started = new ArrayList<>();
+        try (McpClient client = McpClient.connect(server.url(), "orphans", Duration.ofSeconds(60))) {
+            Await.until(() -> client.request("tools/list", Map.of()).toString().contains("\"fixture.slow\""),
+                    Duration.ofSeconds(30), () -> "the upstream's tools are not listed: " + server.log());
+            CompletableFuture<JsonNode> nap = CompletableFuture.supplyAsync(() -> tool(client, "nap", Map.of()));
+            CompletableFuture<JsonNode> slow = CompletableFuture.supplyAsync(() -> tool(client, "fixture.slow",
+                    Map.of("ms", 600_000, "label", "in flight at the kill")));
+            Await.until(() -> Files.exists(pids) && Files.readAllLines(pids).size() == 2
+                    && Files.readString(server.home().resolve("witness.txt")).contains("ran in flight at the kill"),
+                    Duration.ofSeconds(20), () -> "the command and the upstream call did not start: " + server.log());
+            for (String pid : Files.readAllLines(pids)) {
+                started.add(ProcessHandle.of(Long.parseLong(pid.trim())).orElseThrow());
+            }
+            List<ProcessHandle> upstream = ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("")
+                    .contains(run)).toList();
+            assertEquals(1, upstream.size(), "the upstream server runs: " + upstream);
+            started.addAll(upstream);
+            assertTrue(started.stream().allMatch(ProcessHandle::isAlive));
+            assertFalse(nap.isDone() || slow.isDone(), "both calls still run");
+            List<ProcessHandle> watchdogs = watchdogs(server.pid());
+            assertEquals(2, watchdogs.size(), "one per bundle that started processes: " + watchdogs);
+            server.kill();
+            Await.until(() -> started.stream().noneMatch(ProcessHandle::isAlive), Duration.ofSeconds(15),
+                    () -> "still running after the server was killed: " + started.stream().filter(ProcessHandle::isAlive)
+                            .map(p -> p.pid() + " " + p.info().commandLine().orElse("")).toList());
+            Await.until(() -> watchdogs.stream().noneMatch(ProcessHandle::isAlive), Duration.ofSeconds(10),
+                    () -> "the watchdogs did not end");
+        } finally {
+            started.forEach(ProcessHandle::destroyForcibly);
+            server.close();
+        }
+    }
+
+    /** A server that stops by itself stops what it started, and its watchdog ends with nothing to do. */
+    @Test
+    void aServerThatStopsLeavesNoWatchdogBehind() throws Exception {
+        QuiverServer server = QuiverServer.start("watchdog", "core,http,tools-default", home -> Files.writeString(
+                home.resolve("etc/io.quiver.tools.command-quick.cfg"), "argv = /bin/sh, -c, echo quick\n"));
+        try (McpClient client = McpClient.connect(server.url(), "watchdog", Duration.ofSeconds(60))) {
+            assertEquals("quick", client.callTool("quick", Map.of()).path("result").path("content").get(0).path("text")
+                    .asString().strip());
+            List<ProcessHandle> watchdogs = watchdogs(server.pid());
+            assertEquals(1, watchdogs.size(), "the command tools' watchdog: " + watchdogs);
+            assertEquals(0, server.stop(), server.log());
+            Await.until(() -> watchdogs.stream().noneMatch(ProcessHandle::isAlive), Duration.ofSeconds(10),
+                    () -> "the watchdog outlived the server");
+        } finally {
+            server.close();
+        }
+    }
+
+    /** The watchdogs of a server's JVM ({@code sh -c ... quiver-watchdog PID}). */
+    private static List<ProcessHandle> watchdogs(long pid) {
+        return ProcessHandle.allProcesses().filter(p -> p.info().arguments().map(a -> a.length >= 2
+                && a[a.length - 2].equals("quiver-watchdog") && a[a.length - 1].equals(Long.toString(pid))).orElse(false))
+                .toList();
+    }
+
+    private static JsonNode tool(McpClient client, String name, Map<String, ?> arguments) {
+        try {
+            return client.callTool(name, arguments);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** The audit trail's lines so far (none while there is no file). */
     private static List<JsonNode> trailLines(Path trail) throws IOException {
         if (!Files.exists(trail)) {

@@ -1,5 +1,6 @@
 package io.quiver.lib.external;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.HashSet;
@@ -55,6 +56,19 @@ public final class ProcessTree {
         return Setsid.wrap(command, directory);
     }
 
+    /**
+     * Starts a process; one started through {@link #inOwnSession} has its session watched until {@link #terminate}
+     * finds nothing of it running: should this JVM end without stopping it (killed, or a fault), a watchdog process
+     * stops it, see {@link Watchdog}.
+     */
+    public static Process start(ProcessBuilder builder) throws IOException {
+        Process p = builder.start();
+        if (Setsid.wraps(builder.command())) {
+            Watchdog.shared().watch(p.pid());
+        }
+        return p;
+    }
+
     /** Whether {@link #inOwnSession} starts sessions on this system. */
     public static boolean sessions() {
         return Setsid.path().isPresent();
@@ -75,6 +89,7 @@ public final class ProcessTree {
     public static void terminate(Collection<ProcessHandle> roots, long graceMs) {
         Set<ProcessHandle> tree = tree(roots, roots);
         if (tree.stream().noneMatch(ProcessTree::running)) {
+            release(roots);
             return; // nothing runs that could start anything
         }
         tree.forEach(ProcessHandle::destroy);
@@ -87,6 +102,7 @@ public final class ProcessTree {
             List<ProcessHandle> left = tree(roots, tree.stream().filter(ProcessTree::running).toList()).stream()
                     .filter(ProcessTree::running).toList();
             if (left.isEmpty()) {
+                release(roots); // the sessions too: nothing of them is left for the watchdog
                 break;
             }
             left.forEach(ProcessHandle::destroyForcibly);
@@ -95,6 +111,13 @@ public final class ProcessTree {
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Lets the watchdog forget the sessions of roots, nothing of which runs now. */
+    private static void release(Collection<ProcessHandle> roots) {
+        if (!roots.isEmpty() && Setsid.path().isPresent()) {
+            roots.forEach(r -> Watchdog.shared().release(r.pid()));
         }
     }
 

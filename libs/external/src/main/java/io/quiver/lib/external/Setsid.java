@@ -58,6 +58,13 @@ final class Setsid {
         return wrapped;
     }
 
+    /** Whether a command line is one {@link #wrap} made: it starts a session. */
+    static boolean wraps(List<String> command) {
+        Optional<String> setsid = path();
+        return setsid.isPresent() && command.size() > 2 && command.get(0).equals(setsid.get())
+                && "--wait".equals(command.get(1));
+    }
+
     /**
      * The program as {@code setsid} is to run it: a name with a {@code /} as it is (relative to the
      * working directory, as for the JDK), a bare name as the path of the first executable file of that

@@ -21,7 +21,7 @@ final class Runs {
         if (closed) {
             throw new IOException("the tool is being stopped");
         }
-        Process p = builder.start();
+        Process p = ProcessTree.start(builder); // its session watched, should Quiver end without stopping it
         live.add(p);
         return p;
     }
