@@ -48,11 +48,6 @@ final class LineWriter {
         }
     }
 
-    /** Whether the output failed. */
-    synchronized boolean broken() {
-        return broken;
-    }
-
     static byte[] oneLine(byte[] message) {
         byte[] line = message;
         for (int i = 0; i < message.length; i++) {
