@@ -124,19 +124,23 @@ final class Watchdog {
     }
 
     private void send(String line) {
-        try {
-            if (process == null || !process.isAlive()) {
-                if (watched.isEmpty()) {
-                    return; // nothing to watch: none is started for that
-                }
-                start(); // with every session watched: the line is among them
+        if (process != null && process.isAlive()) {
+            try {
+                stdin.write((line + "\n").getBytes(StandardCharsets.US_ASCII));
+                stdin.flush();
                 return;
+            } catch (IOException e) {
+                // it died meanwhile: another one, below
             }
-            stdin.write((line + "\n").getBytes(StandardCharsets.US_ASCII));
-            stdin.flush();
+        }
+        close(); // the pipe to one that died
+        if (watched.isEmpty()) {
+            return; // nothing to watch: none is started for that
+        }
+        try {
+            start(); // with every session watched: the line is among them
         } catch (IOException e) {
-            process = null; // it died meanwhile: the next change starts another, with every session watched
-            stdin = null;
+            close(); // none runs now; the next change tries again
         }
     }
 
