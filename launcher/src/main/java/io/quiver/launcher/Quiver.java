@@ -78,6 +78,8 @@ public final class Quiver implements AutoCloseable {
     private volatile List<String> problems = List.of();
     private boolean started;
     private boolean released;
+    /** The thread in {@link #start()} while it runs (guarded by this): it alone writes into the storage then. */
+    private Thread launcher;
     /** Host tools to register once the framework runs (from the builder). */
     private final List<ToolSpec> hostTools = new ArrayList<>();
     private volatile HostTools bridge;
@@ -123,6 +125,7 @@ public final class Quiver implements AutoCloseable {
                 throw new IllegalStateException("already started");
             }
             started = true;
+            launcher = Thread.currentThread();
         }
         if (LoggerFactory.getILoggerFactory().getClass().getSimpleName().startsWith("NOP")) {
             // embedded without an SLF4J provider: the whole log, errors included, would vanish unseen
@@ -139,6 +142,11 @@ public final class Quiver implements AutoCloseable {
             boolean overtaken = stopRequested; // read before the stop below, which sets it
             stop();
             throw new QuiverException(overtaken ? STOPPED_WHILE_STARTING : why(e), e);
+        } finally {
+            synchronized (this) {
+                launcher = null;
+                notifyAll(); // a stop on another thread waits for this
+            }
         }
     }
 
@@ -192,6 +200,7 @@ public final class Quiver implements AutoCloseable {
     }
 
     private void launch(long deadline) throws Exception {
+        checkNotStopped(); // a stop that came first (a signal while the JVM shut down, say): nothing is made
         long t0 = System.nanoTime();
         // the features are read (the launcher's first JSON) while the framework initialises
         FutureTask<LaunchPlan> planning = inBackground("quiver-plan", () -> LaunchPlan.of(catalog.load(settings.features())));
@@ -656,7 +665,8 @@ public final class Quiver implements AutoCloseable {
 
     /**
      * Stops the framework (waiting up to 10 s) and deletes a temporary storage. Idempotent; a
-     * concurrent caller returns once the first one is done.
+     * concurrent caller returns once the first one is done. A stop while {@link #start()} runs on another thread
+     * waits (up to 10 s) for that start to end, which it soon does, before the storage is deleted.
      */
     public void stop() {
         stopRequested = true; // before looking for the framework: a start that has not made it yet sees this
@@ -713,7 +723,23 @@ public final class Quiver implements AutoCloseable {
             // the upstream bundle detached as it stopped; this detaches what a stop that failed left attached
             sharedUpstreams.forEach(shared -> shared.removeHome(system));
         }
-        if (storage != null) {
+        // a start on another thread goes on writing into the storage until it sees the stop (Felix's init, the
+        // template's copy, the bundles' installation; it may not have made the storage yet): deleted under it, the
+        // folder was left behind half written. It ends soon now, and deletes the storage itself as it fails (in this
+        // wait, which lets go of the lock); this stop does it should the start not end in time.
+        long waitUntil = System.nanoTime() + LAUNCH_END_WAIT.toNanos();
+        boolean interrupted = false;
+        while (launcher != null && launcher != Thread.currentThread() && !released && waitUntil - System.nanoTime() > 0) {
+            try {
+                wait(Math.max(1, (waitUntil - System.nanoTime()) / 1_000_000L));
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (storage != null && !released) {
             released = true;
             StorageTemplate t = template;
             if (t != null) {
@@ -722,6 +748,9 @@ public final class Quiver implements AutoCloseable {
             storage.release();
         }
     }
+
+    /** How long a stop waits for a start running on another thread to end before it deletes the storage anyway. */
+    private static final Duration LAUNCH_END_WAIT = Duration.ofSeconds(10);
 
     @Override
     public void close() {

@@ -113,6 +113,19 @@ final class QuiverServer implements AutoCloseable {
         return new QuiverServer(launch(home, features, null), null, home, features, null);
     }
 
+    /**
+     * Launches a server as {@code ./quiver run} runs by default, with a temporary framework storage (no
+     * {@code --data}) in {@code tmp/} of its home (its {@code java.io.tmpdir}), and returns at once.
+     */
+    static QuiverServer launchOnlyWithTemporaryStorage(String name, String features) throws Exception {
+        Path home = home(name, h -> Files.createDirectories(h.resolve("tmp")));
+        String[] options = {"-Djava.io.tmpdir=" + home.resolve("tmp"), TEMPORARY_STORAGE};
+        return new QuiverServer(launch(home, features, null, options), null, home, features, null, options);
+    }
+
+    /** An option of {@link #launch} only: no {@code --data}. */
+    private static final String TEMPORARY_STORAGE = "quiver-test:temporary-storage";
+
     /** How a start that was meant to fail ended. */
     record Failure(int exitCode, String stdout, String log) {
     }
@@ -150,9 +163,11 @@ final class QuiverServer implements AutoCloseable {
         command.addAll(List.of("-jar", System.getProperty("quiver.jar"), "run",
                 "--port", "0", "--features", features,
                 "--etc", home.resolve("etc").toString(),
-                "--deploy", home.resolve("deploy").toString(),
-                "--data", home.resolve("data").toString()));
-        List.of(options).stream().filter(o -> !o.startsWith("-D")).forEach(command::add);
+                "--deploy", home.resolve("deploy").toString()));
+        if (!List.of(options).contains(TEMPORARY_STORAGE)) {
+            command.addAll(List.of("--data", home.resolve("data").toString()));
+        }
+        List.of(options).stream().filter(o -> !o.startsWith("-D") && !o.equals(TEMPORARY_STORAGE)).forEach(command::add);
         // the server's working directory is its home: what it writes by default (audit/) stays there
         ProcessBuilder builder = new ProcessBuilder(command).directory(home.toFile())
                 .redirectError(ProcessBuilder.Redirect.appendTo(home.resolve("server.log").toFile()));

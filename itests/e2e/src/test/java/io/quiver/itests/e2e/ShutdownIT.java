@@ -195,13 +195,16 @@ class ShutdownIT {
     }
 
     /**
-     * A signal at any moment of the first half second ends the process. One that arrived before the
-     * framework existed used to find nothing to stop: the server started and served on.
+     * A signal at any moment of the first second ends the process and leaves its temporary storage deleted. One
+     * that arrived before the framework existed used to find nothing to stop: the server started and served on.
+     * One that arrived while the framework initialised had the storage deleted under the start, which went on
+     * writing into it: the folder was left behind ({@code Cannot delete ...: DirectoryNotEmptyException}).
      */
     @Test
     void aSignalAtAnyMomentOfTheStartEndsTheProcess() throws Exception {
-        for (int delayMs = 50; delayMs <= 600; delayMs += 50) {
-            QuiverServer server = QuiverServer.launchOnly("term-at-" + delayMs, "core,http,tools-default");
+        for (int delayMs = 50; delayMs <= 1000; delayMs += 50) {
+            QuiverServer server = QuiverServer.launchOnlyWithTemporaryStorage("term-at-" + delayMs,
+                    "core,http,tools-default");
             try {
                 Thread.sleep(delayMs);
                 server.terminate();
@@ -211,6 +214,13 @@ class ShutdownIT {
                 int delay = delayMs;
                 assertTrue(status == 0 || status == 143, () -> "SIGTERM " + delay + " ms after the launch: status " + status
                         + "\nstderr:\n" + logOf(server) + "\nstdout:\n" + server.stdoutAfterExit());
+                try (java.util.stream.Stream<Path> left = Files.list(server.home().resolve("tmp"))) {
+                    List<String> storages = left.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("quiver-"))
+                            .toList();
+                    assertTrue(storages.isEmpty(), () -> "SIGTERM " + delay + " ms after the launch left " + storages
+                            + "\nstderr:\n" + logOf(server));
+                }
+                assertFalse(logOf(server).contains("Cannot delete"), logOf(server));
             } finally {
                 server.close();
             }
