@@ -789,7 +789,13 @@ final class McpServlet extends HttpServlet {
         async.addListener(new AsyncListener() {
             @Override
             public void onComplete(AsyncEvent event) {
-                stateless.remove(own);
+                if (response.over()) {
+                    stateless.remove(own);
+                } else {
+                    // ended with no answer written: a write of Jetty's own failed (a keep-alive's comment), the
+                    // client is gone, and the request is cancelled as when a write of the exchange finds that
+                    lost.run();
+                }
             }
 
             @Override

@@ -38,7 +38,8 @@ final class PostResponse implements MessageSink {
     private SseStream stream;
     /** The connection this response opened its stream on; a resuming client's later ones are not ours to close. */
     private Connection connection;
-    private boolean done;
+    /** The exchange is over here: its answer (or error) is being written, or the client was found gone. */
+    private volatile boolean done;
     /** Guards the state and the writes; a lane thread only ever tries it. */
     private final ReentrantLock lock = new ReentrantLock();
     /** Keeps this response's writes off lane threads, in order. */
@@ -89,6 +90,15 @@ final class PostResponse implements MessageSink {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Whether the exchange is over for this response: its answer or error is written (or being written), or a write
+     * found the client gone. A response that ends without (Jetty completed it after a write of its own failed, a
+     * keep-alive's) lost its client.
+     */
+    boolean over() {
+        return done;
     }
 
     /** Switches to SSE now. */
