@@ -118,13 +118,7 @@ class CoreLaneTest {
     @Test
     void aRequestWithoutItsTokenIsChallengedOnTheLaneWithTheResourceMetadata() throws Exception {
         endpoint.authenticatedBy(alice()).start();
-        try (RawHttp answer = endpoint.post("{}")) {
-            assertRefused(answer, 401, -32000, "Unauthorized: this endpoint needs an Authorization: Bearer token");
-            assertEquals("Bearer resource_metadata=\"http://127.0.0.1:" + endpoint.port()
-                    + "/.well-known/oauth-protected-resource/mcp\"", answer.header("WWW-Authenticate"));
-            assertEquals("close", answer.header("Connection"));
-        }
-        assertEquals(0, endpoint.engine.inbounds.size());
+        CredentialsOverHttpTest.assertChallenged(endpoint);
     }
 
     @Test

@@ -52,6 +52,14 @@ class CredentialsOverHttpTest {
 
     @Test
     void aRequestWithoutATokenIsChallengedWithWhereToGetOne() throws Exception {
+        CredentialsOverHttpTest.assertChallenged(endpoint);
+    }
+
+    /**
+     * A request without its token is refused with 401 and told where the protected resource's metadata is (RFC 9728),
+     * and the engine never hears of it.
+     */
+    static void assertChallenged(LiveEndpoint endpoint) throws Exception {
         try (RawHttp answer = endpoint.post("{}")) {
             assertRefused(answer, 401, -32000, "Unauthorized: this endpoint needs an Authorization: Bearer token");
             assertEquals("Bearer resource_metadata=\"http://127.0.0.1:" + endpoint.port()
