@@ -375,12 +375,6 @@ class ShutdownIT {
     }
 
     private static CompletableFuture<JsonNode> call(McpClient client, int seconds, String label) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return client.callTool("slow_compute", Map.of("seconds", seconds, "label", label));
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        return CompletableFuture.supplyAsync(() -> tool(client, "slow_compute", Map.of("seconds", seconds, "label", label)));
     }
 }

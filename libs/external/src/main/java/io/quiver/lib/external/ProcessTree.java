@@ -116,9 +116,7 @@ public final class ProcessTree {
 
     /** Lets the watchdog forget the sessions of roots, nothing of which runs now. */
     private static void release(Collection<ProcessHandle> roots) {
-        if (!roots.isEmpty() && Setsid.path().isPresent()) {
-            roots.forEach(r -> Watchdog.shared().release(r.pid()));
-        }
+        roots.forEach(r -> Watchdog.shared().release(r.pid())); // a process it never watched is nothing to it
     }
 
     /** Sleeps a poll's time; true when interrupted. */

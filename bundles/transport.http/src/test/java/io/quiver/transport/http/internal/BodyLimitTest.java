@@ -3,11 +3,7 @@ package io.quiver.transport.http.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.quiver.api.transport.Inbound;
-import io.quiver.api.transport.McpEngine;
-import io.quiver.api.transport.McpSession;
 import io.quiver.api.transport.Receipt;
-import io.quiver.lib.config.TypedConfig;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.InputStreamReader;
@@ -20,15 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
-import org.eclipse.jetty.ee10.servlet.ServletHolder;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,36 +30,26 @@ class BodyLimitTest {
 
     private static final int LIMIT = 1000;
 
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     private final List<Integer> received = new CopyOnWriteArrayList<>();
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
-    private Server server;
+    private final LiveEndpoint live = new LiveEndpoint();
     private URI endpoint;
 
     @BeforeEach
     void start() throws Exception {
-        HttpConfig config = TypedConfig.read(HttpConfig.class,
-                Map.of("maxBodyBytes", Long.toString(LIMIT), "maxDrainBytes", "100000"), null).config();
-        McpServlet servlet = new McpServlet(accepting(), config, timer, HeaderWatch.NONE, new Gatekeeper(false));
-        servlet.endpoints(new Endpoints("/mcp", ""));
-        server = new Server();
-        ServerConnector connector = new ServerConnector(server);
-        connector.setHost("127.0.0.1");
-        server.addConnector(connector);
-        ServletContextHandler context = new ServletContextHandler("/");
-        ServletHolder holder = new ServletHolder(servlet);
-        holder.setAsyncSupported(true);
-        context.addServlet(holder, "/*");
-        server.setHandler(context);
-        server.start();
-        endpoint = URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/mcp");
+        // every message taken (202), its size noted
+        live.engine.script = (message, inbound) -> {
+            received.add(message.length);
+            return new Receipt.Accepted();
+        };
+        live.with("maxBodyBytes", Long.toString(LIMIT)).with("maxDrainBytes", "100000").start();
+        endpoint = URI.create("http://127.0.0.1:" + live.port() + "/mcp");
     }
 
     @AfterEach
     void stop() throws Exception {
-        server.stop();
-        timer.shutdownNow();
+        live.close();
     }
 
     @Test
@@ -141,41 +119,5 @@ class BodyLimitTest {
         String head = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\",\"params\":{\"pad\":\"";
         String tail = "\"}}";
         return (head + "p".repeat(bytes - head.length() - tail.length()) + tail).getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** An engine that takes every message (202) and notes its size. */
-    private McpEngine accepting() {
-        return new McpEngine() {
-            @Override
-            public Receipt receive(byte[] message, Inbound inbound) {
-                received.add(message.length);
-                return new Receipt.Accepted();
-            }
-
-            @Override
-            public Receipt receiveNow(byte[] message, Inbound inbound) {
-                return receive(message, inbound);
-            }
-
-            @Override
-            public Optional<McpSession> session(String id) {
-                return Optional.empty();
-            }
-
-            @Override
-            public byte[] errorResponse(int code, String message) {
-                return ("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" + code + ",\"message\":\"" + message
-                        + "\"}}").getBytes(StandardCharsets.UTF_8);
-            }
-
-            @Override
-            public List<String> supportedVersions() {
-                return List.of("2025-11-25");
-            }
-
-            @Override
-            public void drain() {
-            }
-        };
     }
 }

@@ -36,16 +36,7 @@ class CallerLimitsOverHttpTest {
     @Test
     void aCallerBeyondItsRequestRateIs429AndToldWhenToComeBack() throws Exception {
         endpoint.with("subjectRequestsPerSecond", "0.01").with("subjectBurst", "1").start();
-        try (RawHttp first = endpoint.post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}", AS_ALICE)) {
-            assertEquals(202, first.status());
-        }
-        try (RawHttp second = endpoint.post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}", AS_ALICE)) {
-            String wait = second.header("Retry-After");
-            assertTrue(Long.parseLong(wait) > 1, wait);
-            assertRefused(second, 429, -32000, "Too Many Requests: over this caller's request rate; try again in "
-                    + wait + " s");
-            assertEquals("close", second.header("Connection"));
-        }
+        assertSecondRequestOverRate(endpoint, AS_ALICE);
         assertEquals(1, endpoint.engine.inbounds.size(), "the engine saw the first only");
         assertEquals(ALICE, endpoint.engine.inbounds.get(0).caller());
     }
@@ -93,6 +84,23 @@ class CallerLimitsOverHttpTest {
                 new ScriptedEngine.Scripted("tools/call", ScriptedEngine.SESSION, sink -> sink.complete(bytes("{}"))));
         try (RawHttp third = endpoint.post("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\"}", headers)) {
             assertEquals(200, third.status(), "the call that ended gave its place back");
+        }
+    }
+
+    /**
+     * Two notifications from one caller whose rate allows one: the first taken (202), the second refused with 429,
+     * told when to come back, its connection closed.
+     */
+    static void assertSecondRequestOverRate(LiveEndpoint endpoint, Map<String, String> caller) throws Exception {
+        try (RawHttp first = endpoint.post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}", caller)) {
+            assertEquals(202, first.status());
+        }
+        try (RawHttp second = endpoint.post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}", caller)) {
+            String wait = second.header("Retry-After");
+            assertTrue(Long.parseLong(wait) > 1, wait);
+            assertRefused(second, 429, -32000, "Too Many Requests: over this caller's request rate; try again in "
+                    + wait + " s");
+            assertEquals("close", second.header("Connection"));
         }
     }
 }

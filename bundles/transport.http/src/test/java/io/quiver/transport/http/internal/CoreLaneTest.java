@@ -125,16 +125,7 @@ class CoreLaneTest {
     void aCallerBeyondItsRateIs429OnTheLane() throws Exception {
         endpoint.authenticatedBy(alice()).with("subjectRequestsPerSecond", "0.01").with("subjectBurst", "1").start();
         Map<String, String> asAlice = Map.of("Authorization", "Bearer alice-token");
-        try (RawHttp first = endpoint.post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}", asAlice)) {
-            assertEquals(202, first.status());
-        }
-        try (RawHttp second = endpoint.post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}", asAlice)) {
-            String wait = second.header("Retry-After");
-            assertTrue(Long.parseLong(wait) > 1, wait);
-            assertRefused(second, 429, -32000, "Too Many Requests: over this caller's request rate; try again in "
-                    + wait + " s");
-            assertEquals("close", second.header("Connection"));
-        }
+        CallerLimitsOverHttpTest.assertSecondRequestOverRate(endpoint, asAlice);
         assertEquals(List.of(ALICE), endpoint.engine.receivedNow.stream().map(i -> i.caller()).toList());
     }
 

@@ -5,15 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quiver.api.CallerIdentity;
-import io.quiver.api.transport.Inbound;
 import io.quiver.api.transport.McpEngine;
-import io.quiver.api.transport.McpSession;
-import io.quiver.api.transport.Receipt;
 import io.quiver.lib.config.TypedConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Supplier;
@@ -34,42 +30,17 @@ class UnforeseenFailureTest {
         timer.shutdownNow();
     }
 
+    /** An engine whose every receipt throws what {@code failure} gives. */
     private static McpEngine failing(Supplier<Throwable> failure) {
-        return new McpEngine() {
-            @Override
-            public Receipt receive(byte[] message, Inbound inbound) {
-                Throwable t = failure.get();
-                if (t instanceof Error e) {
-                    throw e;
-                }
-                throw (RuntimeException) t;
+        ScriptedEngine engine = new ScriptedEngine();
+        engine.script = (message, inbound) -> {
+            Throwable t = failure.get();
+            if (t instanceof Error e) {
+                throw e;
             }
-
-            @Override
-            public Receipt receiveNow(byte[] message, Inbound inbound) {
-                return receive(message, inbound);
-            }
-
-            @Override
-            public Optional<McpSession> session(String id) {
-                return Optional.empty();
-            }
-
-            @Override
-            public byte[] errorResponse(int code, String message) {
-                return ("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" + code + ",\"message\":\"" + message + "\"}}")
-                        .getBytes(StandardCharsets.UTF_8);
-            }
-
-            @Override
-            public List<String> supportedVersions() {
-                return List.of("2025-11-25");
-            }
-
-            @Override
-            public void drain() {
-            }
+            throw (RuntimeException) t;
         };
+        return engine;
     }
 
     private List<RecordingPost.Answer> post(McpEngine engine) {
