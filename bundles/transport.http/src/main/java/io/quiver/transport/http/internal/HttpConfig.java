@@ -97,7 +97,7 @@ public @interface HttpConfig {
     @Min(0)
     int sseRetryMs() default 3000;
 
-    @AttributeDefinition(description = "Events kept per SSE stream for resumption")
+    @AttributeDefinition(description = "Events kept per SSE stream of a session for resumption (a 2026-07-28 request's stream keeps none)")
     @Min(1)
     int sseBufferEvents() default 256;
 

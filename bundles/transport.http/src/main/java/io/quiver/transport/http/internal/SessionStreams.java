@@ -25,7 +25,10 @@ final class SessionStreams {
         this(true, retainedStreams, bufferEvents);
     }
 
-    /** @param session false for the one stream of a request outside a session (not counted per session) */
+    /**
+     * @param session false for the one stream of a request outside a session (not counted per session, not
+     *     resumable: its events carry no ids and none is kept)
+     */
     SessionStreams(boolean session, int retainedStreams, int bufferEvents) {
         this.session = session;
         this.retainedStreams = Math.max(1, retainedStreams);
@@ -34,7 +37,7 @@ final class SessionStreams {
 
     /** A new stream; {@code kind} is {@code p} (POST) or {@code g} (GET). */
     synchronized SseStream create(char kind) {
-        SseStream stream = new SseStream(kind + Long.toString(++counter, 36), bufferEvents);
+        SseStream stream = new SseStream(kind + Long.toString(++counter, 36), bufferEvents, session);
         streams.put(stream.id(), stream);
         evict();
         return stream;

@@ -7,14 +7,19 @@ import java.util.Deque;
 /**
  * One SSE stream: the events sent on it, a bounded buffer of them for resumption with
  * {@code Last-Event-ID}, and the connection currently carrying it (if any). Event ids are
- * {@code <stream id>-<sequence>}, so a resuming client names the stream and position at once.
+ * {@code <stream id>-<sequence>}, so a resuming client names the stream and position at once. A stream
+ * that is not resumable (a request outside a session: the 2026-07-28 revision has no resumption) sends
+ * its events without ids and keeps none of them.
  */
 final class SseStream {
 
     private static final byte[] KEEP_ALIVE = ": keep-alive\n\n".getBytes(StandardCharsets.UTF_8);
+    /** The head of an event of a stream that is not resumable. */
+    private static final byte[] UNNUMBERED = "event: message\ndata: ".getBytes(StandardCharsets.UTF_8);
 
     private final String id;
     private final int capacity;
+    private final boolean resumable;
     private final Deque<Event> buffer = new ArrayDeque<>();
     private long sequence;
     /**
@@ -27,9 +32,15 @@ final class SseStream {
     private record Event(long sequence, byte[] frame) {
     }
 
+    /** A resumable stream: numbered events, the last {@code capacity} of them kept. */
     SseStream(String id, int capacity) {
+        this(id, capacity, true);
+    }
+
+    SseStream(String id, int capacity, boolean resumable) {
         this.id = id;
         this.capacity = Math.max(1, capacity);
+        this.resumable = resumable;
     }
 
     String id() {
@@ -39,7 +50,7 @@ final class SseStream {
     /** Attaches a fresh connection and sends the priming event (an id and empty data). */
     synchronized void open(Connection connection, int retryMs, boolean prime) {
         replace(connection);
-        if (prime) {
+        if (prime && resumable) {
             String frame = "id: " + id + "-" + sequence + "\nretry: " + retryMs + "\ndata: \n\n";
             live.write(frame.getBytes(StandardCharsets.UTF_8));
         }
@@ -51,15 +62,18 @@ final class SseStream {
             return;
         }
         sequence++;
-        byte[] head = ("id: " + id + "-" + sequence + "\nevent: message\ndata: ").getBytes(StandardCharsets.UTF_8);
+        byte[] head = resumable ? ("id: " + id + "-" + sequence + "\nevent: message\ndata: ").getBytes(StandardCharsets.UTF_8)
+                : UNNUMBERED;
         byte[] frame = new byte[head.length + json.length + 2];
         System.arraycopy(head, 0, frame, 0, head.length);
         System.arraycopy(json, 0, frame, head.length, json.length);
         frame[frame.length - 2] = '\n';
         frame[frame.length - 1] = '\n';
-        buffer.addLast(new Event(sequence, frame));
-        while (buffer.size() > capacity) {
-            buffer.removeFirst();
+        if (resumable) {
+            buffer.addLast(new Event(sequence, frame));
+            while (buffer.size() > capacity) {
+                buffer.removeFirst();
+            }
         }
         if (live != null && !live.write(frame)) {
             live = null;

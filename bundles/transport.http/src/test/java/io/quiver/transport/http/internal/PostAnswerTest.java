@@ -76,6 +76,27 @@ class PostAnswerTest {
         }
     }
 
+    /**
+     * A request outside a session (the 2026-07-28 revision) streams its answer without event ids: that revision has no
+     * resumption, and an id would invite a {@code Last-Event-ID} nothing answers.
+     */
+    @Test
+    void aStatelessAnswerStreamsWithoutEventIds() throws Exception {
+        endpoint.start();
+        endpoint.engine.script = (message, inbound) -> new Receipt.Pending(null, new ScriptedEngine.Scripted(
+                "tools/call", ScriptedEngine.STATELESS, sink -> {
+                    sink.send(bytes(NOTE));
+                    sink.complete(bytes(RESULT));
+                }));
+        try (RawHttp answer = endpoint.post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}")) {
+            assertEquals(200, answer.status());
+            assertEquals("text/event-stream;charset=utf-8", answer.header("Content-Type").replace(" ", "").toLowerCase());
+            assertEquals("event: message\ndata: " + NOTE, answer.nextEvent(), "no priming event, no id");
+            assertEquals("event: message\ndata: " + RESULT, answer.nextEvent());
+            assertNull(answer.nextEvent(), "the stream ends with the response");
+        }
+    }
+
     @Test
     void aToolCallStreamsFromTheStartAndABatchAnswersWithOneEventPerResponse() throws Exception {
         endpoint.start();
@@ -200,7 +221,7 @@ class PostAnswerTest {
                 "subscriptions/listen", ScriptedEngine.STATELESS, sink -> sink.send(bytes(NOTE))));
         try (RawHttp listening = endpoint.post(listen)) {
             assertEquals(200, listening.status(), "the listen answered at once holds no place");
-            assertEquals("id: p1-1\nevent: message\ndata: " + NOTE, listening.nextEvent());
+            assertEquals("event: message\ndata: " + NOTE, listening.nextEvent(), "no event id: not resumable");
             ScriptedEngine.Scripted refused = new ScriptedEngine.Scripted("subscriptions/listen",
                     ScriptedEngine.STATELESS, null);
             endpoint.engine.script = (message, inbound) -> new Receipt.Pending(null, refused);
