@@ -31,8 +31,31 @@ public final class HostRequest {
         REVIEW,
         /** The result as it will be delivered: {@link #recorded()} once stored, or {@link #recordingFailed}. */
         RECORD,
-        /** The call is over (however it ended); no reply. */
+        /**
+         * The call is over: {@link #ending()} says how, {@link #detail()} why; no reply. A call whose result was
+         * delivered had its {@link #RECORD} first (completed, or failed when the tool failed or timed out and the
+         * caller got that error); one that was not (denied, not released, stopped, cancelled, a host that did not
+         * answer in time) had none, and this is where a host that keeps every call stores it.
+         */
         OVER
+    }
+
+    /** How a call ended ({@link Kind#OVER}). */
+    public enum Ending {
+        /** The result was delivered (and recorded): it may be an error the tool gave. */
+        COMPLETED,
+        /** The tool failed or timed out, or the call failed on the way (the host did not answer in time): the caller got an error. */
+        FAILED,
+        /** The call was not valid (edited arguments that do not fit the tool): the tool never ran. */
+        INVALID,
+        /** Refused (by the host, or not released): the tool never ran. */
+        DENIED,
+        /** The tool's share of the server was full: it never ran. */
+        BUSY,
+        /** The call waits for input from the user: a 2026-07-28 client sends it again with the answer (a new call). */
+        INPUT_REQUIRED,
+        /** Stopped by the host or the server, or cancelled by the client. */
+        CANCELLED
     }
 
     /** How the container took a reply. */
@@ -172,6 +195,19 @@ public final class HostRequest {
             }
         }
         return text.toString();
+    }
+
+    /** {@link Kind#OVER}: how the call ended; {@code null} for the other kinds. */
+    public Ending ending() {
+        return request.get("ending") instanceof String ending ? Ending.valueOf(ending.toUpperCase(Locale.ROOT)) : null;
+    }
+
+    /**
+     * {@link Kind#OVER}: a short explanation of the ending (a denial's reason, the error the caller read), or
+     * {@code null} (a completed call).
+     */
+    public String detail() {
+        return (String) request.get("detail");
     }
 
     /** The whole request as the container sent it. */

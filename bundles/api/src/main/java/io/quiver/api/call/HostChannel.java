@@ -86,4 +86,18 @@ public interface HostChannel {
     /** The call is over, however it ended: the host releases what it held for it. */
     default void release(Invocation invocation) {
     }
+
+    /**
+     * The call is over, with how it ended: {@code event} is the one every {@link CallListener} hears, its
+     * {@link CallEvent#ending() ending} and {@link CallEvent#detail() detail} (a denial's reason, the error the
+     * caller read) and the decisions on the way. A call whose result was delivered was recorded first
+     * ({@link #record}: it ended completed, or failed when its tool failed or timed out and the caller got
+     * that error); one that was not (denied, not released, stopped, cancelled, a host that did not answer in
+     * time) had no record, and this is where a host that keeps every call it took part in stores it. Called once
+     * per call the host took part in (it was asked to admit it), in place of {@link #release(Invocation)},
+     * which is what this does unless overridden (since 1.5).
+     */
+    default void over(Invocation invocation, CallEvent event) {
+        release(invocation);
+    }
 }

@@ -6,5 +6,5 @@
  * asks, one more as its tool is about to run).
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.4.0")
+@org.osgi.annotation.versioning.Version("1.5.0")
 package io.quiver.api.call;

@@ -2,6 +2,7 @@ package io.quiver.host.internal;
 
 import io.quiver.api.ToolResult;
 import io.quiver.api.call.Admission;
+import io.quiver.api.call.CallEvent;
 import io.quiver.api.call.HostChannel;
 import io.quiver.api.call.Invocation;
 import io.quiver.api.call.RecordingFailed;
@@ -9,6 +10,7 @@ import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
 import io.quiver.lib.content.ContentJson;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -139,9 +141,22 @@ public final class HostBridge implements HostChannel, Function<Map<String, Objec
 
     @Override
     public void release(Invocation invocation) {
+        end(invocation, Map.of());
+    }
+
+    /** The host hears how the call ended: {@code ending} (completed, failed, denied, ...) and {@code detail}. */
+    @Override
+    public void over(Invocation invocation, CallEvent event) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("ending", event.ending().name().toLowerCase(Locale.ROOT));
+        details.put("detail", event.detail());
+        end(invocation, details);
+    }
+
+    private void end(Invocation invocation, Map<String, Object> details) {
         raw.remove(invocation.invocationId());
         asked.remove(invocation.invocationId());
-        interactions.over(invocation);
+        interactions.over(invocation, details);
     }
 
     /**

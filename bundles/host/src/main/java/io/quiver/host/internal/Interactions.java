@@ -168,8 +168,8 @@ final class Interactions {
         return ACCEPTED;
     }
 
-    /** The call is over: the host is told, and later replies for it are stale. */
-    void over(Invocation invocation) {
+    /** The call is over: the host is told (with {@code details}: how it ended), and later replies for it are stale. */
+    void over(Invocation invocation, Map<String, Object> details) {
         Live call;
         synchronized (leaving) {
             call = live.remove(invocation.invocationId());
@@ -177,7 +177,7 @@ final class Interactions {
         ended.add(invocation.invocationId());
         if (call != null && call.requests.get() > 0) {
             try {
-                endpoint.accept(Requests.request(invocation.invocationId() + "/over", "over", invocation, Map.of()));
+                endpoint.accept(Requests.request(invocation.invocationId() + "/over", "over", invocation, details));
             } catch (RuntimeException e) {
                 // the host hears of calls it took part in; one that fails to hear the end loses nothing
             }

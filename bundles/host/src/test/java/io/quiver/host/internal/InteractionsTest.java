@@ -58,8 +58,11 @@ class InteractionsTest {
         assertEquals(Interactions.DUPLICATE, interactions.reply(id, Map.of("decision", "deny")));
         assertEquals(Interactions.UNKNOWN, interactions.reply("nobody/1", Map.of("decision", "approve")));
 
-        interactions.over(inv);
-        assertEquals("over", request().get("kind"), "the host hears the end of a call it took part in");
+        interactions.over(inv, Map.of("ending", "denied", "detail", "not today"));
+        Map<String, Object> over = request();
+        assertEquals("over", over.get("kind"), "the host hears the end of a call it took part in");
+        assertEquals("denied", over.get("ending"), "and how it ended");
+        assertEquals("not today", over.get("detail"));
         assertEquals(Interactions.STALE, interactions.reply("inv-1/2", Map.of("decision", "approve")));
         assertEquals(Interactions.STALE, interactions.stop("inv-1", "late"));
     }

@@ -10,12 +10,15 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The record file: one JSON line per delivered call, written (and forced to disk) before the host
- * replies {@code recorded}, so the caller never gets a result the file does not hold.
+ * The record file: one JSON line per call the console took part in. A delivered call's line is written (and
+ * forced to disk) before the host replies {@code recorded}, so the caller never gets a result the file does not
+ * hold; a call that ended without a result to deliver (denied, stopped, cancelled) gets its line when it is
+ * over, with how it ended ({@code ending}) and why ({@code detail}).
  */
 final class CallRecords {
 
@@ -40,8 +43,23 @@ final class CallRecords {
         return file;
     }
 
-    /** Appends the record of a {@link HostRequest.Kind#RECORD} request. */
+    /** Appends the record of a {@link HostRequest.Kind#RECORD} request: the result as the tool gave it and as delivered. */
     void append(HostRequest request) throws IOException {
+        Map<String, Object> line = call(request);
+        line.put("rawResult", request.rawResult());
+        line.put("deliveredResult", request.result());
+        write(line);
+    }
+
+    /** Appends the record of a call that ended without a result to deliver: its {@link HostRequest.Kind#OVER} request. */
+    void appendEnded(HostRequest over) throws IOException {
+        Map<String, Object> line = call(over);
+        line.put("ending", over.ending().name().toLowerCase(Locale.ROOT));
+        line.put("detail", over.detail());
+        write(line);
+    }
+
+    private static Map<String, Object> call(HostRequest request) {
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("time", Instant.now().toString());
         line.put("invocationId", request.invocationId());
@@ -51,8 +69,10 @@ final class CallRecords {
         line.put("requestedArguments", request.requestedArguments());
         line.put("arguments", request.arguments());
         line.put("edited", request.edited());
-        line.put("rawResult", request.rawResult());
-        line.put("deliveredResult", request.result());
+        return line;
+    }
+
+    private void write(Map<String, Object> line) throws IOException {
         ByteBuffer bytes = ByteBuffer.wrap((JSON.writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8));
         try (FileChannel channel = append(file)) {
             while (bytes.hasRemaining()) {

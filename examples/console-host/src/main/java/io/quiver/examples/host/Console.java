@@ -10,8 +10,10 @@ import java.nio.charset.Charset;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -31,7 +33,8 @@ import java.util.regex.Pattern;
  * <li>RELEASE and REVIEW: released and delivered at once, even while a prompt waits.</li>
  * <li>RECORD: one JSON line in the record file, then {@code recorded}; {@code recordingFailed} if it
  * cannot be written (the caller then gets an error, never an unrecorded result).</li>
- * <li>OVER: the call ended; a prompt still waiting for it is withdrawn.</li>
+ * <li>OVER: the call ended; a prompt still waiting for it is withdrawn, and a call that had no RECORD (denied,
+ * stopped, cancelled, failed on the way) gets its line in the record file: how it ended and why.</li>
  * </ul>
  *
  * Calls are numbered {@code #1, #2, ...} in the order the console hears of them; every line about a
@@ -75,6 +78,8 @@ final class Console {
     // the console thread's alone
     private final Deque<HostRequest> waiting = new ArrayDeque<>();
     private final Map<String, Integer> numbers = new HashMap<>();
+    /** The calls whose result was recorded (a RECORD came), until they are over. */
+    private final Set<String> recorded = new HashSet<>();
     private int calls;
     private HostRequest asking;
     /** When the question shown appeared ({@link System#nanoTime()}). */
@@ -150,13 +155,14 @@ final class Console {
             case RELEASE -> check(n, request, request.release());
             case REVIEW -> check(n, request, request.deliver());
             case RECORD -> record(n, request);
-            case OVER -> over(n, request.invocationId());
+            case OVER -> over(n, request);
         }
     }
 
     private void record(int n, HostRequest request) {
         try {
             records.append(request);
+            recorded.add(request.invocationId());
         } catch (IOException | RuntimeException e) {
             String why = "writing the record failed (" + e.getMessage() + ")";
             say(n, request.tool() + "'s result is withheld: " + why);
@@ -169,12 +175,23 @@ final class Console {
         }
     }
 
-    private void over(int n, String invocationId) {
+    private void over(int n, HostRequest over) {
+        String invocationId = over.invocationId();
         numbers.remove(invocationId);
         waiting.removeIf(r -> r.invocationId().equals(invocationId));
         if (asking != null && asking.invocationId().equals(invocationId)) {
             asking = null;
             say(n, "the call ended before your answer");
+        }
+        if (!recorded.remove(invocationId)) {
+            // no result was delivered: the call's line says how it ended
+            try {
+                records.appendEnded(over);
+                say(n, over.tool() + " ended " + over.ending().name().toLowerCase(Locale.ROOT)
+                        + (over.detail() == null ? "" : ": " + shorten(over.detail())) + " (recorded)");
+            } catch (IOException | RuntimeException e) {
+                System.err.println("console-host: the end of " + over.tool() + " (#" + n + ") was not recorded: " + e);
+            }
         }
     }
 

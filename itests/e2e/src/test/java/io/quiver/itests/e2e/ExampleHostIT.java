@@ -46,8 +46,8 @@ import tools.jackson.databind.json.JsonMapper;
  * The example host application (examples/console-host) as a user runs it: a child process started with
  * the command docs/embedding.md gives, its endpoint read from its stdout, the official Java SDK client
  * calling its {@code note_add} tool, and the "user" answering the prompts on its stdin. An approved call
- * runs (notes.txt has the line) and is recorded (one JSON line); a denied one never runs and is not
- * recorded; a tool's question is answered at the console, never by the client; {@code quit} ends a call
+ * runs (notes.txt has the line) and is recorded (one JSON line); a denied one never runs, and its line says
+ * so; a tool's question is answered at the console, never by the client; {@code quit} ends a call
  * still waiting for an answer and exits 0.
  */
 class ExampleHostIT {
@@ -133,7 +133,20 @@ class ExampleHostIT {
                 assertTrue(Boolean.TRUE.equals(refused.isError()), refused.toString());
                 assertTrue(text(refused).contains("denied at the console"), text(refused));
                 assertEquals(List.of("buy milk"), Files.readAllLines(notes), "the denied call never ran");
-                assertEquals(records, Files.readAllLines(record), "no record of a call that was not delivered");
+                // its line, written when the call is over, says how it ended and why (no result: none was delivered)
+                host.await(l -> l.equals(number(second) + " note_add ended denied: denied at the console (recorded)"),
+                        "the console's word that the denied call was recorded", STEP);
+                List<String> withDenial = Files.readAllLines(record);
+                assertEquals(2, withDenial.size(), withDenial.toString());
+                assertEquals(records.get(0), withDenial.get(0));
+                JsonNode ended = JSON.readTree(withDenial.get(1));
+                assertEquals("note_add", ended.path("tool").asString(), ended.toString());
+                assertEquals(Map.of("text", "sell the cow"), JSON.convertValue(ended.path("arguments"), Map.class));
+                assertEquals("denied", ended.path("ending").asString(), ended.toString());
+                assertEquals("denied at the console", ended.path("detail").asString(), ended.toString());
+                assertTrue(ended.path("deliveredResult").isMissingNode(), "nothing was delivered: " + ended);
+                assertNotEquals(entry.path("invocationId").asString(), ended.path("invocationId").asString());
+                records = withDenial;
 
                 // quit while a call waits for its answer: the stop ends it, the host exits 0
                 Future<McpSchema.CallToolResult> pending = caller.submit(() -> addNote(client, "never"));

@@ -13,6 +13,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.quiver.itests.client.McpClient;
 import io.quiver.launcher.Host;
 import io.quiver.launcher.HostRequest;
+import io.quiver.launcher.HostRequest.Ending;
 import io.quiver.launcher.HostRequest.Kind;
 import io.quiver.launcher.HostRequest.Status;
 import io.quiver.launcher.HostTool;
@@ -144,7 +145,10 @@ class HostChannelIT {
         counted.clear();
     }
 
-    /** A container with the host and three host tools: count (a counter), ask_pin (asks a secret), slow (waits). */
+    /**
+     * A container with the host and four host tools: count (a counter), ask_pin (asks a secret), jam (reports an
+     * error), slow (waits).
+     */
     static Quiver.Builder container(Path dir, Host channel) {
         return Quiver.builder().features("core", "http").etc(dir.resolve("etc")).deploy(dir.resolve("deploy"))
                 .data(dir.resolve("data")).host(channel)
@@ -170,6 +174,9 @@ class HostChannelIT {
                         Map<String, Object> content = (Map<String, Object>) pin.get("content");
                         return "pin " + pin.get("action") + " " + sha((String) content.get("pin"));
                     }
+                })
+                .tool("jam", "Reports an error", null, arguments -> {
+                    throw new HostTool.Failure("out of paper");
                 })
                 .tool("slow", "Waits for the test", null, arguments -> {
                     slowRuns.incrementAndGet();
@@ -206,14 +213,18 @@ class HostChannelIT {
             assertEquals(List.of(Map.of("n", 1), Map.of("n", 2)), counted);
             assertEquals(1, host.of(Kind.RECORD, first.invocationId()).size(), "recorded once");
             assertEquals("ran 1", host.of(Kind.RECORD, first.invocationId()).get(0).resultText());
+            assertEnded(first.invocationId(), Ending.COMPLETED, null);
 
-            // denied: the caller reads the host's reason, the tool never ran
+            // denied: the caller reads the host's reason, the tool never ran; the host hears how the call ended
             CompletableFuture<McpSchema.CallToolResult> denied = sdkCall("count", Map.of("n", 3));
-            host.next(Kind.ADMIT).deny("not today");
+            HostRequest denying = host.next(Kind.ADMIT);
+            denying.deny("not today");
             McpSchema.CallToolResult refusal = denied.get(20, TimeUnit.SECONDS);
             assertTrue(Boolean.TRUE.equals(refusal.isError()));
             assertTrue(text(refusal).contains("not today"), text(refusal));
             assertEquals(2, counted.size(), "a denied call never runs");
+            assertEnded(denying.invocationId(), Ending.DENIED, "not today");
+            assertEquals(List.of(), host.of(Kind.RECORD, denying.invocationId()), "nothing delivered, nothing recorded");
 
             // edited: the tool runs with the edit, the host's record shows requested and edited
             CompletableFuture<McpSchema.CallToolResult> edited = sdkCall("count", Map.of("n", 4));
@@ -227,10 +238,12 @@ class HostChannelIT {
 
             // an invalid edit is refused and nothing runs
             CompletableFuture<McpSchema.CallToolResult> badEdit = sdkCall("count", Map.of("n", 5));
-            host.next(Kind.ADMIT).approve(Map.of("n", "forty"));
+            HostRequest badEditing = host.next(Kind.ADMIT);
+            badEditing.approve(Map.of("n", "forty"));
             McpSchema.CallToolResult invalid = badEdit.get(20, TimeUnit.SECONDS);
             assertTrue(Boolean.TRUE.equals(invalid.isError()));
             assertTrue(text(invalid).contains("edited arguments"), text(invalid));
+            assertEquals(Ending.INVALID, awaitOver(badEditing.invocationId()).ending());
 
             // malformed arguments from the caller never reach the host, nor the tool
             McpSchema.CallToolResult malformed = sdkCall("count", Map.of("n", "x")).get(20, TimeUnit.SECONDS);
@@ -289,6 +302,7 @@ class HostChannelIT {
         McpSchema.CallToolResult stopped = call.get(20, TimeUnit.SECONDS);
         assertTrue(Boolean.TRUE.equals(stopped.isError()));
         assertTrue(text(stopped).contains("the prompt was closed"), text(stopped));
+        assertEnded(admit.invocationId(), Ending.CANCELLED, "the prompt was closed");
         assertEquals(Status.STALE, admit.approve().status(), "the call is over: a late approval is stale");
         assertEquals(Status.STALE, quiver.stopCall(admit.invocationId(), "again").status());
         assertEquals(Status.UNKNOWN, quiver.stopCall("no-such-call", "x").status());
@@ -406,6 +420,21 @@ class HostChannelIT {
         assertTrue(text(failed).contains("not delivered") && text(failed).contains("the disk is full"), text(failed));
         assertFalse(text(failed).contains("ran 10"), "the unrecorded result is not delivered");
         assertEquals(List.of(Map.of("n", 10)), counted, "it ran once and was not run again");
+        HostRequest record = host.all.stream().filter(r -> r.kind() == Kind.RECORD).findFirst().orElseThrow();
+        assertEnded(record.invocationId(), Ending.FAILED, "the disk is full");
+    }
+
+    /** An error the tool reports is a result like any other: reviewed, recorded as delivered; the call completed. */
+    @Test
+    void anErrorTheToolReportsIsRecordedAsDelivered() throws Exception {
+        host.rules.put(Kind.ADMIT, HostRequest::approve);
+        McpSchema.CallToolResult failed = sdkCall("jam", Map.of()).get(20, TimeUnit.SECONDS);
+        assertTrue(Boolean.TRUE.equals(failed.isError()), failed.toString());
+        assertEquals("out of paper", text(failed));
+        HostRequest record = host.all.stream().filter(r -> r.kind() == Kind.RECORD).findFirst().orElseThrow();
+        assertEquals(Boolean.TRUE, record.result().get("isError"), record.asMap().toString());
+        assertEquals("out of paper", record.resultText());
+        assertEnded(record.invocationId(), Ending.COMPLETED, null);
     }
 
     @Test
@@ -556,11 +585,26 @@ class HostChannelIT {
         }
     }
 
-    private static void awaitOver(String invocationId) throws InterruptedException {
+    /** The OVER request of the call, once the host has it. */
+    private static HostRequest awaitOver(String invocationId) throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (host.of(Kind.OVER, invocationId).isEmpty()) {
             assertTrue(System.nanoTime() < deadline, "the host never heard that " + invocationId + " was over");
             Thread.sleep(10);
+        }
+        List<HostRequest> over = host.of(Kind.OVER, invocationId);
+        assertEquals(1, over.size(), "told once");
+        return over.get(0);
+    }
+
+    /** Asserts how the call ended, as the host heard it; {@code detail}: null, or a part of the detail. */
+    private static void assertEnded(String invocationId, Ending ending, String detail) throws InterruptedException {
+        HostRequest over = awaitOver(invocationId);
+        assertEquals(ending, over.ending(), over.asMap().toString());
+        if (detail == null) {
+            assertNull(over.detail(), over.asMap().toString());
+        } else {
+            assertTrue(over.detail() != null && over.detail().contains(detail), over.asMap().toString());
         }
     }
 

@@ -13,10 +13,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Stage 9: the host channel records the result before it is delivered (a recording that fails or does
  * not come in time fails the delivery: the caller gets an error saying so, never the unrecorded
- * result), and once the call is over (however it ended, a task's later) the host releases what it held
- * for it and every {@link CallListener} hears one {@link CallEvent} with every decision taken. Those that
- * ask hear the call once before too, as its tool is about to run ({@link #running}). Failures
- * after the answer are logged: the caller has it.
+ * result), and once the call is over (however it ended, a task's later) the host hears how it ended
+ * and releases what it held for it, and every {@link CallListener} hears the same {@link CallEvent}, with
+ * every decision taken. Those that ask hear the call once before too, as its tool is about to run
+ * ({@link #running}). Failures after the answer are logged: the caller has it.
  */
 final class Record {
 
@@ -83,21 +83,21 @@ final class Record {
         }
     }
 
-    /** The call is over. */
+    /** The call is over: the host that took part in it hears how it ended, then every listener. */
     void over(Call call) {
         HostChannel host = call.host();
+        List<CallListener> listeners = extensions.listeners();
+        if (host == null && listeners.isEmpty()) {
+            return;
+        }
+        CallEvent event = call.event();
         if (host != null) {
             try {
-                host.release(call.invocation());
+                host.over(call.invocation(), event);
             } catch (RuntimeException e) {
                 LOG.error("The host channel failed to release {} ({})", call.name(), call.scope().invocationId(), e);
             }
         }
-        List<CallListener> listeners = extensions.listeners();
-        if (listeners.isEmpty()) {
-            return;
-        }
-        CallEvent event = call.event();
         for (CallListener listener : listeners) {
             try {
                 listener.called(event);

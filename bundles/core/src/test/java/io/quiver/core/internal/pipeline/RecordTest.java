@@ -61,6 +61,42 @@ class RecordTest {
         assertEquals(call.scope().invocationId(), event.invocationId());
     }
 
+    /** A call that was never recorded (here denied) is known to the host by its end: how, and why. */
+    @Test
+    void theHostHearsHowACallItTookPartInEndedAndWhy() {
+        List<CallEvent> heard = new CopyOnWriteArrayList<>();
+        stages.extensions.addHost(new HostChannel() {
+            @Override
+            public Admission admit(Invocation invocation) {
+                return Admission.deny("not today");
+            }
+
+            @Override
+            public void release(Invocation invocation) {
+                host.add("release");
+            }
+
+            @Override
+            public void over(Invocation invocation, CallEvent event) {
+                heard.add(event);
+            }
+        }, 0, 1);
+        List<CallEvent> listened = new CopyOnWriteArrayList<>();
+        stages.extensions.addListener(listened::add);
+        Call call = stages.resolved("t", "{}");
+        CallToolResult refused = new Admit(stages.extensions, new Validate(), stages.hostWait).admit(call);
+        assertTrue(refused.isError());
+        record.over(call);
+
+        assertEquals(1, heard.size(), "told once");
+        CallEvent event = heard.get(0);
+        assertEquals(CallEvent.Ending.DENIED, event.ending());
+        assertEquals("not today", event.detail());
+        assertEquals(call.scope().invocationId(), event.invocationId());
+        assertEquals(List.of(), host, "over in place of release");
+        assertEquals(List.of(event), listened, "the same event the listeners hear");
+    }
+
     @Test
     void aCallTheHostNeverSawIsNotReleasedToIt() {
         stages.extensions.addHost(invocation -> Admission.approve(), 0, 1);
