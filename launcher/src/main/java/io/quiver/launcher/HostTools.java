@@ -71,8 +71,12 @@ final class HostTools {
         throw new IllegalStateException("no active " + API_BUNDLE + " bundle: is the core feature started?");
     }
 
-    /** Registers a host tool; unregistering the returned registration removes it (clients are told). */
-    ServiceRegistration<?> register(String name, String description, String inputSchema, HostTool tool) {
+    /**
+     * Registers a host tool with its {@code _meta} (empty: none); unregistering the returned registration
+     * removes it (clients are told).
+     */
+    ServiceRegistration<?> register(String name, String description, String inputSchema, Map<String, Object> meta,
+            HostTool tool) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(tool, "tool");
         Object proxy = Proxy.newProxyInstance(toolType.getClassLoader(), new Class<?>[] {toolType},
@@ -83,12 +87,15 @@ final class HostTools {
         if (inputSchema != null && !inputSchema.isBlank()) {
             props.put("mcp.tool.inputSchema", inputSchema);
         }
+        if (meta != null && !meta.isEmpty()) {
+            props.put("mcp.tool.meta", JSON.writeValueAsString(meta));
+        }
         props.put("quiver.hostTool", Boolean.TRUE);
         return api.registerService(toolType.getName(), proxy, props);
     }
 
-    /** Reads a form's JSON text; the launcher has Jackson for the features' JSON. */
-    private static final JsonMapper FORMS = JsonMapper.builder().build();
+    /** Reads a form's JSON text and writes a tool's metadata; the launcher has Jackson for the features' JSON. */
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** The API's answers as plain Java: key to {@code action} and {@code content} (forms; other answers: their text). */
     private static Map<String, Map<String, Object>> answers(Map<?, ?> given) throws ReflectiveOperationException {
@@ -141,7 +148,7 @@ final class HostTools {
                 return done.invoke(null, error.invoke(null, String.valueOf(failure.getMessage())));
             } catch (HostTool.Question question) {
                 Object form = elicitation.newInstance(question.key(), String.valueOf(question.getMessage()),
-                        FORMS.readValue(question.schema() == null ? "{\"type\":\"object\"}" : question.schema(), Map.class),
+                        JSON.readValue(question.schema() == null ? "{\"type\":\"object\"}" : question.schema(), Map.class),
                         question.sensitive());
                 Object[] asked = (Object[]) Array.newInstance(inputRequest, 1);
                 asked[0] = form;

@@ -91,7 +91,7 @@ public final class Quiver implements AutoCloseable {
     private volatile BundleContext systemContext;
 
     /** A host tool as the builder was given it. */
-    private record ToolSpec(String name, String description, String inputSchema, HostTool tool) {
+    private record ToolSpec(String name, String description, String inputSchema, Map<String, Object> meta, HostTool tool) {
     }
 
     public Quiver(LaunchSettings settings) {
@@ -333,7 +333,7 @@ public final class Quiver implements AutoCloseable {
         configurer.finish();
         problems = starter.problems();
         for (ToolSpec spec : hostTools) {
-            addTool(spec.name(), spec.description(), spec.inputSchema(), spec.tool());
+            addTool(spec.name(), spec.description(), spec.inputSchema(), spec.meta(), spec.tool());
         }
         if (hostEndpoint != null) {
             awaitHostBridge(deadline);
@@ -557,6 +557,17 @@ public final class Quiver implements AutoCloseable {
      * @throws IllegalStateException when the server is not running, or has no Quiver API bundle
      */
     public AutoCloseable addTool(String name, String description, String inputSchema, HostTool tool) {
+        return addTool(name, description, inputSchema, Map.of(), tool);
+    }
+
+    /**
+     * {@link #addTool(String, String, String, HostTool)} with the tool's own {@code _meta}: listed with the tool
+     * (2025-06-18 and later) and shown to the host with each call ({@link HostRequest#toolMeta()}), e.g. a
+     * result-size hint {@code Map.of("anthropic/maxResultSizeChars", 200000)}. JSON values only (String, Number,
+     * Boolean, List, Map, null).
+     */
+    public AutoCloseable addTool(String name, String description, String inputSchema, Map<String, Object> meta,
+            HostTool tool) {
         Framework fw = framework;
         if (fw == null || fw.getState() != Bundle.ACTIVE) {
             throw new IllegalStateException("not running: start the server before adding tools, or use Builder.tool");
@@ -566,7 +577,7 @@ public final class Quiver implements AutoCloseable {
             b = HostTools.of(fw.getBundleContext());
             bridge = b;
         }
-        ServiceRegistration<?> registration = b.register(name, description, inputSchema, tool);
+        ServiceRegistration<?> registration = b.register(name, description, inputSchema, meta, tool);
         return () -> {
             try {
                 registration.unregister();
@@ -873,7 +884,15 @@ public final class Quiver implements AutoCloseable {
          * answers); see {@link HostTool} and {@link Quiver#addTool}.
          */
         public Builder tool(String name, String description, String inputSchema, HostTool tool) {
-            tools.add(new ToolSpec(name, description, inputSchema, tool));
+            return tool(name, description, inputSchema, Map.of(), tool);
+        }
+
+        /**
+         * A tool of the host application with its own {@code _meta} (a result-size hint, say), registered when
+         * the server starts; see {@link Quiver#addTool(String, String, String, Map, HostTool)}.
+         */
+        public Builder tool(String name, String description, String inputSchema, Map<String, Object> meta, HostTool tool) {
+            tools.add(new ToolSpec(name, description, inputSchema, meta == null ? Map.of() : Map.copyOf(meta), tool));
             return this;
         }
 

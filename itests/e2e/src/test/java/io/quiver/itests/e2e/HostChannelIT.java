@@ -60,6 +60,8 @@ class HostChannelIT {
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final String COUNT_SCHEMA = "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"}},"
             + "\"required\":[\"n\"],\"additionalProperties\":false}";
+    /** The count tool's own {@code _meta}: a result-size hint, as a host would give its tool. */
+    private static final Map<String, Object> COUNT_META = Map.of("anthropic/maxResultSizeChars", 500);
     private static final String PIN_FORM = "{\"type\":\"object\",\"properties\":{\"pin\":{\"type\":\"string\","
             + "\"minLength\":4}},\"required\":[\"pin\"]}";
 
@@ -152,7 +154,7 @@ class HostChannelIT {
     static Quiver.Builder container(Path dir, Host channel) {
         return Quiver.builder().features("core", "http").etc(dir.resolve("etc")).deploy(dir.resolve("deploy"))
                 .data(dir.resolve("data")).host(channel)
-                .tool("count", "Counts a call", COUNT_SCHEMA, arguments -> {
+                .tool("count", "Counts a call", COUNT_SCHEMA, COUNT_META, arguments -> {
                     counted.add(arguments);
                     return "ran " + arguments.get("n");
                 })
@@ -197,6 +199,10 @@ class HostChannelIT {
             HostRequest first = host.next(Kind.ADMIT);
             assertEquals("count", first.tool());
             assertEquals(Map.of("n", 1), first.arguments());
+            assertEquals(COUNT_META, first.toolMeta(), "the tool's result-size hint reaches the host");
+            McpSchema.Tool listed = sdk.listTools().tools().stream().filter(t -> t.name().equals("count")).findFirst()
+                    .orElseThrow();
+            assertEquals(COUNT_META, listed.meta(), "and is listed with the tool");
             assertEquals(Status.ACCEPTED, first.approve().status());
             assertEquals("ran 1", text(external.get(20, TimeUnit.SECONDS)));
 
@@ -462,6 +468,36 @@ class HostChannelIT {
         }
     }
 
+    /**
+     * A 2026-07-28 call whose client closes its connection is cancelled, as that revision has it (no stream to
+     * come back to, no session): the tool is interrupted and never finishes, nothing is recorded or run again,
+     * and the host hears that the call ended cancelled.
+     */
+    @Test
+    void aStatelessClientThatLeavesCancelsItsCallAndTheHostHearsSo() throws Exception {
+        slowEntered = new CountDownLatch(1);
+        slowGo = new CountDownLatch(1);
+        int runs = slowRuns.get();
+        int finished = slowFinished.get();
+        HostRequest admit;
+        try (Probe.Raw raw = new Probe.Raw(quiver.url().toString())) {
+            raw.send(Probe.statelessPost(quiver.url().toString(), "tools/call", "slow",
+                    Map.of("name", "slow", "arguments", Map.of())));
+            admit = host.next(Kind.ADMIT);
+            assertEquals("2026-07-28", admit.protocolVersion());
+            admit.approve();
+            assertTrue(slowEntered.await(20, TimeUnit.SECONDS), "the tool started");
+        } // the client leaves mid-call
+        try {
+            assertEnded(admit.invocationId(), Ending.CANCELLED, "cancelled");
+        } finally {
+            slowGo.countDown();
+        }
+        assertEquals(runs + 1, slowRuns.get(), "run once");
+        assertEquals(finished, slowFinished.get(), "interrupted: the tool never finished");
+        assertEquals(List.of(), host.of(Kind.RECORD, admit.invocationId()), "no result, no record");
+    }
+
     @Test
     void aHostThatStopsAnsweringTimesCallsOutWhileTheEngineServes(@TempDir Path dir) throws Exception {
         Files.createDirectories(dir.resolve("etc"));
@@ -547,7 +583,7 @@ class HostChannelIT {
         Files.writeString(dir.resolve("etc/io.quiver.permissions.cfg"), "hostApproval = tool:count\n");
         try (Quiver unattended = Quiver.builder().features("core", "http").etc(dir.resolve("etc"))
                 .deploy(dir.resolve("deploy")).data(dir.resolve("data"))
-                .tool("count", "Counts a call", COUNT_SCHEMA, arguments -> {
+                .tool("count", "Counts a call", COUNT_SCHEMA, COUNT_META, arguments -> {
                     counted.add(arguments);
                     return "ran";
                 }).start()) {
