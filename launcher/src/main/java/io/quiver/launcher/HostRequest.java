@@ -32,26 +32,32 @@ public final class HostRequest {
         /** The result as it will be delivered: {@link #recorded()} once stored, or {@link #recordingFailed}. */
         RECORD,
         /**
-         * The call is over: {@link #ending()} says how, {@link #detail()} why; no reply. A call whose result was
-         * delivered had its {@link #RECORD} first (completed, or failed when the tool failed or timed out and the
-         * caller got that error); one that was not (denied, not released, stopped, cancelled, a host that did not
-         * answer in time) had none, and this is where a host that keeps every call stores it.
+         * The call is over: {@link #ending()} says how, {@link #detail()} why; no reply. What the caller got was
+         * recorded first when a result was delivered (a {@link #RECORD} whose {@link #recorded()} was accepted):
+         * completed, or failed when the tool failed or timed out and the caller got that error. A call that
+         * delivered no result (denied, not released, stopped, cancelled, a recording that failed or came too
+         * late) ends only here, and this is where a host that keeps every call stores it; one stopped or
+         * cancelled right after its record says so here too.
          */
         OVER
     }
 
     /** How a call ended ({@link Kind#OVER}). */
     public enum Ending {
-        /** The result was delivered (and recorded): it may be an error the tool gave. */
+        /** The tool's result was delivered: it may be an error the tool reported. */
         COMPLETED,
-        /** The tool failed or timed out, or the call failed on the way (the host did not answer in time): the caller got an error. */
+        /**
+         * The tool failed or timed out, or a step after its admission failed (a question, the review or the
+         * record not answered in time, a recording that failed): the caller got an error.
+         */
         FAILED,
-        /** The call was not valid (edited arguments that do not fit the tool): the tool never ran. */
+        /**
+         * Not valid: edited arguments that do not fit the tool's schema (it never ran), or arguments the tool
+         * found it could not take as its types (a number too large, say: the caller got the error).
+         */
         INVALID,
-        /** Refused (by the host, or not released): the tool never ran. */
+        /** Refused by the host, or not admitted or released in time: the tool never ran. */
         DENIED,
-        /** The tool's share of the server was full: it never ran. */
-        BUSY,
         /** The call waits for input from the user: a 2026-07-28 client sends it again with the answer (a new call). */
         INPUT_REQUIRED,
         /** Stopped by the host or the server, or cancelled by the client. */
@@ -197,14 +203,22 @@ public final class HostRequest {
         return text.toString();
     }
 
-    /** {@link Kind#OVER}: how the call ended; {@code null} for the other kinds. */
+    /** {@link Kind#OVER}: how the call ended; {@code null} for the other kinds (and for an ending this version does not know). */
     public Ending ending() {
-        return request.get("ending") instanceof String ending ? Ending.valueOf(ending.toUpperCase(Locale.ROOT)) : null;
+        if (request.get("ending") instanceof String ending) {
+            for (Ending known : Ending.values()) {
+                if (known.name().equalsIgnoreCase(ending)) {
+                    return known;
+                }
+            }
+        }
+        return null;
     }
 
     /**
-     * {@link Kind#OVER}: a short explanation of the ending (a denial's reason, the error the caller read), or
-     * {@code null} (a completed call).
+     * {@link Kind#OVER}: a short explanation of the ending (a denial's reason, an error's text: for a failure
+     * inside the server, the exception the log has, which the caller does not read), or {@code null} (a
+     * completed call, one waiting for input).
      */
     public String detail() {
         return (String) request.get("detail");

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Hashtable;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -892,7 +893,8 @@ public final class Quiver implements AutoCloseable {
          * the server starts; see {@link Quiver#addTool(String, String, String, Map, HostTool)}.
          */
         public Builder tool(String name, String description, String inputSchema, Map<String, Object> meta, HostTool tool) {
-            tools.add(new ToolSpec(name, description, inputSchema, meta == null ? Map.of() : Map.copyOf(meta), tool));
+            tools.add(new ToolSpec(name, description, inputSchema,
+                    meta == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(meta)), tool));
             return this;
         }
 

@@ -89,11 +89,13 @@ public interface HostChannel {
 
     /**
      * The call is over, with how it ended: {@code event} is the one every {@link CallListener} hears, its
-     * {@link CallEvent#ending() ending} and {@link CallEvent#detail() detail} (a denial's reason, the error the
-     * caller read) and the decisions on the way. A call whose result was delivered was recorded first
-     * ({@link #record}: it ended completed, or failed when its tool failed or timed out and the caller got
-     * that error); one that was not (denied, not released, stopped, cancelled, a host that did not answer in
-     * time) had no record, and this is where a host that keeps every call it took part in stores it. Called once
+     * {@link CallEvent#ending() ending}, its {@link CallEvent#detail() detail} (a denial's reason, an error's
+     * text: for a failure inside the server, the exception the log has, which the caller does not read) and the
+     * decisions on the way. What the caller got was recorded first ({@link #record}) when a result was
+     * delivered: completed, or failed when the tool failed or timed out and the caller got that error. A call
+     * that delivered no result (denied, not released, stopped, cancelled, a recording that failed or came too
+     * late, a host that did not answer in time) ends only here, and this is where a host that keeps every call
+     * it took part in stores it; one stopped or cancelled right after its record says so here too. Called once
      * per call the host took part in (it was asked to admit it), in place of {@link #release(Invocation)},
      * which is what this does unless overridden (since 1.5).
      */

@@ -15,10 +15,10 @@ import java.util.Map;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The record file: one JSON line per call the console took part in. A delivered call's line is written (and
- * forced to disk) before the host replies {@code recorded}, so the caller never gets a result the file does not
- * hold; a call that ended without a result to deliver (denied, stopped, cancelled) gets its line when it is
- * over, with how it ended ({@code ending}) and why ({@code detail}).
+ * The record file: one JSON line per call the console took part in while it ran. A delivered call's line is
+ * written (and forced to disk) before the host replies {@code recorded}, so the caller never gets a result the
+ * file does not hold; a call that delivered no result (denied, stopped, cancelled, a recording that failed) gets
+ * its line when it is over, with how it ended ({@code ending}) and why ({@code detail}).
  */
 final class CallRecords {
 
@@ -54,9 +54,14 @@ final class CallRecords {
     /** Appends the record of a call that ended without a result to deliver: its {@link HostRequest.Kind#OVER} request. */
     void appendEnded(HostRequest over) throws IOException {
         Map<String, Object> line = call(over);
-        line.put("ending", over.ending().name().toLowerCase(Locale.ROOT));
+        line.put("ending", name(over.ending()));
         line.put("detail", over.detail());
         write(line);
+    }
+
+    /** An ending as the record file and the console write it: {@code denied}, {@code cancelled}, ... ({@code unknown}: none given). */
+    static String name(HostRequest.Ending ending) {
+        return ending == null ? "unknown" : ending.name().toLowerCase(Locale.ROOT);
     }
 
     private static Map<String, Object> call(HostRequest request) {

@@ -33,8 +33,9 @@ import java.util.regex.Pattern;
  * <li>RELEASE and REVIEW: released and delivered at once, even while a prompt waits.</li>
  * <li>RECORD: one JSON line in the record file, then {@code recorded}; {@code recordingFailed} if it
  * cannot be written (the caller then gets an error, never an unrecorded result).</li>
- * <li>OVER: the call ended; a prompt still waiting for it is withdrawn, and a call that had no RECORD (denied,
- * stopped, cancelled, failed on the way) gets its line in the record file: how it ended and why.</li>
+ * <li>OVER: the call ended; a prompt still waiting for it is withdrawn, and a call whose result was not
+ * delivered as recorded (denied, stopped, cancelled, a recording that failed) gets its line in the record file:
+ * how it ended and why.</li>
  * </ul>
  *
  * Calls are numbered {@code #1, #2, ...} in the order the console hears of them; every line about a
@@ -78,7 +79,7 @@ final class Console {
     // the console thread's alone
     private final Deque<HostRequest> waiting = new ArrayDeque<>();
     private final Map<String, Integer> numbers = new HashMap<>();
-    /** The calls whose result was recorded (a RECORD came), until they are over. */
+    /** The calls whose recorded result is delivered (their RECORD's reply was accepted), until they are over. */
     private final Set<String> recorded = new HashSet<>();
     private int calls;
     private HostRequest asking;
@@ -162,7 +163,6 @@ final class Console {
     private void record(int n, HostRequest request) {
         try {
             records.append(request);
-            recorded.add(request.invocationId());
         } catch (IOException | RuntimeException e) {
             String why = "writing the record failed (" + e.getMessage() + ")";
             say(n, request.tool() + "'s result is withheld: " + why);
@@ -170,6 +170,7 @@ final class Console {
             return;
         }
         if (check(n, request, request.recorded())) {
+            recorded.add(request.invocationId()); // delivered as recorded (unless the call is stopped at once: OVER says)
             boolean failed = Boolean.TRUE.equals(request.result().get("isError"));
             say(n, request.tool() + (failed ? " failed: " : " answered: ") + shorten(request.resultText()) + " (recorded)");
         }
@@ -183,11 +184,13 @@ final class Console {
             asking = null;
             say(n, "the call ended before your answer");
         }
-        if (!recorded.remove(invocationId)) {
-            // no result was delivered: the call's line says how it ended
+        HostRequest.Ending ending = over.ending();
+        boolean delivered = recorded.remove(invocationId);
+        if (!delivered || ending == HostRequest.Ending.CANCELLED) {
+            // no result was delivered (or the call was stopped right after its record): its line says how it ended
             try {
                 records.appendEnded(over);
-                say(n, over.tool() + " ended " + over.ending().name().toLowerCase(Locale.ROOT)
+                say(n, over.tool() + " ended " + CallRecords.name(ending)
                         + (over.detail() == null ? "" : ": " + shorten(over.detail())) + " (recorded)");
             } catch (IOException | RuntimeException e) {
                 System.err.println("console-host: the end of " + over.tool() + " (#" + n + ") was not recorded: " + e);

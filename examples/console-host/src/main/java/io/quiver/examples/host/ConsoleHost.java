@@ -14,7 +14,7 @@ import java.util.Map;
 /**
  * An example host application: it embeds Quiver, adds one tool of its own ({@code note_add}) and, as the
  * {@link io.quiver.launcher.Host}, asks at the console before any tool call runs, whoever the caller
- * (Claude Code, any MCP client). Every delivered call is recorded as one JSON line.
+ * (Claude Code, any MCP client). Every call is recorded as one JSON line (its result, or how it ended).
  *
  * <pre>
  * java -cp launcher/target/quiver.jar:examples/console-host/target/console-host.jar \
@@ -127,7 +127,7 @@ public final class ConsoleHost {
                 "Usage: java -cp launcher/target/quiver.jar:examples/console-host/target/console-host.jar \\",
                 "           io.quiver.examples.host.ConsoleHost [--home DIR] [--record FILE] [--port N] [--settle-ms MS]",
                 "  --home DIR     the host's folder: etc/, deploy/, data/ and notes.txt (default ./console-host-home)",
-                "  --record FILE  where every delivered call is recorded, one JSON line each (default HOME/calls.jsonl)",
+                "  --record FILE  where every call is recorded, one JSON line each (default HOME/calls.jsonl)",
                 "  --port N       the MCP endpoint's port on 127.0.0.1 (default 0: the OS picks a free one)",
                 "  --settle-ms MS an answer typed sooner after its question is not taken unless it starts with",
                 "                 the call's number, #N (default " + Console.SETTLE_MS + "; 0-60000)");

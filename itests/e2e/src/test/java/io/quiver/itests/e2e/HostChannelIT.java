@@ -75,6 +75,7 @@ class HostChannelIT {
     private static final AtomicInteger pinAttempts = new AtomicInteger();
     private static final AtomicInteger slowRuns = new AtomicInteger();
     private static final AtomicInteger slowFinished = new AtomicInteger();
+    private static final AtomicInteger slowInterrupted = new AtomicInteger();
     private static volatile CountDownLatch slowEntered = new CountDownLatch(1);
     private static volatile CountDownLatch slowGo = new CountDownLatch(1);
 
@@ -183,8 +184,13 @@ class HostChannelIT {
                 .tool("slow", "Waits for the test", null, arguments -> {
                     slowRuns.incrementAndGet();
                     slowEntered.countDown();
-                    if (!slowGo.await(30, TimeUnit.SECONDS)) {
-                        throw new HostTool.Failure("never let go");
+                    try {
+                        if (!slowGo.await(30, TimeUnit.SECONDS)) {
+                            throw new HostTool.Failure("never let go");
+                        }
+                    } catch (InterruptedException e) {
+                        slowInterrupted.incrementAndGet();
+                        throw e;
                     }
                     slowFinished.incrementAndGet();
                     return "slow done";
@@ -479,6 +485,7 @@ class HostChannelIT {
         slowGo = new CountDownLatch(1);
         int runs = slowRuns.get();
         int finished = slowFinished.get();
+        int interrupted = slowInterrupted.get();
         HostRequest admit;
         try (Probe.Raw raw = new Probe.Raw(quiver.url().toString())) {
             raw.send(Probe.statelessPost(quiver.url().toString(), "tools/call", "slow",
@@ -490,6 +497,11 @@ class HostChannelIT {
         } // the client leaves mid-call
         try {
             assertEnded(admit.invocationId(), Ending.CANCELLED, "cancelled");
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (slowInterrupted.get() == interrupted) {
+                assertTrue(System.nanoTime() < deadline, "the tool was never interrupted");
+                Thread.sleep(10);
+            }
         } finally {
             slowGo.countDown();
         }
