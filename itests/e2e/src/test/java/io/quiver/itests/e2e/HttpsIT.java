@@ -119,6 +119,7 @@ class HttpsIT {
                 "--port", Integer.toString(plainPort))) {
             assertTrue(server.url().startsWith("https://127.0.0.1:"), server.url());
             assertTrue(server.url().endsWith("/mcp"), server.url());
+            assertEquals(1, server.logLines("(HTTPS) are served on the thread that reads them"), server.log());
 
             McpSyncClient client = sdkClient(server.url());
             try {
@@ -240,14 +241,15 @@ class HttpsIT {
     }
 
     /**
-     * HTTPS beside plain HTTP: the endpoint line stays the plain one, whose MCP requests the selector lane
-     * serves, and the HTTPS port answers the same engine (a 2026-07-28 call there, a session there).
+     * HTTPS beside plain HTTP: the endpoint line stays the plain one, the selector lane serves the MCP requests of
+     * both ports, and the HTTPS port answers the same engine (a 2026-07-28 call there, a session there).
      */
     @Test
     void besidePlainHttpBothPortsServe() throws Exception {
         try (QuiverServer server = QuiverServer.start("https-beside", "core,http,conformance", https(true))) {
             assertTrue(server.url().startsWith("http://"), server.url());
-            assertEquals(1, server.logLines("are served on the thread that reads them"), server.log());
+            assertEquals(2, server.logLines("are served on the thread that reads them"), server.log());
+            assertEquals(1, server.logLines("(HTTPS) are served on the thread that reads them"), server.log());
             String secure = "https://127.0.0.1:" + httpsPort(server) + "/mcp";
 
             HttpClient http = http(trusting);
@@ -270,6 +272,59 @@ class HttpsIT {
             }
             assertEquals(0, server.logLines("ERROR"), server.log());
         }
+    }
+
+    /**
+     * Over HTTPS the selector lane serves too, behind the TLS layer: keep-alive connections whose calls switch
+     * between a tool that blocks (handed to the call pool, the connection then read on Jetty's pool) and ones
+     * that wait on nothing (served on the thread that decrypted them) get every answer, in order, while four
+     * clients go at once.
+     */
+    @Test
+    void overHttpsConnectionsSwitchingBetweenBlockingAndQuickCallsGetEveryAnswer() throws Exception {
+        try (QuiverServer server = QuiverServer.start("https-lane", "core,http,tools-default,conformance", https(false))) {
+            assertEquals(1, server.logLines("(HTTPS) are served on the thread that reads them"), server.log());
+            List<java.util.concurrent.CompletableFuture<Integer>> clients = new java.util.ArrayList<>();
+            for (int c = 0; c < 4; c++) {
+                int client = c;
+                clients.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    HttpClient http = http(trusting); // one keep-alive connection: its calls go one after another
+                    int answered = 0;
+                    for (int i = 0; i < 40; i++) {
+                        String name = "c" + client + "-" + i;
+                        boolean blocking = i % 2 == 0;
+                        try {
+                            String text = statelessCall(http, server.url(), blocking ? "greet" : "test_simple_text",
+                                    blocking ? Map.of("name", name) : Map.of());
+                            assertEquals(blocking ? "Hello, " + name + "!" : "This is a simple text response for testing.",
+                                    text);
+                            answered++;
+                        } catch (Exception e) {
+                            throw new IllegalStateException("call " + name + " failed", e);
+                        }
+                    }
+                    return answered;
+                }));
+            }
+            for (java.util.concurrent.CompletableFuture<Integer> client : clients) {
+                assertEquals(40, client.get(60, TimeUnit.SECONDS));
+            }
+            assertEquals(0, server.logLines("ERROR"), server.log());
+        }
+    }
+
+    /** The first text block of a 2026-07-28 call's JSON answer. */
+    private static String statelessCall(HttpClient http, String url, String tool, Map<String, Object> arguments)
+            throws Exception {
+        String body = io.quiver.itests.client.McpClient.JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", 7, "method", "tools/call",
+                "params", Map.of("name", tool, "arguments", arguments, "_meta", Map.of(
+                        "io.modelcontextprotocol/protocolVersion", "2026-07-28",
+                        "io.modelcontextprotocol/clientCapabilities", Map.of(),
+                        "io.modelcontextprotocol/clientInfo", Map.of("name", "https-lane", "version", "1")))));
+        HttpResponse<String> r = http.send(post(url, body).header("MCP-Protocol-Version", "2026-07-28")
+                .header("Mcp-Method", "tools/call").header("Mcp-Name", tool).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        return io.quiver.itests.client.McpClient.JSON.readTree(r.body()).path("result").path("content").path(0).path("text").asString("");
     }
 
     /**
@@ -336,7 +391,7 @@ class HttpsIT {
             }
             https(true).prepare(server.home());
             Await.until(() -> HTTPS_PORT.matcher(server.log()).find()
-                    && server.logLines("are served on the thread") == (selectorLane ? 2 : 0), Duration.ofSeconds(20), server::log);
+                    && server.logLines("are served on the thread") == (selectorLane ? 3 : 0), Duration.ofSeconds(20), server::log);
             int secure = httpsPort(server);
 
             List<Socket> attackers = new java.util.ArrayList<>();

@@ -98,6 +98,20 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
     }
 
     /** Takes the lane's context away again. */
+    /** Whether a core lane is placed in the server already (by another lane connector). */
+    static boolean placed(Server server) {
+        ContextHandlerCollection contexts = server.getDescendant(ContextHandlerCollection.class);
+        if (contexts == null) {
+            return false;
+        }
+        for (Handler handler : contexts.getHandlers()) {
+            if (handler instanceof ContextHandler context && context.getHandler() instanceof CoreLane) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     static void remove(Server server, ContextHandler lane) {
         ContextHandlerCollection contexts = server.getDescendant(ContextHandlerCollection.class);
         try {

@@ -127,7 +127,7 @@ public @interface HttpConfig {
     long maxUnsentBytesTotal() default 0;
 
     @AttributeDefinition(description = "Serve MCP POSTs on the thread that read them (Felix HTTP's Jetty 12:"
-            + " its plain HTTP connector is replaced by one whose connections never block); what may wait (a"
+            + " its plain HTTP connector, and its HTTPS one, are replaced by ones whose connections never block); what may wait (a"
             + " blocking tool's call, a streamed answer) goes to the call pool, other requests to Jetty's pool."
             + " false: Felix's own connector, every request on Jetty's pool")
     boolean selectorLane() default true;

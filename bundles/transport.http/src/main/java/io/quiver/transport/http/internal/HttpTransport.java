@@ -70,8 +70,9 @@ public final class HttpTransport implements ProblemSource, TransportStatus {
             new ConcurrentSkipListMap<>(Comparator.reverseOrder());
     private ServletRegistration registration;
     private ServiceRegistration<Servlet> metadata;
-    /** The selector lane offered to Felix HTTP's Jetty, or null. */
+    /** The selector lane offered to Felix HTTP's Jetty (its plain HTTP connector's and its HTTPS one's), or null. */
     private ServiceRegistration<?> lane;
+    private ServiceRegistration<?> tlsLane;
     private ScheduledFuture<?> keepAlive;
     private long keepAliveMs;
     private volatile List<Problem> problems = List.of();
@@ -212,17 +213,24 @@ public final class HttpTransport implements ProblemSource, TransportStatus {
         if (wanted && lane == null) {
             try {
                 lane = context.registerService(org.apache.felix.http.jetty.ConnectorFactory.class,
-                        new SelectorLane(servlet::serves, gate::checksWithoutWaiting, servlet), null);
+                        new SelectorLane(servlet::serves, gate::checksWithoutWaiting, servlet, false), null);
+                tlsLane = context.registerService(org.apache.felix.http.jetty.ConnectorFactory.class,
+                        new SelectorLane(servlet::serves, gate::checksWithoutWaiting, servlet, true), null);
             } catch (LinkageError e) {
                 LOG.info("Not Felix HTTP's Jetty: MCP requests take the container's threads ({})", e.toString());
             }
         } else if (!wanted && lane != null) {
-            try {
-                lane.unregister();
-            } catch (IllegalStateException e) {
-                // bundle already stopping
+            for (ServiceRegistration<?> offered : new ServiceRegistration<?>[] {tlsLane, lane}) {
+                try {
+                    if (offered != null) {
+                        offered.unregister();
+                    }
+                } catch (IllegalStateException e) {
+                    // bundle already stopping
+                }
             }
             lane = null;
+            tlsLane = null;
         }
     }
 

@@ -19,6 +19,7 @@ import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.ManagedSelector;
 import org.eclipse.jetty.io.SocketChannelEndPoint;
+import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpChannel;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -30,6 +31,7 @@ import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.server.handler.ContextHandler;
 import org.eclipse.jetty.server.internal.HttpChannelState;
 import org.eclipse.jetty.server.internal.HttpConnection;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.Scheduler;
 import org.slf4j.Logger;
@@ -60,17 +62,22 @@ final class SelectorLane implements ConnectorFactory {
     private final Predicate<String> mcpPath;
     private final BooleanSupplier credentialsWaitOnNothing;
     private final McpServlet servlet;
+    /** Whether this factory takes over Felix's HTTPS connector (else its plain HTTP one). */
+    private final boolean tls;
 
     /**
      * @param mcpPath whether a request path (from the server's root) is an MCP endpoint
      * @param credentialsWaitOnNothing whether a request's credential may be checked on the lane (every
      *     authenticator's checks wait on nothing)
      * @param servlet the MCP servlet, whose POSTs that wait on nothing the {@link CoreLane} answers; null: none
+     * @param tls take over Felix's HTTPS connector (TLS, then HTTP/1.1 on the lane's connections) instead of
+     *     its plain HTTP one: Felix HTTP asks each factory for one connector, so each takes one
      */
-    SelectorLane(Predicate<String> mcpPath, BooleanSupplier credentialsWaitOnNothing, McpServlet servlet) {
+    SelectorLane(Predicate<String> mcpPath, BooleanSupplier credentialsWaitOnNothing, McpServlet servlet, boolean tls) {
         this.mcpPath = mcpPath;
         this.credentialsWaitOnNothing = credentialsWaitOnNothing;
         this.servlet = servlet;
+        this.tls = tls;
     }
 
     @Override
@@ -79,25 +86,33 @@ final class SelectorLane implements ConnectorFactory {
             // Felix HTTP is stopping this server (a new configuration): the one it starts next asks again
             return new NoLane(server);
         }
-        if (servlet != null) {
+        if (servlet != null && !tls) {
             // every server Felix HTTP starts asks the factory, also after a restart before any request came:
             // its connectors (HTTPS among them) are watched for slow headers at once
             servlet.watchServer(server);
         }
-        ServerConnector plain = plainConnector(server);
-        if (plain == null) {
-            LOG.info("No plain HTTP connector to take over: MCP requests take Jetty's pool like the others");
+        ServerConnector felix = felixConnector(server, tls);
+        if (felix == null) {
+            if (!tls) {
+                LOG.info("No plain HTTP connector to take over: MCP requests over it take Jetty's pool like the others");
+            }
             return new NoLane(server);
         }
-        return new LaneConnector(server, plain, mcpPath, credentialsWaitOnNothing, servlet);
+        if (tls && felix.getConnectionFactories().size() != 2) {
+            // TLS and HTTP/1.1 alone: a connector that also speaks HTTP/2 (ALPN) is left to Felix
+            LOG.info("Felix's HTTPS connector speaks more than HTTP/1.1 ({}): MCP requests over it take Jetty's pool",
+                    felix.getProtocols());
+            return new NoLane(server);
+        }
+        return new LaneConnector(server, felix, mcpPath, credentialsWaitOnNothing, servlet);
     }
 
-    /** Felix's HTTP (not HTTPS) connector, or null. */
-    private static ServerConnector plainConnector(Server server) {
+    /** Felix's HTTPS connector ({@code tls}) or its plain HTTP one, or null. */
+    private static ServerConnector felixConnector(Server server, boolean tls) {
         for (Connector connector : server.getConnectors()) {
-            if (connector instanceof ServerConnector s && !(s instanceof LaneConnector) && s.isStarted()
-                    && s.getConnectionFactory(HttpConnectionFactory.class) != null
-                    && s.getConnectionFactory(SslConnectionFactory.class) == null) {
+            if (connector instanceof ServerConnector s && !(s instanceof LaneConnector) && !(s instanceof NoLane)
+                    && s.isStarted() && s.getConnectionFactory(HttpConnectionFactory.class) != null
+                    && (s.getConnectionFactory(SslConnectionFactory.class) != null) == tls) {
                 return s;
             }
         }
@@ -141,7 +156,7 @@ final class SelectorLane implements ConnectorFactory {
         LaneConnector(Server server, ServerConnector plain, Predicate<String> mcpPath,
                 BooleanSupplier credentialsWaitOnNothing, McpServlet servlet) {
             super(server, null, null, null, plain.getAcceptors(), plain.getSelectorManager().getSelectorCount(),
-                    new LaneConnectionFactory(plain.getConnectionFactory(HttpConnectionFactory.class)));
+                    factories(plain));
             this.plain = plain;
             this.mcpPath = mcpPath;
             this.credentialsWaitOnNothing = credentialsWaitOnNothing;
@@ -151,6 +166,30 @@ final class SelectorLane implements ConnectorFactory {
             setIdleTimeout(plain.getIdleTimeout());
             setReuseAddress(plain.getReuseAddress());
             setName("quiver-lane");
+        }
+
+        /**
+         * The lane's HTTP/1.1 connections with Felix's HTTP configuration; over HTTPS behind TLS with Felix's own
+         * key and settings (its {@link SslContextFactory.Server}, which this connector's start starts again after
+         * Felix's connector stopped it).
+         */
+        private static ConnectionFactory[] factories(ServerConnector felix) {
+            LaneConnectionFactory http = new LaneConnectionFactory(felix.getConnectionFactory(HttpConnectionFactory.class));
+            SslConnectionFactory felixTls = felix.getConnectionFactory(SslConnectionFactory.class);
+            if (felixTls == null) {
+                return new ConnectionFactory[] {http};
+            }
+            SslConnectionFactory tls = new SslConnectionFactory(felixTls.getSslContextFactory(), http.getProtocol());
+            // started with this connector: Felix's connector, stopped first, stops it (and starts it again later)
+            tls.manage(felixTls.getSslContextFactory());
+            tls.setDirectBuffersForDecryption(felixTls.isDirectBuffersForDecryption());
+            tls.setDirectBuffersForEncryption(felixTls.isDirectBuffersForEncryption());
+            return new ConnectionFactory[] {tls, http};
+        }
+
+        /** Whether this connector serves HTTPS. */
+        boolean tls() {
+            return getConnectionFactory(SslConnectionFactory.class) != null;
         }
 
         /** Each connection with the lane's end point, which skips the reads that would find nothing. */
@@ -205,9 +244,15 @@ final class SelectorLane implements ConnectorFactory {
                 }
                 throw e;
             }
-            coreLane = CoreLane.install(getServer(), servlet);
-            SelectorLane.LOG.info("MCP requests on {}:{} are served on the thread that reads them{}", getHost(), getLocalPort(),
-                    coreLane != null ? ", those that wait on nothing by a core handler" : "");
+            if (servlet != null) {
+                // watched for slow headers (and handshakes) from now on, before any request came through it
+                servlet.watchServer(getServer());
+            }
+            // one core handler serves the lane threads of every connector: the first lane to start places it
+            coreLane = CoreLane.placed(getServer()) ? null : CoreLane.install(getServer(), servlet);
+            SelectorLane.LOG.info("MCP requests on {}:{}{} are served on the thread that reads them{}", getHost(),
+                    getLocalPort(), tls() ? " (HTTPS)" : "",
+                    coreLane != null || CoreLane.placed(getServer()) ? ", those that wait on nothing by a core handler" : "");
         }
 
         @Override

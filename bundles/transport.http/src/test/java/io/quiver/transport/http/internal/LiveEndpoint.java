@@ -76,7 +76,7 @@ final class LiveEndpoint implements AutoCloseable {
         server.start();
         port = plain.getLocalPort();
         if (lanes) {
-            Connector lane = new SelectorLane(servlet::serves, gate::checksWithoutWaiting, servlet).createConnector(server);
+            Connector lane = new SelectorLane(servlet::serves, gate::checksWithoutWaiting, servlet, false).createConnector(server);
             server.addConnector(lane);
             lane.start();
             port = ((ServerConnector) lane).getLocalPort();

@@ -35,7 +35,7 @@ class SelectorLaneTest {
         Server server = new Server();
         server.start();
         try {
-            Connector connector = new SelectorLane(path -> true, () -> true, null).createConnector(server);
+            Connector connector = new SelectorLane(path -> true, () -> true, null, false).createConnector(server);
             server.addConnector(connector); // what Felix HTTP's connector tracker does
             connector.start();
             assertEquals(List.of(), List.of(server.getConnectors()), "no connector stays in the server");
