@@ -97,7 +97,6 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
         }
     }
 
-    /** Takes the lane's context away again. */
     /** Whether a core lane is placed in the server already (by another lane connector). */
     static boolean placed(Server server) {
         ContextHandlerCollection contexts = server.getDescendant(ContextHandlerCollection.class);
@@ -112,6 +111,7 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
         return false;
     }
 
+    /** Takes the lane's context away again. */
     static void remove(Server server, ContextHandler lane) {
         ContextHandlerCollection contexts = server.getDescendant(ContextHandlerCollection.class);
         try {

@@ -24,14 +24,15 @@ import org.eclipse.jetty.server.internal.HttpConnection;
  * connection that has been in the middle of a request line or its headers for longer than the limit,
  * or, over HTTPS, in its TLS handshake (which a client can trickle the same way).
  *
- * <p>Jetty-specific (Felix HTTP runs Jetty 12): it learns the connectors of the server from the
- * requests it sees (every connector of that server, so HTTPS is watched before its first request) and
- * looks at each connection's HTTP/1.1 parser, behind its TLS layer for HTTPS. Where the classes are
+ * <p>Jetty-specific (Felix HTTP runs Jetty 12): it learns the server from the requests it sees (or from the
+ * selector lane, as Felix HTTP starts it) and looks at every connector the server has at each sweep (so HTTPS is
+ * watched before its first request, and a connector added later from its start), at each connection's HTTP/1.1
+ * parser, behind its TLS layer for HTTPS. Where the classes are
  * missing (another servlet container) the transport runs without it.
  */
 final class HeaderGuard implements HeaderWatch {
 
-    private final Set<Connector> connectors = ConcurrentHashMap.newKeySet();
+    private final Set<Server> servers = ConcurrentHashMap.newKeySet();
     /**
      * Requests seen; the connector is looked up for the first ones and then every 1024th, and again for the
      * first ones after a server stopped.
@@ -61,15 +62,12 @@ final class HeaderGuard implements HeaderWatch {
     @Override
     public void watchServer(Object server) {
         if (server instanceof Server jetty) {
-            for (Connector connector : jetty.getConnectors()) {
-                connectors.add(connector);
-            }
+            servers.add(jetty);
         }
     }
 
-    /** The connector and every other of its server (HTTPS beside plain HTTP, say). */
+    /** The server of the connector: all its connectors are watched (HTTPS beside plain HTTP, say). */
     private void learn(Connector connector) {
-        connectors.add(connector);
         watchServer(connector.getServer());
     }
 
@@ -90,11 +88,20 @@ final class HeaderGuard implements HeaderWatch {
         long limit = timeoutMs * 1_000_000L;
         int closed = 0;
         // a stopped or failed server (Felix HTTP starts a new one for a new configuration) does not start again; the
-        // next requests are all looked at, so that the new server's connectors are known at once
-        if (connectors.removeIf(c -> c.getServer() == null || c.getServer().isStopped() || c.getServer().isFailed())) {
+        // next requests are all looked at, so that the new server is known at once
+        if (servers.removeIf(server -> server.isStopped() || server.isFailed())) {
             requests.set(0);
         }
-        for (Connector connector : connectors) {
+        for (Server server : servers) {
+            closed += sweep(server, now, limit);
+        }
+        return closed;
+    }
+
+    /** Closes the connections of the server's connectors whose headers take longer than {@code limit} ns. */
+    private int sweep(Server server, long now, long limit) {
+        int closed = 0;
+        for (Connector connector : server.getConnectors()) {
             if (!(connector instanceof AbstractConnector abstractConnector) || !connector.isRunning()) {
                 continue;
             }

@@ -86,9 +86,9 @@ final class SelectorLane implements ConnectorFactory {
             // Felix HTTP is stopping this server (a new configuration): the one it starts next asks again
             return new NoLane(server);
         }
-        if (servlet != null && !tls) {
+        if (servlet != null) {
             // every server Felix HTTP starts asks the factory, also after a restart before any request came:
-            // its connectors (HTTPS among them) are watched for slow headers at once
+            // its connectors (HTTPS and the lane's among them) are watched for slow headers at once
             servlet.watchServer(server);
         }
         ServerConnector felix = felixConnector(server, tls);
@@ -244,15 +244,11 @@ final class SelectorLane implements ConnectorFactory {
                 }
                 throw e;
             }
-            if (servlet != null) {
-                // watched for slow headers (and handshakes) from now on, before any request came through it
-                servlet.watchServer(getServer());
-            }
             // one core handler serves the lane threads of every connector: the first lane to start places it
             coreLane = CoreLane.placed(getServer()) ? null : CoreLane.install(getServer(), servlet);
             SelectorLane.LOG.info("MCP requests on {}:{}{} are served on the thread that reads them{}", getHost(),
                     getLocalPort(), tls() ? " (HTTPS)" : "",
-                    coreLane != null || CoreLane.placed(getServer()) ? ", those that wait on nothing by a core handler" : "");
+                    CoreLane.placed(getServer()) ? ", those that wait on nothing by a core handler" : "");
         }
 
         @Override

@@ -32,11 +32,7 @@ final class SseStream {
     private record Event(long sequence, byte[] frame) {
     }
 
-    /** A resumable stream: numbered events, the last {@code capacity} of them kept. */
-    SseStream(String id, int capacity) {
-        this(id, capacity, true);
-    }
-
+    /** {@code resumable}: numbered events, the last {@code capacity} of them kept; else neither. */
     SseStream(String id, int capacity, boolean resumable) {
         this.id = id;
         this.capacity = Math.max(1, capacity);

@@ -22,6 +22,11 @@ class PostAnswerTest {
 
     private static final String NOTE = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}";
     private static final String RESULT = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}";
+    /** An exchange that sends a notification, then its response. */
+    private static final Consumer<MessageSink> NOTE_THEN_RESULT = sink -> {
+        sink.send(bytes(NOTE));
+        sink.complete(bytes(RESULT));
+    };
 
     private final LiveEndpoint endpoint = new LiveEndpoint();
 
@@ -60,10 +65,7 @@ class PostAnswerTest {
     @Test
     void aMessageBeforeTheResponseTurnsTheAnswerIntoAPrimedEventStream() throws Exception {
         endpoint.with("sseRetryMs", "1234").start();
-        answer("ping", sink -> {
-            sink.send(bytes(NOTE));
-            sink.complete(bytes(RESULT));
-        });
+        answer("ping", NOTE_THEN_RESULT);
         try (RawHttp answer = postInSession()) {
             assertEquals(200, answer.status());
             assertEquals("text/event-stream;charset=utf-8", answer.header("Content-Type").replace(" ", "").toLowerCase());
@@ -84,10 +86,7 @@ class PostAnswerTest {
     void aStatelessAnswerStreamsWithoutEventIds() throws Exception {
         endpoint.start();
         endpoint.engine.script = (message, inbound) -> new Receipt.Pending(null, new ScriptedEngine.Scripted(
-                "tools/call", ScriptedEngine.STATELESS, sink -> {
-                    sink.send(bytes(NOTE));
-                    sink.complete(bytes(RESULT));
-                }));
+                "tools/call", ScriptedEngine.STATELESS, NOTE_THEN_RESULT));
         try (RawHttp answer = endpoint.post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}")) {
             assertEquals(200, answer.status());
             assertEquals("text/event-stream;charset=utf-8", answer.header("Content-Type").replace(" ", "").toLowerCase());
@@ -115,10 +114,7 @@ class PostAnswerTest {
         endpoint.start();
         ScriptedEngine.Session created = endpoint.engine.open("s-new", CallerIdentity.ANONYMOUS);
         endpoint.engine.script = (message, inbound) -> new Receipt.Pending(created,
-                new ScriptedEngine.Scripted("initialize", ScriptedEngine.SESSION, sink -> {
-                    sink.send(bytes(NOTE));
-                    sink.complete(bytes(RESULT));
-                }));
+                new ScriptedEngine.Scripted("initialize", ScriptedEngine.SESSION, NOTE_THEN_RESULT));
         try (RawHttp answer = endpoint.post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}")) {
             assertEquals(200, answer.status());
             assertEquals("s-new", answer.header("Mcp-Session-Id"));
