@@ -45,9 +45,9 @@ import org.slf4j.LoggerFactory;
  * much as the whole of a trivial call. Jetty reads a connection's requests on the selecting thread
  * and lets its requests run there only when the connection says its work never blocks, and Felix
  * HTTP's connector cannot be told so. So this takes its place: given Felix's Jetty server (as a
- * {@link ConnectorFactory}), it stops Felix's plain HTTP connector and listens on the same address
- * and port, with Felix's HTTP configuration, through connections that are read on the selecting
- * thread. Each request is then routed as it arrives: a POST to an MCP endpoint, without credentials
+ * {@link ConnectorFactory}), it stops Felix's plain HTTP connector (or, as the second factory, its HTTPS
+ * one) and listens on the same address and port, with Felix's HTTP (and TLS) configuration, through
+ * connections that are read on the selecting thread. Each request is then routed as it arrives: a POST to an MCP endpoint, without credentials
  * or with one that every authenticator checks without waiting, runs on that thread, marked as a
  * {@link LaneThread}, where the endpoint
  * serves only what waits on nothing and hands the rest to its call pool ({@link CallPool}) or, for a
