@@ -313,6 +313,57 @@ class HttpsIT {
         }
     }
 
+    /**
+     * Over HTTPS, as over plain HTTP, a 2026-07-28 client that closes its connection while nothing is written on it
+     * is noticed at once, whether it says so first (TLS's {@code close_notify}, as the JDK's socket sends it) or only
+     * closes the TCP connection: with room for one listener, a second client listens as soon as the first has gone,
+     * not at the quiet stream's next keep-alive (20 s). The close is read through the TLS layer; a {@code close_notify}
+     * is bytes on the socket, not its end.
+     */
+    @Test
+    void overHttpsAClientThatClosesAQuietStreamIsNoticedAtOnce() throws Exception {
+        try (QuiverServer server = QuiverServer.start("https-close", "core,http,tools-default", home -> {
+            https(false).prepare(home);
+            Files.writeString(home.resolve("etc").resolve("io.quiver.core.cfg"), "maxListeners = 1\n");
+        })) {
+            assertEquals(1, server.logLines("(HTTPS) are served on the thread that reads them"), server.log());
+            URI uri = URI.create(server.url());
+            for (boolean closeNotify : new boolean[] {true, false}) {
+                Socket tcp = new Socket(uri.getHost(), uri.getPort());
+                try (Probe.Raw first = listenOver(tcp, server.url())) {
+                    assertEquals(200, first.status(), "the first listener gets the room");
+                    try (Probe.Raw second = listenOver(new Socket(uri.getHost(), uri.getPort()), server.url())) {
+                        assertEquals(503, second.status(), "no room for a second one while the first listens");
+                    }
+                    Thread.sleep(300); // listening for a while: nothing is written to it meanwhile
+                    if (!closeNotify) {
+                        tcp.close(); // under the TLS socket: no close_notify, the TCP connection ends
+                    }
+                }
+                long closed = System.nanoTime();
+                int status = -1;
+                while (status != 200 && System.nanoTime() - closed < 5_000_000_000L) {
+                    try (Probe.Raw next = listenOver(new Socket(uri.getHost(), uri.getPort()), server.url())) {
+                        status = next.status();
+                    }
+                    if (status != 200) {
+                        Thread.sleep(50);
+                    }
+                }
+                assertEquals(200, status, (closeNotify ? "with" : "without") + " close_notify: a new listener got the "
+                        + "room within 5 s of the first one closing\n" + server.log());
+            }
+            assertEquals(0, server.logLines("ERROR"), server.log());
+        }
+    }
+
+    /** A 2026-07-28 listen stream for tool changes over TLS on {@code tcp}; its status line is read by the caller. */
+    private static Probe.Raw listenOver(Socket tcp, String url) throws Exception {
+        Socket tls = trusting.getSocketFactory().createSocket(tcp, tcp.getInetAddress().getHostAddress(), tcp.getPort(), true);
+        return new Probe.Raw(tls).send(Probe.statelessPost(url, "subscriptions/listen", null,
+                Map.of("notifications", Map.of("toolsListChanged", true))));
+    }
+
     /** The first text block of a 2026-07-28 call's JSON answer. */
     private static String statelessCall(HttpClient http, String url, String tool, Map<String, Object> arguments)
             throws Exception {

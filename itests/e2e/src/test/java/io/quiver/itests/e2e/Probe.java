@@ -100,8 +100,12 @@ final class Probe {
         final InputStream in;
 
         Raw(String url) throws IOException {
-            URI uri = URI.create(url);
-            socket = new Socket(uri.getHost(), uri.getPort());
+            this(new Socket(URI.create(url).getHost(), URI.create(url).getPort()));
+        }
+
+        /** Over a socket already connected (a TLS one, say). */
+        Raw(Socket socket) throws IOException {
+            this.socket = socket;
             socket.setSoTimeout(30_000);
             out = socket.getOutputStream();
             in = socket.getInputStream();

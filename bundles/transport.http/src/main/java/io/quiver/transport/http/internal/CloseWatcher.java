@@ -35,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * which: the end of the stream (or a reset) means the client is gone, and the watch's task runs on the
  * executor; bytes mean the client sent its next request already, and they go back to the connection
  * ({@link Watch#stop()} waits for that, so they are there before the connection reads again). Either
- * way the watch is over.
+ * way the watch is over. Behind TLS the read goes through the TLS layer ({@link Reader}): a client that
+ * closes sends its {@code close_notify} first, which is read as the end, and records that carry no
+ * data (a key update) leave the connection watched.
  */
 final class CloseWatcher implements AutoCloseable {
 
@@ -78,7 +80,15 @@ final class CloseWatcher implements AutoCloseable {
      * runs on the executor) or sends more (then {@code more} takes the bytes, on the watcher's thread).
      */
     Watch watch(SocketChannel channel, Consumer<ByteBuffer> more, Runnable gone) {
-        Watch watch = new Watch(channel, more, gone);
+        return watch(channel, Reader.of(channel), more, gone);
+    }
+
+    /**
+     * Watches {@code channel} as {@link #watch(SocketChannel, Consumer, Runnable)} does, reading what it
+     * brings through {@code reader} (the TLS layer above the channel, say).
+     */
+    Watch watch(SocketChannel channel, Reader reader, Consumer<ByteBuffer> more, Runnable gone) {
+        Watch watch = new Watch(channel, reader, more, gone);
         added.add(watch);
         if (idle.get() && idle.compareAndSet(true, false)) {
             selector.wakeup();
@@ -133,6 +143,30 @@ final class CloseWatcher implements AutoCloseable {
         }
     }
 
+    /** How a watched connection is read once its channel is readable. */
+    @FunctionalInterface
+    interface Reader {
+        /**
+         * Reads what the connection has into {@code buffer} (empty, in any state): the bytes read are between
+         * its position and its limit on return.
+         *
+         * @return the number of bytes read, 0 for none yet, -1 at the end of the stream
+         */
+        int read(ByteBuffer buffer) throws IOException;
+
+        /** The channel itself. */
+        static Reader of(SocketChannel channel) {
+            return buffer -> {
+                buffer.clear();
+                try {
+                    return channel.read(buffer);
+                } finally {
+                    buffer.flip();
+                }
+            };
+        }
+    }
+
     /**
      * One pending request's connection, watched. A watch that is over lets go of its tasks at once (it
      * may wait in the queue for a while, and what its tasks hold, the request and its exchange, would
@@ -140,14 +174,16 @@ final class CloseWatcher implements AutoCloseable {
      */
     final class Watch {
         private final SocketChannel channel;
+        private final Reader reader;
         private Consumer<ByteBuffer> more;
         private Runnable gone;
         private final long since = System.nanoTime();
         private SelectionKey key;
         private boolean over;
 
-        private Watch(SocketChannel channel, Consumer<ByteBuffer> more, Runnable gone) {
+        private Watch(SocketChannel channel, Reader reader, Consumer<ByteBuffer> more, Runnable gone) {
             this.channel = channel;
+            this.reader = reader;
             this.more = more;
             this.gone = gone;
         }
@@ -190,12 +226,11 @@ final class CloseWatcher implements AutoCloseable {
             if (over) {
                 return;
             }
-            buffer.clear();
             int read;
             try {
-                read = channel.read(buffer);
-            } catch (IOException e) {
-                read = -1; // reset by the client
+                read = reader.read(buffer);
+            } catch (IOException | RuntimeException e) {
+                read = -1; // reset by the client, or TLS records that do not decrypt: the connection is over
             }
             if (read == 0) {
                 return;
@@ -205,7 +240,6 @@ final class CloseWatcher implements AutoCloseable {
             end();
             if (read > 0) {
                 LOG.debug("{} sent more while its request was pending: {} bytes handed back", channel, read);
-                buffer.flip();
                 more.accept(buffer);
             } else {
                 LOG.debug("{} closed while its request was pending", channel);

@@ -19,6 +19,7 @@ import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.ManagedSelector;
 import org.eclipse.jetty.io.SocketChannelEndPoint;
+import org.eclipse.jetty.io.ssl.SslConnection;
 import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpChannel;
@@ -31,6 +32,7 @@ import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.server.handler.ContextHandler;
 import org.eclipse.jetty.server.internal.HttpChannelState;
 import org.eclipse.jetty.server.internal.HttpConnection;
+import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.Scheduler;
@@ -390,11 +392,28 @@ final class SelectorLane implements ConnectorFactory {
          * Watches this connection while its request is pending, until the request completes: if the client
          * closes it meanwhile, {@code gone} runs (on Jetty's pool) and the connection closes. Call it on the
          * request's thread once its body has been read, before anything can complete it. Not watched: a
-         * body not all read, a client that sent more already, a connector that is not running.
+         * body not all read, a client that sent more already, a connector that is not running. Behind TLS the
+         * socket is watched and read through the TLS layer, which decrypts what came (a {@code close_notify}
+         * reads as the end; application data is handed back as in plain HTTP).
          */
         void watchClose(Request request, Runnable gone) {
             CloseWatcher watcher = ((LaneConnector) getConnector()).closeWatcher;
-            if (watcher == null || !isRequestBufferEmpty() || !(getEndPoint() instanceof SocketChannelEndPoint socket)) {
+            if (watcher == null || !isRequestBufferEmpty()) {
+                return;
+            }
+            EndPoint endPoint = getEndPoint();
+            SocketChannelEndPoint socket;
+            CloseWatcher.Reader reader;
+            if (endPoint instanceof SocketChannelEndPoint plain) {
+                socket = plain;
+                reader = CloseWatcher.Reader.of(plain.getChannel());
+            } else if (endPoint instanceof SslConnection.SslEndPoint tls && tls.unwrap() instanceof SocketChannelEndPoint under) {
+                socket = under;
+                reader = buffer -> {
+                    BufferUtil.clear(buffer);
+                    return tls.fill(buffer); // under the TLS layer's lock, as its own reads
+                };
+            } else {
                 return;
             }
             HttpParser parser = getParser();
@@ -409,7 +428,7 @@ final class SelectorLane implements ConnectorFactory {
             if (!parser.isComplete()) {
                 return;
             }
-            CloseWatcher.Watch started = watcher.watch(socket.getChannel(), this::onUpgradeTo, () -> {
+            CloseWatcher.Watch started = watcher.watch(socket.getChannel(), reader, this::onUpgradeTo, () -> {
                 try {
                     gone.run();
                 } finally {

@@ -123,4 +123,40 @@ class CloseWatcherTest {
             assertEquals(0, calls.get(), "the stopped watches did nothing");
         }
     }
+
+    /**
+     * A reader that has nothing to hand over yet (a layer above the socket, TLS say, that took a record carrying no
+     * data) leaves the connection watched: its close is still noticed, and nothing was handed back.
+     */
+    @Test
+    void aReadOfNothingKeepsWatching() throws Exception {
+        try (Pair pair = connect()) {
+            AtomicInteger reads = new AtomicInteger();
+            CloseWatcher.Reader channel = CloseWatcher.Reader.of(pair.accepted());
+            CloseWatcher.Reader swallowing = buffer -> {
+                int read = channel.read(buffer);
+                if (read > 0) {
+                    reads.incrementAndGet();
+                    buffer.position(buffer.limit()); // taken by the layer: nothing for the connection
+                    return 0;
+                }
+                return read;
+            };
+            AtomicInteger more = new AtomicInteger();
+            CountDownLatch gone = new CountDownLatch(1);
+            watcher.watch(pair.accepted(), swallowing, b -> more.incrementAndGet(), gone::countDown);
+            Thread.sleep(CloseWatcher.DELAY_MS * 2);
+            OutputStream out = pair.client().getOutputStream();
+            out.write(new byte[] {21, 3, 3, 0, 2, 1, 0}); // an alert record's shape
+            out.flush();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (reads.get() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(1, reads.get(), "the bytes were read");
+            pair.client().close();
+            assertTrue(gone.await(5, TimeUnit.SECONDS), "the close after them was noticed");
+            assertEquals(0, more.get(), "nothing was handed back");
+        }
+    }
 }
