@@ -154,7 +154,7 @@ final class McpServlet extends HttpServlet {
             }
             resp.setHeader("Connection", "close");
             if (req.isAsyncStarted()) {
-                finish(req.getAsyncContext(), HttpServletResponse.SC_INTERNAL_SERVER_ERROR, TransportErrors.INTERNAL_ERROR,
+                finish(GuardedAsync.guard(req.getAsyncContext()), HttpServletResponse.SC_INTERNAL_SERVER_ERROR, TransportErrors.INTERNAL_ERROR,
                         "Internal error", true);
             } else {
                 fail(resp, HttpServletResponse.SC_INTERNAL_SERVER_ERROR, TransportErrors.INTERNAL_ERROR, "Internal error");
@@ -280,7 +280,7 @@ final class McpServlet extends HttpServlet {
             received(req, resp, null, arrived, caller);
             return;
         }
-        AsyncContext async = req.startAsync();
+        AsyncContext async = GuardedAsync.start(req);
         async.setTimeout(0);
         LaneThread.Route route = LaneThread.route(); // what the request teaches its connection, once it arrived
         BodyReader.read(req.getInputStream(), c.maxBodyBytes(), c.maxDrainBytes(), declared, c.bodyTimeoutMs(), timer,
@@ -428,11 +428,11 @@ final class McpServlet extends HttpServlet {
                     LOG.debug("The client left before its answer was written: {}", e.toString());
                 }
             } else {
-                send(started != null ? started : req.startAsync(), status, rejected.body()); // without blocking on the lane
+                send(started != null ? started : GuardedAsync.start(req), status, rejected.body()); // without blocking on the lane
             }
             return;
         }
-        AsyncContext async = started != null ? started : req.startAsync();
+        AsyncContext async = started != null ? started : GuardedAsync.start(req);
         async.setTimeout(0);
         Receipt.Pending pending = (Receipt.Pending) receipt;
         String method = pending.exchange().method();
@@ -654,7 +654,7 @@ final class McpServlet extends HttpServlet {
      */
     private void hop(HttpServletRequest req, AsyncContext started, Executor pool, Consumer<AsyncContext> rest,
             Runnable dropped) {
-        AsyncContext async = started != null ? started : req.startAsync();
+        AsyncContext async = started != null ? started : GuardedAsync.start(req);
         async.setTimeout(0);
         boolean taken = LaneThread.execute(pool, () -> {
             try {
@@ -921,7 +921,7 @@ final class McpServlet extends HttpServlet {
 
     private AsyncContext openSse(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         Connection.prepare(resp);
-        AsyncContext async = req.startAsync();
+        AsyncContext async = GuardedAsync.start(req);
         async.setTimeout(0);
         resp.flushBuffer();
         return async;
@@ -989,7 +989,7 @@ final class McpServlet extends HttpServlet {
             throws IOException {
         resp.setHeader("Connection", "close");
         if (LaneThread.here()) {
-            HttpErrors.sendWithoutBlocking(req.startAsync(), status, engine.errorResponse(code, message));
+            HttpErrors.sendWithoutBlocking(GuardedAsync.start(req), status, engine.errorResponse(code, message));
             return;
         }
         fail(resp, status, code, message);
