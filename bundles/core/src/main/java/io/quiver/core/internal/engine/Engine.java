@@ -628,7 +628,7 @@ public final class Engine implements AutoCloseable {
                 dispatch(() -> run(scope, NOTHING));
                 return;
             }
-            shares.admit(tool, new ToolShares.Waiter() {
+            ToolShares.Waiter waiter = new ToolShares.Waiter() {
                 @Override
                 public void start() {
                     // the share is given back before the answer goes out: the client's next call finds it free
@@ -652,6 +652,17 @@ public final class Engine implements AutoCloseable {
                         return;
                     }
                     respond(scope, answer);
+                }
+            };
+            shares.admit(tool, waiter);
+            // cancelled while it waits for its turn: out of the queue at once, recorded, and its stream ends now
+            scope.onCancel(() -> {
+                if (shares.withdraw(tool, waiter)) {
+                    try {
+                        workers.requests().execute(() -> run(scope, NOTHING));
+                    } catch (RejectedExecutionException e) {
+                        run(scope, NOTHING);
+                    }
                 }
             });
         }
@@ -692,6 +703,14 @@ public final class Engine implements AutoCloseable {
         private void run(RequestScope scope, Runnable handled) {
             if (scope.isCancelled() && !"initialize".equals(request.method())) {
                 handled.run();
+                MethodHandler<?> handler = era.handler(request.method());
+                if (handler != null && scope.stopped() == null) {
+                    try {
+                        handler.cancelledBeforeRun(scope, request.params()); // a tool call is recorded as cancelled
+                    } catch (RuntimeException e) {
+                        LOG.warn("A request cancelled before it ran could not be recorded ({})", request.method(), e);
+                    }
+                }
                 answer(null);
                 return;
             }

@@ -36,6 +36,11 @@ final class ToolsCallHandler implements MethodHandler<Result> {
     }
 
     @Override
+    public void cancelledBeforeRun(RequestScope scope, ObjectNode params) {
+        pipeline.cancelledBeforeRun(scope, params.path("name").asString(""));
+    }
+
+    @Override
     public Result busy(RequestScope scope, ObjectNode params, String reason) {
         return pipeline.busy(scope, params.path("name").asString(""), reason);
     }

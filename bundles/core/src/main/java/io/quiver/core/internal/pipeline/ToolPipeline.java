@@ -128,6 +128,16 @@ public final class ToolPipeline {
     }
 
     /**
+     * Records a call cancelled before it ran (while it waited for its tool's share): it ends cancelled, and
+     * nothing of it ran. It gets no answer.
+     */
+    public void cancelledBeforeRun(RequestScope scope, String name) {
+        Call call = new Call(scope, name, scope.params().get("arguments") instanceof ObjectNode sent ? sent : null);
+        call.end(CallEvent.Ending.CANCELLED, "cancelled while it waited for its turn");
+        record.over(call);
+    }
+
+    /**
      * Runs one call through the stages. An unknown or hidden tool is a protocol error; everything after
      * that is a result. A session client is asked for input; a 2026-07-28 client gets
      * {@code input_required} and retries.

@@ -90,6 +90,20 @@ public final class ToolShares {
         }
     }
 
+    /**
+     * Takes a call out of its tool's queue (cancelled while it waited): true when it was waiting there, and then
+     * it never starts; false when it started already (or was never queued).
+     */
+    public boolean withdraw(String tool, Waiter call) {
+        Gate gate = gates.get(tool);
+        if (gate == null) {
+            return false;
+        }
+        synchronized (gate) {
+            return gate.waiting.remove(call);
+        }
+    }
+
     /** Calls of a tool running now. */
     public int running(String tool) {
         Gate gate = gates.get(tool);

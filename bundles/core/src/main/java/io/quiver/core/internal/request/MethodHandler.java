@@ -38,6 +38,13 @@ public interface MethodHandler<R extends Result> {
         return false;
     }
 
+    /**
+     * The request was cancelled before it ran (while it waited for its share, say): it gets no answer, and a
+     * handler whose requests are recorded records it here.
+     */
+    default void cancelledBeforeRun(RequestScope scope, ObjectNode params) {
+    }
+
     /** The answer when that share and its queue are full. */
     default Result busy(RequestScope scope, ObjectNode params, String reason) {
         throw new McpException(ErrorCodes.SERVER_UNAVAILABLE, reason);

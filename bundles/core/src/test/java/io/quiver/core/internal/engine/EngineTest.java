@@ -12,6 +12,7 @@ import io.quiver.api.Outcome;
 import io.quiver.api.ProtocolError;
 import io.quiver.api.Tool;
 import io.quiver.api.ToolResult;
+import io.quiver.api.call.CallEvent;
 import io.quiver.api.content.AudioContent;
 import io.quiver.api.content.ResourceLink;
 import io.quiver.api.content.TextContent;
@@ -420,6 +421,70 @@ class EngineTest {
         assertEquals("slow done", text(first));
         assertEquals("slow done", text(second));
         assertEquals(1, most.get(), "never more than the tool's limit at once");
+    }
+
+    /**
+     * A call cancelled while it waits for its tool's turn leaves the queue at once: it ends unanswered before the
+     * running call does (its stream need not wait for a turn it will not take), listeners hear it ended cancelled
+     * (the audit trail's line), it never runs, and the next call takes the free place in the queue.
+     */
+    @Test
+    void aCallCancelledWhileItWaitsForItsTurnLeavesTheQueueAtOnceAndIsRecorded() throws Exception {
+        List<CallEvent> events = new CopyOnWriteArrayList<>();
+        extensions.addListener(events::add);
+        engine.reconfigure(TypedConfig.of(EngineConfig.class, Map.of("maxQueuedPerTool", 1)));
+        limits.put(new ToolLimits("slow", 5_000, 1, 0));
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger runs = new AtomicInteger();
+        register("slow", 0, call -> {
+            runs.incrementAndGet();
+            started.countDown();
+            release.await(5, TimeUnit.SECONDS);
+            return Outcome.text("slow done");
+        });
+        Recorder running = request(sessionId, callTool(2, "slow", "{}"));
+        assertTrue(started.await(5, TimeUnit.SECONDS));
+        Recorder waiting = request(sessionId, callTool(3, "slow", "{}"));
+        assertFalse(waiting.done.isDone(), "it waits for the running call");
+        engine.receive(bytes("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":3}}"),
+                inbound(sessionId));
+        assertNull(waiting.done.get(5, TimeUnit.SECONDS).orElse(null), "ended, unanswered, while the other still runs");
+        assertFalse(running.done.isDone());
+        assertEquals(1, events.size(), events.toString());
+        assertEquals("slow", events.get(0).tool());
+        assertEquals(CallEvent.Ending.CANCELLED, events.get(0).ending());
+        Recorder next = request(sessionId, callTool(4, "slow", "{}"));
+        assertFalse(next.done.isDone(), "queued in the place the cancelled call left, not refused as busy");
+        release.countDown();
+        assertEquals("slow done", text(running));
+        assertEquals("slow done", text(next), "the queue's place was free for it");
+        assertEquals(2, runs.get(), "the cancelled call never ran");
+        assertEquals(3, events.size(), events.toString());
+    }
+
+    /**
+     * A header that names no revision date ({@code latest}) is an unsupported version, however its text sorts; a
+     * message naming 2026-07-28 without params for its {@code _meta} (a response: that revision sends clients no
+     * requests) is an invalid request, not an "unsupported" 2026-07-28.
+     */
+    @Test
+    void aVersionThatIsNoDateIsUnsupportedAndAStatelessResponseIsInvalid() {
+        for (String version : List.of("latest", "DRAFT-2026-v1", "9")) {
+            Receipt receipt = engine.receive(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+                    + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}"),
+                    new Inbound(null, version, CallerIdentity.ANONYMOUS));
+            Receipt.Rejected rejected = assertInstanceOf(Receipt.Rejected.class, receipt, version);
+            assertEquals(Receipt.Reason.UNSUPPORTED_VERSION, rejected.reason(), version);
+            assertTrue(new String(rejected.body(), StandardCharsets.UTF_8).contains("unsupported protocol version " + version),
+                    new String(rejected.body(), StandardCharsets.UTF_8));
+        }
+        Receipt response = engine.receive(bytes("{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}"),
+                new Inbound(null, "2026-07-28", CallerIdentity.ANONYMOUS));
+        Receipt.Rejected rejected = assertInstanceOf(Receipt.Rejected.class, response);
+        assertEquals(Receipt.Reason.INVALID_REQUEST, rejected.reason());
+        String body = new String(rejected.body(), StandardCharsets.UTF_8);
+        assertTrue(body.contains("nothing to respond to") && !body.contains("unsupported"), body);
     }
 
     @Test
