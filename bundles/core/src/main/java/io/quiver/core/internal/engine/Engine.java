@@ -14,6 +14,7 @@ import io.quiver.core.internal.era.SessionEra;
 import io.quiver.core.internal.era.StatelessEra;
 import io.quiver.core.internal.exec.Workers;
 import io.quiver.core.internal.messages.ListenEnded;
+import io.quiver.core.internal.messages.Meta;
 import io.quiver.core.internal.messages.ProtocolVersions;
 import io.quiver.core.internal.messages.Result;
 import io.quiver.core.internal.messages.StreamOpen;
@@ -189,6 +190,12 @@ public final class Engine implements AutoCloseable {
         ObjectNode params = message.params();
         if (params != null && StatelessEra.claims(params, inbound)) {
             return receiveStateless(message, params, inbound);
+        }
+        if (ProtocolVersions.atLeast(inbound.protocolVersion(), ProtocolVersions.STATELESS)) {
+            // the header names the stateless era, yet there are no params to carry its _meta
+            return reject(Reason.INVALID_REQUEST, id, ErrorCodes.INVALID_REQUEST, "Invalid Request: a "
+                    + inbound.protocolVersion() + " message is a request or a notification whose params carry "
+                    + Meta.VERSION + " (that revision sends clients no requests: there is nothing to respond to)");
         }
         Receipt unsupported = unsupportedVersion(inbound, id);
         if (unsupported != null) {

@@ -36,8 +36,26 @@ public final class ProtocolVersions {
     /** The one revision with JSON-RPC batches: 2025-03-26 added them, 2025-06-18 removed them. */
     public static final String BATCHES = "2025-03-26";
 
-    /** Whether {@code version} is {@code minimum} or newer (revisions are dates, so text order is time order). */
+    /**
+     * Whether {@code version} names a revision, {@code minimum} or newer: revisions are dates ({@code YYYY-MM-DD}),
+     * so text order is time order. Anything else ({@code latest}, {@code DRAFT-...}, {@code 2026-7-28}) is no
+     * revision at all, however its text sorts.
+     */
     public static boolean atLeast(String version, String minimum) {
-        return version != null && version.compareTo(minimum) >= 0;
+        return isRevision(version) && version.compareTo(minimum) >= 0;
+    }
+
+    /** Whether {@code text} has the shape of a revision: {@code YYYY-MM-DD}, digits and two dashes. */
+    static boolean isRevision(String text) {
+        if (text == null || text.length() != 10) {
+            return false;
+        }
+        for (int i = 0; i < 10; i++) {
+            char c = text.charAt(i);
+            if (i == 4 || i == 7 ? c != '-' : c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -30,4 +30,14 @@ class ProtocolVersionsTest {
         assertFalse(ProtocolVersions.atLeast("2025-03-26", "2025-06-18"));
         assertFalse(ProtocolVersions.atLeast(null, "2025-06-18"));
     }
+
+    /** Only text shaped like a revision date is newer or older: "latest" is no revision newer than all. */
+    @Test
+    void textThatIsNoRevisionDateIsNeverNewer() {
+        assertTrue(ProtocolVersions.atLeast("2027-01-15", ProtocolVersions.STATELESS), "a later revision");
+        for (String notARevision : new String[] {"latest", "DRAFT-2026-v1", "9", "2026-7-28", "2026-07-28x",
+                "2026/07/28", "20260-7-28", ""}) {
+            assertFalse(ProtocolVersions.atLeast(notARevision, ProtocolVersions.STATELESS), notARevision);
+        }
+    }
 }
