@@ -20,14 +20,25 @@ public final class ParamHeaders {
     private ParamHeaders() {
     }
 
+    /**
+     * Checks every annotated argument, also inside objects: an annotation is reachable from the schema's root
+     * through {@code properties} alone, and its value is the one at that path of the arguments (none there: no
+     * header is asked for).
+     */
     static void check(JsonNode inputSchema, JsonNode arguments, Peer peer) {
+        if (arguments == null || !arguments.isObject()) {
+            return;
+        }
         for (Map.Entry<String, JsonNode> property : inputSchema.path("properties").properties()) {
-            JsonNode header = property.getValue().get("x-mcp-header");
-            if (header == null || !header.isString()) {
-                continue;
-            }
             JsonNode value = arguments.get(property.getKey());
             if (value == null || value.isNull()) {
+                continue;
+            }
+            JsonNode header = property.getValue().get("x-mcp-header");
+            if (header == null || !header.isString()) {
+                if (value.isObject() && property.getValue().has("properties")) {
+                    check(property.getValue(), value, peer); // a nested object's own annotated properties
+                }
                 continue;
             }
             String name = "Mcp-Param-" + header.stringValue();
@@ -62,10 +73,17 @@ public final class ParamHeaders {
 
     /**
      * A header value with surrounding whitespace trimmed and the {@code =?base64?…?=} form decoded;
-     * {@code null} when that form holds invalid base64 or UTF-8.
+     * {@code null} when that form holds invalid base64 or UTF-8, or when a value not in that form holds
+     * anything but visible ASCII and spaces (a client must send any other text in base64).
      */
     public static String decode(String header) {
         String value = header.strip();
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < 0x20 && c != '\t' || c > 0x7e) {
+                return null;
+            }
+        }
         if (value.length() >= 11 && value.startsWith("=?base64?") && value.endsWith("?=")) {
             String payload = value.substring(9, value.length() - 2);
             if (!payload.matches("(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")) {

@@ -10,6 +10,7 @@ import io.quiver.api.Outcome;
 import io.quiver.api.call.CallEvent;
 import io.quiver.core.internal.messages.CallToolResult;
 import io.quiver.core.internal.rpc.McpException;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +49,45 @@ class ValidateTest {
                 Stages.args("{\"n\":1,\"region\":\"eu\"}"));
         new Resolve(stages.catalog).resolve(agreeing);
         assertNull(validate.validate(agreeing));
+    }
+
+    /**
+     * An annotation inside an object (reachable through {@code properties} alone, as 2026-07-28 allows) is checked
+     * as one at the top: missing or different, the call is refused; the header of a value that is not there is
+     * not asked for.
+     */
+    @Test
+    void aParamHeaderOfANestedArgumentIsCheckedToo() {
+        Stages nested = new Stages().listening().tool("n", call -> Outcome.text("ran"), "{\"type\":\"object\","
+                + "\"properties\":{\"loc\":{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\","
+                + "\"x-mcp-header\":\"Region\"}}}}}");
+        String args = "{\"loc\":{\"region\":\"eu\"}}";
+        for (Map<String, String> headers : List.of(Map.<String, String>of(), Map.of("mcp-param-region", "us-east"))) {
+            Call call = new Call(nested.scope(CallerIdentity.ANONYMOUS, headers), "n", Stages.args(args));
+            new Resolve(nested.catalog).resolve(call);
+            McpException e = assertThrows(McpException.class, () -> validate.validate(call), headers.toString());
+            assertTrue(e.getMessage().contains("Mcp-Param-Region"), e.getMessage());
+        }
+        Call agreeing = new Call(nested.scope(CallerIdentity.ANONYMOUS, Map.of("mcp-param-region", "eu")), "n",
+                Stages.args(args));
+        new Resolve(nested.catalog).resolve(agreeing);
+        assertNull(validate.validate(agreeing));
+        Call without = new Call(nested.scope(CallerIdentity.ANONYMOUS, Map.of()), "n", Stages.args("{\"loc\":{}}"));
+        new Resolve(nested.catalog).resolve(without);
+        assertNull(validate.validate(without), "no value at the path: no header asked for");
+    }
+
+    /** A header value that is not base64 must be visible ASCII: raw non-ASCII text is refused, its base64 form taken. */
+    @Test
+    void aParamHeaderWithRawNonAsciiTextIsRefused() {
+        Call raw = new Call(stages.scope(CallerIdentity.ANONYMOUS, Map.of("mcp-param-region", "\u00e9")), "t",
+                Stages.args("{\"n\":1,\"region\":\"\u00e9\"}"));
+        new Resolve(stages.catalog).resolve(raw);
+        assertThrows(McpException.class, () -> validate.validate(raw));
+        Call encoded = new Call(stages.scope(CallerIdentity.ANONYMOUS, Map.of("mcp-param-region", "=?base64?w6k=?=")), "t",
+                Stages.args("{\"n\":1,\"region\":\"\u00e9\"}"));
+        new Resolve(stages.catalog).resolve(encoded);
+        assertNull(validate.validate(encoded));
     }
 
     @Test
