@@ -4,6 +4,7 @@ import io.quiver.core.internal.json.Json;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.exc.MismatchedInputException;
@@ -65,6 +66,10 @@ public final class JsonRpc {
             String key = end < 0 ? "" : message.substring(DUPLICATE.length(), end);
             return "Parse error: the key \"" + (key.length() > 64 ? key.substring(0, 64) + "..." : key)
                     + "\" appears twice in one object";
+        }
+        if (e instanceof StreamConstraintsException) {
+            // valid JSON perhaps, but past a reader's limit (nesting deeper than 500, say): the limit is what to fix
+            return "Parse error: the body exceeds a limit of the JSON reader (" + message + ")";
         }
         return "Parse error: the body is not valid JSON";
     }

@@ -3,6 +3,7 @@ package io.quiver.core.internal.rpc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quiver.core.internal.json.Json;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +30,16 @@ class JsonRpcTest {
         assertEquals(ErrorCodes.PARSE_ERROR, bad.code());
         assertNull(bad.id());
         assertEquals(ErrorCodes.PARSE_ERROR, bad("").code());
+    }
+
+    /** JSON nested past the reader's limit is a parse error that says which limit, not "not valid JSON". */
+    @Test
+    void nestingPastTheReadersLimitIsAParseErrorThatSaysSo() {
+        String deep = "[".repeat(1_000) + "]".repeat(1_000);
+        JsonRpc.Parsed.Bad bad = bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":" + deep + "}}");
+        assertEquals(ErrorCodes.PARSE_ERROR, bad.code());
+        assertTrue(bad.reason().startsWith("Parse error: the body exceeds a limit of the JSON reader (")
+                && bad.reason().contains("nesting depth"), bad.reason());
     }
 
     @Test
