@@ -873,6 +873,14 @@ final class McpServlet extends HttpServlet {
             }
         }
         StreamBudget.Ticket ticket = budget.lasting(sessionStreams, maxStreams, c.maxStreamsPerSession());
+        if (ticket == null && resumed == null) {
+            StandaloneStream held = standalone.get(session.id());
+            if (held != null && held.holdsStream()) {
+                // the session takes its own stream over (it believes it lost): the old one ends below, and its
+                // place comes back, so a server at its limit does not leave the session without notifications
+                ticket = budget.lastingInPlace(sessionStreams);
+            }
+        }
         if (ticket == null) {
             fail(resp, HttpServletResponse.SC_SERVICE_UNAVAILABLE, TransportErrors.SERVER_ERROR, streamsFull(c));
             return;

@@ -49,6 +49,11 @@ final class StandaloneStream {
         return created;
     }
 
+    /** Whether the session has a stream here now (a new GET then takes it over). */
+    synchronized boolean holdsStream() {
+        return stream != null;
+    }
+
     synchronized void close() {
         if (attachment != null) {
             try {

@@ -78,6 +78,15 @@ final class StreamBudget {
     }
 
     /**
+     * A place for a stream that takes over one of the same session's ({@code owner}), whatever the limits: the
+     * stream it replaces ends and gives its place back, so the count is back within them then.
+     */
+    Ticket lastingInPlace(SessionStreams owner) {
+        open.incrementAndGet();
+        return response(owner, 0, true, true);
+    }
+
+    /**
      * A place for a streamed response, or {@code null} when its session is at its limit; {@code force}
      * takes one regardless (a response that turns into a stream half-way cannot be refused any more).
      */

@@ -161,6 +161,32 @@ class SessionStreamTest {
         }
     }
 
+    /**
+     * At the server's limit a session can still take its own stream over (its client believes it lost, the old
+     * connection may be dead): the old one ends and the limit still holds for everyone else.
+     */
+    @Test
+    void aSessionTakesItsOwnStreamOverAtTheServersLimit() throws Exception {
+        endpoint.with("maxStreams", "1").start();
+        ScriptedEngine.Session session = endpoint.engine.open("s1", CallerIdentity.ANONYMOUS);
+        endpoint.engine.open("s2", CallerIdentity.ANONYMOUS);
+        try (RawHttp first = endpoint.get(streamOf("s1"))) {
+            first.nextEvent();
+            try (RawHttp second = endpoint.get(streamOf("s1"))) {
+                assertEquals(200, second.status(), "the session's own stream taken over at the limit");
+                assertEquals("id: g2-0\nretry: 3000\ndata: ", second.nextEvent());
+                assertNull(first.nextEvent(), "the stream before ends");
+                try (RawHttp other = endpoint.get(streamOf("s2"))) {
+                    assertRefused(other, 503, -32000,
+                            "Service Unavailable: too many open streams (at most 1, 32 per session); try again later");
+                }
+                session.nextAttached();
+                session.nextAttached().send(bytes(NOTE));
+                assertEquals("id: g2-1\nevent: message\ndata: " + NOTE, second.nextEvent());
+            }
+        }
+    }
+
     @Test
     void aDeletedSessionEndsItsStreamAndIsNotFoundAfterwards() throws Exception {
         endpoint.start();
