@@ -77,6 +77,9 @@ final class HttpConnection implements Connection {
     private volatile CompletableFuture<?> initializedSent;
     private Listener listener;
 
+    /** The longest message read from the server; longer ones fail their request (as over stdio). */
+    private final int maxMessageBytes;
+
     /** One request's exchange: its response, and the stream carrying it while one is open. */
     private static final class Exchange {
         volatile CompletableFuture<?> response;
@@ -85,6 +88,12 @@ final class HttpConnection implements Connection {
     }
 
     HttpConnection(ServerSpec spec, Duration connectTimeout, StderrTail tail) {
+        this(spec, connectTimeout, 16 << 20, tail);
+    }
+
+    /** @param maxMessageBytes the longest message (a JSON body, an event's data, one line of a stream) read */
+    HttpConnection(ServerSpec spec, Duration connectTimeout, int maxMessageBytes, StderrTail tail) {
+        this.maxMessageBytes = maxMessageBytes;
         this.spec = spec;
         this.connectTimeout = connectTimeout;
         this.tail = tail;
@@ -254,6 +263,7 @@ final class HttpConnection implements Connection {
         }
         if (status / 100 != 2) {
             String text = read(body);
+            text = text == null ? "(a body longer than maxMessageBytes)" : text;
             tail.add("[http] " + status + " " + text.substring(0, Math.min(200, text.length())));
             if (requestId != null) {
                 JsonNode parsed = parse(text);
@@ -273,7 +283,15 @@ final class HttpConnection implements Connection {
                 finish(stream, exchange);
             }
         } else if (type.startsWith("application/json")) {
-            JsonNode parsed = parse(read(body));
+            String text = read(body);
+            if (text == null) {
+                tail.add("[http] an answer longer than maxMessageBytes (" + maxMessageBytes + ")");
+                if (requestId != null) {
+                    fail(requestId, "the server's answer is longer than maxMessageBytes (" + maxMessageBytes + " bytes)");
+                }
+                return;
+            }
+            JsonNode parsed = parse(text);
             if (parsed instanceof ObjectNode object) {
                 listener.message(object, requestId);
             } else if (parsed != null && parsed.isArray()) {
@@ -300,6 +318,12 @@ final class HttpConnection implements Connection {
      * for as long as resuming brings events; otherwise the request fails (it is not sent again).
      */
     private void finish(Stream stream, Exchange exchange) {
+        if (stream.failure != null) {
+            if (!stream.answered && !exchange.abandoned && !closing && !ended.get()) {
+                fail(stream.requestId, stream.failure);
+            }
+            return;
+        }
         int fruitless = 0;
         while (!stream.answered && !exchange.abandoned && !closing && !ended.get() && !stateless
                 && stream.lastEventId != null && fruitless < MAX_FRUITLESS_RESUMES) {
@@ -341,6 +365,33 @@ final class HttpConnection implements Connection {
         }
     }
 
+    /**
+     * One line of a stream (ended by CR, LF or CRLF, as the SSE standard has it), null at its end.
+     *
+     * @throws TooLarge when the line is longer than {@code max} characters
+     */
+    private static String line(BufferedReader in, StringBuilder buffer, int max) throws IOException {
+        buffer.setLength(0);
+        int c;
+        while ((c = in.read()) >= 0) {
+            if (c == '\n') {
+                return buffer.toString();
+            }
+            if (c == '\r') {
+                in.mark(1);
+                if (in.read() != '\n') {
+                    in.reset();
+                }
+                return buffer.toString();
+            }
+            if (buffer.length() >= max) {
+                throw new TooLarge("a line of the server's stream is longer than maxMessageBytes (" + max + ")");
+            }
+            buffer.append((char) c);
+        }
+        return buffer.length() == 0 ? null : buffer.toString();
+    }
+
     /** The position in one SSE stream (across its resumptions) and whether it carried its response. */
     static final class Stream {
         final JsonNode requestId;
@@ -350,6 +401,8 @@ final class HttpConnection implements Connection {
         volatile int events;
         /** Read from a resumption (a GET for this request alone): done once answered. */
         volatile boolean resumed;
+        /** Why the stream was given up (a message longer than the limit), or null. */
+        volatile String failure;
 
         Stream(JsonNode requestId) {
             this.requestId = requestId;
@@ -377,6 +430,9 @@ final class HttpConnection implements Connection {
                         return; // 405: the server offers no such stream
                     }
                     events(response.body(), stream);
+                    if (stream.failure != null) {
+                        return; // a server that sends more than it may is not listened to again
+                    }
                     failures = 0;
                 } catch (IOException e) {
                     answered.countDown();
@@ -402,7 +458,10 @@ final class HttpConnection implements Connection {
     void events(InputStream body, Stream stream) {
         streams.add(body);
         try (BufferedReader in = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
-            read(in, stream, this::dispatch);
+            read(in, maxMessageBytes, stream, this::dispatch);
+        } catch (TooLarge e) {
+            stream.failure = e.getMessage();
+            tail.add("[http] " + e.getMessage());
         } catch (IOException e) {
             // the stream ended
         } finally {
@@ -415,13 +474,28 @@ final class HttpConnection implements Connection {
         void event(String data, Stream stream);
     }
 
-    /** Parses SSE lines into events (the line parsing of the SSE standard). */
-    static void read(BufferedReader in, Stream stream, Sink sink) throws IOException {
+    /** A line or an event's data longer than the limit: what was read of it is dropped, and the stream ends. */
+    static final class TooLarge extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        TooLarge(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Parses SSE lines into events (the line parsing of the SSE standard), neither a line nor an event's data
+     * longer than {@code max} characters.
+     *
+     * @throws TooLarge past that limit
+     */
+    static void read(BufferedReader in, int max, Stream stream, Sink sink) throws IOException {
         StringBuilder data = new StringBuilder();
+        StringBuilder buffer = new StringBuilder();
         boolean hasData = false;
         boolean any = false;
         String line;
-        while ((line = in.readLine()) != null) {
+        while ((line = line(in, buffer, max)) != null) {
             if (line.isEmpty()) {
                 if (any) {
                     stream.events++;
@@ -449,6 +523,9 @@ final class HttpConnection implements Connection {
             any = true;
             switch (field) {
                 case "data" -> {
+                    if (data.length() + 1L + value.length() > max) {
+                        throw new TooLarge("an event of the server's stream is longer than maxMessageBytes (" + max + ")");
+                    }
                     if (hasData) {
                         data.append('\n');
                     }
@@ -528,9 +605,11 @@ final class HttpConnection implements Connection {
         }
     }
 
-    private static String read(InputStream body) {
+    /** A JSON body, whole; null when it is longer than {@code maxMessageBytes} (what was read of it dropped). */
+    private String read(InputStream body) {
         try (body) {
-            return new String(body.readNBytes(1 << 20), StandardCharsets.UTF_8);
+            byte[] bytes = body.readNBytes(maxMessageBytes + 1);
+            return bytes.length > maxMessageBytes ? null : new String(bytes, StandardCharsets.UTF_8);
         } catch (IOException e) {
             return "";
         }

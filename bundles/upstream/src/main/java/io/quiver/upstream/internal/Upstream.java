@@ -386,7 +386,8 @@ final class Upstream {
             }
             Connection connection = switch (spec.kind()) {
                 case STDIO -> new StdioConnection(spec, workingDirectory, config.maxMessageBytes(), tail);
-                case HTTP -> new HttpConnection(spec, Duration.ofMillis(Math.min(config.startupTimeoutMs(), 10_000)), tail);
+                case HTTP -> new HttpConnection(spec, Duration.ofMillis(Math.min(config.startupTimeoutMs(), 10_000)),
+                        config.maxMessageBytes(), tail);
                 case SHARED -> new SharedConnection(context, spec);
             };
             g = new Generation(connection);

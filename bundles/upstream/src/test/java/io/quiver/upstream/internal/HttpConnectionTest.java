@@ -64,15 +64,70 @@ class HttpConnectionTest {
                 + "retry: soon\nid: with\0nul\ndata: {\"c\":3}\n"; // the last event never ends: dropped
         HttpConnection.Stream stream = new HttpConnection.Stream(null);
         List<String> data = new ArrayList<>();
-        HttpConnection.read(new BufferedReader(new StringReader(text)), stream, (d, s) -> data.add(d));
+        HttpConnection.read(new BufferedReader(new StringReader(text)), 1 << 20, stream, (d, s) -> data.add(d));
         assertEquals(List.of("{\"a\":\n1}", "{\"b\":2}"), data, "a priming event carries no message");
         assertEquals("e-2", stream.lastEventId, "an id with NUL is ignored");
         assertEquals(250, stream.retryMs, "a retry that is not digits is ignored");
         assertEquals(3, stream.events);
     }
 
+    /** Neither a line nor an event's data longer than the limit is read whole: the stream ends there. */
+    @Test
+    void aStreamsLinesAndEventsAreBoundedByTheLimit() {
+        HttpConnection.Stream stream = new HttpConnection.Stream(null);
+        List<String> data = new ArrayList<>();
+        String longLine = "data: " + "x".repeat(100) + "\n\n";
+        assertThrows(HttpConnection.TooLarge.class, () -> HttpConnection.read(new BufferedReader(new StringReader(
+                "data: {}\n\n" + longLine)), 64, stream, (d, s) -> data.add(d)));
+        String manyLines = "data: " + "y".repeat(40) + "\n" + "data: " + "y".repeat(40) + "\n\n";
+        assertThrows(HttpConnection.TooLarge.class, () -> HttpConnection.read(new BufferedReader(new StringReader(
+                manyLines)), 64, stream, (d, s) -> data.add(d)));
+        assertEquals(List.of("{}"), data, "what came before the long one was read");
+    }
+
+    /**
+     * A server that streams an event that never ends, or answers with JSON longer than {@code maxMessageBytes}, fails
+     * the request with that reason: nothing past the limit is held (an endless event filled the heap before).
+     */
+    @Test
+    void anAnswerLongerThanTheLimitFailsItsRequest() throws Exception {
+        start(new Handler() {
+            @Override
+            public void post(HttpExchange exchange, JsonNode message) throws IOException {
+                String tool = message.path("params").path("name").asString("");
+                if (tool.equals("endless")) {
+                    OutputStream out = sse(exchange);
+                    String line = "data: " + "x".repeat(1_000) + "\n";
+                    for (int i = 0; i < 1_000; i++) { // 1 MB of one event, against a limit of 16 KB
+                        try {
+                            event(out, line);
+                        } catch (IOException e) {
+                            return; // the client stopped reading
+                        }
+                    }
+                } else if (tool.equals("big")) {
+                    json(exchange, message, "{\"content\":[{\"type\":\"text\",\"text\":\"" + "z".repeat(40_000) + "\"}]}");
+                } else {
+                    handshake(exchange, message);
+                }
+            }
+        }, 16 << 10);
+        McpClient client = client();
+        initialize(client);
+        for (String tool : List.of("endless", "big")) {
+            ExecutionException failed = assertThrows(ExecutionException.class, () -> client.request("tools/call",
+                    FakeConnection.JSON.createObjectNode().put("name", tool)).answer().get(10, TimeUnit.SECONDS), tool);
+            assertTrue(String.valueOf(failed.getCause().getMessage()).contains("longer than maxMessageBytes"),
+                    tool + ": " + failed.getCause());
+        }
+    }
+
     /** The server: {@code handler} answers each POST by its JSON-RPC method. */
     private void start(Handler handler) throws IOException {
+        start(handler, 16 << 20);
+    }
+
+    private void start(Handler handler, int maxMessageBytes) throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setExecutor(Executors.newCachedThreadPool());
         server.createContext("/mcp", exchange -> {
@@ -102,7 +157,7 @@ class HttpConnectionTest {
         server.start();
         ServerSpec spec = new ServerSpec("test", ServerSpec.Kind.HTTP, null, List.of(), Map.of(), null,
                 URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/mcp"), Map.of("X-Custom", "yes"), Path.of("t"));
-        connection = new HttpConnection(spec, Duration.ofSeconds(5), new StderrTail(10));
+        connection = new HttpConnection(spec, Duration.ofSeconds(5), maxMessageBytes, new StderrTail(10));
     }
 
     private interface Handler {
