@@ -35,7 +35,15 @@ final class AttemptCall implements ToolCall {
         this.arguments = arguments;
         this.answers = Map.copyOf(answers);
         this.mapper = mapper;
-        this.context = new ToolContext(context, mapper);
+        this.context = new ToolContext(context, mapper, this);
+    }
+
+    /** Whether the attempt is over for the tool (it timed out): its context then says cancelled. */
+    private volatile boolean over;
+
+    /** The attempt timed out: the tool's context says cancelled from now on, so a tool that polls it stops. */
+    void over() {
+        over = true;
     }
 
     @Override
@@ -80,7 +88,7 @@ final class AttemptCall implements ToolCall {
     }
 
     /** The request context as the tool sees it: log data of the tool's own types is turned into JSON here. */
-    private record ToolContext(RequestContext delegate, JsonMapper mapper) implements RequestContext {
+    private record ToolContext(RequestContext delegate, JsonMapper mapper, AttemptCall attempt) implements RequestContext {
         @Override
         public String invocationId() {
             return delegate.invocationId();
@@ -113,7 +121,7 @@ final class AttemptCall implements ToolCall {
 
         @Override
         public boolean isCancelled() {
-            return delegate.isCancelled();
+            return attempt.over || delegate.isCancelled();
         }
 
         @Override

@@ -109,6 +109,7 @@ final class Execute {
         try (AutoCloseable hook = call.scope().onCancel(() -> future.cancel(true))) {
             return settled(call, future.get(timeout, TimeUnit.MILLISECONDS));
         } catch (TimeoutException e) {
+            attempt.over(); // a tool that polls isCancelled() rather than its interrupt stops too
             future.cancel(true);
             return timedOut(call, timeout);
         } catch (CancellationException e) {
@@ -132,6 +133,7 @@ final class Execute {
     private Outcome inline(Call call, AttemptCall attempt, long timeout) {
         Watch watch = new Watch(Thread.currentThread());
         Watchdog.Deadline deadline = watchdog.watch(timeout, () -> {
+            attempt.over(); // a tool that polls isCancelled() rather than its interrupt stops too
             if (watch.interrupt(Watch.TIMED_OUT)) {
                 watchdog.later(GRACE_MS, () -> takeOver(call, watch, timeout));
             }

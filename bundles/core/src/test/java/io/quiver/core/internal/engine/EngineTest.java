@@ -487,6 +487,31 @@ class EngineTest {
         assertTrue(body.contains("nothing to respond to") && !body.contains("unsupported"), body);
     }
 
+    /**
+     * A tool that watches its context rather than its interrupt (a file walk, say) is told at its timeout too:
+     * {@code isCancelled()} turns true when the call times out, so the tool stops instead of working on for
+     * nobody. (The API says so; before, only a client's cancellation set it.)
+     */
+    @Test
+    void aTimedOutToolSeesItsCallCancelled() throws Exception {
+        CountDownLatch stopped = new CountDownLatch(1);
+        register("poller", 0, call -> {
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (System.nanoTime() < until) {
+                if (call.context().isCancelled()) {
+                    stopped.countDown();
+                    return Outcome.text("stopped");
+                }
+                Thread.interrupted(); // deaf to interrupts: only the context can stop it
+                Thread.onSpinWait();
+            }
+            return Outcome.text("worked on");
+        });
+        JsonNode result = call(callTool(2, "poller", "{}")).response().path("result");
+        assertTrue(result.path("isError").asBoolean(), result.toString());
+        assertTrue(stopped.await(10, TimeUnit.SECONDS), "the tool saw its call cancelled at the timeout");
+    }
+
     @Test
     void byDefaultOneToolGetsItsShareOfTheToolThreads() throws Exception {
         engine.reconfigure(TypedConfig.of(EngineConfig.class, Map.of("maxConcurrentCalls", 4,
