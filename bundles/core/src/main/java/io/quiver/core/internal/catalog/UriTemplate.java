@@ -12,9 +12,6 @@ import java.util.regex.Pattern;
 /** RFC 6570 level-1 URI templates ({@code {var}} expressions), matched against concrete URIs. */
 public final class UriTemplate {
 
-    /** The steps (characters read) a match may take beyond 16 per character of the URI. */
-    static final long STEPS = 1_000_000;
-
     private static final Pattern EXPRESSION = Pattern.compile("\\{([A-Za-z0-9_.]+)}");
 
     private final String template;
@@ -55,12 +52,12 @@ public final class UriTemplate {
      * characters): the matcher gets a bounded number of steps, and a URI that needs more matches nothing.
      */
     public Map<String, String> match(String uri) {
-        Matcher m = pattern.matcher(new Bounded(uri, STEPS + 16L * uri.length()));
+        Matcher m = BoundedText.matcher(pattern, uri);
         try {
             if (!m.matches()) {
                 return null;
             }
-        } catch (Bounded.Exhausted e) {
+        } catch (BoundedText.Exhausted e) {
             return null;
         }
         Map<String, String> values = new LinkedHashMap<>();
@@ -68,48 +65,5 @@ public final class UriTemplate {
             values.put(names.get(i), URLDecoder.decode(m.group(i + 1), StandardCharsets.UTF_8));
         }
         return values;
-    }
-
-    /** A URI read by the matcher, each character read counted against a budget. */
-    private static final class Bounded implements CharSequence {
-        private final String text;
-        private long budget;
-
-        /** The budget spent: the match is given up. */
-        static final class Exhausted extends RuntimeException {
-            private static final long serialVersionUID = 1L;
-
-            Exhausted() {
-                super(null, null, false, false);
-            }
-        }
-
-        Bounded(String text, long budget) {
-            this.text = text;
-            this.budget = budget;
-        }
-
-        @Override
-        public char charAt(int index) {
-            if (--budget < 0) {
-                throw new Exhausted();
-            }
-            return text.charAt(index);
-        }
-
-        @Override
-        public int length() {
-            return text.length();
-        }
-
-        @Override
-        public CharSequence subSequence(int start, int end) {
-            return text.substring(start, end);
-        }
-
-        @Override
-        public String toString() {
-            return text;
-        }
     }
 }

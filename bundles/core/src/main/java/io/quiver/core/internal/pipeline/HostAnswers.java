@@ -3,10 +3,12 @@ package io.quiver.core.internal.pipeline;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 import io.quiver.api.call.HostChannel;
 import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
+import io.quiver.core.internal.catalog.BoundedRegularExpressions;
 import io.quiver.core.internal.json.Json;
 import java.util.List;
 import java.util.Optional;
@@ -35,7 +37,9 @@ final class HostAnswers {
      * would otherwise wait for.
      */
     private static final class Forms {
-        static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+        static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
+                b -> b.schemaRegistryConfig(SchemaRegistryConfig.builder()
+                        .regularExpressionFactory(BoundedRegularExpressions.INSTANCE).build()));
     }
 
     private final HostWait wait;

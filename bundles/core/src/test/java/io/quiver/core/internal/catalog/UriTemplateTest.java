@@ -25,7 +25,7 @@ class UriTemplateTest {
      * the second did not end.
      */
     @Test
-    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aUriMadeToBacktrackMatchesNothingInBoundedSteps() {
         UriTemplate dotted = new UriTemplate("docs://files/{name}.{ext}");
         assertNull(dotted.match("docs://files/" + "a.".repeat(80_000) + "/"));

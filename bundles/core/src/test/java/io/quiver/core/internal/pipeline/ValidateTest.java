@@ -90,6 +90,24 @@ class ValidateTest {
         assertNull(validate.validate(encoded));
     }
 
+    /**
+     * A schema's pattern is matched within a bounded number of steps: one that backtracks (a third party's upstream
+     * schema, say) refuses a value it cannot decide in that budget instead of holding the thread for minutes; an
+     * ordinary pattern works as before.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 60, unit = java.util.concurrent.TimeUnit.SECONDS,
+            threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void aPatternThatBacktracksIsDecidedInBoundedSteps() {
+        Stages patterned = new Stages().listening().tool("p", call -> Outcome.text("ran"), "{\"type\":\"object\","
+                + "\"properties\":{\"s\":{\"type\":\"string\",\"pattern\":\"^(.*a){12}x\"},"
+                + "\"w\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}}}");
+        CallToolResult refused = validate.validate(patterned.resolved("p", "{\"s\":\"" + "a".repeat(60) + "\"}"));
+        assertTrue(refused != null && refused.isError(), "refused, not hung");
+        assertNull(validate.validate(patterned.resolved("p", "{\"s\":\"" + "a".repeat(12) + "x\",\"w\":\"abc\"}")));
+        assertTrue(validate.validate(patterned.resolved("p", "{\"w\":\"ABC\"}")).isError());
+    }
+
     @Test
     void editedArgumentsAreCheckedAgainstTheSchema() {
         Call call = stages.resolved("t", "{\"n\":1}");

@@ -1,0 +1,62 @@
+package io.quiver.core.internal.catalog;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Text a regular expression reads within a budget of steps. A pattern that backtracks (nested or adjacent
+ * quantifiers: {@code ^(.*a){12}x}, a URI template's {@code {name}.{ext}}) takes time polynomial or exponential
+ * in the text's length, and the JDK's matcher neither times out nor stops when its thread is interrupted:
+ * each character the matcher reads is counted, and a match that needs more than the budget is given up.
+ */
+final class BoundedText implements CharSequence {
+
+    /** The steps (characters read) a match may take beyond {@link #PER_CHARACTER} per character of the text. */
+    static final long STEPS = 1_000_000;
+    static final long PER_CHARACTER = 16;
+
+    /** The budget was spent: the match is given up. */
+    static final class Exhausted extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Exhausted() {
+            super(null, null, false, false);
+        }
+    }
+
+    private final String text;
+    private long budget;
+
+    private BoundedText(String text) {
+        this.text = text;
+        this.budget = STEPS + PER_CHARACTER * text.length();
+    }
+
+    /** A matcher of {@code pattern} over {@code text} that throws {@link Exhausted} past the budget. */
+    static Matcher matcher(Pattern pattern, String text) {
+        return pattern.matcher(new BoundedText(text));
+    }
+
+    @Override
+    public char charAt(int index) {
+        if (--budget < 0) {
+            throw new Exhausted();
+        }
+        return text.charAt(index);
+    }
+
+    @Override
+    public int length() {
+        return text.length();
+    }
+
+    @Override
+    public CharSequence subSequence(int start, int end) {
+        return text.substring(start, end);
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}
