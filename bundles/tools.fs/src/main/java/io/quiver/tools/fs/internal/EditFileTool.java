@@ -98,7 +98,8 @@ public final class EditFileTool implements Tool {
             boolean crlf = original.contains("\r\n");
             String before = original.replace("\r\n", "\n");
             String after = apply(before, arguments.edits());
-            String diff = UnifiedDiff.of(before, after, entry.path().toString());
+            String diff = shown(UnifiedDiff.of(before, after, entry.path().toString()), sandbox.settings().maxDiffBytes(),
+                    dryRun);
             String fence = "```";
             while (diff.contains(fence)) {
                 fence += "`";
@@ -117,6 +118,32 @@ public final class EditFileTool implements Tool {
             Edited edited = new Edited(entry.path().toString(), diff, !dryRun, arguments.edits().size());
             return new ToolResult(List.of(new TextContent(text)), edited, false, Map.of());
         }
+    }
+
+    /**
+     * The diff as shown: whole when its UTF-8 form is at most {@code max} bytes, else cut after the last whole
+     * line that fits, with a note. It is shown twice (text and structured content), and a result past the
+     * engine's output limit fails the call after the file was written: a client would apply the edit again.
+     */
+    static String shown(String diff, long max, boolean dryRun) {
+        if (diff.length() <= max / 4 || diff.getBytes(StandardCharsets.UTF_8).length <= max) {
+            return diff;
+        }
+        int end = 0;
+        long bytes = 0;
+        for (int i = 0; i < diff.length(); i++) {
+            char c = diff.charAt(i);
+            bytes += c < 0x80 ? 1 : c < 0x800 || Character.isSurrogate(c) ? 2 : 3;
+            if (bytes > max) {
+                break;
+            }
+            if (c == '\n') {
+                end = i + 1;
+            }
+        }
+        long rest = diff.substring(end).lines().count();
+        return diff.substring(0, end) + "... (the diff is cut here: " + rest + " more lines past maxDiffBytes; "
+                + (dryRun ? "nothing was written" : "the edit was applied whole") + ")\n";
     }
 
     /**

@@ -80,6 +80,15 @@ public @interface FsConfig {
     @Max(64L << 20)
     long maxSearchOutputBytes() default 512L << 10;
 
+    @AttributeDefinition(name = "Diff limit",
+            description = "Most bytes of the diff edit_file shows, in its text and in its structured content each;"
+                    + " past it the diff is cut at a line with a note (the edit itself is applied whole). Keep it"
+                    + " well under the engine's maxOutputBytes (1 MiB by default), which fails a call whose structured"
+                    + " content is larger: the file would be changed while the call reported a failure")
+    @Min(1024)
+    @Max(64L << 20)
+    long maxDiffBytes() default 256L << 10;
+
     @AttributeDefinition(name = "Scan limit",
             description = "Most directory entries one tree or search visits before it stops with a partial result")
     @Min(100)

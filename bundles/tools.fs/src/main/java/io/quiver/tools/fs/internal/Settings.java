@@ -30,7 +30,7 @@ import java.util.Locale;
 record Settings(List<Root> roots, List<Path> excluded, Set<Object> excludedKeys, Set<Object> holderKeys,
         boolean keysPending, boolean clientRoots, long maxReadBytes, long maxMediaBytes, long maxWriteBytes, int maxEdits, int maxResults,
         long maxSearchFileBytes, long maxSearchOutputBytes, int maxScannedEntries, long regexTimeoutMs,
-        boolean readHardLinks, List<String> problems) {
+        boolean readHardLinks, long maxDiffBytes, List<String> problems) {
 
     /** The audit trail's folder (its default), under the working directory: always excluded. */
     static final String AUDIT = "audit";
@@ -102,7 +102,7 @@ record Settings(List<Root> roots, List<Path> excluded, Set<Object> excludedKeys,
         return new Settings(roots, excluded, excludedKeys, holderKeys, keysPending, config.clientRoots(),
                 config.maxReadBytes(), config.maxMediaBytes(), config.maxWriteBytes(), config.maxEdits(), config.maxResults(),
                 config.maxSearchFileBytes(), config.maxSearchOutputBytes(), config.maxScannedEntries(),
-                config.regexTimeoutMs(), config.readHardLinks(), problems);
+                config.regexTimeoutMs(), config.readHardLinks(), config.maxDiffBytes(), problems);
     }
 
     /**

@@ -135,6 +135,26 @@ class ToolsTest {
         assertTrue(((EditFileTool.Edited) applied.structuredContent()).applied());
     }
 
+    /**
+     * A large edit's diff is cut at {@code maxDiffBytes} after a whole line, with a note, so the result stays under
+     * the engine's output limit: that limit failed a call whose file was already written (a client then applied
+     * the edit again, its text still unique).
+     */
+    @Test
+    void aLargeEditsDiffIsCutWhileTheEditIsAppliedWhole() throws Exception {
+        Fixture small = new Fixture(Files.createDirectories(temp.resolve("small")), ":rw", Map.of("maxDiffBytes", 4096));
+        Files.writeString(small.root.resolve("big.txt"), "head\nX\ntail\n");
+        String added = "line of added text\n".repeat(1_000) + "X";
+        ToolResult applied = call(new EditFileTool(small.workspace), new EditFileTool.Arguments("big.txt",
+                List.of(new EditFileTool.Edit("X", added)), Optional.of(false)));
+        assertFalse(applied.isError(), text(applied));
+        assertEquals("head\n" + added + "\ntail\n", Files.readString(small.root.resolve("big.txt")), "applied whole");
+        String diff = ((EditFileTool.Edited) applied.structuredContent()).diff();
+        assertTrue(diff.getBytes(StandardCharsets.UTF_8).length < 4096 + 200, diff.length() + " characters");
+        assertTrue(diff.endsWith("more lines past maxDiffBytes; the edit was applied whole)\n"), diff);
+        assertTrue(text(applied).contains("the diff is cut here"), "the text shows the same cut diff");
+    }
+
     @Test
     void anEditThatMatchesNothingOrTwiceWritesNothing() throws Exception {
         Files.writeString(f.root.resolve("twice.txt"), "x = 1\nx = 1\n  indented\n");
