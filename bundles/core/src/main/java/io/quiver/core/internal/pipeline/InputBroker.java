@@ -131,6 +131,9 @@ final class InputBroker {
             } catch (RuntimeException e) {
                 throw malformed(request);
             }
+            if (content == null) { // no content at all: nothing was sampled, and a tool would read null
+                throw malformed(request);
+            }
             return new InputResponse.Sampled(answer.path("role").asString("assistant"), content,
                     answer.path("model").asString(null), answer.path("stopReason").asString(null));
         }
