@@ -24,6 +24,11 @@ import java.util.List;
  */
 final class BoundOutput {
 
+    /** Blocks counted by their contents alone; each one after them counts {@link #BLOCK_FRAMING} bytes more. */
+    static final int FREE_BLOCKS = 64;
+    /** About what a block's JSON framing takes ({@code {"type":"text","text":""},}). */
+    static final long BLOCK_FRAMING = 24;
+
     private final EngineSettings settings;
     private final ToolLimitsRegistry limits;
 
@@ -62,14 +67,21 @@ final class BoundOutput {
         }
         List<Content> kept = new ArrayList<>();
         boolean cut = false;
+        int after = 0; // blocks past the one the cut fell in: one note for all of them
+        int index = 0;
         for (Content block : result.content()) {
-            long size = size(block);
+            // each block's framing counts too, past the first few: a flood of empty blocks is no small answer
+            long size = size(block) + (index++ >= FREE_BLOCKS ? BLOCK_FRAMING : 0);
             if (!cut && size <= budget) {
                 kept.add(block);
                 budget -= size;
                 continue;
             }
-            if (!cut && block instanceof TextContent text) {
+            if (cut) {
+                after++;
+                continue;
+            }
+            if (block instanceof TextContent text) {
                 kept.add(new TextContent(truncate(text.text(), budget) + "\n[output truncated: " + whose + " limit is "
                         + limit + " bytes]", text.annotations(), text.meta()));
             } else {
@@ -78,6 +90,10 @@ final class BoundOutput {
             }
             cut = true;
             budget = 0;
+        }
+        if (after > 0) {
+            kept.add(new TextContent("[" + after + " more content blocks omitted: " + whose + " output limit is "
+                    + limit + " bytes]"));
         }
         return cut ? new CallToolResult(kept, result.structuredContent(), result.isError(), result.meta()) : result;
     }

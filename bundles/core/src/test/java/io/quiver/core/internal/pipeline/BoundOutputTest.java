@@ -46,6 +46,22 @@ class BoundOutputTest {
         assertEquals("[image content omitted: the server's output limit is 6 bytes]", text(cut, 1));
     }
 
+    /**
+     * A flood of empty blocks is bounded too: past the first few each block's framing counts, and what does not
+     * fit is one note (before, 550,000 empty text blocks went out as a 16.5 MB answer within a 1 MiB limit).
+     */
+    @Test
+    void aFloodOfEmptyBlocksIsBoundedAndSummedUpInOneNote() {
+        TextContent[] empty = new TextContent[550_000];
+        java.util.Arrays.fill(empty, new TextContent(""));
+        CallToolResult cut = BoundOutput.apply(wire(ToolResult.of(empty)), 1 << 20);
+        int kept = cut.content().size();
+        assertTrue(kept < 50_000, kept + " blocks kept");
+        String note = text(cut, kept - 1);
+        assertTrue(note.matches("\\[\\d+ more content blocks omitted: the server's output limit is 1048576 bytes]"), note);
+        assertTrue(Json.MAPPER.writeValueAsBytes(cut.content()).length < 2 << 20, "about the limit on the wire");
+    }
+
     @Test
     void structuredOutputPastTheLimitFailsTheCall() {
         Stages stages = new Stages().listening().tool("big", call -> Outcome.text("x"), null);
