@@ -42,6 +42,8 @@ import org.slf4j.LoggerFactory;
 final class CloseWatcher implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(CloseWatcher.class);
+    /** Reads in a row that bring nothing for the connection after which a watch ends (a spinning TLS layer). */
+    static final int MAX_EMPTY_READS = 16;
     /** How long a request is pending before its connection is watched (ms). */
     static final long DELAY_MS = 50;
 
@@ -180,6 +182,8 @@ final class CloseWatcher implements AutoCloseable {
         private final long since = System.nanoTime();
         private SelectionKey key;
         private boolean over;
+        /** Reads in a row that found the channel readable and nothing for the connection. */
+        private int empty;
 
         private Watch(SocketChannel channel, Reader reader, Consumer<ByteBuffer> more, Runnable gone) {
             this.channel = channel;
@@ -233,6 +237,12 @@ final class CloseWatcher implements AutoCloseable {
                 read = -1; // reset by the client, or TLS records that do not decrypt: the connection is over
             }
             if (read == 0) {
+                // readable, yet nothing for the connection: a TLS record without data (watched on), or a TLS layer
+                // that reads nothing now (busy with a write of its own): a watch that keeps finding nothing ends
+                if (++empty >= MAX_EMPTY_READS) {
+                    LOG.debug("{} was readable {} times without bytes for its connection: no longer watched", channel, empty);
+                    end();
+                }
                 return;
             }
             Consumer<ByteBuffer> more = this.more;

@@ -886,7 +886,7 @@ final class McpServlet extends HttpServlet {
             return;
         }
         if (resumed != null) {
-            AsyncContext async = openSse(req, resp);
+            AsyncContext async = openSse(req, resp, ticket);
             Connection connection = connect(async, ticket);
             if (connection != null) {
                 async.addListener(new StreamListener(resumed, connection));
@@ -903,7 +903,7 @@ final class McpServlet extends HttpServlet {
             fail(resp, HttpServletResponse.SC_NOT_FOUND, TransportErrors.SESSION_NOT_FOUND, "Session not found");
             return;
         }
-        AsyncContext async = openSse(req, resp);
+        AsyncContext async = openSse(req, resp, ticket);
         Connection connection = connect(async, ticket);
         if (connection != null) {
             async.addListener(new StreamListener(stream, connection));
@@ -927,12 +927,19 @@ final class McpServlet extends HttpServlet {
         }
     }
 
-    private AsyncContext openSse(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-        Connection.prepare(resp);
-        AsyncContext async = GuardedAsync.start(req);
-        async.setTimeout(0);
-        resp.flushBuffer();
-        return async;
+    /** Starts a stream's response; when that fails (the client left meanwhile), its place is given back first. */
+    private AsyncContext openSse(HttpServletRequest req, HttpServletResponse resp, StreamBudget.Ticket ticket)
+            throws IOException {
+        try {
+            Connection.prepare(resp);
+            AsyncContext async = GuardedAsync.start(req);
+            async.setTimeout(0);
+            resp.flushBuffer();
+            return async;
+        } catch (IOException | RuntimeException e) {
+            ticket.release();
+            throw e;
+        }
     }
 
     // --- DELETE --------------------------------------------------------------------------------

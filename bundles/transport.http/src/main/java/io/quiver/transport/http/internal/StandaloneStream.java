@@ -49,9 +49,12 @@ final class StandaloneStream {
         return created;
     }
 
-    /** Whether the session has a stream here now (a new GET then takes it over). */
+    /**
+     * Whether the session has a stream here with a connection that holds a place (a new GET then takes that place
+     * over); a stream whose connection is gone gave its place back already.
+     */
     synchronized boolean holdsStream() {
-        return stream != null;
+        return stream != null && stream.connected();
     }
 
     synchronized void close() {

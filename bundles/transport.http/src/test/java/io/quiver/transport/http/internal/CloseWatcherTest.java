@@ -159,4 +159,28 @@ class CloseWatcherTest {
             assertEquals(0, more.get(), "nothing was handed back");
         }
     }
+
+    /**
+     * A reader that finds the channel readable and takes nothing (a TLS layer busy with a write of its own) would
+     * have the watcher select it again at once, forever: after {@value CloseWatcher#MAX_EMPTY_READS} such reads in
+     * a row the watch ends, and nothing runs.
+     */
+    @Test
+    void aReaderThatNeverTakesAnythingEndsItsWatchInsteadOfSpinning() throws Exception {
+        try (Pair pair = connect()) {
+            AtomicInteger reads = new AtomicInteger();
+            AtomicInteger calls = new AtomicInteger();
+            watcher.watch(pair.accepted(), buffer -> {
+                reads.incrementAndGet();
+                buffer.clear().flip();
+                return 0; // the byte stays in the socket: it stays readable
+            }, b -> calls.incrementAndGet(), calls::incrementAndGet);
+            Thread.sleep(CloseWatcher.DELAY_MS * 2);
+            pair.client().getOutputStream().write(1);
+            pair.client().getOutputStream().flush();
+            Thread.sleep(500);
+            assertEquals(CloseWatcher.MAX_EMPTY_READS, reads.get(), "then the watch ended");
+            assertEquals(0, calls.get());
+        }
+    }
 }

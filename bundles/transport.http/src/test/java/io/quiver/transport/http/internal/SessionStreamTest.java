@@ -187,6 +187,40 @@ class SessionStreamTest {
         }
     }
 
+    /**
+     * Only a stream with a live connection is taken over in place: a session whose GET connection is gone gave its
+     * place back, and a new GET of it needs a free place like anyone's (else sessions that drop their connections
+     * and reopen them would hold more streams than the limit).
+     */
+    @Test
+    void aSessionWhoseStreamIsGoneGetsNoPlacePastTheLimit() throws Exception {
+        endpoint.with("maxStreams", "1").start();
+        endpoint.engine.open("s1", CallerIdentity.ANONYMOUS);
+        endpoint.engine.open("s2", CallerIdentity.ANONYMOUS);
+        try (RawHttp first = endpoint.get(streamOf("s1"))) {
+            first.nextEvent();
+        } // the client closes it
+        RawHttp other = null;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            endpoint.servlet.keepAlive(); // what the transport runs every sseKeepAliveMs: a write finds it gone
+            RawHttp attempt = endpoint.get(streamOf("s2"));
+            if (attempt.status() == 200) {
+                other = attempt;
+                break;
+            }
+            attempt.close();
+            Thread.sleep(50);
+        }
+        try (RawHttp held = other) {
+            assertEquals(200, held == null ? 503 : held.status(), "the closed stream gave its place back");
+            try (RawHttp again = endpoint.get(streamOf("s1"))) {
+                assertRefused(again, 503, -32000,
+                        "Service Unavailable: too many open streams (at most 1, 32 per session); try again later");
+            }
+        }
+    }
+
     @Test
     void aDeletedSessionEndsItsStreamAndIsNotFoundAfterwards() throws Exception {
         endpoint.start();
