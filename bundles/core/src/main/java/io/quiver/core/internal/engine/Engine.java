@@ -191,11 +191,12 @@ public final class Engine implements AutoCloseable {
         if (params != null && StatelessEra.claims(params, inbound)) {
             return receiveStateless(message, params, inbound);
         }
-        if (ProtocolVersions.atLeast(inbound.protocolVersion(), ProtocolVersions.STATELESS)) {
-            // the header names the stateless era, yet there are no params to carry its _meta
+        if (ProtocolVersions.STATELESS.equals(inbound.protocolVersion())) {
+            // the header names the stateless revision, yet there are no params to carry its _meta (a later
+            // revision's date falls through to the unsupported version below)
             return reject(Reason.INVALID_REQUEST, id, ErrorCodes.INVALID_REQUEST, "Invalid Request: a "
                     + inbound.protocolVersion() + " message is a request or a notification whose params carry "
-                    + Meta.VERSION + " (that revision sends clients no requests: there is nothing to respond to)");
+                    + Meta.VERSION + " (and that revision sends clients no requests, so nothing is answered by a response)");
         }
         Receipt unsupported = unsupportedVersion(inbound, id);
         if (unsupported != null) {

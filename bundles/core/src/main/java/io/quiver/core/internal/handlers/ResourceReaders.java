@@ -2,6 +2,7 @@ package io.quiver.core.internal.handlers;
 
 import io.quiver.api.CallerIdentity;
 import io.quiver.api.call.Target;
+import io.quiver.core.internal.catalog.BoundedText;
 import io.quiver.core.internal.catalog.Catalog;
 import io.quiver.core.internal.catalog.ResourceEntry;
 import io.quiver.core.internal.catalog.TemplateEntry;
@@ -50,10 +51,12 @@ final class ResourceReaders {
             return new Found(fixed, List.of());
         }
         List<Match> templates = new ArrayList<>(1);
-        for (TemplateEntry template : catalog.templates(caller).values()) {
-            Map<String, String> variables = template.matcher().match(uri);
-            if (variables != null && authorize.allows(caller, Target.resourceTemplate(template.uriTemplate()))) {
-                templates.add(new Match(template, variables));
+        try (BoundedText.Budget budget = BoundedText.shared()) { // all the templates together
+            for (TemplateEntry template : catalog.templates(caller).values()) {
+                Map<String, String> variables = template.matcher().match(uri);
+                if (variables != null && authorize.allows(caller, Target.resourceTemplate(template.uriTemplate()))) {
+                    templates.add(new Match(template, variables));
+                }
             }
         }
         return templates.isEmpty() ? Found.NONE : new Found(null, templates);

@@ -74,13 +74,13 @@ public final class ParamHeaders {
     /**
      * A header value with surrounding whitespace trimmed and the {@code =?base64?…?=} form decoded;
      * {@code null} when that form holds invalid base64 or UTF-8, or when a value not in that form holds
-     * anything but visible ASCII and spaces (a client must send any other text in base64).
+     * anything but visible ASCII and spaces (a client must send any other text, a tab too, in base64).
      */
     public static String decode(String header) {
         String value = header.strip();
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
-            if (c < 0x20 && c != '\t' || c > 0x7e) {
+            if (c < 0x20 || c > 0x7e) { // controls and tab too, as a client's encoder sends those in base64
                 return null;
             }
         }

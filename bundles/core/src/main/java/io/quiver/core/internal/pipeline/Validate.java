@@ -2,6 +2,7 @@ package io.quiver.core.internal.pipeline;
 
 import com.networknt.schema.Error;
 import io.quiver.api.call.CallEvent;
+import io.quiver.core.internal.catalog.BoundedText;
 import io.quiver.core.internal.messages.CallToolResult;
 import io.quiver.core.internal.rpc.McpException;
 import java.util.List;
@@ -34,7 +35,10 @@ final class Validate {
     }
 
     private static CallToolResult schema(Call call, String lead) {
-        List<Error> problems = call.tool().inputSchema().get().validate(call.arguments());
+        List<Error> problems;
+        try (BoundedText.Budget budget = BoundedText.shared()) { // the patterns of all the arguments together
+            problems = call.tool().inputSchema().get().validate(call.arguments());
+        }
         if (problems.isEmpty()) {
             return null;
         }

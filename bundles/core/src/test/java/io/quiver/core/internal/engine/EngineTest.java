@@ -484,7 +484,11 @@ class EngineTest {
         Receipt.Rejected rejected = assertInstanceOf(Receipt.Rejected.class, response);
         assertEquals(Receipt.Reason.INVALID_REQUEST, rejected.reason());
         String body = new String(rejected.body(), StandardCharsets.UTF_8);
-        assertTrue(body.contains("nothing to respond to") && !body.contains("unsupported"), body);
+        assertTrue(body.contains("nothing is answered by a response") && !body.contains("unsupported"), body);
+        Receipt later = engine.receive(bytes("{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}"),
+                new Inbound(null, "2027-01-15", CallerIdentity.ANONYMOUS));
+        assertEquals(Receipt.Reason.UNSUPPORTED_VERSION, assertInstanceOf(Receipt.Rejected.class, later).reason(),
+                "a later revision's date is an unsupported version");
     }
 
     /**

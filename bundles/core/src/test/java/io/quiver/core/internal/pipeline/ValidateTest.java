@@ -84,6 +84,10 @@ class ValidateTest {
                 Stages.args("{\"n\":1,\"region\":\"\u00e9\"}"));
         new Resolve(stages.catalog).resolve(raw);
         assertThrows(McpException.class, () -> validate.validate(raw));
+        Call tab = new Call(stages.scope(CallerIdentity.ANONYMOUS, Map.of("mcp-param-region", "a\tb")), "t",
+                Stages.args("{\"n\":1,\"region\":\"a\\tb\"}"));
+        new Resolve(stages.catalog).resolve(tab);
+        assertThrows(McpException.class, () -> validate.validate(tab), "a tab is sent in base64 too");
         Call encoded = new Call(stages.scope(CallerIdentity.ANONYMOUS, Map.of("mcp-param-region", "=?base64?w6k=?=")), "t",
                 Stages.args("{\"n\":1,\"region\":\"\u00e9\"}"));
         new Resolve(stages.catalog).resolve(encoded);
@@ -106,6 +110,23 @@ class ValidateTest {
         assertTrue(refused != null && refused.isError(), "refused, not hung");
         assertNull(validate.validate(patterned.resolved("p", "{\"s\":\"" + "a".repeat(12) + "x\",\"w\":\"abc\"}")));
         assertTrue(validate.validate(patterned.resolved("p", "{\"w\":\"ABC\"}")).isError());
+    }
+
+    /**
+     * The steps are bounded per request too, not only per value: a backtracking pattern on each item of a large
+     * array (each item within its own budget) is decided within the budget all the arguments share.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 60, unit = java.util.concurrent.TimeUnit.SECONDS,
+            threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void aPatternOnManyValuesIsBoundedForTheWholeRequest() {
+        Stages patterned = new Stages().listening().tool("many", call -> Outcome.text("ran"), "{\"type\":\"object\","
+                + "\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"type\":\"string\","
+                + "\"pattern\":\"^(.*a){12}x\"}}}}");
+        String item = "\"" + "a".repeat(40) + "\"";
+        String items = String.join(",", java.util.Collections.nCopies(20_000, item));
+        CallToolResult refused = validate.validate(patterned.resolved("many", "{\"items\":[" + items + "]}"));
+        assertTrue(refused != null && refused.isError(), "refused, not hung");
     }
 
     @Test
