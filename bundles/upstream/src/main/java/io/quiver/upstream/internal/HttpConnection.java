@@ -326,7 +326,7 @@ final class HttpConnection implements Connection {
         }
         int fruitless = 0;
         while (!stream.answered && !exchange.abandoned && !closing && !ended.get() && !stateless
-                && stream.lastEventId != null && fruitless < MAX_FRUITLESS_RESUMES) {
+                && stream.lastEventId != null && fruitless < MAX_FRUITLESS_RESUMES && stream.failure == null) {
             try {
                 Thread.sleep(stream.retryMs >= 0 ? stream.retryMs : DEFAULT_RETRY_MS);
             } catch (InterruptedException e) {
@@ -358,6 +358,12 @@ final class HttpConnection implements Connection {
             }
             fruitless = stream.events > before ? 0 : fruitless + 1;
         }
+        if (stream.failure != null) {
+            if (!stream.answered && !exchange.abandoned && !closing && !ended.get()) {
+                fail(stream.requestId, stream.failure);
+            }
+            return;
+        }
         if (!stream.answered && !exchange.abandoned && !closing && !ended.get()) {
             fail(stream.requestId, stream.lastEventId == null || stateless
                     ? "the server ended the response stream before it answered"
@@ -366,30 +372,45 @@ final class HttpConnection implements Connection {
     }
 
     /**
-     * One line of a stream (ended by CR, LF or CRLF, as the SSE standard has it), null at its end.
-     *
-     * @throws TooLarge when the line is longer than {@code max} characters
+     * The lines of a stream, ended by CR, LF or CRLF as the SSE standard has it, none longer than {@code max}
+     * characters. A CR ends its line at once (no read ahead for an LF, which could wait for the server's next
+     * bytes while the event it ends is due now); an LF right after it is skipped with the next line.
      */
-    private static String line(BufferedReader in, StringBuilder buffer, int max) throws IOException {
-        buffer.setLength(0);
-        int c;
-        while ((c = in.read()) >= 0) {
-            if (c == '\n') {
-                return buffer.toString();
-            }
-            if (c == '\r') {
-                in.mark(1);
-                if (in.read() != '\n') {
-                    in.reset();
-                }
-                return buffer.toString();
-            }
-            if (buffer.length() >= max) {
-                throw new TooLarge("a line of the server's stream is longer than maxMessageBytes (" + max + ")");
-            }
-            buffer.append((char) c);
+    private static final class LineReader {
+        private final BufferedReader in;
+        private final int max;
+        private final StringBuilder buffer = new StringBuilder();
+        private boolean afterCr;
+
+        LineReader(BufferedReader in, int max) {
+            this.in = in;
+            this.max = max;
         }
-        return buffer.length() == 0 ? null : buffer.toString();
+
+        /** The next line, null at the stream's end; {@link TooLarge} past the limit. */
+        String next() throws IOException {
+            buffer.setLength(0);
+            int c;
+            while ((c = in.read()) >= 0) {
+                boolean skip = afterCr && c == '\n' && buffer.length() == 0;
+                afterCr = false;
+                if (skip) {
+                    continue;
+                }
+                if (c == '\n') {
+                    return buffer.toString();
+                }
+                if (c == '\r') {
+                    afterCr = true;
+                    return buffer.toString();
+                }
+                if (buffer.length() >= max) {
+                    throw new TooLarge("a line of the server's stream is longer than maxMessageBytes (" + max + ")");
+                }
+                buffer.append((char) c);
+            }
+            return buffer.length() == 0 ? null : buffer.toString();
+        }
     }
 
     /** The position in one SSE stream (across its resumptions) and whether it carried its response. */
@@ -491,11 +512,11 @@ final class HttpConnection implements Connection {
      */
     static void read(BufferedReader in, int max, Stream stream, Sink sink) throws IOException {
         StringBuilder data = new StringBuilder();
-        StringBuilder buffer = new StringBuilder();
+        LineReader lines = new LineReader(in, max);
         boolean hasData = false;
         boolean any = false;
         String line;
-        while ((line = line(in, buffer, max)) != null) {
+        while ((line = lines.next()) != null) {
             if (line.isEmpty()) {
                 if (any) {
                     stream.events++;
@@ -608,7 +629,7 @@ final class HttpConnection implements Connection {
     /** A JSON body, whole; null when it is longer than {@code maxMessageBytes} (what was read of it dropped). */
     private String read(InputStream body) {
         try (body) {
-            byte[] bytes = body.readNBytes(maxMessageBytes + 1);
+            byte[] bytes = body.readNBytes(maxMessageBytes == Integer.MAX_VALUE ? maxMessageBytes : maxMessageBytes + 1);
             return bytes.length > maxMessageBytes ? null : new String(bytes, StandardCharsets.UTF_8);
         } catch (IOException e) {
             return "";

@@ -106,8 +106,9 @@ public @interface UpstreamConfig {
     @Max(10_000)
     int stderrLines() default 200;
 
-    @AttributeDefinition(description = "The longest line read from a stdio server's stdout (bytes); a longer message"
-            + " is a protocol failure and restarts the server")
+    @AttributeDefinition(description = "The longest message read from a server (bytes): a stdio server's line on"
+            + " stdout (longer: a protocol failure that restarts the server); over HTTP a JSON answer, an event's"
+            + " data or one line of a stream (longer: the request fails saying so)")
     @Min(1024)
     int maxMessageBytes() default 16 << 20;
 }

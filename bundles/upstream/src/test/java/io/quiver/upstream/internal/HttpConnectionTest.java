@@ -86,6 +86,36 @@ class HttpConnectionTest {
     }
 
     /**
+     * An event ended by CRs alone is delivered when its blank line arrives, without waiting for a byte that might
+     * be an LF (a server that then waits for the answer to that event would wait for ever).
+     */
+    @Test
+    void anEventEndedByCarriageReturnsIsDeliveredWithoutReadingAhead() throws Exception {
+        java.io.PipedWriter server = new java.io.PipedWriter();
+        BufferedReader in = new BufferedReader(new java.io.PipedReader(server));
+        List<String> data = new CopyOnWriteArrayList<>();
+        Thread reader = new Thread(() -> {
+            try {
+                HttpConnection.read(in, 1 << 20, new HttpConnection.Stream(null), (d, s) -> data.add(d));
+            } catch (IOException e) {
+                // the pipe closed
+            }
+        });
+        reader.start();
+        server.write("data: {\"a\":1}\r\r");
+        server.flush();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (data.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(List.of("{\"a\":1}"), data, "delivered while the stream waits");
+        server.write("\ndata: {\"b\":2}\r\n\r\n"); // an LF after a CR, then CRLF lines
+        server.close();
+        reader.join(5_000);
+        assertEquals(List.of("{\"a\":1}", "{\"b\":2}"), data);
+    }
+
+    /**
      * A server that streams an event that never ends, or answers with JSON longer than {@code maxMessageBytes}, fails
      * the request with that reason: nothing past the limit is held (an endless event filled the heap before).
      */
