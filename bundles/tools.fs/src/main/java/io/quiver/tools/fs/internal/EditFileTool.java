@@ -121,19 +121,21 @@ public final class EditFileTool implements Tool {
     }
 
     /**
-     * The diff as shown: whole when its UTF-8 form is at most {@code max} bytes, else cut after the last whole
-     * line that fits, with a note. It is shown twice (text and structured content), and a result past the
+     * The diff as shown: whole when its JSON string form is at most {@code max} bytes, else cut after the last
+     * whole line that fits, with a note. It is shown twice (text and structured content), and a result past the
      * engine's output limit fails the call after the file was written: a client would apply the edit again.
      */
     static String shown(String diff, long max, boolean dryRun) {
-        if (diff.length() <= max / 4 || diff.getBytes(StandardCharsets.UTF_8).length <= max) {
+        if (diff.length() <= max / 6) {
             return diff;
         }
-        int end = 0;
+        // counted as JSON carries it in the structured content: a control character escaped takes 6 bytes
+        int end = -1;
         long bytes = 0;
         for (int i = 0; i < diff.length(); i++) {
             char c = diff.charAt(i);
-            bytes += c < 0x80 ? 1 : c < 0x800 || Character.isSurrogate(c) ? 2 : 3;
+            bytes += c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f' ? 2
+                    : c < 0x20 ? 6 : c < 0x80 ? 1 : c < 0x800 || Character.isSurrogate(c) ? 2 : 3;
             if (bytes > max) {
                 break;
             }
@@ -141,6 +143,10 @@ public final class EditFileTool implements Tool {
                 end = i + 1;
             }
         }
+        if (bytes <= max) {
+            return diff;
+        }
+        end = Math.max(end, 0);
         long rest = diff.substring(end).lines().count();
         return diff.substring(0, end) + "... (the diff is cut here: " + rest + " more lines past maxDiffBytes; "
                 + (dryRun ? "nothing was written" : "the edit was applied whole") + ")\n";

@@ -153,6 +153,17 @@ class ToolsTest {
         assertTrue(diff.getBytes(StandardCharsets.UTF_8).length < 4096 + 200, diff.length() + " characters");
         assertTrue(diff.endsWith("more lines past maxDiffBytes; the edit was applied whole)\n"), diff);
         assertTrue(text(applied).contains("the diff is cut here"), "the text shows the same cut diff");
+
+        // counted as JSON carries it: control characters escaped take 6 bytes each
+        Files.writeString(small.root.resolve("ctl.txt"), "Y\n");
+        ToolResult controls = call(new EditFileTool(small.workspace), new EditFileTool.Arguments("ctl.txt",
+                List.of(new EditFileTool.Edit("Y", "\u001b".repeat(40) + "\n".repeat(1) + ("\u001b".repeat(40) + "\n").repeat(200))),
+                Optional.of(false)));
+        assertFalse(controls.isError(), text(controls));
+        String shown = ((EditFileTool.Edited) controls.structuredContent()).diff();
+        long asJson = shown.chars().mapToLong(c -> c == '\n' || c == '\t' || c == '"' || c == '\\' ? 2 : c < 0x20 ? 6 : 1).sum();
+        assertTrue(asJson < 4096 + 200, asJson + " bytes as JSON");
+        assertTrue(shown.contains("the diff is cut here"), shown);
     }
 
     @Test
