@@ -1,5 +1,6 @@
 package io.quiver.core.internal.catalog;
 
+import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.regex.RegularExpression;
 import com.networknt.schema.regex.RegularExpressionFactory;
 import com.networknt.schema.regex.RegularExpressions;
@@ -16,6 +17,10 @@ import java.util.regex.Pattern;
 public final class BoundedRegularExpressions implements RegularExpressionFactory {
 
     public static final BoundedRegularExpressions INSTANCE = new BoundedRegularExpressions();
+
+    /** A schema registry's configuration with these regular expressions. */
+    public static final SchemaRegistryConfig CONFIG = SchemaRegistryConfig.builder().regularExpressionFactory(INSTANCE)
+            .build();
 
     private BoundedRegularExpressions() {
     }

@@ -5,7 +5,6 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaException;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
-import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.dialect.Dialect;
 import com.networknt.schema.dialect.Dialects;
@@ -69,17 +68,13 @@ final class SchemaCheck {
         return r;
     }
 
-    /** Patterns matched within a bounded number of steps ({@link BoundedRegularExpressions}). */
-    static final SchemaRegistryConfig BOUNDED = SchemaRegistryConfig.builder()
-            .regularExpressionFactory(BoundedRegularExpressions.INSTANCE).build();
-
     /** Resolves json-schema.org's meta-schemas and nothing else: a tool's schema sends the server to no URL. */
     private static SchemaRegistry newRegistry() {
         Dialect dialect = Dialect.builder(Dialects.getDraft202012()).keyword(new AnnotationKeyword("x-mcp-header")).build();
         return SchemaRegistry.withDefaultDialect(dialect, b -> b.schemaLoader(loader -> loader.allow(
                 iri -> iri.toString().startsWith("https://json-schema.org/")
                         || iri.toString().startsWith("http://json-schema.org/")))
-                .schemaRegistryConfig(BOUNDED));
+                .schemaRegistryConfig(BoundedRegularExpressions.CONFIG));
     }
 
     /**

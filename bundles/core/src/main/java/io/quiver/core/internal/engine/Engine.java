@@ -662,17 +662,18 @@ public final class Engine implements AutoCloseable {
                     respond(scope, answer);
                 }
             };
-            shares.admit(tool, waiter);
-            // cancelled while it waits for its turn: out of the queue at once, recorded, and its stream ends now
-            scope.onCancel(() -> {
-                if (shares.withdraw(tool, waiter)) {
-                    try {
-                        workers.requests().execute(() -> run(scope, NOTHING));
-                    } catch (RejectedExecutionException e) {
-                        run(scope, NOTHING);
+            if (shares.admit(tool, waiter)) {
+                // cancelled while it waits for its turn: out of the queue at once, recorded, and its stream ends now
+                scope.onCancel(() -> {
+                    if (shares.withdraw(tool, waiter)) {
+                        try {
+                            workers.requests().execute(() -> run(scope, NOTHING));
+                        } catch (RejectedExecutionException e) {
+                            run(scope, NOTHING);
+                        }
                     }
-                }
-            });
+                });
+            }
         }
 
         private void dispatch(Runnable work) {

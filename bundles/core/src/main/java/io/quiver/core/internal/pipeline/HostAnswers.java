@@ -3,7 +3,6 @@ package io.quiver.core.internal.pipeline;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
-import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 import io.quiver.api.call.HostChannel;
 import io.quiver.api.input.InputRequest;
@@ -38,8 +37,7 @@ final class HostAnswers {
      */
     private static final class Forms {
         static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
-                b -> b.schemaRegistryConfig(SchemaRegistryConfig.builder()
-                        .regularExpressionFactory(BoundedRegularExpressions.INSTANCE).build()));
+                b -> b.schemaRegistryConfig(BoundedRegularExpressions.CONFIG));
     }
 
     private final HostWait wait;

@@ -119,8 +119,7 @@ public final class ToolPipeline {
 
     /** The answer to a call refused because its tool's share and queue are full. */
     public CallToolResult busy(RequestScope scope, String name, String reason) {
-        // the arguments as sent, so that the event's digest names them although the call never ran
-        Call call = new Call(scope, name, scope.params().get("arguments") instanceof ObjectNode sent ? sent : null);
+        Call call = unrun(scope, name);
         call.step("share", false, reason);
         call.end(CallEvent.Ending.BUSY, reason);
         record.over(call);
@@ -132,9 +131,14 @@ public final class ToolPipeline {
      * nothing of it ran. It gets no answer.
      */
     public void cancelledBeforeRun(RequestScope scope, String name) {
-        Call call = new Call(scope, name, scope.params().get("arguments") instanceof ObjectNode sent ? sent : null);
+        Call call = unrun(scope, name);
         call.end(CallEvent.Ending.CANCELLED, "cancelled while it waited for its turn");
         record.over(call);
+    }
+
+    /** The record of a call that never ran, with the arguments as sent, so that its event's digest names them. */
+    private static Call unrun(RequestScope scope, String name) {
+        return new Call(scope, name, scope.params().get("arguments") instanceof ObjectNode sent ? sent : null);
     }
 
     /**

@@ -48,8 +48,12 @@ public final class ToolShares {
         return Math.max(1, (int) Math.ceil(c.maxConcurrentCalls() * c.toolSharePercent() / 100.0));
     }
 
-    /** Starts a call now, queues it, or refuses it; {@link #release} must follow every started call. */
-    public void admit(String tool, Waiter call) {
+    /**
+     * Starts a call now, queues it, or refuses it; {@link #release} must follow every started call.
+     *
+     * @return whether it was queued (it starts later, or is {@link #withdraw withdrawn})
+     */
+    public boolean admit(String tool, Waiter call) {
         Gate gate = gates.computeIfAbsent(tool, t -> new Gate());
         int limit = permits(tool);
         String refusal = null;
@@ -70,6 +74,7 @@ public final class ToolShares {
         } else if (refusal != null) {
             call.busy(refusal);
         }
+        return !start && refusal == null;
     }
 
     /** A started call of the tool is over: the next waiting one starts. */
