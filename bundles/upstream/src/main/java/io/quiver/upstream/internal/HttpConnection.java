@@ -87,10 +87,6 @@ final class HttpConnection implements Connection {
         volatile boolean abandoned;
     }
 
-    HttpConnection(ServerSpec spec, Duration connectTimeout, StderrTail tail) {
-        this(spec, connectTimeout, 16 << 20, tail);
-    }
-
     /** @param maxMessageBytes the longest message (a JSON body, an event's data, one line of a stream) read */
     HttpConnection(ServerSpec spec, Duration connectTimeout, int maxMessageBytes, StderrTail tail) {
         this.maxMessageBytes = maxMessageBytes;
@@ -318,12 +314,6 @@ final class HttpConnection implements Connection {
      * for as long as resuming brings events; otherwise the request fails (it is not sent again).
      */
     private void finish(Stream stream, Exchange exchange) {
-        if (stream.failure != null) {
-            if (!stream.answered && !exchange.abandoned && !closing && !ended.get()) {
-                fail(stream.requestId, stream.failure);
-            }
-            return;
-        }
         int fruitless = 0;
         while (!stream.answered && !exchange.abandoned && !closing && !ended.get() && !stateless
                 && stream.lastEventId != null && fruitless < MAX_FRUITLESS_RESUMES && stream.failure == null) {
@@ -358,14 +348,8 @@ final class HttpConnection implements Connection {
             }
             fruitless = stream.events > before ? 0 : fruitless + 1;
         }
-        if (stream.failure != null) {
-            if (!stream.answered && !exchange.abandoned && !closing && !ended.get()) {
-                fail(stream.requestId, stream.failure);
-            }
-            return;
-        }
         if (!stream.answered && !exchange.abandoned && !closing && !ended.get()) {
-            fail(stream.requestId, stream.lastEventId == null || stateless
+            fail(stream.requestId, stream.failure != null ? stream.failure : stream.lastEventId == null || stateless
                     ? "the server ended the response stream before it answered"
                     : "the server ended the response stream before it answered, and resuming it brought nothing");
         }

@@ -57,7 +57,7 @@ class ServerSpecTest {
                 "the request still carries them");
         assertEquals("https://mcp.example.com:8443/mcp?…", spec.shownUrl());
         assertEquals(spec.shownUrl(), spec.describe());
-        HttpConnection connection = new HttpConnection(spec, java.time.Duration.ofSeconds(1), new StderrTail(4));
+        HttpConnection connection = new HttpConnection(spec, java.time.Duration.ofSeconds(1), 16 << 20, new StderrTail(4));
         assertFalse(connection.detail().contains("s3cret") || connection.detail().contains("pa55"), connection.detail());
     }
 
