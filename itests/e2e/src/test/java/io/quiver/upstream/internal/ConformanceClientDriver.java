@@ -37,7 +37,7 @@ public final class ConformanceClientDriver {
     private ConformanceClientDriver(String url) {
         ServerSpec spec = new ServerSpec("conformance", ServerSpec.Kind.HTTP, null, List.of(), Map.of(), null, URI.create(url),
                 Map.of(), Path.of("conformance-driver"));
-        connection = new HttpConnection(spec, Duration.ofSeconds(10), new StderrTail(100));
+        connection = new HttpConnection(spec, Duration.ofSeconds(10), 16 << 20, new StderrTail(100));
         ObjectNode capabilities = McpClient.JSON.createObjectNode();
         capabilities.putObject("elicitation");
         capabilities.putObject("sampling");
