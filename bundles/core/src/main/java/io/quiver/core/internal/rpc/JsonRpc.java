@@ -37,6 +37,10 @@ public final class JsonRpc {
 
     /** Parses one body: a JSON-RPC message, or a batch of them. */
     public static Parsed parse(byte[] body) {
+        if (wideEncoding(body)) {
+            return new Parsed.Bad(ErrorCodes.PARSE_ERROR, "Parse error: the body must be UTF-8 (it looks like UTF-16 or UTF-32)",
+                    null);
+        }
         JsonNode node;
         try {
             node = Json.MAPPER.readTree(body);
@@ -50,6 +54,19 @@ public final class JsonRpc {
             return new Parsed.Batch((ArrayNode) node);
         }
         return parse(node);
+    }
+
+    /**
+     * Whether a body is in UTF-16 or UTF-32, which Jackson would detect and read though MCP messages are UTF-8: a
+     * byte-order mark of those, or a zero byte among the first two (no UTF-8 JSON text has one there).
+     */
+    static boolean wideEncoding(byte[] body) {
+        if (body.length < 2) {
+            return false;
+        }
+        int first = body[0] & 0xff;
+        int second = body[1] & 0xff;
+        return first == 0 || second == 0 || (first == 0xfe && second == 0xff) || (first == 0xff && second == 0xfe);
     }
 
     /** How Jackson's message for a key named twice begins, the key following it in quotes. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quiver.core.internal.json.Json;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -30,6 +31,26 @@ class JsonRpcTest {
         assertEquals(ErrorCodes.PARSE_ERROR, bad.code());
         assertNull(bad.id());
         assertEquals(ErrorCodes.PARSE_ERROR, bad("").code());
+    }
+
+    /**
+     * MCP messages are UTF-8: a body in UTF-16 or UTF-32 (which the JSON reader would detect and read) is a parse
+     * error that says so, with or without a byte-order mark; UTF-8 with its mark and non-ASCII text still read.
+     */
+    @Test
+    void aBodyThatIsNotUtf8IsAParseError() {
+        String ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+        for (Charset encoding : new Charset[] {StandardCharsets.UTF_16, StandardCharsets.UTF_16BE, StandardCharsets.UTF_16LE,
+                Charset.forName("UTF-32"), Charset.forName("UTF-32LE")}) {
+            JsonRpc.Parsed.Bad bad = assertInstanceOf(JsonRpc.Parsed.Bad.class, JsonRpc.parse(ping.getBytes(encoding)),
+                    encoding.name());
+            assertEquals(ErrorCodes.PARSE_ERROR, bad.code(), encoding.name());
+            assertEquals("Parse error: the body must be UTF-8 (it looks like UTF-16 or UTF-32)", bad.reason(), encoding.name());
+        }
+        assertEquals("ping", assertInstanceOf(Message.Request.class, ok("\ufeff" + ping)).method(), "UTF-8 with a byte-order mark");
+        Message.Request wide = assertInstanceOf(Message.Request.class,
+                ok(" " + ping.replace("ping\"}", "ping\",\"params\":{\"é\":\"日本\"}}")));
+        assertEquals("日本", wide.params().path("é").asString());
     }
 
     /** JSON nested past the reader's limit is a parse error that says which limit, not "not valid JSON". */
