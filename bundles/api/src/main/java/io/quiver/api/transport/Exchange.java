@@ -67,6 +67,17 @@ public interface Exchange {
     StreamPolicy streamPolicy();
 
     /**
+     * The JSON-RPC error that refuses this exchange's request with its own id, for a transport that
+     * decides not to serve it after all (a limit of its own is reached); for a 2025-03-26 batch, the
+     * array of errors for each of its answered requests. {@code null} when the engine cannot say; the
+     * transport then sends {@link McpEngine#errorResponse} (a null id). The transport still calls
+     * {@link #abandon} (since 1.5).
+     */
+    default byte[] refusal(int code, String message) {
+        return null;
+    }
+
+    /**
      * The transport lost the client; the engine stops the work where the revision says so. A
      * transport that decides not to {@link #start} an exchange after all (a limit of its own is
      * reached) abandons it, so the engine forgets the request.

@@ -41,6 +41,15 @@ public interface McpEngine {
     List<String> supportedVersions();
 
     /**
+     * Whether a revision this engine speaks has sessions (2024-11-05 to 2025-11-25) rather than
+     * standing alone per request (2026-07-28 and later): a transport refuses what only sessions have,
+     * such as an HTTP GET or DELETE, to a request that names a revision without them (since 1.5).
+     */
+    default boolean hasSessions(String version) {
+        return true;
+    }
+
+    /**
      * Stops gracefully, as a transport does when the server shuts down: new requests are refused
      * ({@link Receipt.Reason#UNAVAILABLE}) while requests in flight get the engine's grace period to
      * finish; those still running then are cancelled and answered with an error, and every stream the

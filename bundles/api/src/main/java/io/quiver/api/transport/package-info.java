@@ -4,5 +4,5 @@
  * move bytes and vouch for the caller; everything else is the engine's.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.4.0")
+@org.osgi.annotation.versioning.Version("1.5.0")
 package io.quiver.api.transport;

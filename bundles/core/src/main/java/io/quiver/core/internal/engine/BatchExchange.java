@@ -88,6 +88,16 @@ final class BatchExchange implements Exchange {
         exchanges.forEach(Exchange::abandon);
     }
 
+    /** Each answered request's refusal, or its error decided already, as the batch's one array. */
+    @Override
+    public byte[] refusal(int code, String message) {
+        List<byte[]> errors = new ArrayList<>(parts.size());
+        for (Part part : parts) {
+            errors.add(part.exchange() != null ? part.exchange().refusal(code, message) : part.error());
+        }
+        return join(errors);
+    }
+
     /** The responses given so far, in order, as one JSON array; null when none is owed. */
     private byte[] joined() {
         List<byte[]> given = new ArrayList<>(answers.length());

@@ -547,6 +547,11 @@ public final class Engine implements AutoCloseable {
         }
 
         @Override
+        public byte[] refusal(int code, String message) {
+            return JsonRpc.error(request.id(), new RpcError(code, message, null));
+        }
+
+        @Override
         public void abandon() {
             RequestScope current = scope;
             if (current == null) {

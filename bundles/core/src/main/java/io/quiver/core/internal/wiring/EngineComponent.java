@@ -20,6 +20,7 @@ import io.quiver.core.internal.catalog.RankedRegistry;
 import io.quiver.core.internal.catalog.Scope;
 import io.quiver.core.internal.catalog.ToolEntry;
 import io.quiver.core.internal.engine.Engine;
+import io.quiver.core.internal.messages.ProtocolVersions;
 import io.quiver.core.internal.pipeline.Extensions;
 import io.quiver.core.internal.pipeline.ToolLimitsRegistry;
 import io.quiver.core.internal.request.Session;
@@ -270,6 +271,11 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
     @Override
     public List<String> supportedVersions() {
         return engine.supportedVersions();
+    }
+
+    @Override
+    public boolean hasSessions(String version) {
+        return !ProtocolVersions.atLeast(version, ProtocolVersions.STATELESS);
     }
 
     @Override

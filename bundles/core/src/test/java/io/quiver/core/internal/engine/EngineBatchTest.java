@@ -107,6 +107,35 @@ class EngineBatchTest {
         assertEquals(-32600, answer.get(4).path("error").path("code").asInt());
     }
 
+    /**
+     * A transport that does not serve an exchange after all (a limit of its own) answers with the engine's refusal:
+     * each request's error carries its id, a batch's refused elements keep theirs, and nothing runs.
+     */
+    @Test
+    void aRefusalAnswersEachRequestByItsId() throws Exception {
+        String session = open("2025-03-26");
+        Receipt.Pending single = assertInstanceOf(Receipt.Pending.class,
+                engine.receive(bytes(call(1, "count", "{}", null).replace("\"id\":1", "\"id\":\"c-7\"")), inbound(session)));
+        single.exchange().abandon();
+        JsonNode refused = Json.MAPPER.readTree(single.exchange().refusal(-32000, "Service Unavailable: busy"));
+        assertEquals("c-7", refused.path("id").asString());
+        assertEquals(-32000, refused.path("error").path("code").asInt());
+        assertEquals("Service Unavailable: busy", refused.path("error").path("message").asString());
+        Receipt.Pending batch = assertInstanceOf(Receipt.Pending.class, engine.receive(bytes("["
+                + call(1, "count", "{}", null) + ",42," + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}]"),
+                inbound(session)));
+        batch.exchange().abandon();
+        JsonNode refusals = Json.MAPPER.readTree(batch.exchange().refusal(-32000, "Service Unavailable: busy"));
+        assertEquals(3, refusals.size(), refusals.toString());
+        assertEquals(1, refusals.get(0).path("id").asInt());
+        assertEquals(-32000, refusals.get(0).path("error").path("code").asInt());
+        assertTrue(refusals.get(1).path("id").isNull());
+        assertEquals(-32600, refusals.get(1).path("error").path("code").asInt(), "the element refused already keeps its error");
+        assertEquals(2, refusals.get(2).path("id").asInt());
+        assertEquals(-32000, refusals.get(2).path("error").path("code").asInt());
+        assertEquals(0, counted.get(), "nothing refused ran");
+    }
+
     @Test
     void onlyASessionOf20250326TakesABatchAndARefusedBatchRunsNothing() throws Exception {
         String batch = "[" + call(1, "count", "{}", null) + "," + call(2, "count", "{}", null) + "]";

@@ -681,16 +681,15 @@ final class McpServlet extends HttpServlet {
         if (wait > 0) {
             pending.exchange().abandon();
             ((HttpServletResponse) async.getResponse()).setHeader("Retry-After", Long.toString(wait));
-            finish(async, TOO_MANY_REQUESTS, TransportErrors.SERVER_ERROR, overRate(wait), false);
+            refuse(async, pending, TOO_MANY_REQUESTS, overRate(wait));
             return;
         }
         int calls = limits.enterCalls(caller, count(methods, CALLS));
         if (calls < 0) {
             pending.exchange().abandon();
             ((HttpServletResponse) async.getResponse()).setHeader("Retry-After", "1");
-            finish(async, TOO_MANY_REQUESTS, TransportErrors.SERVER_ERROR, "Too Many Requests: this caller has "
-                    + config.maxConcurrentCallsPerSubject() + " tool calls in progress, the most it may; try again shortly",
-                    false);
+            refuse(async, pending, TOO_MANY_REQUESTS, "Too Many Requests: this caller has "
+                    + config.maxConcurrentCallsPerSubject() + " tool calls in progress, the most it may; try again shortly");
             return;
         }
         Runnable callOver = calls > 0 ? () -> limits.exitCalls(caller, calls) : null;
@@ -709,7 +708,7 @@ final class McpServlet extends HttpServlet {
                 if (callOver != null) {
                     callOver.run();
                 }
-                finish(async, HttpServletResponse.SC_SERVICE_UNAVAILABLE, TransportErrors.SERVER_ERROR, streamsFull(c), false);
+                refuse(async, pending, HttpServletResponse.SC_SERVICE_UNAVAILABLE, streamsFull(c));
                 return;
             }
         }
@@ -775,7 +774,7 @@ final class McpServlet extends HttpServlet {
             ticket = budget.lasting(null, maxStreams, 0);
             if (ticket == null) {
                 pending.exchange().abandon();
-                finish(async, HttpServletResponse.SC_SERVICE_UNAVAILABLE, TransportErrors.SERVER_ERROR, streamsFull(c), false);
+                refuse(async, pending, HttpServletResponse.SC_SERVICE_UNAVAILABLE, streamsFull(c));
                 return;
             }
         }
@@ -957,7 +956,8 @@ final class McpServlet extends HttpServlet {
 
     /**
      * The live session a GET or DELETE names, or null after answering the error. A session belongs to
-     * the caller that opened it: to anyone else it does not exist.
+     * the caller that opened it: to anyone else it does not exist. A request naming a revision without
+     * sessions gets 405.
      */
     private McpSession session(HttpServletRequest req, HttpServletResponse resp, CallerIdentity caller)
             throws IOException {
@@ -965,6 +965,15 @@ final class McpServlet extends HttpServlet {
         if (version != null && !engine.supportedVersions().contains(version)) {
             fail(resp, HttpServletResponse.SC_BAD_REQUEST, TransportErrors.INVALID_REQUEST,
                     "Bad Request: unsupported protocol version " + version);
+            return null;
+        }
+        if (version != null && !engine.hasSessions(version)) {
+            // a revision without sessions has no GET stream and nothing to DELETE: whatever session id comes along
+            // is ignored, as its POSTs ignore it
+            resp.setHeader("Allow", "POST");
+            fail(resp, HttpServletResponse.SC_METHOD_NOT_ALLOWED, TransportErrors.INVALID_REQUEST, "Method Not Allowed: "
+                    + req.getMethod() + " serves protocol versions with sessions; " + version
+                    + " has none, each of its requests is a POST");
             return null;
         }
         String id = header(req, SESSION_HEADER);
@@ -1021,6 +1030,15 @@ final class McpServlet extends HttpServlet {
             resp.setHeader("Connection", "close");
         }
         send(async, status, engine.errorResponse(code, message));
+    }
+
+    /**
+     * Answers a request the engine took but the transport does not serve after all (a limit of the transport's is
+     * reached) with an error carrying the request's id; the caller abandoned the exchange already.
+     */
+    private void refuse(AsyncContext async, Receipt.Pending pending, int status, String message) {
+        byte[] refusal = pending.exchange().refusal(TransportErrors.SERVER_ERROR, message);
+        send(async, status, refusal != null ? refusal : engine.errorResponse(TransportErrors.SERVER_ERROR, message));
     }
 
     /** On any thread: a client that does not read holds its answer, not the thread. */

@@ -222,8 +222,10 @@ class PostAnswerTest {
                     ScriptedEngine.STATELESS, null);
             endpoint.engine.script = (message, inbound) -> new Receipt.Pending(null, refused);
             try (RawHttp answer = endpoint.post(listen)) {
-                EndpointRefusalsTest.assertRefused(answer, 503, -32000,
-                        "Service Unavailable: too many open streams (at most 1, 32 per session); try again later");
+                assertEquals(503, answer.status());
+                assertEquals("{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32000,\"message\":\"Service Unavailable: "
+                        + "too many open streams (at most 1, 32 per session); try again later\"}}", answer.body(),
+                        "the refusal answers the request by its id");
                 assertEquals("5", answer.header("Retry-After"));
             }
             assertTrue(refused.isAbandoned(), "the engine forgets the listen it was not let serve");

@@ -72,7 +72,12 @@ final class ScriptedEngine implements McpEngine {
 
     @Override
     public List<String> supportedVersions() {
-        return List.of("2025-03-26", "2025-11-25");
+        return List.of("2025-03-26", "2025-11-25", "2026-07-28");
+    }
+
+    @Override
+    public boolean hasSessions(String version) {
+        return !version.equals("2026-07-28");
     }
 
     @Override
@@ -245,6 +250,13 @@ final class ScriptedEngine implements McpEngine {
         @Override
         public void abandon() {
             abandoned.countDown();
+        }
+
+        /** Refused as the engine does, with the request's id: the scripted requests' is 1. */
+        @Override
+        public byte[] refusal(int code, String message) {
+            return new String(error(code, message), StandardCharsets.UTF_8).replace("\"id\":null", "\"id\":1")
+                    .getBytes(StandardCharsets.UTF_8);
         }
 
         /** The sink it was started with, waited for up to 10 s. */

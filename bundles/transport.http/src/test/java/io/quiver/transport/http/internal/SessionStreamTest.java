@@ -61,6 +61,34 @@ class SessionStreamTest {
         }
     }
 
+    /**
+     * 2026-07-28 has no sessions: a GET or DELETE naming it is 405 whatever session id comes along, and the session
+     * of that id (opened by an earlier revision's client) lives on.
+     */
+    @Test
+    void aRevisionWithoutSessionsHasNoGetStreamAndNothingToDelete() throws Exception {
+        endpoint.start();
+        ScriptedEngine.Session session = endpoint.engine.open("s1", CallerIdentity.ANONYMOUS);
+        Map<String, String> modern = streamOf("s1");
+        modern.put("MCP-Protocol-Version", "2026-07-28");
+        try (RawHttp answer = endpoint.get(modern)) {
+            assertRefused(answer, 405, -32600,
+                    "Method Not Allowed: GET serves protocol versions with sessions; 2026-07-28 has none, each of its requests is a POST");
+            assertEquals("POST", answer.header("Allow"));
+        }
+        try (RawHttp answer = RawHttp.send(endpoint.port(), "DELETE", "/mcp", modern, null)) {
+            assertRefused(answer, 405, -32600,
+                    "Method Not Allowed: DELETE serves protocol versions with sessions; 2026-07-28 has none, each of its requests is a POST");
+        }
+        assertTrue(session.isOpen(), "the session named is not deleted");
+        Map<String, String> older = new LinkedHashMap<>(modern);
+        older.put("MCP-Protocol-Version", "2025-11-25");
+        try (RawHttp answer = RawHttp.send(endpoint.port(), "DELETE", "/mcp", older, null)) {
+            assertEquals(200, answer.status());
+        }
+        assertFalse(session.isOpen(), "a revision with sessions deletes it");
+    }
+
     @Test
     void aGetStreamIsPrimedAndCarriesTheSessionsMessages() throws Exception {
         endpoint.start();
