@@ -252,7 +252,8 @@ final class Handshake {
 
     /**
      * The pages of a list method ({@code prompts/list}, {@code resources/list}, ...): the objects of its
-     * {@code member} array, in order; no page more once more than {@code limit} have come.
+     * {@code member} array, in order; no page more once more than {@code limit} have come. A page without that
+     * array fails the listing.
      */
     static List<JsonNode> list(McpClient client, Deadline deadline, String method, String member, int limit)
             throws Exception {
@@ -267,6 +268,10 @@ final class Handshake {
                 params.put("cursor", cursor);
             }
             JsonNode result = await(client, client.request(method, params), deadline, method);
+            if (!result.path(member).isArray()) {
+                // a server answering nonsense is failing, not empty: what it listed before stays, or its start fails
+                throw new IOException(method + " answered without a \"" + member + "\" array");
+            }
             for (JsonNode item : result.path(member)) {
                 if (item.isObject()) {
                     items.add(item);

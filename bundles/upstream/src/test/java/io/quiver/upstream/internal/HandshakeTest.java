@@ -198,4 +198,21 @@ class HandshakeTest {
                     "r": {"type": "string", "x-mcp-header": "Region"}}}}]}""");
         assertEquals(List.of("a", "b"), tools.get(5, TimeUnit.SECONDS).stream().map(t -> t.path("name").asString()).toList());
     }
+
+    /** A page whose list is not an array is a failing server, not an empty one (it said "ready, 0 tools" before). */
+    @Test
+    void aListThatIsNotAnArrayFailsTheListing() throws Exception {
+        for (String page : new String[] {"{\"tools\": \"nope\"}", "{}", "{\"tools\": {\"name\": \"a\"}}"}) {
+            CompletableFuture<List<JsonNode>> tools = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return Handshake.listTools(client, Handshake.Deadline.in(5_000, "5 s"), "test");
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            server.result(server.next("tools/list"), page);
+            ExecutionException failed = assertThrows(ExecutionException.class, () -> tools.get(5, TimeUnit.SECONDS), page);
+            assertEquals("tools/list answered without a \"tools\" array", failed.getCause().getCause().getMessage(), page);
+        }
+    }
 }
