@@ -16,8 +16,9 @@ import org.slf4j.spi.SLF4JServiceProvider;
  * that it could not start Jetty (a key store that does not open, a port in use, a setting Jetty refuses)
  * only in its log, as {@value #JETTY_FAILED}; nothing listens then, and a start would wait out its whole
  * timeout for an endpoint that cannot come. This provider notes such an error ({@link JettyFailures}), so
- * the start ends at once with it. Chosen by the {@code slf4j.provider} property the command line sets; an
- * application that embeds Quiver keeps its own logging (and the start timeout).
+ * the start ends at once with it. Every message's arguments are logged {@link #printable}: no value from outside
+ * breaks a line. Chosen by the {@code slf4j.provider} property the command line sets; an application that embeds
+ * Quiver keeps its own logging (and the start timeout).
  */
 public final class StartLog implements SLF4JServiceProvider {
 
@@ -68,7 +69,7 @@ public final class StartLog implements SLF4JServiceProvider {
     public void initialize() {
         simple.initialize();
         ILoggerFactory loggers = simple.getLoggerFactory();
-        factory = name -> FELIX_HTTP.equals(name) ? new Watched(loggers.getLogger(name)) : loggers.getLogger(name);
+        factory = name -> new Watched(loggers.getLogger(name), FELIX_HTTP.equals(name));
     }
 
     @Override
@@ -91,13 +92,54 @@ public final class StartLog implements SLF4JServiceProvider {
         return simple.getRequestedApiVersion();
     }
 
-    /** A logger that passes everything on, looking at what it passes. */
-    private static final class Watched extends LegacyAbstractLogger {
+    /**
+     * A message's argument as it is logged: line breaks and other control characters written as escapes
+     * ({@code \n}, {@code \u2028}), so a value someone else chose (a token's subject, a tool's name, an upstream
+     * server's stderr) cannot forge log lines or rewrite the terminal. Arrays are left to the formatter.
+     */
+    static Object printable(Object argument) {
+        if (argument == null || argument instanceof Throwable || argument.getClass().isArray()) {
+            return argument;
+        }
+        String text = argument.toString();
+        if (text == null) {
+            return null;
+        }
+        StringBuilder escaped = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            boolean control = (c < 0x20 && c != '\t') || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029';
+            if (control && escaped == null) {
+                escaped = new StringBuilder(text.length() + 16).append(text, 0, i);
+            }
+            if (escaped == null) {
+                continue;
+            }
+            if (!control) {
+                escaped.append(c);
+            } else if (c == '\n') {
+                escaped.append("\\n");
+            } else if (c == '\r') {
+                escaped.append("\\r");
+            } else {
+                escaped.append(String.format("\\u%04x", (int) c));
+            }
+        }
+        return escaped == null ? argument : escaped.toString();
+    }
+
+    /**
+     * A logger that passes everything on, each argument {@link #printable}; Felix HTTP's, looking at what it
+     * passes ({@link #observe}).
+     */
+    static final class Watched extends LegacyAbstractLogger {
         private static final long serialVersionUID = 1L;
         private final transient Logger delegate;
+        private final boolean observed;
 
-        Watched(Logger delegate) {
+        Watched(Logger delegate, boolean observed) {
             this.delegate = delegate;
+            this.observed = observed;
             this.name = delegate.getName();
         }
 
@@ -134,14 +176,16 @@ public final class StartLog implements SLF4JServiceProvider {
         @Override
         protected void handleNormalizedLoggingCall(Level level, Marker marker, String messagePattern, Object[] arguments,
                 Throwable throwable) {
-            observe(level, messagePattern, arguments, throwable);
+            if (observed) {
+                observe(level, messagePattern, arguments, throwable);
+            }
             var event = delegate.makeLoggingEventBuilder(level).setMessage(messagePattern).setCause(throwable);
             if (marker != null) {
                 event.addMarker(marker);
             }
             if (arguments != null) {
                 for (Object argument : arguments) {
-                    event.addArgument(argument);
+                    event.addArgument(printable(argument));
                 }
             }
             event.log();

@@ -3,8 +3,12 @@ package io.quiver.launcher;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -85,5 +89,34 @@ class StartLogTest {
         IOException root = new IOException("port 443 in use");
         assertEquals("java.io.IOException: port 443 in use",
                 StartLog.reason(new RuntimeException(root)), "the top message holds the root's already");
+    }
+
+    /**
+     * A value from outside in a message cannot forge a line: a token subject that carries a line break and a fake
+     * log line is logged on one line, its breaks as escapes; tabs and other scripts stay as they are.
+     */
+    @Test
+    void argumentsAreLoggedWithoutTheirLineBreaks() {
+        assertEquals("mallory\\n22:09:59.999 [main] INFO Gatekeeper - admin logged in\\u2028\\r\\u001b[2J",
+                StartLog.printable("mallory\n22:09:59.999 [main] INFO Gatekeeper - admin logged in\u2028\r\u001b[2J"));
+        assertEquals("tab\there, 日本, é", StartLog.printable("tab\there, 日本, é"));
+        assertEquals("\\u0085\\u0000", StartLog.printable("\u0085\u0000"));
+        assertNull(StartLog.printable(null));
+        assertEquals(7, StartLog.printable(7), "nothing to escape: the value itself");
+        String[] array = {"a\nb"};
+        assertEquals(array, StartLog.printable(array), "arrays are the formatter's to write");
+
+        PrintStream err = System.err;
+        ByteArrayOutputStream written = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(written, true, StandardCharsets.UTF_8));
+        try {
+            loggers.getLogger("io.quiver.transport.http.internal.Gatekeeper").warn("refused (the last: {}) at {}",
+                    "mallory\n12:00:00.000 [main] INFO forged", "/mcp");
+        } finally {
+            System.setErr(err);
+        }
+        String log = written.toString(StandardCharsets.UTF_8);
+        assertEquals(1, log.lines().count(), log);
+        assertTrue(log.contains("refused (the last: mallory\\n12:00:00.000 [main] INFO forged) at /mcp"), log);
     }
 }

@@ -197,10 +197,6 @@ final class Gatekeeper {
         return scheme + "://" + authority + path;
     }
 
-    String metadataUrl(HttpServletRequest req) {
-        return metadataUrl(resource(req, req.getRequestURI()));
-    }
-
     /** RFC 9728: the well-known path inserted between the resource's authority and its path. */
     static String metadataUrl(String resourceUrl) {
         URI resource = URI.create(resourceUrl);

@@ -168,8 +168,10 @@ final class McpServlet extends HttpServlet {
             return;
         }
         headers.observe(req);
-        Admission admission = admission(name -> header(req, name), req.getServletPath() + (req.getPathInfo() == null ? "" : req.getPathInfo()),
-                req.getQueryString(), req.getRemoteAddr(), () -> gate.metadataUrl(req), false);
+        // the decoded path, without path parameters: the metadata URL names the endpoint the path was found to be
+        String path = req.getServletPath() + (req.getPathInfo() == null ? "" : req.getPathInfo());
+        Admission admission = admission(name -> header(req, name), path, req.getQueryString(), req.getRemoteAddr(),
+                () -> gate.metadataUrl(gate.resource(req, path)), false);
         if (admission instanceof Refused refused) {
             if (refused.challenge() != null) {
                 resp.setHeader("WWW-Authenticate", refused.challenge());

@@ -69,6 +69,23 @@ class CredentialsOverHttpTest {
         assertEquals(0, endpoint.engine.inbounds.size());
     }
 
+    /**
+     * A path parameter a URI may not hold raw ({@code /mcp;"}) still reaches the endpoint and gets its challenge,
+     * naming the endpoint's metadata: building that URL from the raw path failed with a 500 and an ERROR stack trace
+     * in the log for every such request, before any credential was asked for.
+     */
+    @Test
+    void aPathParameterThatNoUriMayHoldIsChallengedAsThePath() throws Exception {
+        for (String method : new String[] {"POST", "GET"}) {
+            try (RawHttp answer = RawHttp.send(endpoint.port(), method, "/mcp;\"", LiveEndpoint.POST_HEADERS, "{}")) {
+                assertRefused(answer, 401, -32000, "Unauthorized: this endpoint needs an Authorization: Bearer token");
+                assertEquals("Bearer resource_metadata=\"http://127.0.0.1:" + endpoint.port()
+                        + "/.well-known/oauth-protected-resource/mcp\"", answer.header("WWW-Authenticate"), method);
+            }
+        }
+        assertEquals(0, endpoint.engine.inbounds.size());
+    }
+
     @Test
     void aTokenForAnotherTenantIsRefused() throws Exception {
         try (RawHttp answer = endpoint.post("{}", Map.of("Authorization", "Bearer acme-token"))) {
