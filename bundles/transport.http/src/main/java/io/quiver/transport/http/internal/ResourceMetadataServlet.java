@@ -5,6 +5,7 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +40,15 @@ final class ResourceMetadataServlet extends HttpServlet {
             return;
         }
         HttpConfig c = config.get();
+        if (!new RequestGuard(TypedConfig.list(c.allowedHosts()), List.of()).hostAllowed(req.getHeader("Host"))) {
+            // the resource's URL is made of the Host header: a foreign one would be named (and cached) as this resource
+            byte[] refusal = "Forbidden: Host not allowed\n".getBytes(StandardCharsets.UTF_8);
+            resp.setStatus(HttpServletResponse.SC_FORBIDDEN);
+            resp.setContentType("text/plain;charset=utf-8");
+            resp.setContentLength(refusal.length);
+            resp.getOutputStream().write(refusal);
+            return;
+        }
         // the resource a client asks about: the path after the well-known prefix (the endpoint's when none)
         String suffix = req.getPathInfo();
         String resource = gate.resource(req, suffix == null || suffix.isEmpty() || suffix.equals("/")

@@ -1,6 +1,8 @@
 package io.quiver.transport.http.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quiver.api.auth.Authentication;
 import io.quiver.lib.config.TypedConfig;
@@ -61,6 +63,20 @@ class ResourceMetadataTest {
             String body = answer.body();
             assertEquals("\"resource\":\"http://127.0.0.1:" + port + "/t/acme/mcp\"", body.substring(1, body.indexOf(',')),
                     "the resource asked about");
+        }
+    }
+
+    /** The resource is named from the Host header: a Host the endpoint does not allow gets 403, as at the endpoint. */
+    @Test
+    void aForeignHostIsNotNamedAsTheResource() throws Exception {
+        gate.authenticators(List.of(token -> Authentication.notMine()));
+        try (RawHttp answer = RawHttp.send(port, "GET", Gatekeeper.METADATA_PATH + "/mcp", Map.of("Host", "evil.example"), null)) {
+            assertEquals(403, answer.status());
+            assertFalse(answer.body().contains("evil.example"), "nothing of the foreign host is named");
+        }
+        try (RawHttp answer = RawHttp.send(port, "GET", Gatekeeper.METADATA_PATH + "/mcp", Map.of("Host", "localhost:" + port), null)) {
+            assertEquals(200, answer.status());
+            assertTrue(answer.body().contains("\"resource\":\"http://localhost:" + port + "/mcp\""));
         }
     }
 
