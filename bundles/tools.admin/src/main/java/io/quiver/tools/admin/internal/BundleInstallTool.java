@@ -13,9 +13,13 @@ import io.quiver.lib.feature.platform.NameHolder;
 import io.quiver.lib.feature.platform.PlatformLibraries;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.jar.Manifest;
+import java.util.ArrayList;
+import java.util.Dictionary;
+import java.util.Enumeration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.jar.Manifest;
 import java.util.Optional;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
@@ -115,7 +119,7 @@ public final class BundleInstallTool implements Tool {
     private String clash(BundleJar jar, String location, CallerIdentity caller) {
         Manifest manifest = jar.manifest();
         String name = jar.symbolicName();
-        List<String> reached = manifest == null ? List.of() : TrustBoundary.reached(manifest);
+        List<String> reached = manifest == null ? List.of() : TrustBoundary.reached(manifest, this::installed);
         if (name == null) {
             return "it is not an OSGi bundle (no Bundle-SymbolicName in its manifest)";
         }
@@ -135,6 +139,25 @@ public final class BundleInstallTool implements Tool {
                 : "bundle " + h.bundle().getBundleId() + ", " + h.bundle().getLocation();
         return name + " is already installed" + (h.platform() ? " as part of the running platform" : "")
                 + " (" + where + ")";
+    }
+
+    /** The main headers of the installed bundles of a symbolic name, each with its id ({@link TrustBoundary#reached}). */
+    private List<Map<String, String>> installed(String symbolicName) {
+        List<Map<String, String>> found = new ArrayList<>();
+        for (Bundle b : context.getBundles()) {
+            if (symbolicName.equals(b.getSymbolicName())
+                    || (b.getBundleId() == 0 && symbolicName.equals(TrustBoundary.SYSTEM_BUNDLE))) {
+                Map<String, String> headers = new HashMap<>();
+                Dictionary<String, String> raw = b.getHeaders("");
+                for (Enumeration<String> keys = raw.keys(); keys.hasMoreElements();) {
+                    String key = keys.nextElement();
+                    headers.put(key, raw.get(key));
+                }
+                headers.put(TrustBoundary.BUNDLE_ID, Long.toString(b.getBundleId()));
+                found.add(headers);
+            }
+        }
+        return found;
     }
 
     private static Outcome result(String text, Bundle bundle, boolean isError) {
