@@ -4,7 +4,6 @@ import io.quiver.core.internal.json.Json;
 import io.quiver.core.internal.rpc.McpException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -16,7 +15,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import javax.crypto.AEADBadTagException;
+import javax.crypto.Cipher;
 import javax.crypto.Mac;
+import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -25,10 +27,11 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The {@code requestState} of 2026-07-28 multi-round requests: the answers gathered so far and the
  * input requests the round asked, bound to the caller, the method and target (tool, prompt or
- * resource) and an expiry, signed with HMAC-SHA256. The client only echoes it; anything it changes
+ * resource) and an expiry, sealed with AES-256-GCM: encrypted (the answers, sensitive ones included, are not
+ * for whoever sees the state on its way) and authenticated. The client only echoes it; anything it changes
  * fails verification. Each state is good for one retry: a replay is refused like a tampered state
- * (the ids of redeemed states are remembered until they expire, within bounds per caller and overall). Several keys verify (the first
- * signs), so keys can be rotated without breaking rounds in progress.
+ * (the ids of redeemed states are remembered until they expire, within bounds per caller and overall). Several keys open states (the first
+ * seals), so keys can be rotated without breaking rounds in progress.
  */
 public final class RequestState {
 
@@ -40,6 +43,10 @@ public final class RequestState {
     static final int MAX_REMEMBERED = 100_000;
     static final int MAX_REMEMBERED_PER_CALLER = 10_000;
 
+    private static final String CIPHER = "AES/GCM/NoPadding";
+    private static final int IV_BYTES = 12;
+    private static final int TAG_BITS = 128;
+    private static final byte[] KEY_LABEL = "quiver requestState AES-256-GCM".getBytes(StandardCharsets.US_ASCII);
     private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder B64D = Base64.getUrlDecoder();
 
@@ -61,7 +68,7 @@ public final class RequestState {
     private int remembered;
     /** When expired ids were last dropped (epoch ms). */
     private long swept;
-    private volatile List<byte[]> keys;
+    private volatile List<SecretKeySpec> keys;
     private volatile long ttlMs;
 
     private final int most;
@@ -79,33 +86,73 @@ public final class RequestState {
         configure(configuredKeys, ttlMs);
     }
 
-    /** Takes new keys (the first signs, all verify; none: the generated key) and lifetime. */
+    /** Takes new keys (the first seals, all open; none: the generated key) and lifetime. */
     public void configure(List<String> configuredKeys, long ttl) {
-        List<byte[]> k = new ArrayList<>();
+        List<SecretKeySpec> k = new ArrayList<>();
         for (String key : configuredKeys) {
-            k.add(key.getBytes(StandardCharsets.UTF_8));
+            k.add(sealingKey(key.getBytes(StandardCharsets.UTF_8)));
         }
         if (k.isEmpty()) {
-            k.add(generated);
+            k.add(sealingKey(generated));
         }
         this.keys = List.copyOf(k);
         this.ttlMs = ttl;
     }
 
-    /** Signs the answers of a request in progress and the keys of the input it asks for now. */
+    /**
+     * Seals the answers of a request in progress and the keys of the input it asks for now: encrypted as well as
+     * authenticated (AES-256-GCM), since the client carries the answers to the next round, a sensitive one too,
+     * and anyone who logs or stores the state it echoes must learn nothing from it.
+     */
     public String sign(String subject, String target, Map<String, JsonNode> answers, Set<String> asked) {
         byte[] nonce = new byte[16];
         random.nextBytes(nonce);
         ObjectNode body = Json.MAPPER.createObjectNode();
-        body.put("v", 1);
+        body.put("v", 2);
         body.put("jti", B64.encodeToString(nonce));
         body.put("sub", subject);
         body.put("target", target);
         body.put("exp", System.currentTimeMillis() + ttlMs);
         body.set("answers", Json.MAPPER.valueToTree(answers));
         body.set("asked", Json.MAPPER.valueToTree(asked));
-        String payload = B64.encodeToString(Json.MAPPER.writeValueAsBytes(body));
-        return payload + "." + B64.encodeToString(mac(keys.get(0), payload));
+        byte[] iv = new byte[IV_BYTES];
+        random.nextBytes(iv);
+        try {
+            Cipher cipher = Cipher.getInstance(CIPHER);
+            cipher.init(Cipher.ENCRYPT_MODE, keys.get(0), new GCMParameterSpec(TAG_BITS, iv));
+            byte[] sealed = cipher.doFinal(Json.MAPPER.writeValueAsBytes(body));
+            byte[] state = new byte[IV_BYTES + sealed.length];
+            System.arraycopy(iv, 0, state, 0, IV_BYTES);
+            System.arraycopy(sealed, 0, state, IV_BYTES, sealed.length);
+            return B64.encodeToString(state);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(CIPHER + " is not available", e);
+        }
+    }
+
+    /** The body of a state sealed with one of the keys, or null when none opens it (changed, or not ours). */
+    private byte[] open(String state) {
+        byte[] raw;
+        try {
+            raw = B64D.decode(state);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        if (raw.length < IV_BYTES + TAG_BITS / 8) {
+            return null;
+        }
+        for (SecretKeySpec key : keys) {
+            try {
+                Cipher cipher = Cipher.getInstance(CIPHER);
+                cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, raw, 0, IV_BYTES));
+                return cipher.doFinal(raw, IV_BYTES, raw.length - IV_BYTES);
+            } catch (AEADBadTagException e) {
+                // sealed with another key, or changed: the next key
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException(CIPHER + " is not available", e);
+            }
+        }
+        return null;
     }
 
     /**
@@ -115,28 +162,14 @@ public final class RequestState {
      * @throws McpException (-32602) when any check fails
      */
     public Verified redeem(String state, String subject, String target) {
-        int dot = state.indexOf('.');
-        if (dot <= 0) {
-            throw invalid();
-        }
-        String payload = state.substring(0, dot);
-        byte[] signature;
-        try {
-            signature = B64D.decode(state.substring(dot + 1));
-        } catch (IllegalArgumentException e) {
-            throw invalid();
-        }
-        boolean signed = false;
-        for (byte[] key : keys) {
-            signed |= MessageDigest.isEqual(mac(key, payload), signature);
-        }
-        if (!signed) {
+        byte[] opened = open(state);
+        if (opened == null) {
             throw invalid();
         }
         JsonNode body;
         try {
-            body = Json.MAPPER.readTree(B64D.decode(payload));
-        } catch (IllegalArgumentException | JacksonException e) {
+            body = Json.MAPPER.readTree(opened);
+        } catch (JacksonException e) {
             throw invalid();
         }
         if (!subject.equals(body.path("sub").asString("")) || !target.equals(body.path("target").asString(""))) {
@@ -213,11 +246,12 @@ public final class RequestState {
         return McpException.invalidParams("Invalid params: requestState integrity check failed");
     }
 
-    private static byte[] mac(byte[] key, String payload) {
+    /** The AES key a configured key seals with: HMAC-SHA256 of a fixed label under it, so any length of key serves. */
+    private static SecretKeySpec sealingKey(byte[] key) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            return mac.doFinal(payload.getBytes(StandardCharsets.US_ASCII));
+            return new SecretKeySpec(mac.doFinal(KEY_LABEL), "AES");
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 is not available", e);
         }
