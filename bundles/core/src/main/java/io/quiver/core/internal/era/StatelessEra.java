@@ -17,7 +17,6 @@ import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.JsonRpc;
 import io.quiver.core.internal.rpc.McpException;
 import io.quiver.core.internal.settings.EngineSettings;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
@@ -86,6 +85,12 @@ public final class StatelessEra implements Era {
         return JsonRpc.result(id, StatelessResult.of(method, result, settings), Views.R20260728.class);
     }
 
+    /** The modern error for a revision this server does not speak, naming those it does (the legacy ones too). */
+    private static McpException unsupported(String requested) {
+        return new McpException(ErrorCodes.UNSUPPORTED_VERSION, "Unsupported protocol version",
+                Map.of("supported", ProtocolVersions.NEWEST_FIRST, "requested", requested), Reason.UNSUPPORTED_VERSION);
+    }
+
     /** Whether a message belongs to this era: its {@code _meta} claims a revision, or its header names 2026-07-28 or later. */
     public static boolean claims(ObjectNode params, Inbound inbound) {
         return params.path("_meta").has(Meta.VERSION) || ProtocolVersions.atLeast(inbound.protocolVersion(),
@@ -101,6 +106,11 @@ public final class StatelessEra implements Era {
         JsonNode meta = params.path("_meta");
         JsonNode version = meta.get(Meta.VERSION);
         JsonNode capabilities = meta.get(Meta.CAPABILITIES);
+        String claimed = inbound.protocolVersion();
+        if ((version == null || !version.isString()) && claimed != null && !ProtocolVersions.STATELESS.equals(claimed)) {
+            // claimed by its header alone, for a later revision than this server's: that is what to tell the client
+            throw unsupported(claimed);
+        }
         if (version == null || !version.isString() || capabilities == null || !capabilities.isObject()) {
             throw new McpException(ErrorCodes.INVALID_PARAMS, "Invalid params: _meta must carry " + Meta.VERSION
                     + " and " + Meta.CAPABILITIES, null, Reason.INVALID_META);
@@ -131,9 +141,7 @@ public final class StatelessEra implements Era {
                     + " differs from the request's method " + method);
         }
         if (!ProtocolVersions.STATELESS.equals(version.stringValue())) {
-            throw new McpException(ErrorCodes.UNSUPPORTED_VERSION, "Unsupported protocol version",
-                    Map.of("supported", List.of(ProtocolVersions.STATELESS), "requested", version.stringValue()),
-                    Reason.UNSUPPORTED_VERSION);
+            throw unsupported(version.stringValue());
         }
         if (http && request) {
             if (headerVersion == null) {

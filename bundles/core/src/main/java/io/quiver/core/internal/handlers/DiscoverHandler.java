@@ -7,7 +7,6 @@ import io.quiver.core.internal.pipeline.Tasks;
 import io.quiver.core.internal.request.MethodHandler;
 import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.settings.EngineSettings;
-import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -23,7 +22,7 @@ final class DiscoverHandler implements MethodHandler<DiscoverResult> {
     @Override
     public DiscoverResult handle(RequestScope scope, ObjectNode params) {
         String instructions = settings.config().instructions();
-        return new DiscoverResult(List.of(ProtocolVersions.STATELESS), ServerCapabilities.all(Map.of(Tasks.EXTENSION,
+        return new DiscoverResult(ProtocolVersions.NEWEST_FIRST, ServerCapabilities.all(Map.of(Tasks.EXTENSION,
                 Map.of())), instructions.isBlank() ? null : instructions);
     }
 }

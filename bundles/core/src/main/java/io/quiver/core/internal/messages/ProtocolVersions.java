@@ -14,6 +14,12 @@ public final class ProtocolVersions {
     /** Every revision this server speaks, on one endpoint. */
     public static final List<String> ALL = List.of("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", STATELESS);
 
+    /**
+     * Every revision this server speaks, newest first: what a modern client is told it may use (the legacy ones by
+     * {@code initialize}), in {@code server/discover} and in an unsupported-version error.
+     */
+    public static final List<String> NEWEST_FIRST = List.of(STATELESS, "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05");
+
     /** The newest session-based revision: what a client asking for an unknown one is offered. */
     public static final String LATEST_SESSION = "2025-11-25";
 

@@ -75,7 +75,8 @@ class StatelessTest {
     void discoverNamesTheRevisionAndCarriesResultTypeServerInfoAndCacheHints() throws Exception {
         JsonNode result = complete(request("server/discover", "{" + META + "}}", ALICE, null)).path("result");
         assertEquals("complete", result.path("resultType").asString());
-        assertEquals("[\"2026-07-28\"]", result.path("supportedVersions").toString());
+        assertEquals("[\"2026-07-28\",\"2025-11-25\",\"2025-06-18\",\"2025-03-26\",\"2024-11-05\"]",
+                result.path("supportedVersions").toString(), "every revision spoken, newest first: the legacy ones by initialize");
         assertEquals("quiver", result.path("_meta").path("io.modelcontextprotocol/serverInfo").path("name").asString());
         assertEquals(5_000, result.path("ttlMs").asInt());
         assertEquals("public", result.path("cacheScope").asString());
@@ -107,6 +108,15 @@ class StatelessTest {
         JsonNode error = Json.MAPPER.readTree(r.body()).path("error");
         assertEquals(-32022, error.path("code").asInt());
         assertEquals("v999", error.path("data").path("requested").asString());
+        assertEquals("[\"2026-07-28\",\"2025-11-25\",\"2025-06-18\",\"2025-03-26\",\"2024-11-05\"]",
+                error.path("data").path("supported").toString());
+        // a later revision named by the header alone, without _meta: told so, not that _meta is missing
+        Receipt.Rejected later = assertInstanceOf(Receipt.Rejected.class, engine.receive(bytes(message("tools/list", "{}")),
+                inbound(ALICE, Map.of("mcp-protocol-version", "2099-01-01"))));
+        assertEquals(Receipt.Reason.UNSUPPORTED_VERSION, later.reason());
+        JsonNode laterError = Json.MAPPER.readTree(later.body()).path("error");
+        assertEquals(-32022, laterError.path("code").asInt());
+        assertEquals("2099-01-01", laterError.path("data").path("requested").asString());
         assertEquals(Receipt.Reason.HEADER_MISMATCH, rejected("tools/list", "{" + META + "}}",
                 Map.of("mcp-protocol-version", "2026-07-28", "mcp-method", "prompts/list")));
         assertEquals(Receipt.Reason.HEADER_MISMATCH, rejected("tools/list", "{" + META + "}}",
