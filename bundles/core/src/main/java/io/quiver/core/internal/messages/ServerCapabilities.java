@@ -1,13 +1,15 @@
 package io.quiver.core.internal.messages;
 
+import com.fasterxml.jackson.annotation.JsonView;
 import java.util.Map;
 
 /**
- * What the server offers, the same in every revision; the stateless era's discovery adds the
- * extensions.
+ * What the server offers, the same in every revision but completions (2025-03-26 and later); the stateless era's
+ * discovery adds the extensions.
  */
 public record ServerCapabilities(ListChanges tools, Resources resources, ListChanges prompts,
-        Map<String, Object> logging, Map<String, Object> completions, Map<String, Object> extensions) {
+        Map<String, Object> logging, @JsonView(Views.R20250326.class) Map<String, Object> completions,
+        Map<String, Object> extensions) {
 
     /** A list whose changes are announced. */
     public record ListChanges(boolean listChanged) {

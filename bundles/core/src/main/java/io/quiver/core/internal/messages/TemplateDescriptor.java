@@ -4,7 +4,8 @@ import com.fasterxml.jackson.annotation.JsonView;
 import io.quiver.api.content.Icon;
 import java.util.List;
 
-/** A resource template as {@code resources/templates/list} shows it; icons for clients of 2025-11-25 and later. */
-public record TemplateDescriptor(String uriTemplate, String name, String title,
+/** A resource template as {@code resources/templates/list} shows it; titles for clients of 2025-06-18 and later, icons
+ * for 2025-11-25 and later. */
+public record TemplateDescriptor(String uriTemplate, String name, @JsonView(Views.R20250618.class) String title,
         @JsonView(Views.R20251125.class) List<Icon> icons, String description, String mimeType) {
 }

@@ -1,10 +1,12 @@
 package io.quiver.core.internal.pipeline;
 
+import io.quiver.api.ClientInfo;
 import io.quiver.api.content.Content;
 import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
 import io.quiver.core.internal.json.Json;
 import io.quiver.core.internal.messages.InputRequiredResult;
+import io.quiver.core.internal.messages.ProtocolVersions;
 import io.quiver.core.internal.request.RequestScope;
 import io.quiver.core.internal.rpc.McpException;
 import java.util.ArrayList;
@@ -41,9 +43,15 @@ final class InputBroker {
             throw new Unanswerable("This tool is declared non-blocking (mcp.tool.blocking=false) and asked for "
                     + capability(request) + ", which needs waiting for the client; such a tool may not ask for input.");
         }
-        if (!scope.client().supports(capability(request))) {
-            throw new Unanswerable("This tool needs " + capability(request)
-                    + " and the client did not declare that capability.");
+        if (request instanceof InputRequest.Elicitation && !ProtocolVersions.atLeast(scope.protocolVersion(), ELICITATION)) {
+            throw new Unanswerable("This tool needs elicitation, which protocol revision " + scope.protocolVersion()
+                    + " does not have (it came with " + ELICITATION + ").");
+        }
+        Map<String, Object> undeclared = undeclared(scope.client(), request);
+        if (undeclared != null) {
+            throw new Unanswerable("This tool needs " + (undeclared.get("elicitation") instanceof Map<?, ?> m && !m.isEmpty()
+                    ? "elicitation in form mode and the client declared only other modes."
+                    : capability(request) + " and the client did not declare that capability."));
         }
         JsonNode answer = scope.askClient(method(request), params(request), timeoutMs.getAsLong());
         return checked(request, answer);
@@ -63,6 +71,27 @@ final class InputBroker {
                     + "' does not fit its requestedSchema: " + misfit);
         }
         return typed;
+    }
+
+    /** The revision that brought elicitation. */
+    static final String ELICITATION = "2025-06-18";
+
+    /**
+     * What a request needs of the client's capabilities that the client did not declare, as a missing-capability
+     * error names it ({@code {"sampling": {}}}); null when it is declared. Quiver's questions are forms: a client
+     * whose {@code elicitation} names modes without {@code form} (URL mode only) cannot answer them, one that names
+     * none takes forms (as before modes existed).
+     */
+    static Map<String, Object> undeclared(ClientInfo client, InputRequest request) {
+        String capability = capability(request);
+        if (!client.supports(capability)) {
+            return Map.of(capability, Map.of());
+        }
+        if (request instanceof InputRequest.Elicitation && client.capabilities().get(capability) instanceof Map<?, ?> modes
+                && (modes.containsKey("url") || modes.containsKey("form")) && !modes.containsKey("form")) {
+            return Map.of(capability, Map.of("form", Map.of()));
+        }
+        return null;
     }
 
     /** The client capability a request needs. */

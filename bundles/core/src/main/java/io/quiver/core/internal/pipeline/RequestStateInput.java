@@ -84,9 +84,9 @@ final class RequestStateInput implements AttemptLoop.Source {
         Map<String, InputRequiredResult.InputRequestWire> unanswered = new LinkedHashMap<>();
         boolean answered = false;
         for (InputRequest request : missing) {
-            String capability = InputBroker.capability(request);
-            if (!scope.client().supports(capability)) {
-                required.put(capability, Map.of());
+            Map<String, Object> undeclared = InputBroker.undeclared(scope.client(), request);
+            if (undeclared != null) {
+                required.putAll(undeclared);
                 continue;
             }
             JsonNode response = responses == null || !asked.contains(request.key()) ? null

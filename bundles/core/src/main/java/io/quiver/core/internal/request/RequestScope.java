@@ -6,6 +6,7 @@ import io.quiver.api.LogLevel;
 import io.quiver.api.RequestContext;
 import io.quiver.api.transport.MessageSink;
 import io.quiver.core.internal.json.Json;
+import io.quiver.core.internal.messages.ProtocolVersions;
 import io.quiver.core.internal.messages.Result;
 import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.JsonRpc;
@@ -35,6 +36,8 @@ public final class RequestScope implements RequestContext {
 
     private final Era era;
     private final Session session;
+    /** The revision whose progress notifications first carry a message. */
+    private static final String PROGRESS_MESSAGE = "2025-03-26";
     private final Peer peer;
     private final JsonNode requestId;
     private final ObjectNode params;
@@ -145,7 +148,7 @@ public final class RequestScope implements RequestContext {
         if (total != null) {
             p.put("total", total);
         }
-        if (message != null) {
+        if (message != null && ProtocolVersions.atLeast(peer.protocolVersion(), PROGRESS_MESSAGE)) {
             p.put("message", message);
         }
         sink.send(JsonRpc.notification("notifications/progress", p));
