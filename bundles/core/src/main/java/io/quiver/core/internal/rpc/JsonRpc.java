@@ -9,6 +9,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.NullNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** The JSON-RPC 2.0 codec: bytes to {@link Message}, results and errors to bytes. */
@@ -103,6 +104,10 @@ public final class JsonRpc {
         }
         JsonNode method = node.get("method");
         if (method == null) {
+            if ((id == null || id.isNull()) && node.has("error") && !node.has("result")) {
+                // an error about a message whose id its sender could not read: a response, to nothing of ours
+                return new Parsed.Ok(new Message.Response(NullNode.getInstance(), null, node.get("error")));
+            }
             if (validId == null || (node.has("result") == node.has("error"))) {
                 return new Parsed.Bad(ErrorCodes.INVALID_REQUEST,
                         "Invalid Request: neither a request, a notification nor a response", validId);
@@ -118,6 +123,10 @@ public final class JsonRpc {
             paramsObject = Json.MAPPER.createObjectNode();
         } else if (params.isObject()) {
             paramsObject = (ObjectNode) params;
+        } else if (params.isArray() && validId != null) {
+            // by-position params are valid JSON-RPC; MCP's methods take theirs by name
+            return new Parsed.Bad(ErrorCodes.INVALID_PARAMS, "Invalid params: params must be an object, not an array",
+                    validId);
         } else {
             return new Parsed.Bad(ErrorCodes.INVALID_REQUEST, "Invalid Request: params must be an object", validId);
         }

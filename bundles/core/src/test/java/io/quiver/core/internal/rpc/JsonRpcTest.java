@@ -105,8 +105,23 @@ class JsonRpcTest {
     void nullOrFractionalIdsAndNonObjectParamsAreInvalid() {
         assertEquals(ErrorCodes.INVALID_REQUEST, bad("{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}").code());
         assertEquals(ErrorCodes.INVALID_REQUEST, bad("{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}").code());
-        assertEquals(ErrorCodes.INVALID_REQUEST, bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"params\":[1]}").code());
+        assertEquals(ErrorCodes.INVALID_REQUEST, bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"params\":\"p\"}").code());
+        JsonRpc.Parsed.Bad byPosition = bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"params\":[1]}");
+        assertEquals(ErrorCodes.INVALID_PARAMS, byPosition.code(), "valid JSON-RPC, params MCP's methods do not take");
+        assertEquals(1, byPosition.id().asInt());
         assertEquals(ErrorCodes.INVALID_REQUEST, bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":5}").code());
+    }
+
+    /** An error response without an id (its sender could not read ours) is a response, not an invalid message. */
+    @Test
+    void anErrorResponseWithoutAnIdIsAResponse() {
+        for (String text : new String[] {"{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32700,\"message\":\"x\"}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"x\"}}"}) {
+            Message.Response response = assertInstanceOf(Message.Response.class, ok(text));
+            assertTrue(response.id().isNull(), text);
+            assertEquals(-32700, response.error().path("code").asInt());
+        }
+        assertEquals(ErrorCodes.INVALID_REQUEST, bad("{\"jsonrpc\":\"2.0\",\"result\":{}}").code(), "a result names its request");
     }
 
     @Test
