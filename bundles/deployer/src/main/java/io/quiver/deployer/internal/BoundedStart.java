@@ -31,14 +31,36 @@ final class BoundedStart {
                 + "); it goes on starting in the background";
     }
 
+    /** A change to a bundle that may run its activator (a start, a stop, an uninstall). */
+    @FunctionalInterface
+    interface BundleChange {
+        void run() throws BundleException;
+    }
+
+    /** What is said of a bundle whose stop took longer than {@code timeoutMs}. */
+    static String stopTooLong(long timeoutMs) {
+        return "did not finish stopping within " + timeoutMs + " ms (stopTimeoutMs of " + DeployerConfig.PID
+                + "): its activator's stop has not returned";
+    }
+
     /**
      * Starts the bundle, waiting at most {@code timeoutMs}.
      *
      * @throws TimeoutException when it has not finished starting by then (it goes on)
      */
     static void start(Bundle bundle, long timeoutMs) throws BundleException, TimeoutException {
+        within(timeoutMs, bundle::start);
+    }
+
+    /**
+     * Makes a change that runs a bundle's activator (its stop, when it is stopped or uninstalled), waiting at most
+     * {@code timeoutMs}: an activator whose stop never returns must not hold deploy/ either.
+     *
+     * @throws TimeoutException when it is not over by then (it goes on in the background)
+     */
+    static void within(long timeoutMs, BundleChange change) throws BundleException, TimeoutException {
         Future<?> started = STARTERS.submit(() -> {
-            bundle.start();
+            change.run();
             return null;
         });
         try {

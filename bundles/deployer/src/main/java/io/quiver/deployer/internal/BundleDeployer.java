@@ -123,7 +123,9 @@ public final class BundleDeployer implements ArtifactInstaller {
 
     @Modified
     void modified(Map<String, Object> properties) {
-        this.config = TypedConfig.read(DeployerConfig.class, properties, config).config();
+        TypedConfig.Result<DeployerConfig> read = TypedConfig.read(DeployerConfig.class, properties, config);
+        this.config = read.config();
+        problems.configured(read.problems()); // said once, here: the feature installer reads the same settings
     }
 
     @Override
@@ -160,10 +162,17 @@ public final class BundleDeployer implements ArtifactInstaller {
             return;
         }
         forget(bundle.getLocation());
+        long timeoutMs = config.stopTimeoutMs();
         try {
-            bundle.uninstall();
-            refresh(bundle);
+            BoundedStart.within(timeoutMs, () -> {
+                bundle.uninstall();
+                refresh(bundle);
+                problems.clear(artifact); // if its stop took too long: it is gone now
+            });
             LOG.info("{} removed: uninstalled {}", artifact, label);
+        } catch (TimeoutException e) {
+            problems.report(artifact, "removed, but " + label + " " + BoundedStart.stopTooLong(timeoutMs)
+                    + "; it is uninstalled once that returns");
         } catch (BundleException | IllegalStateException e) {
             LOG.warn("{} removed, but {} could not be uninstalled: {}", artifact, label, e.getMessage());
         }
@@ -231,7 +240,15 @@ public final class BundleDeployer implements ArtifactInstaller {
             CRC32 crc = new CRC32(); // of what the framework read: the whole file
             try (InputStream in = new CheckedInputStream(Files.newInputStream(artifact.toPath()), crc)) {
                 if (update) {
-                    stop(bundle); // so that the new version starts below, within startTimeoutMs
+                    Bundle updated = bundle;
+                    try {
+                        // stopped first, so that the new version starts below, within startTimeoutMs
+                        BoundedStart.within(config.stopTimeoutMs(), () -> stop(updated));
+                    } catch (TimeoutException e) {
+                        problems.report(artifact, "cannot update " + label(bundle) + ": it "
+                                + BoundedStart.stopTooLong(config.stopTimeoutMs()) + "; it keeps its version");
+                        return null;
+                    }
                     bundle.update(in);
                     refresh(bundle);
                 } else {

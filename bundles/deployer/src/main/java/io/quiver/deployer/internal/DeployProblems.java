@@ -2,7 +2,9 @@ package io.quiver.deployer.internal;
 
 import io.quiver.api.operator.Problem;
 import io.quiver.api.operator.ProblemSource;
+import io.quiver.lib.config.TypedConfig;
 import java.io.File;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -20,6 +22,7 @@ public final class DeployProblems implements ProblemSource {
     private static final Logger LOG = LoggerFactory.getLogger("io.quiver.deploy");
 
     private final Map<String, Problem> byFile = new ConcurrentSkipListMap<>();
+    private volatile List<Problem> settings = List.of();
 
     /** Records (and logs, once) what is wrong with a file. */
     void report(File file, String reason) {
@@ -29,6 +32,20 @@ public final class DeployProblems implements ProblemSource {
         }
     }
 
+    /**
+     * The problems of the deployer's settings ({@code io.quiver.deployer}): each logged once, listed until the
+     * settings are right again.
+     */
+    void configured(List<TypedConfig.Problem> found) {
+        List<Problem> now = found.stream().map(p -> new Problem(p.source(), p.reason())).toList();
+        for (Problem problem : now) {
+            if (!settings.contains(problem)) {
+                LOG.warn("{}", problem);
+            }
+        }
+        settings = now;
+    }
+
     /** The file changed or went: whatever was wrong with it is forgotten. */
     void clear(File file) {
         byFile.remove(file.getPath());
@@ -36,6 +53,8 @@ public final class DeployProblems implements ProblemSource {
 
     @Override
     public List<Problem> problems() {
-        return List.copyOf(byFile.values());
+        List<Problem> all = new ArrayList<>(settings);
+        all.addAll(byFile.values());
+        return List.copyOf(all);
     }
 }

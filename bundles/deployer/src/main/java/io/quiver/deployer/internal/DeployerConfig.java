@@ -22,4 +22,10 @@ public @interface DeployerConfig {
             + " in the background, listed as a problem, and deploy/ moves on to its other files")
     @Min(1)
     long startTimeoutMs() default 30_000;
+
+    @AttributeDefinition(description = "How long a bundle from deploy/ may take to stop when its file is deleted or"
+            + " replaced (ms); past it, deploy/ moves on (a removed bundle goes once its stop returns, a replaced one"
+            + " keeps its version), listed as a problem")
+    @Min(1)
+    long stopTimeoutMs() default 30_000;
 }

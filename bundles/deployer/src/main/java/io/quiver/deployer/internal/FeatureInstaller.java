@@ -414,11 +414,15 @@ public final class FeatureInstaller implements ArtifactInstaller {
         }
     }
 
-    private static void uninstall(String featureId, Bundle bundle) {
+    private void uninstall(String featureId, Bundle bundle) {
         String name = bundle.getSymbolicName();
+        long timeoutMs = settings.config().stopTimeoutMs();
         try {
-            bundle.uninstall();
+            BoundedStart.within(timeoutMs, bundle::uninstall);
             LOG.info("Feature {}: uninstalled {}", featureId, name);
+        } catch (TimeoutException e) {
+            LOG.warn("Feature {}: {} {}; it is uninstalled once that returns", featureId, name,
+                    BoundedStart.stopTooLong(timeoutMs));
         } catch (BundleException | IllegalStateException e) {
             LOG.warn("Feature {}: could not uninstall {}: {}", featureId, name, e.getMessage());
         }

@@ -1,12 +1,14 @@
 package io.quiver.deployer.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -76,6 +78,51 @@ class BundleDeployerTest {
             assertEquals(Bundle.ACTIVE, framework.bundle("test.next").getState());
             assertTrue(problems.problems().toString().contains("did not finish starting within 200 ms"),
                     problems.problems()::toString);
+        }
+    }
+
+    /**
+     * A bundle whose stop does not return does not hold deploy/ when its file goes (before, FileInstall's thread waited
+     * in its stop for good, holding the deployer, so no later file was taken): the next file is taken while the old
+     * bundle is still stopping, the problem is listed, and the bundle goes once its stop returns.
+     */
+    @Test
+    void aBundleThatDoesNotFinishStoppingDoesNotHoldUpTheFolder() throws Exception {
+        Path stubborn = dir.resolve("deploy/stubborn.jar");
+        Path next = dir.resolve("deploy/next.jar");
+        try (Framework framework = framework()) {
+            Files.write(stubborn, Framework.jar("test.stubborn", "1.0", "Import-Package", "org.osgi.framework",
+                    "Bundle-Activator", SlowStopActivator.class.getName()));
+            Files.write(next, Framework.jar("test.next", "1.0"));
+            BundleDeployer deployer = new BundleDeployer(framework.context(), problems, Map.of("stopTimeoutMs", 200L));
+            deployer.install(stubborn.toFile());
+            Bundle bundle = framework.bundle("test.stubborn");
+            assertEquals(Bundle.ACTIVE, bundle.getState());
+            Files.delete(stubborn);
+            deployer.uninstall(stubborn.toFile());
+            deployer.install(next.toFile());
+            assertEquals(Bundle.ACTIVE, framework.bundle("test.next").getState());
+            assertEquals(Bundle.STOPPING, bundle.getState(), "taken while the other was still stopping");
+            assertTrue(problems.problems().toString().contains("did not finish stopping within 200 ms"),
+                    problems.problems()::toString);
+            for (int i = 0; i < 200 && bundle.getState() != Bundle.UNINSTALLED; i++) {
+                Thread.sleep(50);
+            }
+            assertEquals(Bundle.UNINSTALLED, bundle.getState(), "gone once its stop returned");
+            assertFalse(problems.problems().toString().contains("stubborn"), problems.problems()::toString);
+        }
+    }
+
+    /** A wrong setting is listed with what it keeps (before, the deployer read its settings and dropped the problems). */
+    @Test
+    void aWrongSettingIsListedUntilItIsRight() throws Exception {
+        try (Framework framework = framework()) {
+            BundleDeployer deployer = new BundleDeployer(framework.context(), problems, Map.of("startTimeoutMs", "abc",
+                    "maxFileBytes", -1L));
+            String listed = problems.problems().toString();
+            assertTrue(listed.contains("startTimeoutMs = abc") && listed.contains("maxFileBytes = -1"), listed);
+            deployer.modified(Map.of("startTimeoutMs", 500L));
+            assertEquals(List.of(), problems.problems());
         }
     }
 }
