@@ -45,6 +45,18 @@ class AuthenticationAtRunTimeIT {
             assertEquals(200, call(server, Credentials.bearer(key)).statusCode(), "the new key works");
             assertEquals(401, call(server, Credentials.bearer(Credentials.newApiKey())).statusCode());
 
+            // a second file of the key's PID (in the .config format, another subject), then deleted: FileInstall deleted
+            // the configuration with it, and the endpoint stood open though the .cfg was still there
+            Path twin = etc.resolve("io.quiver.auth.apikey-ops.config");
+            Files.writeString(twin, Credentials.apiKeyConfig(key, "ops-twin", "", "").lines()
+                    .map(line -> line.replaceFirst(" = (.*)", "=\"$1\"")).reduce("", (a, b) -> a + b + "\n"));
+            awaitLog(server, "both set configuration io.quiver.auth.apikey");
+            Files.delete(twin);
+            awaitLog(server, "read again from");
+            Thread.sleep(3_000); // FileInstall's next polls: a deletion it missed would show in them
+            assertEquals(401, call(server, Map.of()).statusCode(), "the .cfg is still there: still locked");
+            assertEquals(200, call(server, Credentials.bearer(key)).statusCode(), "and its key still works");
+
             // a typo in the only key file: locked, not open
             Files.writeString(etc.resolve("io.quiver.auth.apikey-ops.cfg"), "hash = sha256:not-hex\nsubject = ops\n"
                     + "expires = 2099-01-01\n");
@@ -129,6 +141,16 @@ class AuthenticationAtRunTimeIT {
     }
 
     /** Reads the raw stream to its end (its last chunk, or the connection closed) within {@code limit}. */
+    private static void awaitLog(QuiverServer server, String text) throws Exception {
+        long end = System.nanoTime() + EFFECT.toNanos();
+        while (server.logLines(text) == 0) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("no log line with '" + text + "' within " + EFFECT + ":\n" + server.log());
+            }
+            Thread.sleep(100);
+        }
+    }
+
     private static void awaitEnd(Probe.Raw stream, Duration limit, QuiverServer server) throws Exception {
         stream.socket.setSoTimeout((int) limit.toMillis());
         StringBuilder read = new StringBuilder();
