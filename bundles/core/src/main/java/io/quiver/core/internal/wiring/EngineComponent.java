@@ -139,11 +139,14 @@ public final class EngineComponent implements McpEngine, ResourceEvents, McpOper
     @Reference(service = ToolLimitsComponent.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, unbind = "unbindLimits", updated = "bindLimits")
     void bindLimits(ToolLimitsComponent component) {
-        limits.put(component.limits());
+        limits.put(component, component.limits()); // by the component: a renamed tool's limits go with the rename
+        for (String tool : limits.limitedTwice()) {
+            LOG.warn("Tool {} is limited by more than one io.quiver.core.tool configuration: the first one counts", tool);
+        }
     }
 
     void unbindLimits(ToolLimitsComponent component) {
-        limits.remove(component.limits().tool());
+        limits.remove(component);
     }
 
     // The call SPIs, followed while the engine runs: the pipeline reads the ones in place at each call.

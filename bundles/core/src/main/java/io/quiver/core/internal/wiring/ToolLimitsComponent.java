@@ -5,6 +5,9 @@ import io.quiver.api.operator.ProblemSource;
 import io.quiver.core.internal.pipeline.ToolLimits;
 import io.quiver.lib.config.Min;
 import io.quiver.lib.config.TypedConfig;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.osgi.service.component.annotations.Activate;
@@ -60,9 +63,14 @@ public final class ToolLimitsComponent implements ProblemSource {
     @Modified
     void modified(Map<String, Object> properties) {
         TypedConfig.Result<Config> result = TypedConfig.read(Config.class, properties, config);
-        List<Problem> found = result.problems().stream().map(p -> new Problem(p.source(), p.reason())).toList();
+        List<Problem> found = new ArrayList<>(result.problems().stream().map(p -> new Problem(p.source(), p.reason())).toList());
+        if (result.config().tool().isBlank()) {
+            Object file = properties.get("felix.fileinstall.filename");
+            found.add(new Problem(file instanceof String f && f.startsWith("file:") ? Path.of(URI.create(f)).toString()
+                    : String.valueOf(properties.get("service.pid")), "tool is empty: these limits apply to no tool"));
+        }
         found.stream().filter(p -> !problems.contains(p)).forEach(p -> LOG.warn("{}", p));
-        problems = found;
+        problems = List.copyOf(found);
         config = result.config();
     }
 
