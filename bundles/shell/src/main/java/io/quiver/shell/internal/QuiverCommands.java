@@ -6,6 +6,7 @@ import io.quiver.api.operator.Problem;
 import io.quiver.api.operator.ProblemSource;
 import io.quiver.api.operator.TransportStatus;
 import io.quiver.api.transport.McpEngine;
+import io.quiver.lib.config.TypedConfig;
 import io.quiver.lib.feature.problems.BundleProblems;
 import io.quiver.lib.feature.problems.ComponentProblems;
 import java.io.IOException;
@@ -17,10 +18,12 @@ import java.util.Map;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.InvalidSyntaxException;
+import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.cm.Configuration;
 import org.osgi.service.cm.ConfigurationAdmin;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
@@ -29,6 +32,8 @@ import org.osgi.service.component.runtime.ServiceComponentRuntime;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.Designate;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -99,18 +104,47 @@ public final class QuiverCommands {
             policyOption = ReferencePolicyOption.GREEDY)
     private volatile ConfigurationAdmin configAdmin;
 
+    private static final Logger LOG = LoggerFactory.getLogger(QuiverCommands.class);
+
     private final BundleContext context;
+    /** What is wrong in the shell's settings, listed by quiver:problems (registered: null without a framework). */
+    private final ServiceRegistration<ProblemSource> settingsProblems;
+    private final List<Problem> wrongSettings;
     private final Duration callTimeout;
     private final ObjectMapper json = JsonMapper.builder().build();
     private final BundleOperations bundleOps;
     private final CatalogReport report;
 
     @Activate
-    public QuiverCommands(BundleContext context, Config config) {
+    public QuiverCommands(BundleContext context, Map<String, Object> properties) {
+        // read as every setting is: a wrong value keeps its default (through DS's conversion it failed the component,
+        // and every quiver:* command with it), logged and listed
+        TypedConfig.Result<Config> read = TypedConfig.read(Config.class, properties, null);
+        Config config = read.config();
+        this.wrongSettings = read.problems().stream().map(p -> new Problem(p.source(), p.reason())).toList();
+        wrongSettings.forEach(p -> LOG.warn("{}", p));
+        this.settingsProblems = context == null ? null
+                : context.registerService(ProblemSource.class, this::wrongSettings, null);
         this.context = context;
         this.callTimeout = Duration.ofMillis(Math.max(1, config.callTimeoutMs()));
         this.bundleOps = new BundleOperations(context);
         this.report = new CatalogReport(this::bundleName);
+    }
+
+    @Deactivate
+    void deactivate() {
+        try {
+            if (settingsProblems != null) {
+                settingsProblems.unregister();
+            }
+        } catch (IllegalStateException e) {
+            // gone with the bundle already
+        }
+    }
+
+    /** What is wrong in the shell's settings. */
+    List<Problem> wrongSettings() {
+        return wrongSettings;
     }
 
     /** {@code quiver:tools}: the tools clients see (name, bundle, ranking, service id, description). */

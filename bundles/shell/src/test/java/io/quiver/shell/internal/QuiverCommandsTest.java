@@ -5,28 +5,28 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.lang.annotation.Annotation;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class QuiverCommandsTest {
 
-    private static final QuiverCommands.Config CONFIG = new QuiverCommands.Config() {
-        @Override
-        public long callTimeoutMs() {
-            return 1000;
-        }
+    private final QuiverCommands commands = new QuiverCommands(null, Map.of("callTimeoutMs", 1000L));
 
-        @Override
-        public Class<? extends Annotation> annotationType() {
-            return QuiverCommands.Config.class;
-        }
-    };
-
-    private final QuiverCommands commands = new QuiverCommands(null, CONFIG);
+    /**
+     * A wrong setting keeps its default and is listed: read through Declarative Services' own conversion,
+     * {@code callTimeoutMs = abc} failed the component, and every quiver:* command (quiver:problems too) with it.
+     */
+    @Test
+    void aWrongSettingKeepsItsDefaultAndIsListed() {
+        QuiverCommands wrong = new QuiverCommands(null, Map.of("callTimeoutMs", "abc"));
+        assertEquals(1, wrong.wrongSettings().size(), wrong.wrongSettings()::toString);
+        assertTrue(wrong.wrongSettings().get(0).reason().startsWith("callTimeoutMs = abc is not"), wrong.wrongSettings()::toString);
+        assertEquals(List.of(), commands.wrongSettings());
+    }
 
     @Test
     void argumentsAreOneJsonObject() {

@@ -7,7 +7,10 @@ import io.quiver.api.Tool;
 import io.quiver.api.ToolCall;
 import io.quiver.api.ToolResult;
 import io.quiver.api.content.TextContent;
+import io.quiver.api.operator.Problem;
+import io.quiver.api.operator.ProblemSource;
 import io.quiver.api.schema.Description;
+import io.quiver.lib.config.TypedConfig;
 import io.quiver.lib.feature.platform.BundleJar;
 import io.quiver.lib.feature.platform.NameHolder;
 import io.quiver.lib.feature.platform.PlatformLibraries;
@@ -25,9 +28,13 @@ import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleException;
 import org.osgi.framework.Constants;
+import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.metatype.annotations.Designate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code bundle_install}: installs a bundle from a file inside a configured allowed root and starts
@@ -55,18 +62,36 @@ public final class BundleInstallTool implements Tool {
             String location) {
     }
 
+    private static final Logger LOG = LoggerFactory.getLogger(BundleInstallTool.class);
+
     private final BundleContext context;
+    /** What is wrong in the admin tools' settings (both tools'), listed by problems_list and quiver:problems. */
+    private final ServiceRegistration<ProblemSource> settingsProblems;
     private final AllowedRoots roots;
     private final String operatorRole;
     /** What the server's class path provides in place of bundles: fixed for the framework's life. */
     private final PlatformLibraries platformLibraries;
 
     @Activate
-    public BundleInstallTool(BundleContext context, AdminConfig config) {
+    public BundleInstallTool(BundleContext context, Map<String, Object> properties) {
+        TypedConfig.Result<AdminConfig> read = TypedConfig.read(AdminConfig.class, properties, null);
+        AdminConfig config = read.config();
+        List<Problem> problems = read.problems().stream().map(p -> new Problem(p.source(), p.reason())).toList();
+        problems.forEach(p -> LOG.warn("{}", p));
+        this.settingsProblems = context.registerService(ProblemSource.class, () -> problems, null);
         this.context = context;
         this.roots = new AllowedRoots(config.allowedRoots());
         this.operatorRole = config.operatorRole();
         this.platformLibraries = PlatformLibraries.parse(context.getProperty(PlatformLibraries.PROPERTY));
+    }
+
+    @Deactivate
+    void deactivate() {
+        try {
+            settingsProblems.unregister();
+        } catch (IllegalStateException e) {
+            // gone with the bundle already
+        }
     }
 
     @Override

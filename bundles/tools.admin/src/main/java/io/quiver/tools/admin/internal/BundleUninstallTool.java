@@ -7,6 +7,7 @@ import io.quiver.api.ToolCall;
 import io.quiver.api.ToolResult;
 import io.quiver.api.content.TextContent;
 import io.quiver.api.schema.Description;
+import io.quiver.lib.config.TypedConfig;
 import java.util.List;
 import java.util.Map;
 import org.osgi.framework.Bundle;
@@ -43,7 +44,10 @@ public final class BundleUninstallTool implements Tool {
     private final boolean protectFeatureBundles;
 
     @Activate
-    public BundleUninstallTool(BundleContext context, AdminConfig config) {
+    public BundleUninstallTool(BundleContext context, Map<String, Object> properties) {
+        // read as every setting is: a wrong value (protectFeatureBundles = yes) keeps its default, not false; said by
+        // bundle_install's component, which reads the same configuration
+        AdminConfig config = TypedConfig.read(AdminConfig.class, properties, null).config();
         this.context = context;
         this.protectedBundles = new ProtectedBundles(config.protectedBundles());
         this.protectFeatureBundles = config.protectFeatureBundles();

@@ -1,9 +1,12 @@
 package io.quiver.tools.admin.internal;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quiver.lib.config.TypedConfig;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ProtectedBundlesTest {
@@ -33,5 +36,18 @@ class ProtectedBundlesTest {
             assertTrue(defaults.matches(name), name);
         }
         assertFalse(defaults.matches("io.quiver.tools.time"));
+    }
+
+    /**
+     * A typo in a guard's setting keeps the guard: read through Declarative Services' conversion,
+     * {@code protectFeatureBundles = yes} was false, and bundle_uninstall removed a feature's bundle.
+     */
+    @Test
+    void aWrongValueKeepsTheGuardAndIsSaid() {
+        TypedConfig.Result<AdminConfig> read = TypedConfig.read(AdminConfig.class, Map.of("protectFeatureBundles", "yes"),
+                null);
+        assertTrue(read.config().protectFeatureBundles());
+        assertEquals(1, read.problems().size(), read.problems()::toString);
+        assertTrue(read.problems().get(0).reason().startsWith("protectFeatureBundles = yes is not"), read.problems()::toString);
     }
 }
