@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A write blocks while the client does not read (the pipe is full): that is the backpressure of a
  * pipe, and nothing queues up meanwhile. Once the output fails (the client closed it), every further
- * message is dropped; the client is gone and its end of stdin follows.
+ * message is dropped; the client is gone, and no further request of its is taken.
  */
 final class LineWriter {
 
@@ -46,6 +46,11 @@ final class LineWriter {
             LOG.warn("stdout is closed ({}): the client is gone, nothing more is written to it", e.toString());
             return false;
         }
+    }
+
+    /** Whether the output failed: the client closed it, and no answer can reach it any more. */
+    synchronized boolean broken() {
+        return broken;
     }
 
     static byte[] oneLine(byte[] message) {

@@ -105,6 +105,11 @@ final class StdioConnection {
             if (closed) {
                 return false;
             }
+            if (out.broken()) {
+                // nothing can reach the client: a request taken now would run (a side effect, perhaps) unanswered
+                LOG.warn("stdout is closed: no further request is taken, the server stops as at the end of stdin");
+                return true;
+            }
             if (line instanceof LineReader.Message message) {
                 receive(message.bytes());
             } else if (line instanceof LineReader.TooLong tooLong) {

@@ -222,6 +222,27 @@ class StdioConnectionTest {
         assertEquals(-32600, lines().get(1).path("error").path("code").asInt());
     }
 
+    /**
+     * A client that closed stdout but not stdin gets nothing more run for it: the next line ends the serving as the
+     * end of stdin does (before, every later request ran, its answer dropped, until stdin ended).
+     */
+    @Test
+    void onceStdoutIsClosedNoFurtherRequestIsTaken() throws IOException {
+        LineWriter closed = new LineWriter(new java.io.OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                throw new IOException("Broken pipe");
+            }
+        });
+        StdioConnection connection = new StdioConnection(engine, new LineReader(new ByteArrayInputStream(utf8("""
+                {"jsonrpc":"2.0","id":1,"method":"ping"}
+                {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"delete_everything"}}
+                {"jsonrpc":"2.0","id":3,"method":"ping"}
+                """)), () -> 1 << 20), closed, CallerIdentity.ANONYMOUS, () -> 1 << 20);
+        assertTrue(connection.serve(), "ended as at the end of stdin");
+        assertEquals(1, engine.inbounds.size(), "only the request whose answer found stdout closed was taken");
+    }
+
     private boolean serve(String input) throws IOException {
         return connection(input, 1 << 20).serve();
     }
