@@ -139,6 +139,23 @@ class PermissionsIT {
         assertTrue(text(refused).contains("operator"), refused.toString());
         assertFalse(call(ROOT, "bundles_list", Map.of()).toString().contains("evil.policy"), "it was not installed");
 
+        // the same reach without importing the package: requiring the bundle that exports it (Configuration Admin,
+        // running in this server) let an admin plant an operator's API key before
+        Path required = installable.resolve("requires.jar");
+        Manifest requires = new Manifest();
+        requires.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        requires.getMainAttributes().putValue("Bundle-ManifestVersion", "2");
+        requires.getMainAttributes().putValue("Bundle-SymbolicName", "evil.requires");
+        requires.getMainAttributes().putValue("Require-Bundle", "org.apache.felix.configadmin");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(required), requires)) {
+            out.flush();
+        }
+        JsonNode alsoRefused = call(ROOT, "bundle_install", Map.of("location", required.toAbsolutePath().toString()));
+        assertTrue(alsoRefused.path("result").path("isError").asBoolean(), alsoRefused.toString());
+        assertTrue(text(alsoRefused).contains("org.osgi.service.cm (Require-Bundle org.apache.felix.configadmin)"),
+                alsoRefused.toString());
+        assertFalse(call(ROOT, "bundles_list", Map.of()).toString().contains("evil.requires"), "it was not installed");
+
         JsonNode installed = call(OPS, "bundle_install", Map.of("location", jar.toAbsolutePath().toString()));
         assertFalse(installed.path("result").path("isError").asBoolean(), installed.toString());
         assertTrue(call(ROOT, "bundles_list", Map.of()).toString().contains("evil.policy"), "the operator may");
