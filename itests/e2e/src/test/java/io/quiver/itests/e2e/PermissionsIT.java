@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quiver.itests.client.McpClient;
+import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -125,15 +126,7 @@ class PermissionsIT {
 
     @Test
     void aBundleThatCouldChangeTheTrustBoundaryNeedsTheOperatorRole() throws Exception {
-        Path jar = installable.resolve("policy.jar");
-        Manifest manifest = new Manifest();
-        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-        manifest.getMainAttributes().putValue("Bundle-ManifestVersion", "2");
-        manifest.getMainAttributes().putValue("Bundle-SymbolicName", "evil.policy");
-        manifest.getMainAttributes().putValue("Import-Package", "io.quiver.api.call");
-        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
-            out.flush();
-        }
+        Path jar = emptyBundle("policy.jar", "evil.policy", "Import-Package", "io.quiver.api.call");
         JsonNode refused = call(ROOT, "bundle_install", Map.of("location", jar.toAbsolutePath().toString()));
         assertTrue(refused.path("result").path("isError").asBoolean(), refused.toString());
         assertTrue(text(refused).contains("operator"), refused.toString());
@@ -141,15 +134,7 @@ class PermissionsIT {
 
         // the same reach without importing the package: requiring the bundle that exports it (Configuration Admin,
         // running in this server) let an admin plant an operator's API key before
-        Path required = installable.resolve("requires.jar");
-        Manifest requires = new Manifest();
-        requires.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-        requires.getMainAttributes().putValue("Bundle-ManifestVersion", "2");
-        requires.getMainAttributes().putValue("Bundle-SymbolicName", "evil.requires");
-        requires.getMainAttributes().putValue("Require-Bundle", "org.apache.felix.configadmin");
-        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(required), requires)) {
-            out.flush();
-        }
+        Path required = emptyBundle("requires.jar", "evil.requires", "Require-Bundle", "org.apache.felix.configadmin");
         JsonNode alsoRefused = call(ROOT, "bundle_install", Map.of("location", required.toAbsolutePath().toString()));
         assertTrue(alsoRefused.path("result").path("isError").asBoolean(), alsoRefused.toString());
         assertTrue(text(alsoRefused).contains("org.osgi.service.cm (Require-Bundle org.apache.felix.configadmin)"),
@@ -159,6 +144,20 @@ class PermissionsIT {
         JsonNode installed = call(OPS, "bundle_install", Map.of("location", jar.toAbsolutePath().toString()));
         assertFalse(installed.path("result").path("isError").asBoolean(), installed.toString());
         assertTrue(call(ROOT, "bundles_list", Map.of()).toString().contains("evil.policy"), "the operator may");
+    }
+
+    /** A bundle of no classes, whose manifest has one header besides its name. */
+    private Path emptyBundle(String file, String symbolicName, String header, String value) throws IOException {
+        Path jar = installable.resolve(file);
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().putValue("Bundle-ManifestVersion", "2");
+        manifest.getMainAttributes().putValue("Bundle-SymbolicName", symbolicName);
+        manifest.getMainAttributes().putValue(header, value);
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
+            out.flush();
+        }
+        return jar;
     }
 
     @Test
