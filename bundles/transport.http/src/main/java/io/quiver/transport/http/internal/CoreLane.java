@@ -126,8 +126,9 @@ final class CoreLane extends Handler.Abstract.NonBlocking {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
-        if (!LaneThread.here() || !HttpMethod.POST.is(request.getMethod())) {
-            return false;
+        if (!LaneThread.here() || !HttpMethod.POST.is(request.getMethod())
+                || request.getHeaders().contains(HttpHeader.ORIGIN)) {
+            return false; // a page in a browser (its answer carries CORS headers): the servlet's
         }
         servlet.observe(request.getConnectionMetaData().getConnector());
         long length;

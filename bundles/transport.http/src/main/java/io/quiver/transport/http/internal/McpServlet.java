@@ -163,6 +163,20 @@ final class McpServlet extends HttpServlet {
     }
 
     private void serve(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        String origin = header(req, "Origin");
+        if (origin != null) {
+            // a page in a browser: a preflight is answered before anything else (it carries no credential), and an
+            // answer to a page of an allowed origin says so, or the browser keeps it from the page
+            if ("OPTIONS".equals(req.getMethod()) && req.getHeader(CORS_REQUEST_METHOD) != null) {
+                preflight(req, resp, origin);
+                return;
+            }
+            if (guard.originAllowed(origin)) {
+                resp.setHeader("Access-Control-Allow-Origin", origin);
+                resp.setHeader("Access-Control-Expose-Headers", CORS_EXPOSED);
+                resp.addHeader("Vary", "Origin");
+            }
+        }
         if (req.getAttribute(FastPost.Handover.ATTRIBUTE) instanceof FastPost.Handover handover) {
             handedOver(req, resp, handover);
             return;
@@ -195,6 +209,35 @@ final class McpServlet extends HttpServlet {
                 refuseUnread(req, resp, HttpServletResponse.SC_METHOD_NOT_ALLOWED, TransportErrors.SERVER_ERROR, "Method not allowed");
             }
         }
+    }
+
+    private static final String CORS_REQUEST_METHOD = "Access-Control-Request-Method";
+    /** The answer headers a page may read besides the always readable ones. */
+    private static final String CORS_EXPOSED = "Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate, Retry-After";
+    /** What a preflight's {@code Access-Control-Request-Headers} may list: header names. */
+    private static final java.util.regex.Pattern HEADER_NAMES =
+            java.util.regex.Pattern.compile("[A-Za-z0-9!#$%&'*+.^_`|~-]+(\\s*,\\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*");
+
+    /**
+     * A CORS preflight (an {@code OPTIONS} a browser sends before a page's request): allowed for a page of an allowed
+     * origin on an allowed host, the methods the endpoint has and the headers the page asked for; 403 otherwise.
+     */
+    private void preflight(HttpServletRequest req, HttpServletResponse resp, String origin) throws IOException {
+        RequestGuard g = guard;
+        if (!g.hostAllowed(header(req, "Host")) || !g.originAllowed(origin)) {
+            refuseUnread(req, resp, HttpServletResponse.SC_FORBIDDEN, TransportErrors.SERVER_ERROR,
+                    "Forbidden: Origin not allowed");
+            return;
+        }
+        resp.setStatus(HttpServletResponse.SC_NO_CONTENT);
+        resp.setHeader("Access-Control-Allow-Origin", origin);
+        resp.setHeader("Access-Control-Allow-Methods", "GET, POST, DELETE");
+        String asked = header(req, "Access-Control-Request-Headers");
+        if (asked != null && !asked.isBlank() && HEADER_NAMES.matcher(asked.trim()).matches()) {
+            resp.setHeader("Access-Control-Allow-Headers", asked.trim());
+        }
+        resp.setHeader("Access-Control-Max-Age", "600");
+        resp.setHeader("Vary", "Origin, Access-Control-Request-Method, Access-Control-Request-Headers");
     }
 
     /** What the guards before a request's method make of it. */
