@@ -105,7 +105,7 @@ public final class HttpTransport implements ProblemSource, TransportStatus {
         this.gate = new Gatekeeper(Boolean.parseBoolean(context.getProperty(Gatekeeper.REQUIRED_PROPERTY)));
         this.servlet = new McpServlet(engine, config, timer, headerWatch(), gate);
         servlet.endpoints(endpoints);
-        this.metadata = context.registerService(Servlet.class, new ResourceMetadataServlet(gate, () -> this.config),
+        this.metadata = context.registerService(Servlet.class, new ResourceMetadataServlet(gate, () -> this.config, servlet::guard),
                 metadataProperties());
         timer.scheduleWithFixedDelay(servlet::sweepHeaders, 1, 1, TimeUnit.SECONDS);
         source = TypedConfig.source(properties);

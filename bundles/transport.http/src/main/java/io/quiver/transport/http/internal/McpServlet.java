@@ -125,6 +125,11 @@ final class McpServlet extends HttpServlet {
         this.endpoints = next;
     }
 
+    /** The guard of Host and Origin headers as configured now. */
+    RequestGuard guard() {
+        return guard;
+    }
+
     /** Whether a request path (from the server's root) is an MCP endpoint. */
     boolean serves(String path) {
         Endpoints e = endpoints;
@@ -171,7 +176,8 @@ final class McpServlet extends HttpServlet {
                 preflight(req, resp, origin);
                 return;
             }
-            if (guard.originAllowed(origin)) {
+            RequestGuard g = guard;
+            if (g.originListed(origin) && g.originAllowed(origin)) {
                 resp.setHeader("Access-Control-Allow-Origin", origin);
                 resp.setHeader("Access-Control-Expose-Headers", CORS_EXPOSED);
                 resp.addHeader("Vary", "Origin");
@@ -219,12 +225,13 @@ final class McpServlet extends HttpServlet {
             java.util.regex.Pattern.compile("[A-Za-z0-9!#$%&'*+.^_`|~-]+(\\s*,\\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*");
 
     /**
-     * A CORS preflight (an {@code OPTIONS} a browser sends before a page's request): allowed for a page of an allowed
-     * origin on an allowed host, the methods the endpoint has and the headers the page asked for; 403 otherwise.
+     * A CORS preflight (an {@code OPTIONS} a browser sends before a page's request): allowed for a page of an origin
+     * {@code allowedOrigins} names, on an allowed host, the methods the endpoint has and the headers the page asked
+     * for; 403 otherwise.
      */
     private void preflight(HttpServletRequest req, HttpServletResponse resp, String origin) throws IOException {
         RequestGuard g = guard;
-        if (!g.hostAllowed(header(req, "Host")) || !g.originAllowed(origin)) {
+        if (!g.hostAllowed(header(req, "Host")) || !g.originListed(origin) || !g.originAllowed(origin)) {
             refuseUnread(req, resp, HttpServletResponse.SC_FORBIDDEN, TransportErrors.SERVER_ERROR,
                     "Forbidden: Origin not allowed");
             return;

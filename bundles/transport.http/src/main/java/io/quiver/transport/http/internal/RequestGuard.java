@@ -38,6 +38,15 @@ final class RequestGuard {
         return hosts.contains(hostName(hostHeader.trim().toLowerCase(Locale.ROOT)));
     }
 
+    /**
+     * Whether a page of this origin may read the endpoint's answers (CORS): only an origin {@code allowedOrigins}
+     * names. Being on an allowed host lets a page's request in, not its script read the answer: every page served
+     * on localhost would otherwise act as the loopback server's operator.
+     */
+    boolean originListed(String origin) {
+        return origin != null && (origins.contains(stripSlash(origin.trim().toLowerCase(Locale.ROOT))) || origins.contains("*"));
+    }
+
     /** Whether the Origin header is absent, an allowed origin, or an http(s) origin on an allowed host. */
     boolean originAllowed(String origin) {
         if (origin == null) {

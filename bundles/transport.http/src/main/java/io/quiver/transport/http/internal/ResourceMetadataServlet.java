@@ -27,10 +27,13 @@ final class ResourceMetadataServlet extends HttpServlet {
 
     private final transient Gatekeeper gate;
     private final transient Supplier<HttpConfig> config;
+    /** The endpoint's guard of Host headers, as configured now. */
+    private final transient Supplier<RequestGuard> hostGuard;
 
-    ResourceMetadataServlet(Gatekeeper gate, Supplier<HttpConfig> config) {
+    ResourceMetadataServlet(Gatekeeper gate, Supplier<HttpConfig> config, Supplier<RequestGuard> hostGuard) {
         this.gate = gate;
         this.config = config;
+        this.hostGuard = hostGuard;
     }
 
     @Override
@@ -40,7 +43,7 @@ final class ResourceMetadataServlet extends HttpServlet {
             return;
         }
         HttpConfig c = config.get();
-        if (!new RequestGuard(TypedConfig.list(c.allowedHosts()), List.of()).hostAllowed(req.getHeader("Host"))) {
+        if (!hostGuard.get().hostAllowed(req.getHeader("Host"))) {
             // the resource's URL is made of the Host header: a foreign one would be named (and cached) as this resource
             byte[] refusal = "Forbidden: Host not allowed\n".getBytes(StandardCharsets.UTF_8);
             resp.setStatus(HttpServletResponse.SC_FORBIDDEN);

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A page in a browser of an allowed origin (the MCP Inspector's, on localhost) reaches the endpoint directly: its
+ * A page in a browser of an origin allowedOrigins names (the MCP Inspector's, on localhost) reaches the endpoint directly: its
  * preflight is answered, and every answer, errors and challenges included, tells the browser the page may read it.
  * Before, a preflight got 405 and no answer said so, so the browser kept every answer from the page. A page of
  * another origin still gets 403 and nothing that lets it read. Over the servlet and over the lanes (whose core lane
@@ -31,7 +31,7 @@ class CorsTest {
     }
 
     private void start(boolean lanes) throws Exception {
-        endpoint = new LiveEndpoint();
+        endpoint = new LiveEndpoint().with("allowedOrigins", PAGE);
         if (lanes) {
             endpoint.withLanes();
         }
@@ -89,12 +89,23 @@ class CorsTest {
         try (RawHttp answer = RawHttp.send(endpoint.port(), "OPTIONS", "/mcp", Map.of(), null)) {
             assertEquals(405, answer.status(), "an OPTIONS that is no preflight");
         }
+        // a page of another port on localhost: its requests come in (a loopback name), but it may not read the answers,
+        // or any page served on this machine would act as the loopback server's operator
+        Map<String, String> local = new LinkedHashMap<>(preflight);
+        local.put("Origin", "http://localhost:8080");
+        try (RawHttp answer = RawHttp.send(endpoint.port(), "OPTIONS", "/mcp", local, null)) {
+            assertRefused(answer, 403, -32000, "Forbidden: Origin not allowed");
+        }
+        try (RawHttp answer = endpoint.post(PING, Map.of("Origin", "http://localhost:8080"))) {
+            assertEquals(200, answer.status());
+            assertNull(answer.header("Access-Control-Allow-Origin"), "not listed in allowedOrigins: not readable");
+        }
     }
 
     /** A challenge is readable by the page, so that it can find where to get a token (WWW-Authenticate). */
     @Test
     void aPagesChallengeIsReadable() throws Exception {
-        endpoint = new LiveEndpoint().authenticatedBy(token -> Authentication.refused("unknown"));
+        endpoint = new LiveEndpoint().with("allowedOrigins", PAGE).authenticatedBy(token -> Authentication.refused("unknown"));
         endpoint.start();
         try (RawHttp answer = endpoint.post(PING, Map.of("Origin", PAGE))) {
             assertEquals(401, answer.status());

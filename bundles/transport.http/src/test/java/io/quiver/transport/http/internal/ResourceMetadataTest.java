@@ -35,7 +35,8 @@ class ResourceMetadataTest {
         connector.setHost("127.0.0.1");
         server.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler("/");
-        context.addServlet(new ResourceMetadataServlet(gate, () -> config), Gatekeeper.METADATA_PATH + "/*");
+        context.addServlet(new ResourceMetadataServlet(gate, () -> config,
+                () -> new RequestGuard(TypedConfig.list(config.allowedHosts()), TypedConfig.list(config.allowedOrigins()))), Gatekeeper.METADATA_PATH + "/*");
         server.setHandler(context);
         server.start();
         port = connector.getLocalPort();

@@ -19,7 +19,8 @@ final class LineWriter {
     private static final Logger LOG = LoggerFactory.getLogger(LineWriter.class);
 
     private final OutputStream out;
-    private boolean broken;
+    /** Read without the lock: a write blocked on a full pipe holds it, and the reader must go on taking lines. */
+    private volatile boolean broken;
 
     LineWriter(OutputStream out) {
         this.out = out;
@@ -49,7 +50,7 @@ final class LineWriter {
     }
 
     /** Whether the output failed: the client closed it, and no answer can reach it any more. */
-    synchronized boolean broken() {
+    boolean broken() {
         return broken;
     }
 
