@@ -508,8 +508,7 @@ final class McpServlet extends HttpServlet {
                     LOG.debug("The client left before its answer began: {}", e.toString());
                 }
             }
-            hop(req, async, off, same -> pending(req, resp, same, pending, sessionId, caller, streams, true),
-                    pending.exchange()::abandon);
+            hop(req, async, off, same -> pending(req, resp, same, pending, sessionId, caller, streams, true), pending);
             return;
         }
         if (lane == null && pending.exchange().quick() && !LISTENING.contains(method)) {
@@ -697,15 +696,16 @@ final class McpServlet extends HttpServlet {
 
     /** Hands the rest of a request to {@code pool}: the request goes async, and errors end it with a 500. */
     private void hop(HttpServletRequest req, AsyncContext started, Executor pool, Consumer<AsyncContext> rest) {
-        hop(req, started, pool, rest, () -> { });
+        hop(req, started, pool, rest, null);
     }
 
     /**
-     * {@link #hop}, and {@code dropped} runs when the rest is not done after all (the pool refuses it, or it
-     * fails): an exchange received already is abandoned there, so the session forgets its request ids.
+     * {@link #hop} of an exchange the engine received already ({@code pending}, else null): when the rest is not done
+     * after all (the pool refuses it, or it fails) it is abandoned, so the session forgets its request ids, and
+     * refused with its request's id.
      */
     private void hop(HttpServletRequest req, AsyncContext started, Executor pool, Consumer<AsyncContext> rest,
-            Runnable dropped) {
+            Receipt.Pending pending) {
         AsyncContext async = started != null ? started : GuardedAsync.start(req);
         async.setTimeout(0);
         boolean taken = LaneThread.execute(pool, () -> {
@@ -713,15 +713,24 @@ final class McpServlet extends HttpServlet {
                 rest.accept(async);
             } catch (RuntimeException | Error e) {
                 LOG.error("A POST to the MCP endpoint failed", e);
-                dropped.run();
-                finish(async, HttpServletResponse.SC_INTERNAL_SERVER_ERROR, TransportErrors.INTERNAL_ERROR, "Internal error", true);
+                ((HttpServletResponse) async.getResponse()).setHeader("Connection", "close");
+                dropped(async, pending, HttpServletResponse.SC_INTERNAL_SERVER_ERROR, TransportErrors.INTERNAL_ERROR,
+                        "Internal error");
             }
         });
         if (!taken) {
-            dropped.run();
-            finish(async, HttpServletResponse.SC_SERVICE_UNAVAILABLE, TransportErrors.SERVER_ERROR,
-                    "Service Unavailable: the server is too busy; try again shortly", false);
+            dropped(async, pending, HttpServletResponse.SC_SERVICE_UNAVAILABLE, TransportErrors.SERVER_ERROR,
+                    "Service Unavailable: the server is too busy; try again shortly");
         }
+    }
+
+    private void dropped(AsyncContext async, Receipt.Pending pending, int status, int code, String message) {
+        if (pending == null) {
+            send(async, status, engine.errorResponse(code, message));
+            return;
+        }
+        pending.exchange().abandon();
+        refuse(async, pending, status, code, message);
     }
 
     private void pending(HttpServletRequest req, HttpServletResponse resp, AsyncContext async, Receipt.Pending pending,
@@ -733,14 +742,14 @@ final class McpServlet extends HttpServlet {
         if (wait > 0) {
             pending.exchange().abandon();
             ((HttpServletResponse) async.getResponse()).setHeader("Retry-After", Long.toString(wait));
-            refuse(async, pending, TOO_MANY_REQUESTS, overRate(wait));
+            refuse(async, pending, TOO_MANY_REQUESTS, TransportErrors.SERVER_ERROR, overRate(wait));
             return;
         }
         int calls = limits.enterCalls(caller, count(methods, CALLS));
         if (calls < 0) {
             pending.exchange().abandon();
             ((HttpServletResponse) async.getResponse()).setHeader("Retry-After", "1");
-            refuse(async, pending, TOO_MANY_REQUESTS, "Too Many Requests: this caller has "
+            refuse(async, pending, TOO_MANY_REQUESTS, TransportErrors.SERVER_ERROR, "Too Many Requests: this caller has "
                     + config.maxConcurrentCallsPerSubject() + " tool calls in progress, the most it may; try again shortly");
             return;
         }
@@ -760,7 +769,8 @@ final class McpServlet extends HttpServlet {
                 if (callOver != null) {
                     callOver.run();
                 }
-                refuse(async, pending, HttpServletResponse.SC_SERVICE_UNAVAILABLE, streamsFull(c));
+                refuse(async, pending, HttpServletResponse.SC_SERVICE_UNAVAILABLE, TransportErrors.SERVER_ERROR,
+                        streamsFull(c));
                 return;
             }
         }
@@ -826,7 +836,8 @@ final class McpServlet extends HttpServlet {
             ticket = budget.lasting(null, maxStreams, 0);
             if (ticket == null) {
                 pending.exchange().abandon();
-                refuse(async, pending, HttpServletResponse.SC_SERVICE_UNAVAILABLE, streamsFull(c));
+                refuse(async, pending, HttpServletResponse.SC_SERVICE_UNAVAILABLE, TransportErrors.SERVER_ERROR,
+                        streamsFull(c));
                 return;
             }
         }
@@ -1088,9 +1099,9 @@ final class McpServlet extends HttpServlet {
      * Answers a request the engine took but the transport does not serve after all (a limit of the transport's is
      * reached) with an error carrying the request's id; the caller abandoned the exchange already.
      */
-    private void refuse(AsyncContext async, Receipt.Pending pending, int status, String message) {
-        byte[] refusal = pending.exchange().refusal(TransportErrors.SERVER_ERROR, message);
-        send(async, status, refusal != null ? refusal : engine.errorResponse(TransportErrors.SERVER_ERROR, message));
+    private void refuse(AsyncContext async, Receipt.Pending pending, int status, int code, String message) {
+        byte[] refusal = pending.exchange().refusal(code, message);
+        send(async, status, refusal != null ? refusal : engine.errorResponse(code, message));
     }
 
     /** On any thread: a client that does not read holds its answer, not the thread. */
