@@ -59,14 +59,45 @@ final class BoundedStart {
      * @throws TimeoutException when it is not over by then (it goes on in the background)
      */
     static void within(long timeoutMs, BundleChange change) throws BundleException, TimeoutException {
+        within(timeoutMs, change, () -> { });
+    }
+
+    /**
+     * {@link #within}, and {@code late} runs once the change is over if that was after the wait had given up (what
+     * the waiter would have done next, such as refreshing the wiring of a bundle uninstalled late).
+     */
+    static void within(long timeoutMs, BundleChange change, Runnable late) throws BundleException, TimeoutException {
+        boolean[] overAndGaveUp = new boolean[2]; // guarded by itself: the change is over; the waiter gave up
         Future<?> started = STARTERS.submit(() -> {
-            change.run();
+            try {
+                change.run();
+            } finally {
+                synchronized (overAndGaveUp) {
+                    overAndGaveUp[0] = true;
+                    if (overAndGaveUp[1]) {
+                        late.run();
+                    }
+                }
+            }
             return null;
         });
         try {
-            started.get(timeoutMs, TimeUnit.MILLISECONDS);
+            try {
+                started.get(timeoutMs, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                synchronized (overAndGaveUp) {
+                    if (!overAndGaveUp[0]) {
+                        overAndGaveUp[1] = true;
+                        throw e;
+                    }
+                }
+                started.get(); // over just now: its outcome is the waiter's after all
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            synchronized (overAndGaveUp) {
+                overAndGaveUp[1] = !overAndGaveUp[0];
+            }
             throw new TimeoutException("interrupted while waiting");
         } catch (ExecutionException e) {
             if (e.getCause() instanceof BundleException be) {

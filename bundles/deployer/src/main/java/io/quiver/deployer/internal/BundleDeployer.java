@@ -163,16 +163,18 @@ public final class BundleDeployer implements ArtifactInstaller {
         }
         forget(bundle.getLocation());
         long timeoutMs = config.stopTimeoutMs();
+        String late = "removed, but " + label + " " + BoundedStart.stopTooLong(timeoutMs) + "; it is uninstalled once"
+                + " that returns";
         try {
-            BoundedStart.within(timeoutMs, () -> {
-                bundle.uninstall();
+            BoundedStart.within(timeoutMs, bundle::uninstall, () -> {
                 refresh(bundle);
-                problems.clear(artifact); // if its stop took too long: it is gone now
+                problems.clearIf(artifact, late); // gone now; a newer file's problem stays
+                LOG.info("{} removed: uninstalled {} (its stop returned late)", artifact, label);
             });
+            refresh(bundle);
             LOG.info("{} removed: uninstalled {}", artifact, label);
         } catch (TimeoutException e) {
-            problems.report(artifact, "removed, but " + label + " " + BoundedStart.stopTooLong(timeoutMs)
-                    + "; it is uninstalled once that returns");
+            problems.report(artifact, late);
         } catch (BundleException | IllegalStateException e) {
             LOG.warn("{} removed, but {} could not be uninstalled: {}", artifact, label, e.getMessage());
         }
@@ -246,7 +248,8 @@ public final class BundleDeployer implements ArtifactInstaller {
                         BoundedStart.within(config.stopTimeoutMs(), () -> stop(updated));
                     } catch (TimeoutException e) {
                         problems.report(artifact, "cannot update " + label(bundle) + ": it "
-                                + BoundedStart.stopTooLong(config.stopTimeoutMs()) + "; it keeps its version");
+                                + BoundedStart.stopTooLong(config.stopTimeoutMs()) + "; it stops once that returns,"
+                                + " and the new file is not taken: save it again then");
                         return null;
                     }
                     bundle.update(in);

@@ -46,6 +46,11 @@ public final class DeployProblems implements ProblemSource {
         settings = now;
     }
 
+    /** Forgets what was wrong with a file if it is still {@code reason} (not a newer problem of the same file). */
+    void clearIf(File file, String reason) {
+        byFile.remove(file.getPath(), new Problem(file.getPath(), reason));
+    }
+
     /** The file changed or went: whatever was wrong with it is forgotten. */
     void clear(File file) {
         byFile.remove(file.getPath());

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.Function;
 import org.apache.felix.fileinstall.ArtifactInstaller;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.InvalidSyntaxException;
@@ -41,8 +42,13 @@ public final class EtcGuard implements ConfigurationListener, ProblemSource {
     static final String FILENAME = "felix.fileinstall.filename";
     private static final String[] EXTENSIONS = {".cfg", ".config"};
 
+    /** FileInstall's bundle: its installer of configuration files is the one that reads a file of etc/ again. */
+    static final String FILEINSTALL = "org.apache.felix.fileinstall";
+
     private final BundleContext context;
     private final ConfigurationAdmin admin;
+    /** The installer that reads a file again (FileInstall's), or null when none runs. */
+    private final Function<File, ArtifactInstaller> installers;
     /** The file each configuration FileInstall made was last read from, by PID. */
     private final Map<String, File> files = new ConcurrentHashMap<>();
     /** PIDs named by two files, with the problem listed for them. */
@@ -50,8 +56,14 @@ public final class EtcGuard implements ConfigurationListener, ProblemSource {
 
     @Activate
     public EtcGuard(BundleContext context, @Reference ConfigurationAdmin admin) {
+        this(context, admin, null);
+    }
+
+    /** With another way to find the installer that reads a file again (tests); null: FileInstall's. */
+    EtcGuard(BundleContext context, ConfigurationAdmin admin, Function<File, ArtifactInstaller> installers) {
         this.context = context;
         this.admin = admin;
+        this.installers = installers != null ? installers : this::installerOf;
         try {
             Configuration[] existing = admin.listConfigurations("(" + FILENAME + "=*)");
             if (existing != null) {
@@ -70,7 +82,7 @@ public final class EtcGuard implements ConfigurationListener, ProblemSource {
         if (event.getType() == ConfigurationEvent.CM_UPDATED) {
             try {
                 Configuration[] found = admin.listConfigurations("(" + org.osgi.framework.Constants.SERVICE_PID + "="
-                        + pid + ")");
+                        + escaped(pid) + ")");
                 if (found != null && found.length == 1) {
                     read(pid, found[0].getProperties());
                 }
@@ -83,6 +95,18 @@ public final class EtcGuard implements ConfigurationListener, ProblemSource {
                 deleted(pid, was);
             }
         }
+    }
+
+    /** A value as an LDAP filter takes it literally. */
+    static String escaped(String value) {
+        StringBuilder b = new StringBuilder(value.length());
+        for (char c : value.toCharArray()) {
+            if (c == '\\' || c == '*' || c == '(' || c == ')') {
+                b.append('\\');
+            }
+            b.append(c);
+        }
+        return b.toString();
     }
 
     private void read(String pid, Dictionary<String, Object> properties) {
@@ -103,7 +127,7 @@ public final class EtcGuard implements ConfigurationListener, ProblemSource {
         File remaining = left.get(0);
         LOG.warn("Configuration {} was deleted while {} still sets it (another file of the same PID was deleted):"
                 + " read again from it", pid, remaining);
-        ArtifactInstaller installer = installerOf(remaining);
+        ArtifactInstaller installer = installers.apply(remaining);
         if (installer == null) {
             LOG.error("Configuration {} stays deleted: no installer of etc/ files is running to read {} again", pid,
                     remaining);
@@ -157,16 +181,23 @@ public final class EtcGuard implements ConfigurationListener, ProblemSource {
         }
     }
 
-    /** FileInstall's installer of configuration files (not the deployer's of jars and features). */
+    /**
+     * FileInstall's installer of configuration files, chosen by its bundle: another bundle's installer that claims
+     * such files (one from deploy/) is never handed a file of etc/, which holds keys and secrets.
+     */
     private ArtifactInstaller installerOf(File file) {
         try {
             for (ServiceReference<ArtifactInstaller> ref : context.getServiceReferences(ArtifactInstaller.class, null)) {
-                ArtifactInstaller installer = context.getService(ref);
-                if (installer != null && !(installer instanceof BundleDeployer) && !(installer instanceof FeatureInstaller)
-                        && installer.canHandle(file)) {
-                    return installer; // FileInstall's: held while this bundle runs
+                if (ref.getBundle() == null || !FILEINSTALL.equals(ref.getBundle().getSymbolicName())) {
+                    continue;
                 }
-                context.ungetService(ref);
+                ArtifactInstaller installer = context.getService(ref);
+                if (installer != null && installer.canHandle(file)) {
+                    return installer; // held until this bundle stops (deletions of a twin's PID are rare)
+                }
+                if (installer != null) {
+                    context.ungetService(ref);
+                }
             }
         } catch (InvalidSyntaxException e) {
             throw new IllegalStateException(e);

@@ -94,6 +94,8 @@ class BundleDeployerTest {
             Files.write(stubborn, Framework.jar("test.stubborn", "1.0", "Import-Package", "org.osgi.framework",
                     "Bundle-Activator", SlowStopActivator.class.getName()));
             Files.write(next, Framework.jar("test.next", "1.0"));
+            Path release = dir.resolve("release");
+            System.setProperty(SlowStopActivator.RELEASE, release.toString());
             BundleDeployer deployer = new BundleDeployer(framework.context(), problems, Map.of("stopTimeoutMs", 200L));
             deployer.install(stubborn.toFile());
             Bundle bundle = framework.bundle("test.stubborn");
@@ -105,6 +107,7 @@ class BundleDeployerTest {
             assertEquals(Bundle.STOPPING, bundle.getState(), "taken while the other was still stopping");
             assertTrue(problems.problems().toString().contains("did not finish stopping within 200 ms"),
                     problems.problems()::toString);
+            Files.createFile(release); // its stop returns
             for (int i = 0; i < 200 && bundle.getState() != Bundle.UNINSTALLED; i++) {
                 Thread.sleep(50);
             }
