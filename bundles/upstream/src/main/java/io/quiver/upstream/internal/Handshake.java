@@ -252,8 +252,8 @@ final class Handshake {
 
     /**
      * The pages of a list method ({@code prompts/list}, {@code resources/list}, ...): the objects of its
-     * {@code member} array, in order; no page more once more than {@code limit} have come. A page without that
-     * array fails the listing.
+     * {@code member} array, in order; no page more once more than {@code limit} have come. A page whose member is
+     * not an array fails the listing; one without it lists nothing.
      */
     static List<JsonNode> list(McpClient client, Deadline deadline, String method, String member, int limit)
             throws Exception {
@@ -268,9 +268,11 @@ final class Handshake {
                 params.put("cursor", cursor);
             }
             JsonNode result = await(client, client.request(method, params), deadline, method);
-            if (!result.path(member).isArray()) {
-                // a server answering nonsense is failing, not empty: what it listed before stays, or its start fails
-                throw new IOException(method + " answered without a \"" + member + "\" array");
+            JsonNode listed = result.get(member);
+            if (listed != null && !listed.isArray()) {
+                // a server answering nonsense is failing, not empty: what it listed before stays, or its start fails;
+                // one that leaves the member out (a server without tools asked for them) lists nothing
+                throw new IOException(method + " answered " + member + " that is not an array");
             }
             for (JsonNode item : result.path(member)) {
                 if (item.isObject()) {

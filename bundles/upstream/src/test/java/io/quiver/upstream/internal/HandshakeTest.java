@@ -202,7 +202,7 @@ class HandshakeTest {
     /** A page whose list is not an array is a failing server, not an empty one (it said "ready, 0 tools" before). */
     @Test
     void aListThatIsNotAnArrayFailsTheListing() throws Exception {
-        for (String page : new String[] {"{\"tools\": \"nope\"}", "{}", "{\"tools\": {\"name\": \"a\"}}"}) {
+        for (String page : new String[] {"{\"tools\": \"nope\"}", "{\"tools\": null}", "{\"tools\": {\"name\": \"a\"}}"}) {
             CompletableFuture<List<JsonNode>> tools = CompletableFuture.supplyAsync(() -> {
                 try {
                     return Handshake.listTools(client, Handshake.Deadline.in(5_000, "5 s"), "test");
@@ -212,7 +212,17 @@ class HandshakeTest {
             });
             server.result(server.next("tools/list"), page);
             ExecutionException failed = assertThrows(ExecutionException.class, () -> tools.get(5, TimeUnit.SECONDS), page);
-            assertEquals("tools/list answered without a \"tools\" array", failed.getCause().getCause().getMessage(), page);
+            assertEquals("tools/list answered tools that is not an array", failed.getCause().getCause().getMessage(), page);
         }
+        // a server without tools that leaves the member out (asked anyway) lists nothing, as before
+        CompletableFuture<List<JsonNode>> none = CompletableFuture.supplyAsync(() -> {
+            try {
+                return Handshake.listTools(client, Handshake.Deadline.in(5_000, "5 s"), "test");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        server.result(server.next("tools/list"), "{}");
+        assertEquals(List.of(), none.get(5, TimeUnit.SECONDS));
     }
 }

@@ -107,7 +107,8 @@ public final class StatelessEra implements Era {
         JsonNode version = meta.get(Meta.VERSION);
         JsonNode capabilities = meta.get(Meta.CAPABILITIES);
         String claimed = inbound.protocolVersion();
-        if ((version == null || !version.isString()) && claimed != null && !ProtocolVersions.STATELESS.equals(claimed)) {
+        if ((version == null || !version.isString()) && ProtocolVersions.atLeast(claimed, ProtocolVersions.STATELESS)
+                && !ProtocolVersions.STATELESS.equals(claimed)) {
             // claimed by its header alone, for a later revision than this server's: that is what to tell the client
             throw unsupported(claimed);
         }

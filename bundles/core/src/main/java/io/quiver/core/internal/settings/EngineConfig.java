@@ -158,8 +158,8 @@ public @interface EngineConfig {
     @OneOf({"public", "private"})
     String cacheScope() default "private";
 
-    @AttributeDefinition(description = "Keys (at least 32 characters) that sign 2026-07-28 request state; the first signs,"
-            + " all verify, so a new key goes first and the old one stays until its states expire. Empty: a random key"
+    @AttributeDefinition(description = "Keys (at least 32 characters) that seal 2026-07-28 request state (AES-256-GCM);"
+            + " the first seals, all open, so a new key goes first and the old one stays until its states expire. Empty: a random key"
             + " per start (state does not survive a restart or reach other instances)")
     String[] requestStateKeys() default {};
 

@@ -64,14 +64,25 @@ public final class ToolLimitsComponent implements ProblemSource {
     void modified(Map<String, Object> properties) {
         TypedConfig.Result<Config> result = TypedConfig.read(Config.class, properties, config);
         List<Problem> found = new ArrayList<>(result.problems().stream().map(p -> new Problem(p.source(), p.reason())).toList());
-        if (result.config().tool().isBlank()) {
-            Object file = properties.get("felix.fileinstall.filename");
-            found.add(new Problem(file instanceof String f && f.startsWith("file:") ? Path.of(URI.create(f)).toString()
-                    : String.valueOf(properties.get("service.pid")), "tool is empty: these limits apply to no tool"));
+        if (properties.get("tool") != null && result.config().tool().isBlank()) {
+            // given, but empty (a missing one is said by the reading itself)
+            found.add(new Problem(source(properties), "tool is empty: these limits apply to no tool"));
         }
         found.stream().filter(p -> !problems.contains(p)).forEach(p -> LOG.warn("{}", p));
         problems = List.copyOf(found);
         config = result.config();
+    }
+
+    /** Where the configuration came from: its file in etc/, else its PID. */
+    private static String source(Map<String, Object> properties) {
+        if (properties.get("felix.fileinstall.filename") instanceof String f && f.startsWith("file:")) {
+            try {
+                return Path.of(URI.create(f)).toString();
+            } catch (IllegalArgumentException e) {
+                return f;
+            }
+        }
+        return String.valueOf(properties.get("service.pid"));
     }
 
     public ToolLimits limits() {

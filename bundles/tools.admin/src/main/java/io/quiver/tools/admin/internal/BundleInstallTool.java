@@ -78,11 +78,12 @@ public final class BundleInstallTool implements Tool {
         AdminConfig config = read.config();
         List<Problem> problems = read.problems().stream().map(p -> new Problem(p.source(), p.reason())).toList();
         problems.forEach(p -> LOG.warn("{}", p));
-        this.settingsProblems = context.registerService(ProblemSource.class, () -> problems, null);
         this.context = context;
         this.roots = new AllowedRoots(config.allowedRoots());
         this.operatorRole = config.operatorRole();
         this.platformLibraries = PlatformLibraries.parse(context.getProperty(PlatformLibraries.PROPERTY));
+        // last: nothing after it can fail and leave it registered
+        this.settingsProblems = context.registerService(ProblemSource.class, () -> problems, null);
     }
 
     @Deactivate

@@ -34,6 +34,8 @@ final class TrustBoundary {
     private static final String REQUIRE_BUNDLE = "Require-Bundle";
     private static final String FRAGMENT_HOST = "Fragment-Host";
     private static final String EXPORT = "Export-Package";
+    /** Quiver's own packages: a bundle exporting one (a later version of its API, say) would take the server over. */
+    private static final String QUIVER = "io.quiver.";
 
     private TrustBoundary() {
     }
@@ -48,7 +50,7 @@ final class TrustBoundary {
     static List<String> reached(Manifest manifest, Function<String, List<Map<String, String>>> installed) {
         Attributes main = manifest.getMainAttributes();
         Map<String, String> headers = new HashMap<>();
-        for (String name : new String[] {IMPORT, DYNAMIC_IMPORT, REQUIRE_BUNDLE, FRAGMENT_HOST}) {
+        for (String name : new String[] {IMPORT, DYNAMIC_IMPORT, REQUIRE_BUNDLE, FRAGMENT_HOST, EXPORT}) {
             if (main.getValue(name) != null) {
                 headers.put(name, main.getValue(name));
             }
@@ -59,6 +61,13 @@ final class TrustBoundary {
     private static Set<String> reached(Map<String, String> headers, Function<String, List<Map<String, String>>> installed,
             Set<String> seen) {
         Set<String> found = new LinkedHashSet<>();
+        for (String pkg : packages(headers.get(EXPORT))) {
+            if (GUARDED.contains(pkg) || pkg.startsWith(QUIVER)) {
+                // a later version of a package the server's bundles import would be wired to them at the next
+                // resolution (a restart): the engine, the authenticators would run the bundle's classes
+                found.add(pkg + " (Export-Package)");
+            }
+        }
         for (String pkg : packages(headers.get(IMPORT))) {
             if (GUARDED.contains(pkg)) {
                 found.add(pkg + " (Import-Package)");
@@ -113,6 +122,7 @@ final class TrustBoundary {
             followed.put(REQUIRE_BUNDLE, headers.get(REQUIRE_BUNDLE));
             if (host) {
                 followed.putAll(headers);
+                followed.remove(EXPORT); // what it exports reaches the fragment as above: its guarded packages
             }
             followed.values().removeIf(v -> v == null);
             found.addAll(reached(followed, installed, seen));

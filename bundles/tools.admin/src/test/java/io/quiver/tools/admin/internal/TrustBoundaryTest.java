@@ -82,6 +82,21 @@ class TrustBoundaryTest {
         assertEquals(List.of(), TrustBoundary.reached(manifest("Fragment-Host", "com.example.tools"), installed));
     }
 
+    /**
+     * Exporting a guarded package or one of Quiver's own reaches the boundary: a later version of the API exported by
+     * an admin's bundle would be wired to the engine and the authenticators at the next resolution (a restart).
+     */
+    @Test
+    void exportsOfGuardedOrQuiverPackagesAreFound() {
+        assertEquals(List.of("io.quiver.api.call (Export-Package)"), reached(manifest("Export-Package",
+                "io.quiver.api.call;version=\"1.99\",com.example.tools;version=1.0")));
+        assertEquals(List.of("org.osgi.service.cm (Export-Package)"), reached(manifest("Export-Package",
+                "org.osgi.service.cm;version=\"1.9\"")));
+        assertEquals(List.of("io.quiver.core.internal.engine (Export-Package)"), reached(manifest("Export-Package",
+                "io.quiver.core.internal.engine")));
+        assertEquals(List.of(), reached(manifest("Export-Package", "com.example.tools;uses:=\"io.quiver.api\"")));
+    }
+
     /** Nothing installed: any bundle a header names counts as reaching the boundary. */
     private static List<String> reached(Manifest manifest) {
         return TrustBoundary.reached(manifest, name -> List.of());
