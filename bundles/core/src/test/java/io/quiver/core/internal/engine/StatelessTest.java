@@ -117,6 +117,10 @@ class StatelessTest {
         JsonNode laterError = Json.MAPPER.readTree(later.body()).path("error");
         assertEquals(-32022, laterError.path("code").asInt());
         assertEquals("2099-01-01", laterError.path("data").path("requested").asString());
+        // an earlier revision in the header and a _meta version that is no string: the envelope is wrong, not the version
+        assertEquals(Receipt.Reason.INVALID_META, assertInstanceOf(Receipt.Rejected.class, engine.receive(bytes(message(
+                "tools/list", "{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":5}}")),
+                inbound(ALICE, Map.of("mcp-protocol-version", "2025-06-18")))).reason());
         assertEquals(Receipt.Reason.HEADER_MISMATCH, rejected("tools/list", "{" + META + "}}",
                 Map.of("mcp-protocol-version", "2026-07-28", "mcp-method", "prompts/list")));
         assertEquals(Receipt.Reason.HEADER_MISMATCH, rejected("tools/list", "{" + META + "}}",
