@@ -46,7 +46,8 @@ public final class InputRounds {
      * @param target what a 2026-07-28 request state is bound to besides the caller, e.g. {@code tools/call echo}
      */
     AttemptLoop.Source source(RequestScope scope, String target, ObjectNode params) {
-        return scope.era().asksClient() ? new AskClient(scope, broker) : new RequestStateInput(scope, state, target, params);
+        return scope.era().asksClient() ? new AskClient(scope, broker) : new RequestStateInput(scope, state, target, params,
+                maxRounds.getAsInt());
     }
 
     int maxRounds() {

@@ -55,8 +55,9 @@ public final class RequestState {
      *
      * @param answers the answers of earlier rounds, by input request key ({@code {method, response}} each)
      * @param asked the keys of the input requests the last round asked for: only these may be answered now
+     * @param rounds how many times the request has asked for input so far (bounded by maxInputRounds)
      */
-    public record Verified(Map<String, JsonNode> answers, Set<String> asked) {
+    public record Verified(Map<String, JsonNode> answers, Set<String> asked, int rounds) {
     }
 
     private final SecureRandom random = new SecureRandom();
@@ -99,12 +100,18 @@ public final class RequestState {
         this.ttlMs = ttl;
     }
 
+    /** {@link #sign(String, String, Map, Set, int)} of a request's first round. */
+    public String sign(String subject, String target, Map<String, JsonNode> answers, Set<String> asked) {
+        return sign(subject, target, answers, asked, 1);
+    }
+
     /**
-     * Seals the answers of a request in progress and the keys of the input it asks for now: encrypted as well as
+     * Seals the answers of a request in progress, the keys of the input it asks for now and how many rounds of
+     * input it has asked for: encrypted as well as
      * authenticated (AES-256-GCM), since the client carries the answers to the next round, a sensitive one too,
      * and anyone who logs or stores the state it echoes must learn nothing from it.
      */
-    public String sign(String subject, String target, Map<String, JsonNode> answers, Set<String> asked) {
+    public String sign(String subject, String target, Map<String, JsonNode> answers, Set<String> asked, int rounds) {
         byte[] nonce = new byte[16];
         random.nextBytes(nonce);
         ObjectNode body = Json.MAPPER.createObjectNode();
@@ -115,6 +122,7 @@ public final class RequestState {
         body.put("exp", System.currentTimeMillis() + ttlMs);
         body.set("answers", Json.MAPPER.valueToTree(answers));
         body.set("asked", Json.MAPPER.valueToTree(asked));
+        body.put("rounds", rounds);
         byte[] iv = new byte[IV_BYTES];
         random.nextBytes(iv);
         try {
@@ -192,7 +200,7 @@ public final class RequestState {
         for (JsonNode key : body.path("asked")) {
             asked.add(key.asString(""));
         }
-        return new Verified(answers, asked);
+        return new Verified(answers, asked, body.path("rounds").asInt(0));
     }
 
     /** Records a redeemed state of a caller; false when it was redeemed before. */

@@ -7,6 +7,7 @@ import io.quiver.core.internal.messages.InputRequiredResult;
 import io.quiver.core.internal.messages.Result;
 import io.quiver.core.internal.request.Owner;
 import io.quiver.core.internal.request.RequestScope;
+import io.quiver.core.internal.rpc.ErrorCodes;
 import io.quiver.core.internal.rpc.McpException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,13 +35,17 @@ final class RequestStateInput implements AttemptLoop.Source {
     /** Answers from elsewhere (the host's), for this request only. */
     private final Map<String, InputResponse> local = new LinkedHashMap<>();
     private Set<String> asked = Set.of();
+    /** The rounds of input this request asked for before this attempt (carried in its state). */
+    private int rounds;
+    private final int maxRounds;
 
     /**
      * @param target what the state is bound to besides the caller, e.g. {@code tools/call echo}
      * @throws McpException (-32602) for a malformed or forged {@code requestState} or {@code inputResponses}
      */
-    RequestStateInput(RequestScope scope, RequestState state, String target, ObjectNode params) {
+    RequestStateInput(RequestScope scope, RequestState state, String target, ObjectNode params, int maxRounds) {
         this.scope = scope;
+        this.maxRounds = maxRounds;
         this.state = state;
         // bound to the arguments too: an answer given for one call ("Delete a.txt?") is no answer for another
         JsonNode arguments = params.get("arguments");
@@ -60,6 +65,7 @@ final class RequestStateInput implements AttemptLoop.Source {
             RequestState.Verified verified = state.redeem(previous.stringValue(), subject, this.target);
             signed.putAll(verified.answers());
             asked = verified.asked();
+            rounds = verified.rounds();
         }
     }
 
@@ -108,7 +114,12 @@ final class RequestStateInput implements AttemptLoop.Source {
             asked = Set.of();
             return Optional.empty();
         }
-        return Optional.of(new InputRequiredResult(unanswered, state.sign(subject, target, signed, unanswered.keySet())));
+        if (rounds >= maxRounds) {
+            // each retry runs a fresh loop: the state carries the count, so a client cannot answer forever
+            throw new McpException(ErrorCodes.INTERNAL_ERROR, "Input was requested more than " + maxRounds + " times");
+        }
+        return Optional.of(new InputRequiredResult(unanswered, state.sign(subject, target, signed, unanswered.keySet(),
+                rounds + 1)));
     }
 
     /** The typed answers of the signed raw ones (each {@code {method, response}}). */

@@ -30,6 +30,8 @@ final class Task {
     RpcError error;
     Future<?> running;
     Future<?> expiry;
+    /** How many times the task has parked for input (bounded by maxInputRounds across tasks/update). */
+    int rounds;
 
     /** Whether it counts against its owner's {@code maxTasksPerSubject} until it ends. */
     final boolean counted;

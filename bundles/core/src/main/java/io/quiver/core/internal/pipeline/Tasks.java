@@ -99,7 +99,7 @@ public final class Tasks {
 
     /** A task already completed with the call's result (a tool that gathered input, then just finished). */
     TaskInfo completed(Call call, CallToolResult result) {
-        Task task = create(call, false); // its tool has run: nothing to bound, a refusal would hide what it did
+        Task task = create(call, false); // its tool has run: nothing to bound (maxTasks neither), a refusal would hide it
         synchronized (task) {
             task.result = result;
             task.status(TaskStatus.COMPLETED);
@@ -112,7 +112,7 @@ public final class Tasks {
         if (tasks.size() >= settings.config().maxTasks()) {
             expire();
         }
-        if (tasks.size() >= settings.config().maxTasks()) {
+        if (bounded && tasks.size() >= settings.config().maxTasks()) {
             throw new McpException(ErrorCodes.INTERNAL_ERROR, "Server busy: too many tasks");
         }
         RequestScope scope = call.scope();
@@ -204,7 +204,7 @@ public final class Tasks {
         Call call = task.call;
         AttemptLoop.End end;
         try {
-            end = AttemptLoop.run(attempts.runner(call, true, false), new TaskInput(task), hostAnswers.of(call),
+            end = AttemptLoop.run(attempts.runner(call, true, false), new TaskInput(task, maxRounds.getAsInt()), hostAnswers.of(call),
                     maxRounds.getAsInt());
         } catch (McpException e) {
             call.end(CallEvent.Ending.FAILED, e.getMessage());
@@ -316,9 +316,11 @@ public final class Tasks {
     private static final class TaskInput implements AttemptLoop.Source {
 
         private final Task task;
+        private final int maxRounds;
 
-        TaskInput(Task task) {
+        TaskInput(Task task, int maxRounds) {
             this.task = task;
+            this.maxRounds = maxRounds;
         }
 
         @Override
@@ -337,7 +339,24 @@ public final class Tasks {
 
         @Override
         public Optional<Result> obtain(List<InputRequest> missing) {
+            Map<String, Object> required = new LinkedHashMap<>();
+            for (InputRequest request : missing) {
+                Map<String, Object> undeclared = InputBroker.undeclared(task.call.scope().client(), request);
+                if (undeclared != null) {
+                    required.putAll(undeclared);
+                }
+            }
+            if (!required.isEmpty()) {
+                // asked of a client that cannot answer, the task would wait in input_required until its TTL
+                throw McpException.missingCapability(required);
+            }
             synchronized (task) {
+                if (task.rounds >= maxRounds) {
+                    // each tasks/update runs a fresh loop: the task counts its rounds, so input cannot be asked forever
+                    throw new McpException(ErrorCodes.INTERNAL_ERROR, "Input was requested more than " + maxRounds
+                            + " times");
+                }
+                task.rounds++;
                 if (!task.terminal()) {
                     for (InputRequest request : missing) {
                         task.outstanding.put(request.key(), request);

@@ -421,6 +421,31 @@ class StatelessTest {
                 done.toString());
     }
 
+    /**
+     * maxInputRounds bounds a request across its retries (each runs a fresh loop; the sealed state counts the rounds):
+     * a tool that asks something new at every round ends with an error after ten (the default) instead of asking
+     * forever, its state growing with every answer.
+     */
+    @Test
+    void aRequestAsksForInputAtMostMaxInputRoundsTimesAcrossItsRetries() throws Exception {
+        AtomicInteger asked = new AtomicInteger();
+        register("curious", call -> Outcome.needsInput(new InputRequest.Elicitation("q" + asked.incrementAndGet(),
+                "And?", Map.of("type", "object"))));
+        JsonNode result = complete(request("tools/call", "{\"name\":\"curious\"," + META + "}}", ALICE, null));
+        int rounds = 1;
+        while (result.path("result").path("resultType").asString("").equals("input_required") && rounds < 50) {
+            JsonNode parked = result.path("result");
+            String key = parked.path("inputRequests").properties().iterator().next().getKey();
+            result = complete(request("tools/call", "{\"name\":\"curious\",\"requestState\":\""
+                    + parked.path("requestState").asString() + "\",\"inputResponses\":{\"" + key
+                    + "\":{\"action\":\"accept\",\"content\":{}}}," + META + "}}", ALICE, null));
+            rounds++;
+        }
+        assertEquals(11, rounds, "ten rounds of input, then the end: " + result);
+        assertEquals("Input was requested more than 10 times", result.path("error").path("message").asString(),
+                result.toString());
+    }
+
     private void registerGreeter() {
         register("greeter", call -> {
             Optional<InputResponse> answer = call.answer("who");

@@ -60,6 +60,9 @@ final class Stages {
         return this;
     }
 
+    /** What the scopes made from now on declare of their client. */
+    volatile Map<String, Object> clientCapabilities = Map.of();
+
     /** Every call event from now on lands in {@link #events}. */
     Stages listening() {
         CallListener listener = events::add;
@@ -73,7 +76,7 @@ final class Stages {
 
     /** A 2026-07-28 request, with these transport headers (or none). */
     RequestScope scope(CallerIdentity caller, Map<String, String> headers) {
-        Peer peer = new Peer(caller, new ClientInfo("stage-test", "1", Map.of()), "2026-07-28", null, headers);
+        Peer peer = new Peer(caller, new ClientInfo("stage-test", "1", clientCapabilities), "2026-07-28", null, headers);
         MessageSink sink = new MessageSink() {
             @Override
             public void send(byte[] message) {

@@ -35,9 +35,15 @@ class TasksTest {
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     private final EngineSettings settings = EngineSettings.of(Map.of("taskTtlMs", 300, "taskTimeoutMs", 10_000));
     private final ToolLimitsRegistry limits = new ToolLimitsRegistry();
-    private final Tasks tasks = new Tasks(pool, timer, settings,
-            new ToolAttempts(new Execute(pool, settings, limits), new BoundOutput(settings, limits)),
-            new HostAnswers(stages.hostWait), new Review(stages.hostWait), new Record(stages.extensions, stages.hostWait), () -> 3);
+    private final Tasks tasks = tasks(settings);
+    /** Tasks that outlive a test however slow the machine (a round of input each). */
+    private final Tasks lasting = tasks(EngineSettings.of(Map.of("taskTtlMs", 60_000, "taskTimeoutMs", 10_000)));
+
+    private Tasks tasks(EngineSettings with) {
+        return new Tasks(pool, timer, with, new ToolAttempts(new Execute(pool, with, limits), new BoundOutput(with, limits)),
+                new HostAnswers(stages.hostWait), new Review(stages.hostWait), new Record(stages.extensions, stages.hostWait),
+                () -> 3);
+    }
 
     @AfterEach
     void stop() {
@@ -55,6 +61,7 @@ class TasksTest {
 
     @Test
     void aTaskGathersItsInputThroughUpdatesAndFinishesOnItsOwn() throws Exception {
+        stages.clientCapabilities = Map.of("elicitation", Map.of());
         stages.tool("ask", call -> call.answer("name")
                 .map(a -> Outcome.text("hello " + ((InputResponse.Elicited) a).content().get("who")))
                 .orElse(Outcome.needsInput(new InputRequest.Elicitation("name", "Who?", Map.of("type", "object")))),
@@ -73,6 +80,42 @@ class TasksTest {
         assertEquals("hello Ada", ((TextContent) result.content().get(0)).text());
         await(() -> stages.events.size() == 1);
         assertEquals(CallEvent.Ending.COMPLETED, stages.events.get(0).ending());
+    }
+
+    /**
+     * A task asks only what its client can answer: one whose client declared no elicitation fails with the missing
+     * capability (before, it waited in input_required until its TTL, holding one of its caller's task places).
+     */
+    @Test
+    void aTaskAsksNothingItsClientCannotAnswer() throws Exception {
+        stages.tool("ask", call -> Outcome.needsInput(new InputRequest.Elicitation("name", "Who?", Map.of("type", "object"))),
+                null);
+        Call call = stages.resolved("ask", "{}");
+        TaskInfo created = lasting.start(call, Map.of());
+        await(() -> lasting.get(call.scope(), created.taskId()).status() == TaskStatus.FAILED);
+        assertEquals(-32021, lasting.get(call.scope(), created.taskId()).error().code());
+    }
+
+    /**
+     * maxInputRounds bounds a task across its updates (each runs a fresh loop): a tool that asks something new at
+     * every round fails after three (this test's bound) instead of asking forever.
+     */
+    @Test
+    void aTaskAsksForInputAtMostMaxInputRoundsTimes() throws Exception {
+        stages.clientCapabilities = Map.of("elicitation", Map.of());
+        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        stages.tool("ask_forever", call -> Outcome.needsInput(new InputRequest.Elicitation("q" + asked.incrementAndGet(),
+                "Again?", Map.of("type", "object"))), null);
+        Call call = stages.resolved("ask_forever", "{}");
+        RequestScope scope = call.scope();
+        TaskInfo created = lasting.start(call, Map.of());
+        for (int round = 1; round <= 3; round++) {
+            await(() -> lasting.get(scope, created.taskId()).status() == TaskStatus.INPUT_REQUIRED);
+            String key = lasting.get(scope, created.taskId()).inputRequests().keySet().iterator().next();
+            lasting.update(scope, created.taskId(), Json.MAPPER.readTree("{\"" + key + "\":{\"action\":\"accept\",\"content\":{}}}"));
+        }
+        await(() -> lasting.get(scope, created.taskId()).status() == TaskStatus.FAILED);
+        assertEquals("Input was requested more than 3 times", lasting.get(scope, created.taskId()).error().message());
     }
 
     @Test
