@@ -30,6 +30,8 @@ final class Task {
     RpcError error;
     Future<?> running;
     Future<?> expiry;
+    /** Its place in its tool's turn ({@link ToolShares}) for the current run, or null. */
+    ToolShares.Waiter turn;
     /** How many times the task has parked for input (bounded by maxInputRounds across tasks/update). */
     int rounds;
 

@@ -63,9 +63,12 @@ public final class Tasks {
     private final Review review;
     private final Record record;
     private final IntSupplier maxRounds;
+    /** The tools' fair shares: a task's run holds one of its tool's, as a call does. */
+    private final ToolShares shares;
 
     Tasks(ExecutorService drivers, ScheduledExecutorService timer, EngineSettings settings, ToolAttempts attempts,
-            HostAnswers hostAnswers, Review review, Record record, IntSupplier maxRounds) {
+            HostAnswers hostAnswers, Review review, Record record, IntSupplier maxRounds, ToolShares shares) {
+        this.shares = shares;
         this.drivers = drivers;
         this.timer = timer;
         this.settings = settings;
@@ -178,6 +181,9 @@ public final class Tasks {
             }
             task.status(TaskStatus.CANCELLED);
             task.outstanding.clear();
+            if (task.turn != null) {
+                shares.withdraw(task.call.name(), task.turn); // waiting for its tool's turn: out of the queue
+            }
             task.call.scope().cancel();
             if (task.running != null) {
                 task.running.cancel(true);
@@ -187,16 +193,57 @@ public final class Tasks {
         over(task);
     }
 
-    /** Caller thread: under the task's lock. */
+    /**
+     * Caller thread: under the task's lock. The run takes one of its tool's fair share of the tool threads, as a
+     * call does (the request that started the task gave its own back when it was answered): waiting in the tool's
+     * queue when the share is taken, failing when that queue is full, so that tasks of one tool cannot take every
+     * tool thread from the others.
+     */
     private void drive(Task task) {
-        try {
-            task.running = drivers.submit(() -> run(task));
-        } catch (RejectedExecutionException e) {
-            task.error = new RpcError(ErrorCodes.INTERNAL_ERROR, "Server busy", null);
-            task.status(TaskStatus.FAILED);
-            task.call.end(CallEvent.Ending.FAILED, "no task thread free");
-            timer.execute(() -> over(task));
+        String tool = task.call.name();
+        ToolShares.Waiter turn = new ToolShares.Waiter() {
+            @Override
+            public void start() {
+                synchronized (task) {
+                    if (task.terminal()) {
+                        shares.release(tool); // cancelled or expired while it waited
+                        return;
+                    }
+                    try {
+                        task.running = drivers.submit(() -> {
+                            try {
+                                run(task);
+                            } finally {
+                                shares.release(tool);
+                            }
+                        });
+                    } catch (RejectedExecutionException e) {
+                        shares.release(tool);
+                        fail(task, "Server busy", "no task thread free");
+                    }
+                }
+            }
+
+            @Override
+            public void busy(String reason) {
+                synchronized (task) {
+                    fail(task, reason, reason);
+                }
+            }
+        };
+        task.turn = turn;
+        shares.admit(tool, turn);
+    }
+
+    /** Under the task's lock: the task fails before its tool ran this time. */
+    private void fail(Task task, String message, String why) {
+        if (task.terminal()) {
+            return;
         }
+        task.error = new RpcError(ErrorCodes.SERVER_UNAVAILABLE, message, null);
+        task.status(TaskStatus.FAILED);
+        task.call.end(CallEvent.Ending.FAILED, why);
+        timer.execute(() -> over(task));
     }
 
     /** One run of the task's attempt loop: to its end, or until it parks waiting for input. */

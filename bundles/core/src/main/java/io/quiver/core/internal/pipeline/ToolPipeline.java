@@ -77,7 +77,7 @@ public final class ToolPipeline {
         this.review = new Review(hostWait);
         this.record = new Record(extensions, hostWait);
         this.tasks = new Tasks(workers.tasks(), workers.timer(), settings, attempts, hostAnswers, review, record,
-                rounds::maxRounds);
+                rounds::maxRounds, shares);
     }
 
     /** Follows a configuration change (the request-state keys and lifetime; the rest is read on use). */

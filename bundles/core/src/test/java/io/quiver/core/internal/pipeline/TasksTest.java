@@ -42,7 +42,7 @@ class TasksTest {
     private Tasks tasks(EngineSettings with) {
         return new Tasks(pool, timer, with, new ToolAttempts(new Execute(pool, with, limits), new BoundOutput(with, limits)),
                 new HostAnswers(stages.hostWait), new Review(stages.hostWait), new Record(stages.extensions, stages.hostWait),
-                () -> 3);
+                () -> 3, new ToolShares(limits, with));
     }
 
     @AfterEach
@@ -116,6 +116,38 @@ class TasksTest {
         }
         await(() -> lasting.get(scope, created.taskId()).status() == TaskStatus.FAILED);
         assertEquals("Input was requested more than 3 times", lasting.get(scope, created.taskId()).error().message());
+    }
+
+    /**
+     * A task's run holds one of its tool's fair share of the tool threads, as a call does: with a share of one, a
+     * second task of the tool waits until the first is over (before, 70 tasks of one tool took all 64 tool threads
+     * and a plain call of another tool waited in vain).
+     */
+    @Test
+    void tasksOfOneToolRunWithinItsShare() throws Exception {
+        limits.put(new ToolLimits("hold", 0, 1, 0));
+        CountDownLatch go = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger most = new java.util.concurrent.atomic.AtomicInteger();
+        stages.tool("hold", call -> {
+            most.accumulateAndGet(running.incrementAndGet(), Math::max);
+            try {
+                go.await(10, TimeUnit.SECONDS);
+            } finally {
+                running.decrementAndGet();
+            }
+            return Outcome.text("held");
+        }, null);
+        Call first = stages.resolved("hold", "{}");
+        Call second = stages.resolved("hold", "{}");
+        TaskInfo one = lasting.start(first, Map.of());
+        TaskInfo two = lasting.start(second, Map.of());
+        await(() -> running.get() == 1);
+        assertEquals(TaskStatus.WORKING, lasting.get(second.scope(), two.taskId()).status(), "waiting for its turn");
+        go.countDown();
+        await(() -> lasting.get(first.scope(), one.taskId()).status() == TaskStatus.COMPLETED
+                && lasting.get(second.scope(), two.taskId()).status() == TaskStatus.COMPLETED);
+        assertEquals(1, most.get(), "never both at once");
     }
 
     @Test
