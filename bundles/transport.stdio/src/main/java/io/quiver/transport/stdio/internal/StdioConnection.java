@@ -8,6 +8,8 @@ import io.quiver.api.transport.MessageSink;
 import io.quiver.api.transport.Receipt;
 import io.quiver.api.transport.TransportErrors;
 import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -65,6 +67,11 @@ final class StdioConnection {
     /** Where the session's own messages go (list changes, resource updates). */
     private final Queued notifications;
     private volatile McpSession session;
+    /**
+     * The 2026-07-28 requests in progress by their id's JSON text: over stdio a client cancels one with
+     * {@code notifications/cancelled} (there is no stream of its own to close).
+     */
+    private final Map<String, Cancellable> inProgress = new ConcurrentHashMap<>();
     private volatile AutoCloseable attached;
     private volatile boolean closed;
 
@@ -137,12 +144,24 @@ final class StdioConnection {
             LOG.error("The engine failed to take a message", e);
             return;
         }
+        if (!(receipt instanceof Receipt.Pending) && mayCancel(message)) {
+            cancelled(message); // with or without the era's _meta, which a notification may leave out
+        }
         if (receipt instanceof Receipt.Rejected rejected) {
             if (owesAnswer(rejected)) {
                 out.write(rejected.body());
             }
         } else if (receipt instanceof Receipt.Pending pending) {
             MessageSink sink = replies;
+            if (pending.session() == null && !pending.exchange().streamPolicy().resumable()) {
+                // a request of the stateless era: cancelled by a notification naming its id
+                String id = idOf(message);
+                if (id != null) {
+                    Cancellable own = new Cancellable(replies, pending.exchange(), () -> inProgress.remove(id));
+                    inProgress.put(id, own);
+                    sink = own;
+                }
+            }
             if (pending.session() != null && pending.session() != current) {
                 // initialize opened a session: later messages name it, its stream is attached once it is answered
                 session = pending.session();
@@ -223,6 +242,76 @@ final class StdioConnection {
             return JSON.readTree(response).has("result");
         } catch (JacksonException e) {
             return false;
+        }
+    }
+
+    /** Whether a message the engine took without an answer may be a cancellation (checked before it is read again). */
+    private boolean mayCancel(byte[] message) {
+        return !inProgress.isEmpty() && new String(message, java.nio.charset.StandardCharsets.UTF_8)
+                .contains("notifications/cancelled");
+    }
+
+    /** A {@code notifications/cancelled} naming a stateless request in progress: it is cancelled and not answered. */
+    private void cancelled(byte[] message) {
+        try {
+            JsonNode node = JSON.readTree(message);
+            if (!"notifications/cancelled".equals(node.path("method").asString(""))) {
+                return;
+            }
+            JsonNode requestId = node.path("params").get("requestId");
+            Cancellable request = requestId == null ? null : inProgress.remove(requestId.toString());
+            if (request != null) {
+                request.cancel();
+            }
+        } catch (JacksonException e) {
+            // not ours to judge: the engine took it
+        }
+    }
+
+    /** The JSON text of a request's id, or null. */
+    private static String idOf(byte[] message) {
+        try {
+            JsonNode id = JSON.readTree(message).get("id");
+            return id == null || id.isNull() ? null : id.toString();
+        } catch (JacksonException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The sink of a stateless request a client may cancel: once cancelled, the engine is told (the exchange is
+     * abandoned, which cancels a stateless request) and nothing more of it is written.
+     */
+    private static final class Cancellable implements MessageSink {
+        private final MessageSink lines;
+        private final io.quiver.api.transport.Exchange exchange;
+        private final Runnable over;
+        private volatile boolean cancelled;
+
+        Cancellable(MessageSink lines, io.quiver.api.transport.Exchange exchange, Runnable over) {
+            this.lines = lines;
+            this.exchange = exchange;
+            this.over = over;
+        }
+
+        void cancel() {
+            cancelled = true;
+            exchange.abandon();
+        }
+
+        @Override
+        public void send(byte[] message) {
+            if (!cancelled) {
+                lines.send(message);
+            }
+        }
+
+        @Override
+        public void complete(byte[] response) {
+            over.run();
+            if (!cancelled) {
+                lines.complete(response);
+            }
         }
     }
 

@@ -243,6 +243,27 @@ class StdioConnectionTest {
         assertEquals(1, engine.inbounds.size(), "only the request whose answer found stdout closed was taken");
     }
 
+    /**
+     * Over stdio a 2026-07-28 client cancels a request with {@code notifications/cancelled} (it has no stream of its
+     * own to close): the request is cancelled and not answered; one the notification does not name goes on.
+     */
+    @Test
+    void aStatelessRequestIsCancelledByANotificationNamingIt() throws IOException {
+        String meta = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}";
+        boolean ended = serve("{\"jsonrpc\":\"2.0\",\"id\":\"c-1\",\"method\":\"tools/call\",\"params\":{\"name\":\"slow\","
+                + meta + "}}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"slow\"," + meta + "}}\n"
+                + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"c-1\"}}\n"
+                + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"nope\"," + meta
+                + "}}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\",\"params\":{" + meta + "}}\n");
+        assertTrue(ended);
+        assertEquals(List.of("\"c-1\""), engine.abandoned, "only the request named is cancelled");
+        List<JsonNode> lines = lines();
+        assertEquals(1, lines.size(), "the cancelled request is not answered: " + lines);
+        assertEquals(2, lines.get(0).path("id").asInt());
+    }
+
     private boolean serve(String input) throws IOException {
         return connection(input, 1 << 20).serve();
     }
@@ -293,6 +314,14 @@ class StdioConnectionTest {
             }
             JsonNode id = node.get("id");
             String method = node.path("method").asString("");
+            if (node.path("params").path("_meta").has("io.modelcontextprotocol/protocolVersion")) {
+                // the stateless era: no session; a ping is answered at once, a call when cancelled (as the engine
+                // ends a cancelled call with an error the transport must not write)
+                if (id == null) {
+                    return new Receipt.Accepted();
+                }
+                return new Receipt.Pending(null, stateless(method, id));
+            }
             if (method.equals("initialize")) {
                 return new Receipt.Pending(session, exchange(method, sink -> sink.complete(initializeFails
                         ? error(id, -32602, "bad") : utf8("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{}}"))));
@@ -350,6 +379,44 @@ class StdioConnectionTest {
 
                 @Override
                 public void abandon() {
+                }
+            };
+        }
+
+        /** The ids of the stateless requests abandoned (cancelled). */
+        final List<String> abandoned = new CopyOnWriteArrayList<>();
+
+        private Exchange stateless(String method, JsonNode id) {
+            return new Exchange() {
+                private volatile MessageSink sink;
+
+                @Override
+                public void start(MessageSink to) {
+                    sink = to;
+                    if (method.equals("ping")) {
+                        to.complete(utf8("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{}}"));
+                    }
+                }
+
+                @Override
+                public String method() {
+                    return method;
+                }
+
+                @Override
+                public String protocolVersion() {
+                    return "2026-07-28";
+                }
+
+                @Override
+                public StreamPolicy streamPolicy() {
+                    return new StreamPolicy(false, false, true);
+                }
+
+                @Override
+                public void abandon() {
+                    abandoned.add(id.toString());
+                    sink.complete(error(id, -32800, "cancelled"));
                 }
             };
         }
