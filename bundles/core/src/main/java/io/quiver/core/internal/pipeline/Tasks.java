@@ -112,14 +112,17 @@ public final class Tasks {
 
     /** @param bounded whether the task counts against its owner's maxTasksPerSubject (one that has not ended) */
     private Task create(Call call, boolean bounded) {
+        RequestScope scope = call.scope();
+        String owner = owner(scope);
+        if (scope.caller() != null && scope.caller().authenticated()) {
+            makeRoom(owner);
+        }
         if (tasks.size() >= settings.config().maxTasks()) {
             expire();
         }
         if (bounded && tasks.size() >= settings.config().maxTasks()) {
             throw new McpException(ErrorCodes.INTERNAL_ERROR, "Server busy: too many tasks");
         }
-        RequestScope scope = call.scope();
-        String owner = owner(scope);
         // an authenticated subject's: the unauthenticated local callers are one owner, and bounded together by maxTasks
         boolean counted = bounded && scope.caller() != null && scope.caller().authenticated();
         int most = settings.config().maxTasksPerSubject();
@@ -137,6 +140,32 @@ public final class Tasks {
         tasks.put(task.id, task);
         task.expiry = timer.schedule(() -> expire(task), ttl, TimeUnit.MILLISECONDS);
         return task;
+    }
+
+    /**
+     * One subject keeps at most a sixteenth of maxTasks (finished ones included, which stay until their TTL): at its
+     * share, its oldest finished task goes to make room, so that one subject's quick tasks cannot fill maxTasks and
+     * refuse every other tenant's for an hour.
+     */
+    private void makeRoom(String owner) {
+        int share = Math.max(settings.config().maxTasksPerSubject() + 1, settings.config().maxTasks() / 16);
+        Task oldest = null;
+        int kept = 0;
+        for (Task task : tasks.values()) {
+            if (task.owner.equals(owner)) {
+                kept++;
+                boolean finished;
+                synchronized (task) {
+                    finished = task.terminal();
+                }
+                if (finished && (oldest == null || task.createdAt.isBefore(oldest.createdAt))) {
+                    oldest = task;
+                }
+            }
+        }
+        if (kept >= share && oldest != null) {
+            expire(oldest);
+        }
     }
 
     /** {@code tasks/get}. */

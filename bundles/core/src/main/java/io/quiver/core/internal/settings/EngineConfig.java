@@ -175,7 +175,8 @@ public @interface EngineConfig {
     @Min(1)
     long taskTimeoutMs() default 3_600_000;
 
-    @AttributeDefinition(description = "Tasks extension: tasks kept at once")
+    @AttributeDefinition(description = "Tasks extension: tasks kept at once; one authenticated subject keeps at most a"
+            + " sixteenth of them, its oldest finished task making room for its next")
     @Min(1)
     int maxTasks() default 10_000;
 

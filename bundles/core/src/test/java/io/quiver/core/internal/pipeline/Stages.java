@@ -102,6 +102,13 @@ final class Stages {
         return new Call(scope(CallerIdentity.ANONYMOUS), name, args(arguments));
     }
 
+    /** A call of a tool by {@code caller}, resolved. */
+    Call resolved(String name, String arguments, CallerIdentity caller) {
+        Call call = new Call(scope(caller), name, args(arguments));
+        new Resolve(catalog).resolve(call);
+        return call;
+    }
+
     static ObjectNode args(String json) {
         return (ObjectNode) Json.MAPPER.readTree(json);
     }

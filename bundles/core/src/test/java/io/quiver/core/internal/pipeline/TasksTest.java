@@ -150,6 +150,29 @@ class TasksTest {
         assertEquals(1, most.get(), "never both at once");
     }
 
+    /**
+     * One subject keeps at most a sixteenth of maxTasks (here 17 of 32: never fewer than its working ones and one):
+     * its oldest finished task makes room for its next, so its quick tasks cannot fill maxTasks for everyone (before,
+     * one subject's 30 finished tasks refused every other tenant's for the TTL, an hour).
+     */
+    @Test
+    void oneSubjectsFinishedTasksMakeRoomForItsNextNotForOthersToWait() throws Exception {
+        Tasks few = tasks(EngineSettings.of(Map.of("maxTasks", 32, "maxTasksPerSubject", 16, "taskTtlMs", 60_000,
+                "taskTimeoutMs", 10_000)));
+        stages.tool("now", call -> Outcome.text("done"), null);
+        CallerIdentity alice = new CallerIdentity("alice", "default", Set.of(), true);
+        CallerIdentity bob = new CallerIdentity("bob", "acme", Set.of(), true);
+        for (int i = 0; i < 40; i++) {
+            Call call = stages.resolved("now", "{}", alice);
+            TaskInfo created = few.start(call, Map.of());
+            await(() -> few.get(call.scope(), created.taskId()).status() == TaskStatus.COMPLETED);
+        }
+        assertTrue(few.size() <= 17, "alice keeps at most her share: " + few.size());
+        Call theirs = stages.resolved("now", "{}", bob);
+        TaskInfo created = few.start(theirs, Map.of());
+        await(() -> few.get(theirs.scope(), created.taskId()).status() == TaskStatus.COMPLETED);
+    }
+
     @Test
     void aTaskPastItsTtlIsStoppedForgottenAndRecordedOnce() throws Exception {
         CountDownLatch interrupted = new CountDownLatch(1);
