@@ -59,14 +59,16 @@ final class BoundedStart {
      * @throws TimeoutException when it is not over by then (it goes on in the background)
      */
     static void within(long timeoutMs, BundleChange change) throws BundleException, TimeoutException {
-        within(timeoutMs, change, () -> { });
+        within(timeoutMs, change, () -> { }, () -> { });
     }
 
     /**
-     * {@link #within}, and {@code late} runs once the change is over if that was after the wait had given up (what
-     * the waiter would have done next, such as refreshing the wiring of a bundle uninstalled late).
+     * {@link #within}, and when the wait gives up, {@code gaveUp} runs (what the waiter says of it), then, once the
+     * change is over, {@code late} (what the waiter would have done next, such as refreshing the wiring of a bundle
+     * uninstalled late): in that order, whichever thread ends first.
      */
-    static void within(long timeoutMs, BundleChange change, Runnable late) throws BundleException, TimeoutException {
+    static void within(long timeoutMs, BundleChange change, Runnable gaveUp, Runnable late)
+            throws BundleException, TimeoutException {
         boolean[] overAndGaveUp = new boolean[2]; // guarded by itself: the change is over; the waiter gave up
         Future<?> started = STARTERS.submit(() -> {
             try {
@@ -84,21 +86,22 @@ final class BoundedStart {
         try {
             try {
                 started.get(timeoutMs, TimeUnit.MILLISECONDS);
-            } catch (TimeoutException e) {
+            } catch (TimeoutException | InterruptedException e) {
                 synchronized (overAndGaveUp) {
                     if (!overAndGaveUp[0]) {
                         overAndGaveUp[1] = true;
-                        throw e;
+                        gaveUp.run(); // said before the change can end and run late
+                        if (e instanceof InterruptedException) {
+                            Thread.currentThread().interrupt();
+                        }
+                        throw e instanceof TimeoutException te ? te : new TimeoutException("interrupted while waiting");
                     }
                 }
-                started.get(); // over just now: its outcome is the waiter's after all
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                waitFor(started); // over just now: its outcome is the waiter's after all
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            synchronized (overAndGaveUp) {
-                overAndGaveUp[1] = !overAndGaveUp[0];
-            }
-            throw new TimeoutException("interrupted while waiting");
         } catch (ExecutionException e) {
             if (e.getCause() instanceof BundleException be) {
                 throw be;
@@ -107,6 +110,25 @@ final class BoundedStart {
                 throw re;
             }
             throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** The outcome of a change that is over (or all but over): waited for without being interrupted. */
+    private static void waitFor(Future<?> over) throws ExecutionException {
+        boolean interrupted = Thread.interrupted();
+        try {
+            while (true) {
+                try {
+                    over.get();
+                    return;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -166,7 +166,7 @@ public final class BundleDeployer implements ArtifactInstaller {
         String late = "removed, but " + label + " " + BoundedStart.stopTooLong(timeoutMs) + "; it is uninstalled once"
                 + " that returns";
         try {
-            BoundedStart.within(timeoutMs, bundle::uninstall, () -> {
+            BoundedStart.within(timeoutMs, bundle::uninstall, () -> problems.report(artifact, late), () -> {
                 refresh(bundle);
                 problems.clearIf(artifact, late); // gone now; a newer file's problem stays
                 LOG.info("{} removed: uninstalled {} (its stop returned late)", artifact, label);
@@ -174,7 +174,7 @@ public final class BundleDeployer implements ArtifactInstaller {
             refresh(bundle);
             LOG.info("{} removed: uninstalled {}", artifact, label);
         } catch (TimeoutException e) {
-            problems.report(artifact, late);
+            // said as the wait gave up
         } catch (BundleException | IllegalStateException e) {
             LOG.warn("{} removed, but {} could not be uninstalled: {}", artifact, label, e.getMessage());
         }

@@ -269,7 +269,7 @@ final class Handshake {
             }
             JsonNode result = await(client, client.request(method, params), deadline, method);
             JsonNode listed = result.get(member);
-            if (listed != null && !listed.isArray()) {
+            if (!result.isObject() || (listed != null && !listed.isArray())) {
                 // a server answering nonsense is failing, not empty: what it listed before stays, or its start fails;
                 // one that leaves the member out (a server without tools asked for them) lists nothing
                 throw new IOException(method + " answered " + member + " that is not an array");

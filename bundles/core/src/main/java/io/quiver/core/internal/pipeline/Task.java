@@ -32,6 +32,8 @@ final class Task {
     Future<?> expiry;
     /** Its place in its tool's turn ({@link ToolShares}) for the current run, or null. */
     ToolShares.Waiter turn;
+    /** Gives the current run's turn back, once (the run's own end, or its cancellation before it ran). */
+    Runnable releaseTurn;
     /** How many times the task has parked for input (bounded by maxInputRounds across tasks/update). */
     int rounds;
 

@@ -29,6 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -95,7 +96,7 @@ public final class Tasks {
         Task task = create(call, true);
         task.answers.putAll(answers);
         synchronized (task) {
-            drive(task);
+            drive(task, true);
             return describe(task, false);
         }
     }
@@ -192,7 +193,7 @@ public final class Tasks {
             }
             if (task.status == TaskStatus.INPUT_REQUIRED && task.outstanding.isEmpty()) {
                 task.status(TaskStatus.WORKING);
-                drive(task);
+                drive(task, false);
             }
         }
     }
@@ -217,6 +218,11 @@ public final class Tasks {
             if (task.running != null) {
                 task.running.cancel(true);
             }
+            if (task.releaseTurn != null) {
+                // a run cancelled while queued for a task thread never runs its own release; one that runs gives
+                // its turn back a moment early (it is interrupted), and only once
+                task.releaseTurn.run();
+            }
         }
         task.call.end(CallEvent.Ending.CANCELLED, why);
         over(task);
@@ -228,26 +234,33 @@ public final class Tasks {
      * queue when the share is taken, failing when that queue is full, so that tasks of one tool cannot take every
      * tool thread from the others.
      */
-    private void drive(Task task) {
+    private void drive(Task task, boolean first) {
         String tool = task.call.name();
+        AtomicBoolean released = new AtomicBoolean();
+        Runnable releaseOnce = () -> {
+            if (released.compareAndSet(false, true)) {
+                shares.release(tool);
+            }
+        };
         ToolShares.Waiter turn = new ToolShares.Waiter() {
             @Override
             public void start() {
                 synchronized (task) {
                     if (task.terminal()) {
-                        shares.release(tool); // cancelled or expired while it waited
+                        releaseOnce.run(); // cancelled or expired while it waited
                         return;
                     }
+                    task.releaseTurn = releaseOnce;
                     try {
                         task.running = drivers.submit(() -> {
                             try {
                                 run(task);
                             } finally {
-                                shares.release(tool);
+                                releaseOnce.run();
                             }
                         });
                     } catch (RejectedExecutionException e) {
-                        shares.release(tool);
+                        releaseOnce.run();
                         fail(task, "Server busy", "no task thread free");
                     }
                 }
@@ -261,7 +274,9 @@ public final class Tasks {
             }
         };
         task.turn = turn;
-        shares.admit(tool, turn);
+        // the first run queues whatever the tool's queue holds: the request that starts the task holds a share of the
+        // tool until it is answered, which it is at once, so a tool of one share would otherwise refuse every task
+        shares.admit(tool, turn, first);
     }
 
     /** Under the task's lock: the task fails before its tool ran this time. */

@@ -54,6 +54,11 @@ public final class ToolShares {
      * @return whether it was queued (it starts later, or is {@link #withdraw withdrawn})
      */
     public boolean admit(String tool, Waiter call) {
+        return admit(tool, call, false);
+    }
+
+    /** {@link #admit}; {@code queueAnyway}: queued even past the tool's queue bound when no share is free. */
+    public boolean admit(String tool, Waiter call, boolean queueAnyway) {
         Gate gate = gates.computeIfAbsent(tool, t -> new Gate());
         int limit = permits(tool);
         String refusal = null;
@@ -62,7 +67,7 @@ public final class ToolShares {
             if (gate.running < limit) {
                 gate.running++;
                 start = true;
-            } else if (gate.waiting.size() < settings.config().maxQueuedPerTool()) {
+            } else if (queueAnyway || gate.waiting.size() < settings.config().maxQueuedPerTool()) {
                 gate.waiting.add(call);
             } else {
                 refusal = "The tool " + tool + " is busy: " + gate.running + " calls are running and "

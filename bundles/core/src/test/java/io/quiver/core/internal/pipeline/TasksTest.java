@@ -173,6 +173,73 @@ class TasksTest {
         await(() -> few.get(theirs.scope(), created.taskId()).status() == TaskStatus.COMPLETED);
     }
 
+    /**
+     * A task cancelled while its run waits for a task thread gives its tool's share back (its run, never started,
+     * cannot): before, each such cancellation kept one of the tool's permits until a restart, and calls of the tool
+     * queued or were refused busy for good.
+     */
+    @Test
+    void aTaskCancelledBeforeItsRunStartsGivesItsShareBack() throws Exception {
+        java.util.concurrent.ExecutorService one = io.quiver.core.internal.exec.Pools.bounded("one-task", 1, 16);
+        ToolShares shares = new ToolShares(limits, settings);
+        EngineSettings with = EngineSettings.of(Map.of("taskTtlMs", 60_000, "taskTimeoutMs", 10_000));
+        Tasks queued = new Tasks(one, timer, with, new ToolAttempts(new Execute(pool, with, limits),
+                new BoundOutput(with, limits)), new HostAnswers(stages.hostWait), new Review(stages.hostWait),
+                new Record(stages.extensions, stages.hostWait), () -> 3, shares);
+        CountDownLatch go = new CountDownLatch(1);
+        stages.tool("block", call -> {
+            go.await(10, TimeUnit.SECONDS);
+            return Outcome.text("done");
+        }, null);
+        stages.tool("other", call -> Outcome.text("other"), null);
+        try {
+            Call blocking = stages.resolved("block", "{}");
+            queued.start(blocking, Map.of()); // takes the one task thread
+            Call waiting = stages.resolved("other", "{}");
+            TaskInfo created = queued.start(waiting, Map.of()); // its run waits in the pool's queue, holding a share
+            assertEquals(1, shares.running("other"));
+            queued.cancel(waiting.scope(), created.taskId());
+            go.countDown();
+            await(() -> shares.running("other") == 0 && shares.running("block") == 0);
+        } finally {
+            go.countDown();
+            one.shutdownNow();
+        }
+    }
+
+    /**
+     * The request that starts a task holds a share of its tool until it is answered, which it is at once: a tool of
+     * one share and no queue (maxQueuedPerTool = 0) still runs its task once the request gives its share back,
+     * instead of failing it busy.
+     */
+    @Test
+    void aTaskWaitsForTheShareOfTheRequestThatStartedIt() throws Exception {
+        EngineSettings with = EngineSettings.of(Map.of("taskTtlMs", 60_000, "taskTimeoutMs", 10_000,
+                "maxQueuedPerTool", 0));
+        ToolShares shares = new ToolShares(limits, with);
+        Tasks tight = new Tasks(pool, timer, with, new ToolAttempts(new Execute(pool, with, limits),
+                new BoundOutput(with, limits)), new HostAnswers(stages.hostWait), new Review(stages.hostWait),
+                new Record(stages.extensions, stages.hostWait), () -> 3, shares);
+        limits.put(new ToolLimits("solo", 0, 1, 0));
+        stages.tool("solo", call -> Outcome.text("solo"), null);
+        ToolShares.Waiter request = new ToolShares.Waiter() {
+            @Override
+            public void start() {
+            }
+
+            @Override
+            public void busy(String reason) {
+                throw new AssertionError(reason);
+            }
+        };
+        shares.admit("solo", request); // the starting request's own share
+        Call call = stages.resolved("solo", "{}");
+        TaskInfo created = tight.start(call, Map.of());
+        assertEquals(TaskStatus.WORKING, tight.get(call.scope(), created.taskId()).status());
+        shares.release("solo"); // the request is answered
+        await(() -> tight.get(call.scope(), created.taskId()).status() == TaskStatus.COMPLETED);
+    }
+
     @Test
     void aTaskPastItsTtlIsStoppedForgottenAndRecordedOnce() throws Exception {
         CountDownLatch interrupted = new CountDownLatch(1);

@@ -157,7 +157,7 @@ final class StdioConnection {
                 // a request of the stateless era: cancelled by a notification naming its id
                 String id = idOf(message);
                 if (id != null) {
-                    Cancellable own = new Cancellable(replies, pending.exchange(), () -> inProgress.remove(id));
+                    Cancellable own = new Cancellable(replies, pending.exchange(), id, inProgress);
                     inProgress.put(id, own);
                     sink = own;
                 }
@@ -285,13 +285,16 @@ final class StdioConnection {
     private static final class Cancellable implements MessageSink {
         private final MessageSink lines;
         private final io.quiver.api.transport.Exchange exchange;
-        private final Runnable over;
+        private final String id;
+        private final Map<String, Cancellable> inProgress;
         private volatile boolean cancelled;
 
-        Cancellable(MessageSink lines, io.quiver.api.transport.Exchange exchange, Runnable over) {
+        Cancellable(MessageSink lines, io.quiver.api.transport.Exchange exchange, String id,
+                Map<String, Cancellable> inProgress) {
             this.lines = lines;
             this.exchange = exchange;
-            this.over = over;
+            this.id = id;
+            this.inProgress = inProgress;
         }
 
         void cancel() {
@@ -308,7 +311,7 @@ final class StdioConnection {
 
         @Override
         public void complete(byte[] response) {
-            over.run();
+            inProgress.remove(id, this); // its own entry: a later request may have reused the id
             if (!cancelled) {
                 lines.complete(response);
             }
