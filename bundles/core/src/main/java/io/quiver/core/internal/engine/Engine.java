@@ -462,12 +462,20 @@ public final class Engine implements AutoCloseable {
             LOG.warn("Stopping: cancelled {} request(s) still running after {} ms; their clients got an error",
                     cancelled, grace);
         }
+        alsoDrained.run();
         listeners.closeAll(this::listenEnded);
         byte[] last = JsonRpc.notification("notifications/message", Map.of("level", "warning", "logger", "quiver",
                 "data", "The server is shutting down"));
         for (Session session : sessions.all()) {
             session.endStream(last);
         }
+    }
+
+    /** What else stops with the requests (the tasks still running): set once, before the engine serves. */
+    private volatile Runnable alsoDrained = () -> { };
+
+    public void alsoDrains(Runnable more) {
+        this.alsoDrained = more;
     }
 
     /** The last message of a listen stream: its result, written as the stateless era writes results. */

@@ -398,6 +398,24 @@ public final class Tasks {
         }
     }
 
+    /** Stops every task that has not ended (the server stops): each is cancelled and recorded as such. */
+    public void stopAll(String why) {
+        int stopped = 0;
+        for (Task task : List.copyOf(tasks.values())) {
+            boolean live;
+            synchronized (task) {
+                live = !task.terminal();
+            }
+            if (live) {
+                stop(task, why);
+                stopped++;
+            }
+        }
+        if (stopped > 0) {
+            LOG.info("Stopping: cancelled {} task(s) that had not ended", stopped);
+        }
+    }
+
     /** How many tasks are kept now. */
     int size() {
         return tasks.size();

@@ -39,6 +39,8 @@ public record EngineAssembly(Engine engine, ToolPipeline pipeline, Workers worke
                 watches), settings);
         Engine engine = new Engine(catalog, settings, pipeline.shares(), workers, listeners, sessionEra, statelessEra,
                 watches::hears);
+        // tasks that have not ended stop with the server: cancelled and recorded, not interrupted with the pool
+        engine.alsoDrains(() -> pipeline.tasks().stopAll("the server stopped"));
         return new EngineAssembly(engine, pipeline, workers, catalog, watches);
     }
 

@@ -240,6 +240,34 @@ class TasksTest {
         await(() -> tight.get(call.scope(), created.taskId()).status() == TaskStatus.COMPLETED);
     }
 
+    /**
+     * The server stopping cancels the tasks that have not ended, each recorded as cancelled (before, their threads
+     * were interrupted with the pool: an ERROR with a stack trace in the log, and no closing line on the audit trail).
+     */
+    @Test
+    void tasksThatHaveNotEndedAreCancelledAndRecordedWhenTheServerStops() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        stages.tool("long", call -> {
+            started.countDown();
+            try {
+                Thread.sleep(30_000);
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+                throw e;
+            }
+            return Outcome.text("late");
+        }, null);
+        Call call = stages.resolved("long", "{}");
+        TaskInfo created = lasting.start(call, Map.of());
+        assertTrue(started.await(10, TimeUnit.SECONDS));
+        lasting.stopAll("the server stopped");
+        assertEquals(TaskStatus.CANCELLED, lasting.get(call.scope(), created.taskId()).status());
+        assertTrue(interrupted.await(10, TimeUnit.SECONDS), "its tool was told");
+        await(() -> stages.events.size() == 1);
+        assertEquals(CallEvent.Ending.CANCELLED, stages.events.get(0).ending());
+    }
+
     @Test
     void aTaskPastItsTtlIsStoppedForgottenAndRecordedOnce() throws Exception {
         CountDownLatch interrupted = new CountDownLatch(1);
