@@ -1,5 +1,6 @@
 package io.quiver.core.internal.pipeline;
 
+import io.quiver.api.CallerIdentity;
 import io.quiver.api.call.CallEvent;
 import io.quiver.api.input.InputRequest;
 import io.quiver.api.input.InputResponse;
@@ -30,6 +31,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiPredicate;
 import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,10 +68,14 @@ public final class Tasks {
     private final IntSupplier maxRounds;
     /** The tools' fair shares: a task's run holds one of its tool's, as a call does. */
     private final ToolShares shares;
+    /** Whether a caller may still call a tool now (its catalog has it, the call policy allows it). */
+    private final BiPredicate<CallerIdentity, String> mayCall;
 
     Tasks(ExecutorService drivers, ScheduledExecutorService timer, EngineSettings settings, ToolAttempts attempts,
-            HostAnswers hostAnswers, Review review, Record record, IntSupplier maxRounds, ToolShares shares) {
+            HostAnswers hostAnswers, Review review, Record record, IntSupplier maxRounds, ToolShares shares,
+            BiPredicate<CallerIdentity, String> mayCall) {
         this.shares = shares;
+        this.mayCall = mayCall;
         this.drivers = drivers;
         this.timer = timer;
         this.settings = settings;
@@ -180,6 +186,12 @@ public final class Tasks {
     /** {@code tasks/update}: answers outstanding input requests; the task goes on once all are answered. */
     public void update(RequestScope scope, String taskId, JsonNode responses) {
         Task task = find(scope, taskId);
+        String tool = task.call.name();
+        if (!mayCall.test(scope.caller(), tool)) {
+            // the caller lost the tool since the task began (a scope rule, a grant): its task does not run on for it
+            stop(task, "the caller may no longer call " + tool);
+            throw Resolve.unknownTool(tool);
+        }
         if (responses == null || !responses.isObject()) {
             throw McpException.invalidParams("Invalid params: inputResponses must be an object");
         }

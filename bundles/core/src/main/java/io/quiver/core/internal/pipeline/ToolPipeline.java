@@ -77,7 +77,8 @@ public final class ToolPipeline {
         this.review = new Review(hostWait);
         this.record = new Record(extensions, hostWait);
         this.tasks = new Tasks(workers.tasks(), workers.timer(), settings, attempts, hostAnswers, review, record,
-                rounds::maxRounds, shares);
+                rounds::maxRounds, shares,
+                (caller, tool) -> resolve.find(caller, tool) != null && authorize.allows(caller, Target.tool(tool)));
     }
 
     /** Follows a configuration change (the request-state keys and lifetime; the rest is read on use). */

@@ -35,6 +35,8 @@ class TasksTest {
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     private final EngineSettings settings = EngineSettings.of(Map.of("taskTtlMs", 300, "taskTimeoutMs", 10_000));
     private final ToolLimitsRegistry limits = new ToolLimitsRegistry();
+    /** Whether the tasks' callers may still call their tools. */
+    private volatile boolean allowed = true;
     private final Tasks tasks = tasks(settings);
     /** Tasks that outlive a test however slow the machine (a round of input each). */
     private final Tasks lasting = tasks(EngineSettings.of(Map.of("taskTtlMs", 60_000, "taskTimeoutMs", 10_000)));
@@ -42,7 +44,7 @@ class TasksTest {
     private Tasks tasks(EngineSettings with) {
         return new Tasks(pool, timer, with, new ToolAttempts(new Execute(pool, with, limits), new BoundOutput(with, limits)),
                 new HostAnswers(stages.hostWait), new Review(stages.hostWait), new Record(stages.extensions, stages.hostWait),
-                () -> 3, new ToolShares(limits, with));
+                () -> 3, new ToolShares(limits, with), (caller, tool) -> allowed);
     }
 
     @AfterEach
@@ -185,7 +187,7 @@ class TasksTest {
         EngineSettings with = EngineSettings.of(Map.of("taskTtlMs", 60_000, "taskTimeoutMs", 10_000));
         Tasks queued = new Tasks(one, timer, with, new ToolAttempts(new Execute(pool, with, limits),
                 new BoundOutput(with, limits)), new HostAnswers(stages.hostWait), new Review(stages.hostWait),
-                new Record(stages.extensions, stages.hostWait), () -> 3, shares);
+                new Record(stages.extensions, stages.hostWait), () -> 3, shares, (caller, tool) -> allowed);
         CountDownLatch go = new CountDownLatch(1);
         stages.tool("block", call -> {
             go.await(10, TimeUnit.SECONDS);
@@ -219,7 +221,7 @@ class TasksTest {
         ToolShares shares = new ToolShares(limits, with);
         Tasks tight = new Tasks(pool, timer, with, new ToolAttempts(new Execute(pool, with, limits),
                 new BoundOutput(with, limits)), new HostAnswers(stages.hostWait), new Review(stages.hostWait),
-                new Record(stages.extensions, stages.hostWait), () -> 3, shares);
+                new Record(stages.extensions, stages.hostWait), () -> 3, shares, (caller, tool) -> allowed);
         limits.put(new ToolLimits("solo", 0, 1, 0));
         stages.tool("solo", call -> Outcome.text("solo"), null);
         ToolShares.Waiter request = new ToolShares.Waiter() {
@@ -266,6 +268,31 @@ class TasksTest {
         assertTrue(interrupted.await(10, TimeUnit.SECONDS), "its tool was told");
         await(() -> stages.events.size() == 1);
         assertEquals(CallEvent.Ending.CANCELLED, stages.events.get(0).ending());
+    }
+
+    /**
+     * A caller that lost the tool since its task began (a scope rule, a grant) cannot drive the task on: its update
+     * hears the unknown tool, and the task is cancelled (before, tasks/update ran the tool again).
+     */
+    @Test
+    void aTaskIsNotDrivenOnForACallerThatLostItsTool() throws Exception {
+        stages.clientCapabilities = Map.of("elicitation", Map.of());
+        java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+        stages.tool("ask", call -> {
+            runs.incrementAndGet();
+            return call.answer("name").map(a -> Outcome.text("hello"))
+                    .orElse(Outcome.needsInput(new InputRequest.Elicitation("name", "Who?", Map.of("type", "object"))));
+        }, null);
+        Call call = stages.resolved("ask", "{}");
+        RequestScope scope = call.scope();
+        TaskInfo created = lasting.start(call, Map.of());
+        await(() -> lasting.get(scope, created.taskId()).status() == TaskStatus.INPUT_REQUIRED);
+        allowed = false;
+        McpException refused = assertThrows(McpException.class, () -> lasting.update(scope, created.taskId(),
+                Json.MAPPER.readTree("{\"name\":{\"action\":\"accept\",\"content\":{}}}")));
+        assertEquals("Unknown tool: ask", refused.getMessage());
+        assertEquals(TaskStatus.CANCELLED, lasting.get(scope, created.taskId()).status());
+        assertEquals(1, runs.get(), "the tool did not run again");
     }
 
     @Test
