@@ -42,9 +42,13 @@ class TasksTest {
     private final Tasks lasting = tasks(EngineSettings.of(Map.of("taskTtlMs", 60_000, "taskTimeoutMs", 10_000)));
 
     private Tasks tasks(EngineSettings with) {
-        return new Tasks(pool, timer, with, new ToolAttempts(new Execute(pool, with, limits), new BoundOutput(with, limits)),
+        return tasks(with, pool, new ToolShares(limits, with));
+    }
+
+    private Tasks tasks(EngineSettings with, ExecutorService drivers, ToolShares shares) {
+        return new Tasks(drivers, timer, with, new ToolAttempts(new Execute(pool, with, limits), new BoundOutput(with, limits)),
                 new HostAnswers(stages.hostWait), new Review(stages.hostWait), new Record(stages.extensions, stages.hostWait),
-                () -> 3, new ToolShares(limits, with), (caller, tool) -> allowed);
+                () -> 3, shares, (caller, tool) -> allowed);
     }
 
     @AfterEach
@@ -185,9 +189,7 @@ class TasksTest {
         java.util.concurrent.ExecutorService one = io.quiver.core.internal.exec.Pools.bounded("one-task", 1, 16);
         ToolShares shares = new ToolShares(limits, settings);
         EngineSettings with = EngineSettings.of(Map.of("taskTtlMs", 60_000, "taskTimeoutMs", 10_000));
-        Tasks queued = new Tasks(one, timer, with, new ToolAttempts(new Execute(pool, with, limits),
-                new BoundOutput(with, limits)), new HostAnswers(stages.hostWait), new Review(stages.hostWait),
-                new Record(stages.extensions, stages.hostWait), () -> 3, shares, (caller, tool) -> allowed);
+        Tasks queued = tasks(with, one, shares);
         CountDownLatch go = new CountDownLatch(1);
         stages.tool("block", call -> {
             go.await(10, TimeUnit.SECONDS);
@@ -219,9 +221,7 @@ class TasksTest {
         EngineSettings with = EngineSettings.of(Map.of("taskTtlMs", 60_000, "taskTimeoutMs", 10_000,
                 "maxQueuedPerTool", 0));
         ToolShares shares = new ToolShares(limits, with);
-        Tasks tight = new Tasks(pool, timer, with, new ToolAttempts(new Execute(pool, with, limits),
-                new BoundOutput(with, limits)), new HostAnswers(stages.hostWait), new Review(stages.hostWait),
-                new Record(stages.extensions, stages.hostWait), () -> 3, shares, (caller, tool) -> allowed);
+        Tasks tight = tasks(with, pool, shares);
         limits.put(new ToolLimits("solo", 0, 1, 0));
         stages.tool("solo", call -> Outcome.text("solo"), null);
         ToolShares.Waiter request = new ToolShares.Waiter() {
