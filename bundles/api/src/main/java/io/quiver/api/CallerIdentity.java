@@ -54,11 +54,12 @@ public record CallerIdentity(String subject, String tenant, Set<String> roles, b
 
     /**
      * Whether {@code other} is the same principal in the same place: the same subject in the same
-     * tenant and project (roles may differ between two tokens of one subject). A session belongs to
-     * the principal that opened it, in the project it was opened for.
+     * tenant and project, authenticated or not alike (roles may differ between two tokens of one subject). A
+     * session belongs to the principal that opened it, in the project it was opened for; a token whose subject
+     * happens to be the local caller's name is not the local caller.
      */
     public boolean samePrincipal(CallerIdentity other) {
         return other != null && subject.equals(other.subject) && tenant.equals(other.tenant)
-                && Objects.equals(project, other.project);
+                && Objects.equals(project, other.project) && authenticated == other.authenticated;
     }
 }

@@ -12,6 +12,8 @@ public final class Owner {
     }
 
     public static String of(CallerIdentity caller) {
-        return caller.tenant() + "/" + (caller.project() == null ? "" : caller.project()) + "/" + caller.subject();
+        // authenticated or not: a token whose subject is the local caller's name owns nothing of the local caller's
+        return caller.tenant() + "/" + (caller.project() == null ? "" : caller.project()) + "/"
+                + (caller.authenticated() ? "a/" : "u/") + caller.subject();
     }
 }

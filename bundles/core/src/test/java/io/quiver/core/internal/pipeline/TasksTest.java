@@ -295,6 +295,19 @@ class TasksTest {
         assertEquals(1, runs.get(), "the tool did not run again");
     }
 
+    /** A task of the local caller is not found by a token whose subject is the local caller's name. */
+    @Test
+    void aTokenNamedLikeTheLocalCallerDoesNotFindItsTasks() throws Exception {
+        stages.tool("now", call -> Outcome.text("done"), null);
+        Call call = stages.resolved("now", "{}");
+        TaskInfo created = lasting.start(call, Map.of());
+        await(() -> lasting.get(call.scope(), created.taskId()).status() == TaskStatus.COMPLETED);
+        RequestScope token = stages.scope(new CallerIdentity(CallerIdentity.ANONYMOUS.subject(),
+                CallerIdentity.DEFAULT_TENANT, Set.of(), true));
+        McpException unknown = assertThrows(McpException.class, () -> lasting.get(token, created.taskId()));
+        assertEquals("Unknown task: " + created.taskId(), unknown.getMessage());
+    }
+
     @Test
     void aTaskPastItsTtlIsStoppedForgottenAndRecordedOnce() throws Exception {
         CountDownLatch interrupted = new CountDownLatch(1);
