@@ -111,6 +111,14 @@ final class AttemptLoop {
                 }
             }
         }
-        throw new McpException(ErrorCodes.INTERNAL_ERROR, "Input was requested more than " + maxRounds + " times");
+        throw tooManyRounds(maxRounds);
+    }
+
+    /**
+     * The end of a request or task that asked for input more than {@code maxRounds} times, in one loop or over its
+     * retries and updates (each of which runs a loop of its own, so they count their rounds themselves).
+     */
+    static McpException tooManyRounds(int maxRounds) {
+        return new McpException(ErrorCodes.INTERNAL_ERROR, "Input was requested more than " + maxRounds + " times");
     }
 }

@@ -94,6 +94,23 @@ final class InputBroker {
         return null;
     }
 
+    /**
+     * Refuses input requests that the client declared no way to answer, with the missing capabilities (-32021):
+     * asked anyway, a 2026-07-28 request or task would wait for answers that cannot come.
+     */
+    static void requireDeclared(ClientInfo client, List<InputRequest> requests) {
+        Map<String, Object> required = new LinkedHashMap<>();
+        for (InputRequest request : requests) {
+            Map<String, Object> undeclared = undeclared(client, request);
+            if (undeclared != null) {
+                required.putAll(undeclared);
+            }
+        }
+        if (!required.isEmpty()) {
+            throw McpException.missingCapability(required);
+        }
+    }
+
     /** The client capability a request needs. */
     static String capability(InputRequest request) {
         if (request instanceof InputRequest.Elicitation) {

@@ -86,15 +86,10 @@ final class RequestStateInput implements AttemptLoop.Source {
 
     @Override
     public Optional<Result> obtain(List<InputRequest> missing) {
-        Map<String, Object> required = new LinkedHashMap<>();
+        InputBroker.requireDeclared(scope.client(), missing);
         Map<String, InputRequiredResult.InputRequestWire> unanswered = new LinkedHashMap<>();
         boolean answered = false;
         for (InputRequest request : missing) {
-            Map<String, Object> undeclared = InputBroker.undeclared(scope.client(), request);
-            if (undeclared != null) {
-                required.putAll(undeclared);
-                continue;
-            }
             JsonNode response = responses == null || !asked.contains(request.key()) ? null
                     : responses.get(request.key());
             if (response != null && !response.isNull()
@@ -106,9 +101,6 @@ final class RequestStateInput implements AttemptLoop.Source {
                 unanswered.put(request.key(), InputBroker.wire(request));
             }
         }
-        if (!required.isEmpty()) {
-            throw McpException.missingCapability(required);
-        }
         if (answered) {
             // the client's answers are used up: what the next attempt asks is new
             asked = Set.of();
@@ -116,7 +108,7 @@ final class RequestStateInput implements AttemptLoop.Source {
         }
         if (rounds >= maxRounds) {
             // each retry runs a fresh loop: the state carries the count, so a client cannot answer forever
-            throw new McpException(ErrorCodes.INTERNAL_ERROR, "Input was requested more than " + maxRounds + " times");
+            throw AttemptLoop.tooManyRounds(maxRounds);
         }
         return Optional.of(new InputRequiredResult(unanswered, state.sign(subject, target, signed, unanswered.keySet(),
                 rounds + 1)));

@@ -460,22 +460,10 @@ public final class Tasks {
 
         @Override
         public Optional<Result> obtain(List<InputRequest> missing) {
-            Map<String, Object> required = new LinkedHashMap<>();
-            for (InputRequest request : missing) {
-                Map<String, Object> undeclared = InputBroker.undeclared(task.call.scope().client(), request);
-                if (undeclared != null) {
-                    required.putAll(undeclared);
-                }
-            }
-            if (!required.isEmpty()) {
-                // asked of a client that cannot answer, the task would wait in input_required until its TTL
-                throw McpException.missingCapability(required);
-            }
+            InputBroker.requireDeclared(task.call.scope().client(), missing);
             synchronized (task) {
                 if (task.rounds >= maxRounds) {
-                    // each tasks/update runs a fresh loop: the task counts its rounds, so input cannot be asked forever
-                    throw new McpException(ErrorCodes.INTERNAL_ERROR, "Input was requested more than " + maxRounds
-                            + " times");
+                    throw AttemptLoop.tooManyRounds(maxRounds); // each tasks/update runs a fresh loop: the task counts
                 }
                 task.rounds++;
                 if (!task.terminal()) {

@@ -5,8 +5,6 @@ import io.quiver.api.operator.ProblemSource;
 import io.quiver.core.internal.pipeline.ToolLimits;
 import io.quiver.lib.config.Min;
 import io.quiver.lib.config.TypedConfig;
-import java.net.URI;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -66,23 +64,11 @@ public final class ToolLimitsComponent implements ProblemSource {
         List<Problem> found = new ArrayList<>(result.problems().stream().map(p -> new Problem(p.source(), p.reason())).toList());
         if (properties.get("tool") != null && result.config().tool().isBlank()) {
             // given, but empty (a missing one is said by the reading itself)
-            found.add(new Problem(source(properties), "tool is empty: these limits apply to no tool"));
+            found.add(new Problem(TypedConfig.source(properties), "tool is empty: these limits apply to no tool"));
         }
         found.stream().filter(p -> !problems.contains(p)).forEach(p -> LOG.warn("{}", p));
         problems = List.copyOf(found);
         config = result.config();
-    }
-
-    /** Where the configuration came from: its file in etc/, else its PID. */
-    private static String source(Map<String, Object> properties) {
-        if (properties.get("felix.fileinstall.filename") instanceof String f && f.startsWith("file:")) {
-            try {
-                return Path.of(URI.create(f)).toString();
-            } catch (IllegalArgumentException e) {
-                return f;
-            }
-        }
-        return String.valueOf(properties.get("service.pid"));
     }
 
     public ToolLimits limits() {
