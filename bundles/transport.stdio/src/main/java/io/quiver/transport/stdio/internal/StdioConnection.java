@@ -20,6 +20,8 @@ import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
@@ -268,11 +270,27 @@ final class StdioConnection {
         }
     }
 
-    /** The JSON text of a request's id, or null. */
-    private static String idOf(byte[] message) {
-        try {
-            JsonNode id = JSON.readTree(message).get("id");
-            return id == null || id.isNull() ? null : id.toString();
+    /**
+     * The JSON text of a request's id, or null: read as far as the id and no further (the engine has read the whole
+     * message already; its arguments may be megabytes).
+     */
+    static String idOf(byte[] message) {
+        try (JsonParser parser = JSON.createParser(message)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
+                boolean id = "id".equals(parser.currentName());
+                JsonToken value = parser.nextToken();
+                if (id) {
+                    if (value == JsonToken.VALUE_STRING) {
+                        return JSON.writeValueAsString(parser.getString()); // as JSON text: quoted, escaped
+                    }
+                    return value == JsonToken.VALUE_NUMBER_INT ? parser.getBigIntegerValue().toString() : null;
+                }
+                parser.skipChildren();
+            }
+            return null;
         } catch (JacksonException e) {
             return null;
         }

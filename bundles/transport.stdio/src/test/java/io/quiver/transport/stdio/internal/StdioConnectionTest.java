@@ -264,6 +264,16 @@ class StdioConnectionTest {
         assertEquals(2, lines.get(0).path("id").asInt());
     }
 
+    @Test
+    void theIdIsReadWhereverItStands() {
+        assertEquals("\"c-1\"", StdioConnection.idOf(utf8("{\"jsonrpc\":\"2.0\",\"params\":{\"id\":9,\"a\":[{\"id\":8}]},"
+                + "\"id\":\"c-1\",\"method\":\"x\"}")));
+        assertEquals("7", StdioConnection.idOf(utf8("{\"id\":7}")));
+        assertEquals(null, StdioConnection.idOf(utf8("{\"id\":null,\"method\":\"x\"}")));
+        assertEquals(null, StdioConnection.idOf(utf8("{\"method\":\"x\",\"params\":{\"id\":1}}")));
+        assertEquals(null, StdioConnection.idOf(utf8("[1]")));
+    }
+
     private boolean serve(String input) throws IOException {
         return connection(input, 1 << 20).serve();
     }
