@@ -176,8 +176,7 @@ final class McpServlet extends HttpServlet {
                 preflight(req, resp, origin);
                 return;
             }
-            RequestGuard g = guard;
-            if (g.originListed(origin) && g.originAllowed(origin)) {
+            if (guard.originListed(origin)) {
                 resp.setHeader("Access-Control-Allow-Origin", origin);
                 resp.setHeader("Access-Control-Expose-Headers", CORS_EXPOSED);
                 resp.addHeader("Vary", "Origin");
@@ -231,7 +230,7 @@ final class McpServlet extends HttpServlet {
      */
     private void preflight(HttpServletRequest req, HttpServletResponse resp, String origin) throws IOException {
         RequestGuard g = guard;
-        if (!g.hostAllowed(header(req, "Host")) || !g.originListed(origin) || !g.originAllowed(origin)) {
+        if (!g.hostAllowed(header(req, "Host")) || !g.originListed(origin)) {
             refuseUnread(req, resp, HttpServletResponse.SC_FORBIDDEN, TransportErrors.SERVER_ERROR,
                     "Forbidden: Origin not allowed");
             return;
@@ -727,10 +726,9 @@ final class McpServlet extends HttpServlet {
     private void dropped(AsyncContext async, Receipt.Pending pending, int status, int code, String message) {
         if (pending == null) {
             send(async, status, engine.errorResponse(code, message));
-            return;
+        } else {
+            refuse(async, pending, status, code, message);
         }
-        pending.exchange().abandon();
-        refuse(async, pending, status, code, message);
     }
 
     private void pending(HttpServletRequest req, HttpServletResponse resp, AsyncContext async, Receipt.Pending pending,
@@ -740,14 +738,12 @@ final class McpServlet extends HttpServlet {
         // the further requests of a JSON-RPC batch count against the caller's rate as the first did
         long wait = limits.admit(caller, methods.size() - 1);
         if (wait > 0) {
-            pending.exchange().abandon();
             ((HttpServletResponse) async.getResponse()).setHeader("Retry-After", Long.toString(wait));
             refuse(async, pending, TOO_MANY_REQUESTS, TransportErrors.SERVER_ERROR, overRate(wait));
             return;
         }
         int calls = limits.enterCalls(caller, count(methods, CALLS));
         if (calls < 0) {
-            pending.exchange().abandon();
             ((HttpServletResponse) async.getResponse()).setHeader("Retry-After", "1");
             refuse(async, pending, TOO_MANY_REQUESTS, TransportErrors.SERVER_ERROR, "Too Many Requests: this caller has "
                     + config.maxConcurrentCallsPerSubject() + " tool calls in progress, the most it may; try again shortly");
@@ -765,7 +761,6 @@ final class McpServlet extends HttpServlet {
         if (streams) {
             ticket = budget.response(sessionStreams, c.maxStreamsPerSession(), false);
             if (ticket == null) {
-                pending.exchange().abandon();
                 if (callOver != null) {
                     callOver.run();
                 }
@@ -835,7 +830,6 @@ final class McpServlet extends HttpServlet {
         if (streams && LISTENING.contains(pending.exchange().method())) {
             ticket = budget.lasting(null, maxStreams, 0);
             if (ticket == null) {
-                pending.exchange().abandon();
                 refuse(async, pending, HttpServletResponse.SC_SERVICE_UNAVAILABLE, TransportErrors.SERVER_ERROR,
                         streamsFull(c));
                 return;
@@ -1097,9 +1091,10 @@ final class McpServlet extends HttpServlet {
 
     /**
      * Answers a request the engine took but the transport does not serve after all (a limit of the transport's is
-     * reached) with an error carrying the request's id; the caller abandoned the exchange already.
+     * reached) with an error carrying the request's id; the exchange is abandoned first, so the engine forgets it.
      */
     private void refuse(AsyncContext async, Receipt.Pending pending, int status, int code, String message) {
+        pending.exchange().abandon();
         byte[] refusal = pending.exchange().refusal(code, message);
         send(async, status, refusal != null ? refusal : engine.errorResponse(code, message));
     }
