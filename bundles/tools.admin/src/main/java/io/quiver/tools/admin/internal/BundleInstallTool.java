@@ -28,10 +28,8 @@ import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleException;
 import org.osgi.framework.Constants;
-import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
-import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.metatype.annotations.Designate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * runs arbitrary code in the server; a bundle that reaches the trust boundary ({@link TrustBoundary})
  * needs the operator role besides.
  */
-@Component(service = Tool.class, configurationPid = AdminConfig.PID)
+@Component(service = {Tool.class, ProblemSource.class}, configurationPid = AdminConfig.PID)
 @Designate(ocd = AdminConfig.class)
 @McpTool(name = "bundle_install",
         title = "Install an OSGi bundle",
@@ -54,7 +52,7 @@ import org.slf4j.LoggerFactory;
         arguments = BundleInstallTool.InstallArguments.class,
         output = BundleInfo.class,
         readOnlyHint = false, destructiveHint = false, idempotentHint = true, openWorldHint = false)
-public final class BundleInstallTool implements Tool {
+public final class BundleInstallTool implements Tool, ProblemSource {
 
     /** The arguments of {@code bundle_install}. */
     public record InstallArguments(
@@ -66,7 +64,7 @@ public final class BundleInstallTool implements Tool {
 
     private final BundleContext context;
     /** What is wrong in the admin tools' settings (both tools'), listed by problems_list and quiver:problems. */
-    private final ServiceRegistration<ProblemSource> settingsProblems;
+    private final List<Problem> settingsProblems;
     private final AllowedRoots roots;
     private final String operatorRole;
     /** What the server's class path provides in place of bundles: fixed for the framework's life. */
@@ -76,23 +74,17 @@ public final class BundleInstallTool implements Tool {
     public BundleInstallTool(BundleContext context, Map<String, Object> properties) {
         TypedConfig.Result<AdminConfig> read = TypedConfig.read(AdminConfig.class, properties, null);
         AdminConfig config = read.config();
-        List<Problem> problems = read.problems().stream().map(p -> new Problem(p.source(), p.reason())).toList();
-        problems.forEach(p -> LOG.warn("{}", p));
+        this.settingsProblems = read.problems().stream().map(p -> new Problem(p.source(), p.reason())).toList();
+        settingsProblems.forEach(p -> LOG.warn("{}", p));
         this.context = context;
         this.roots = new AllowedRoots(config.allowedRoots());
         this.operatorRole = config.operatorRole();
         this.platformLibraries = PlatformLibraries.parse(context.getProperty(PlatformLibraries.PROPERTY));
-        // last: nothing after it can fail and leave it registered
-        this.settingsProblems = context.registerService(ProblemSource.class, () -> problems, null);
     }
 
-    @Deactivate
-    void deactivate() {
-        try {
-            settingsProblems.unregister();
-        } catch (IllegalStateException e) {
-            // gone with the bundle already
-        }
+    @Override
+    public List<Problem> problems() {
+        return settingsProblems;
     }
 
     @Override
